@@ -6,24 +6,42 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "PredicateLanguage", targets: ["PredicateLanguage"]),
+        .library(name: "RecordStore", targets: ["RecordStore"]),
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
             name: "PredicateLanguage",
             path: "Sources/PredicateLanguage"
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib"
+        ),
+        .target(
+            name: "RecordStore",
+            dependencies: [
+                "PredicateLanguage",
+                "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/RecordStore"
+        ),
         .executableTarget(
             name: "query",
             dependencies: [
                 "PredicateLanguage",
+                "RecordStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/QueryCLI"
+            path: "Sources/QueryCLI",
+            exclude: ["Resources/NOTICE"],
+            resources: [.copy("Resources/Demo")]
         ),
         .executableTarget(
             name: "query-bench",
@@ -35,6 +53,11 @@ let package = Package(
             name: "PredicateLanguageTests",
             dependencies: ["PredicateLanguage"],
             path: "Tests/PredicateLanguageTests"
+        ),
+        .testTarget(
+            name: "RecordStoreTests",
+            dependencies: ["RecordStore", "PredicateLanguage"],
+            path: "Tests/RecordStoreTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A value shared between threads, guarded by a lock.
+final class LockedState<State>: @unchecked Sendable {
+    private var state: State
+    private let lock = NSLock()
+
+    init(_ state: State) {
+        self.state = state
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import PredicateLanguage
+
+/// The engine that keeps records in memory and runs queries with the evaluator:
+/// the reference every other engine must agree with.
+final class MemoryEngine: StorageEngine {
+    /// Everything the engine holds.
+    private struct State {
+        var catalog = SchemaCatalog()
+        var zones: [ZoneID] = [.default]
+        /// Records by zone, then record name.
+        var records: [ZoneID: [String: Record]] = [.default: [:]]
+    }
+
+    private let state = LockedState(State())
+    let name = "memory"
+
+    func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+        try SaveRules.checkDuplicates(records)
+        return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
+            var admitted = records
+            var catalog = state.catalog
+            _ = try catalog.admit(&admitted, mode: mode)
+            let now = Date()
+            var saved: [Record] = []
+            saved.reserveCapacity(admitted.count)
+            for record in admitted {
+                guard let zoneRecords = state.records[record.recordID.zoneID] else {
+                    throw .zoneNotFound(record.recordID.zoneID)
+                }
+                let stored = zoneRecords[record.recordID.recordName].map {
+                    StoredVersion(recordType: $0.recordType, changeTag: $0.recordChangeTag, creationDate: $0.creationDate)
+                }
+                try SaveRules.checkConflict(record, stored: stored)
+                saved.append(SaveRules.stamped(record, stored: stored, now: now))
+            }
+            state.catalog = catalog
+            for record in saved {
+                state.records[record.recordID.zoneID, default: [:]][record.recordID.recordName] = record
+            }
+            return saved
+        }
+    }
+
+    func delete(_ ids: [RecordID]) throws(RecordStoreError) {
+        state.withLock { state in
+            for id in ids {
+                state.records[id.zoneID]?[id.recordName] = nil
+            }
+        }
+    }
+
+    func record(for id: RecordID) throws(RecordStoreError) -> Record? {
+        state.withLock { $0.records[id.zoneID]?[id.recordName] }
+    }
+
+    func createZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
+        state.withLock { state in
+            if state.records[zone] == nil {
+                state.records[zone] = [:]
+                state.zones.append(zone)
+            }
+        }
+    }
+
+    func zones() throws(RecordStoreError) -> [ZoneID] {
+        state.withLock { $0.zones }
+    }
+
+    func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard zone != .default else { throw .cannotDeleteDefaultZone }
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            guard state.records[zone] != nil else { throw .zoneNotFound(zone) }
+            state.records[zone] = nil
+            state.zones.removeAll { $0 == zone }
+        }
+    }
+
+    func catalog() throws(RecordStoreError) -> SchemaCatalog {
+        state.withLock { $0.catalog }
+    }
+
+    func define(_ schema: RecordTypeSchema) throws(RecordStoreError) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            _ = try state.catalog.define(schema)
+        }
+    }
+
+    /// The records of the type in the zone, and the searchable fields, taken under the lock.
+    private func snapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> ([Record], [String]) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String]) in
+            guard let zoneRecords = state.records[specification.zone] else { throw .zoneNotFound(specification.zone) }
+            let searchable = state.catalog.recordTypes[specification.recordType]?.searchableFieldNames ?? []
+            return (zoneRecords.values.filter { $0.recordType == specification.recordType }, searchable)
+        }
+    }
+
+    /// The matching records, unsorted.
+    private func matching(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
+        let (candidates, searchable) = try snapshot(specification)
+        let compiled: CompiledPredicate
+        do {
+            compiled = try CompiledPredicate(specification.predicate)
+        } catch {
+            throw Self.predicateError(error)
+        }
+        var matches: [Record] = []
+        for record in candidates {
+            do {
+                if try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
+                    matches.append(record)
+                }
+            } catch {
+                throw Self.predicateError(error)
+            }
+        }
+        return matches
+    }
+
+    func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
+        var matches = try matching(specification)
+        let ordering = RecordOrdering(sorts: specification.sorts)
+        matches.sort(by: ordering.precedes)
+        if let limit = specification.limit, matches.count > limit {
+            matches.removeSubrange(max(0, limit)...)
+        }
+        return matches
+    }
+
+    func count(_ specification: QuerySpecification) throws(RecordStoreError) -> Int {
+        try matching(specification).count
+    }
+
+    func explain(_ specification: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
+        QueryPlan(
+            engine: name, sql: "", arguments: [],
+            residual: specification.predicate == .truePredicate ? nil : specification.predicate.predicateFormat,
+            indexesUsed: [], queryPlanDetails: ["scan \(specification.recordType) in zone \(specification.zone.zoneName)"])
+    }
+
+    /// A thrown error as a store error.
+    static func predicateError(_ error: any Error) -> RecordStoreError {
+        if let error = error as? PredicateLanguage.PredicateError { return .predicate(error) }
+        if let error = error as? RecordStoreError { return error }
+        return .predicate(.evaluation(String(describing: error)))
+    }
+}

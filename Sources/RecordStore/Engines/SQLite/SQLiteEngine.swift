@@ -1,0 +1,278 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+
+/// The SQLite engine: a GRDB `DatabasePool` in WAL mode (readers run during writes),
+/// a table per record type, and queries planned into SQL plus a residual predicate.
+final class SQLiteEngine: StorageEngine {
+    let name = "sqlite"
+    private let pool: DatabasePool
+    private let registry: ComparisonTestRegistry
+    private let storage = SQLiteSchemaStorage()
+    private let dialect = SQLiteDialect()
+    /// The last catalog read, with the JSON text it came from.
+    private let cachedCatalog = LockedState<(text: String, catalog: SchemaCatalog)>(("", SchemaCatalog()))
+
+    /// Opens (creating when needed) the database file at `path`.
+    init(path: String) throws(RecordStoreError) {
+        let registry = ComparisonTestRegistry()
+        self.registry = registry
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            SQLiteFunctions.register(in: db, registry: registry)
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let storage = self.storage
+            try pool.write { db in try storage.createBaseTables(db) }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// A thrown error as a store error.
+    static func storeError(_ error: any Error) -> RecordStoreError {
+        if let error = error as? RecordStoreError { return error }
+        if let error = error as? PredicateLanguage.PredicateError { return .predicate(error) }
+        if let error = error as? DatabaseError { return .storage(error.message ?? error.description) }
+        return .storage(String(describing: error))
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(RecordStoreError) -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(RecordStoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The catalog stored in the database, decoded once per change.
+    private func catalog(_ db: Database) throws -> SchemaCatalog {
+        let text = try storage.catalogText(db)
+        if let cached = cachedCatalog.withLock({ $0.text == text ? $0.catalog : nil }) { return cached }
+        let catalog = try SQLiteSchemaStorage.decodeCatalog(text)
+        cachedCatalog.withLock { $0 = (text, catalog) }
+        return catalog
+    }
+
+    private func zoneExists(_ zone: ZoneID, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM \(dialect.quote(TableLayout.zonesTable)) WHERE name = ?", arguments: [zone.zoneName]) ?? false
+    }
+
+    // MARK: Records
+
+    func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+        try SaveRules.checkDuplicates(records)
+        return try write { db in
+            var catalog = try self.catalog(db)
+            var admitted = records
+            let changes = try catalog.admit(&admitted, mode: mode)
+            if !changes.isEmpty {
+                try storage.apply(changes, catalog: catalog, db)
+                try storage.saveCatalog(catalog, db)
+            }
+            let writer = SQLiteRecordWriter(db: db, catalog: catalog)
+            var knownZones: Set<ZoneID> = [.default]
+            let now = Date()
+            var saved: [Record] = []
+            saved.reserveCapacity(admitted.count)
+            for record in admitted {
+                let zone = record.recordID.zoneID
+                if !knownZones.contains(zone) {
+                    guard try zoneExists(zone, db) else { throw RecordStoreError.zoneNotFound(zone) }
+                    knownZones.insert(zone)
+                }
+                let stored = try writer.storedVersion(of: record.recordID)
+                try SaveRules.checkConflict(record, stored: stored?.0)
+                let stamped = SaveRules.stamped(record, stored: stored?.0, now: now)
+                if let stored, stored.0.recordType != record.recordType {
+                    try writer.delete(record.recordID, version: stored.0, rowID: stored.rowID)
+                    try writer.write(stamped, replacing: nil)
+                } else {
+                    try writer.write(stamped, replacing: stored?.rowID)
+                }
+                saved.append(stamped)
+            }
+            return saved
+        }
+    }
+
+    func delete(_ ids: [RecordID]) throws(RecordStoreError) {
+        try write { db in
+            let writer = SQLiteRecordWriter(db: db, catalog: try self.catalog(db))
+            for id in ids {
+                if let (version, rowID) = try writer.storedVersion(of: id) {
+                    try writer.delete(id, version: version, rowID: rowID)
+                }
+            }
+        }
+    }
+
+    func record(for id: RecordID) throws(RecordStoreError) -> Record? {
+        try read { db in
+            guard let recordType = try String.fetchOne(
+                db, sql: "SELECT recordType FROM \(dialect.quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
+                arguments: [id.zoneID.zoneName, id.recordName]),
+                  let schema = try self.catalog(db).recordTypes[recordType] else { return nil }
+            let reader = SQLiteRecordReader(db: db, schema: schema, zone: id.zoneID)
+            let sql = "SELECT \(reader.selection) FROM \(dialect.quote(recordType)) AS t WHERE t.\(dialect.quote(TableLayout.zoneColumn)) = ? AND t.\(dialect.quote(TableLayout.recordNameColumn)) = ?"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
+            return try reader.record(from: row)
+        }
+    }
+
+    // MARK: Zones
+
+    func createZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO \(dialect.quote(TableLayout.zonesTable)) (name) VALUES (?)", arguments: [zone.zoneName])
+        }
+    }
+
+    func zones() throws(RecordStoreError) -> [ZoneID] {
+        try read { db in
+            let names = try String.fetchAll(db, sql: "SELECT name FROM \(dialect.quote(TableLayout.zonesTable)) ORDER BY name")
+            return [ZoneID.default] + names.filter { $0 != ZoneID.default.zoneName }.map(ZoneID.init(zoneName:))
+        }
+    }
+
+    func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard zone != .default else { throw .cannotDeleteDefaultZone }
+        try write { db in
+            guard try zoneExists(zone, db) else { throw RecordStoreError.zoneNotFound(zone) }
+            try SQLiteRecordWriter(db: db, catalog: try self.catalog(db)).deleteZone(zone)
+        }
+    }
+
+    // MARK: Schema
+
+    func catalog() throws(RecordStoreError) -> SchemaCatalog {
+        try read { db in try self.catalog(db) }
+    }
+
+    func define(_ schema: RecordTypeSchema) throws(RecordStoreError) {
+        try write { db in
+            var catalog = try self.catalog(db)
+            let before = catalog.recordTypes[schema.name]?.searchableFieldNames
+            let changes = try catalog.define(schema)
+            try storage.apply(changes, catalog: catalog, db)
+            if let updated = catalog.recordTypes[schema.name] {
+                try storage.ensureIndexes(updated, db)
+                if before != nil, before != updated.searchableFieldNames {
+                    try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
+                }
+            }
+            try storage.saveCatalog(catalog, db)
+        }
+    }
+
+    // MARK: Queries
+
+    /// The plan and the statement for a query, or nil when the type has no table yet.
+    private func prepare(_ specification: QuerySpecification, _ db: Database) throws -> (SQLQueryPlan, RecordTypeSchema)? {
+        guard try zoneExists(specification.zone, db) else { throw RecordStoreError.zoneNotFound(specification.zone) }
+        guard let schema = try catalog(db).recordTypes[specification.recordType] else { return nil }
+        let planner = QueryPlanner(dialect: dialect, schema: schema, registry: registry, recordType: specification.recordType)
+        return (try planner.plan(specification), schema)
+    }
+
+    private func compileResidual(_ residual: FormatPredicate?) throws -> CompiledPredicate? {
+        guard let residual else { return nil }
+        do {
+            return try CompiledPredicate(residual)
+        } catch {
+            throw MemoryEngine.predicateError(error)
+        }
+    }
+
+    func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
+        try read { db in
+            guard let (plan, schema) = try prepare(specification, db) else { return [] }
+            let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
+            var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause) ORDER BY \(plan.orderBy)"
+            var arguments = plan.whereArguments + plan.orderArguments
+            if plan.residual == nil, let limit = specification.limit {
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(max(0, limit))))
+            }
+            let residual = try compileResidual(plan.residual)
+            let searchable = schema.searchableFieldNames
+            var results: [Record] = []
+            if let limit = specification.limit, limit <= 0 { return results }
+            let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(arguments))
+            while let row = try rows.next() {
+                let record = try reader.record(from: row)
+                if let residual {
+                    guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { continue }
+                }
+                results.append(record)
+                if let limit = specification.limit, results.count >= limit { break }
+            }
+            return results
+        }
+    }
+
+    func count(_ specification: QuerySpecification) throws(RecordStoreError) -> Int {
+        try read { db in
+            guard let (plan, schema) = try prepare(specification, db) else { return 0 }
+            let from = "FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause)"
+            let arguments = SQLiteValueCoding.statementArguments(plan.whereArguments)
+            guard let residual = try compileResidual(plan.residual) else {
+                return try Int.fetchOne(db, sql: dialect.numberPlaceholders("SELECT count(*) \(from)"), arguments: arguments) ?? 0
+            }
+            let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
+            let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders("SELECT \(reader.selection) \(from)"), arguments: arguments)
+            var count = 0
+            while let row = try rows.next() {
+                if try residual.evaluate(RecordObject(record: try reader.record(from: row), searchableFields: schema.searchableFieldNames)) {
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    func explain(_ specification: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
+        try read { db in
+            guard let (plan, schema) = try prepare(specification, db) else {
+                return QueryPlan(engine: name, sql: "", arguments: [], residual: nil, indexesUsed: [],
+                                 queryPlanDetails: ["record type '\(specification.recordType)' has no records: the result is empty"])
+            }
+            let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
+            var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause) ORDER BY \(plan.orderBy)"
+            var arguments = plan.whereArguments + plan.orderArguments
+            if plan.residual == nil, let limit = specification.limit {
+                sql += " LIMIT ?"
+                arguments.append(.integer(Int64(max(0, limit))))
+            }
+            sql = dialect.numberPlaceholders(sql)
+            let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: SQLiteValueCoding.statementArguments(arguments))
+                .map { row -> String in row["detail"] ?? "" }
+            var indexes: [String] = []
+            for detail in details {
+                for marker in ["USING COVERING INDEX ", "USING INDEX "] {
+                    if let range = detail.range(of: marker) {
+                        let name = detail[range.upperBound...].prefix { $0 != " " }
+                        if !indexes.contains(String(name)) { indexes.append(String(name)) }
+                    }
+                }
+                if detail.contains("VIRTUAL TABLE INDEX"), let name = detail.split(separator: " ").dropFirst().first {
+                    if !indexes.contains(String(name)) { indexes.append(String(name)) }
+                }
+            }
+            return QueryPlan(
+                engine: name, sql: sql, arguments: arguments.map(\.description),
+                residual: plan.residual?.predicateFormat, indexesUsed: indexes, queryPlanDetails: details)
+        }
+    }
+}

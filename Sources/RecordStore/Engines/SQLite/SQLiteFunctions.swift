@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+
+/// The functions and collations every connection of a SQLite store registers.
+enum SQLiteFunctions {
+    /// Registers `query_test`, `query_distance` and the `query_*` sort collations.
+    static func register(in db: Database, registry: ComparisonTestRegistry) {
+        db.add(function: DatabaseFunction("query_test", argumentCount: 3, pure: true) { arguments in
+            guard let number = Int64.fromDatabaseValue(arguments[0]),
+                  let code = Int.fromDatabaseValue(arguments[1]),
+                  let type = StoredValueEncoding.fieldType(code: code) else {
+                throw RecordStoreError.storage("query_test called with bad arguments")
+            }
+            return try registry.test(number, value: SQLiteValueCoding.decode(arguments[2], as: type)) ? 1 : 0
+        })
+        db.add(function: DatabaseFunction("query_distance", argumentCount: 4, pure: true) { arguments in
+            guard let latitude = Double.fromDatabaseValue(arguments[0]),
+                  let longitude = Double.fromDatabaseValue(arguments[1]),
+                  let originLatitude = Double.fromDatabaseValue(arguments[2]),
+                  let originLongitude = Double.fromDatabaseValue(arguments[3]) else { return nil }
+            return Location(latitude: latitude, longitude: longitude)
+                .distance(to: Location(latitude: originLatitude, longitude: originLongitude))
+        })
+        for comparison in SortComparison.allCases {
+            guard let name = comparison.collationName else { continue }
+            db.add(collation: DatabaseCollation(name) { lhs, rhs in comparison.compare(lhs, rhs) })
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+
+/// Writes records into their type tables and keeps the list, full-text and R*Tree tables in step.
+struct SQLiteRecordWriter {
+    let db: Database
+    let catalog: SchemaCatalog
+    private let dialect = SQLiteDialect()
+
+    private func quote(_ name: String) -> String { dialect.quote(name) }
+
+    /// The stored version of a record, with its table row.
+    func storedVersion(of id: RecordID) throws -> (StoredVersion, rowID: Int64)? {
+        guard let recordType = try String.fetchOne(
+            db, sql: "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
+            arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
+        guard let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT rowid, \(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn))
+                FROM \(quote(TableLayout.recordTable(recordType))) WHERE \(quote(TableLayout.zoneColumn)) = ? AND \(quote(TableLayout.recordNameColumn)) = ?
+                """,
+            arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
+        let creation: Double? = row[2]
+        return (StoredVersion(recordType: recordType, changeTag: row[1], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:))), row[0])
+    }
+
+    /// Inserts a new record, or replaces the stored one at `rowID` (of the same type).
+    func write(_ record: Record, replacing existingRowID: Int64?) throws {
+        guard let schema = catalog.recordTypes[record.recordType] else {
+            throw RecordStoreError.unknownRecordType(record.recordType)
+        }
+        var columns = [TableLayout.zoneColumn, TableLayout.recordNameColumn, TableLayout.creationDateColumn,
+                       TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
+        var values: [DatabaseValue] = [
+            record.recordID.zoneID.zoneName.databaseValue, record.recordID.recordName.databaseValue,
+            (record.creationDate?.timeIntervalSinceReferenceDate).databaseValue,
+            (record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue,
+            record.recordChangeTag.databaseValue,
+        ]
+        for field in schema.fields {
+            let value = record.fields[field.name] ?? .null
+            columns.append(field.name)
+            values.append(SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(value)))
+            if field.type == .location {
+                var latitude: Double?
+                var longitude: Double?
+                if case .location(let location) = value {
+                    latitude = location.latitude
+                    longitude = location.longitude
+                }
+                columns += [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)]
+                values += [latitude.databaseValue, longitude.databaseValue]
+            }
+        }
+        let table = quote(TableLayout.recordTable(record.recordType))
+        let rowID: Int64
+        if let existing = existingRowID {
+            let assignments = columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
+            try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments) WHERE rowid = ?")
+                .execute(arguments: StatementArguments(values + [existing.databaseValue]))
+            try deleteSideRows(recordType: record.recordType, rowID: existing, schema: schema)
+            rowID = existing
+        } else {
+            let names = columns.map(quote).joined(separator: ", ")
+            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+            try db.cachedStatement(sql: "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))")
+                .execute(arguments: StatementArguments(values))
+            rowID = db.lastInsertedRowID
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES (?, ?, ?)")
+                .execute(arguments: [record.recordID.zoneID.zoneName, record.recordID.recordName, record.recordType])
+        }
+        try writeSideRows(record, rowID: rowID, schema: schema)
+    }
+
+    /// Writes list members, the full-text document and R*Tree entries.
+    private func writeSideRows(_ record: Record, rowID: Int64, schema: RecordTypeSchema) throws {
+        var fullText: [String] = []
+        for field in schema.fields {
+            guard let value = record.fields[field.name] else { continue }
+            switch value {
+            case .list(let members) where !members.isEmpty:
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value) VALUES (?, ?, ?, ?)")
+                for (position, member) in members.enumerated() {
+                    try statement.execute(arguments: [
+                        rowID, field.name, position, SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(member)),
+                    ])
+                }
+            case .location(let location) where location.isValid:
+                try db.cachedStatement(
+                    sql: "INSERT INTO \(quote(TableLayout.locationIndexTable(record.recordType, field: field.name))) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
+            case .string(let text) where field.isSearchable:
+                fullText.append(contentsOf: FullTextTokenizer.tokens(text))
+            default:
+                break
+            }
+        }
+        if !fullText.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO \(quote(TableLayout.fullTextTable(record.recordType))) (rowid, body) VALUES (?, ?)")
+                .execute(arguments: [rowID, fullText.joined(separator: " ")])
+        }
+    }
+
+    /// Deletes list members, the full-text document and R*Tree entries of a row.
+    private func deleteSideRows(recordType: String, rowID: Int64, schema: RecordTypeSchema) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(recordType))) WHERE record = ?").execute(arguments: [rowID])
+        if !schema.searchableFieldNames.isEmpty {
+            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
+        }
+        for field in schema.fields where field.type == .location {
+            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.locationIndexTable(recordType, field: field.name))) WHERE id = ?")
+                .execute(arguments: [rowID])
+        }
+    }
+
+    /// Deletes a stored record entirely.
+    func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) throws {
+        guard let schema = catalog.recordTypes[version.recordType] else { return }
+        try deleteSideRows(recordType: version.recordType, rowID: rowID, schema: schema)
+        try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
+        try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?")
+            .execute(arguments: [id.zoneID.zoneName, id.recordName])
+    }
+
+    /// Deletes every record of a zone.
+    func deleteZone(_ zone: ZoneID) throws {
+        for schema in catalog.sorted {
+            let table = quote(TableLayout.recordTable(schema.name))
+            let rows = "SELECT rowid FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?"
+            try db.execute(sql: "DELETE FROM \(quote(TableLayout.listTable(schema.name))) WHERE record IN (\(rows))", arguments: [zone.zoneName])
+            if !schema.searchableFieldNames.isEmpty {
+                try db.execute(sql: "DELETE FROM \(quote(TableLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [zone.zoneName])
+            }
+            for field in schema.fields where field.type == .location {
+                try db.execute(
+                    sql: "DELETE FROM \(quote(TableLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
+                    arguments: [zone.zoneName])
+            }
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?", arguments: [zone.zoneName])
+        }
+        try db.execute(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ?", arguments: [zone.zoneName])
+        try db.execute(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", arguments: [zone.zoneName])
+    }
+
+    /// Rebuilds the full-text documents of a record type (after its searchable fields changed).
+    func rebuildFullText(_ schema: RecordTypeSchema) throws {
+        let fts = quote(TableLayout.fullTextTable(schema.name))
+        try db.execute(sql: "DELETE FROM \(fts)")
+        let fields = schema.searchableFieldNames
+        guard !fields.isEmpty else { return }
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(fields.map(quote).joined(separator: ", ")) FROM \(quote(TableLayout.recordTable(schema.name)))")
+        for row in rows {
+            var tokens: [String] = []
+            for index in fields.indices {
+                if let text: String = row[index + 1] { tokens += FullTextTokenizer.tokens(text) }
+            }
+            if !tokens.isEmpty {
+                try db.execute(sql: "INSERT INTO \(fts) (rowid, body) VALUES (?, ?)", arguments: [row[0] as Int64, tokens.joined(separator: " ")])
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// Creates the store's tables and keeps the record-type tables in step with the schema.
+struct SQLiteSchemaStorage {
+    let dialect = SQLiteDialect()
+
+    private func quote(_ name: String) -> String { dialect.quote(name) }
+
+    /// Creates the zones, schema and registry tables when missing.
+    func createBaseTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.zonesTable)) (name TEXT PRIMARY KEY NOT NULL);
+            INSERT OR IGNORE INTO \(quote(TableLayout.zonesTable)) (name) VALUES (?);
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.schemaTable)) (id INTEGER PRIMARY KEY CHECK (id = 1), catalog TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.registryTable)) (
+                zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL,
+                PRIMARY KEY (zone, recordName)) WITHOUT ROWID;
+            """, arguments: [ZoneID.default.zoneName])
+    }
+
+    /// The stored catalog's JSON text (empty when none).
+    func catalogText(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1") ?? ""
+    }
+
+    /// Decodes a catalog's JSON text.
+    static func decodeCatalog(_ text: String) throws -> SchemaCatalog {
+        guard !text.isEmpty else { return SchemaCatalog() }
+        return try JSONDecoder().decode(SchemaCatalog.self, from: Data(text.utf8))
+    }
+
+    /// Stores the catalog.
+    func saveCatalog(_ catalog: SchemaCatalog, _ db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(catalog), as: UTF8.self)
+        try db.execute(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.schemaTable)) (id, catalog) VALUES (1, ?)", arguments: [text])
+    }
+
+    /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree tables.
+    func apply(_ changes: [SchemaChange], catalog: SchemaCatalog, _ db: Database) throws {
+        for change in changes {
+            switch change {
+            case .addedRecordType(let recordType):
+                try createRecordType(recordType, db)
+            case .addedField(let recordType, let field):
+                try addField(field, to: recordType, db)
+            case .changedFieldType:
+                break  // columns have no declared type; the stored values stay exact
+            }
+        }
+        for recordType in Set(changes.map(\.recordType)) {
+            guard let schema = catalog.recordTypes[recordType] else { continue }
+            try ensureIndexes(schema, db)
+        }
+    }
+
+    private func createRecordType(_ recordType: String, _ db: Database) throws {
+        let table = quote(TableLayout.recordTable(recordType))
+        let list = quote(TableLayout.listTable(recordType))
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(table) (
+                \(quote(TableLayout.zoneColumn)) TEXT NOT NULL,
+                \(quote(TableLayout.recordNameColumn)) TEXT NOT NULL,
+                \(quote(TableLayout.creationDateColumn)) REAL,
+                \(quote(TableLayout.modificationDateColumn)) REAL,
+                \(quote(TableLayout.changeTagColumn)) TEXT);
+            CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(recordType)$$record")) ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)));
+            CREATE TABLE IF NOT EXISTS \(list) (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value);
+            CREATE INDEX IF NOT EXISTS \(quote("\(recordType)$list$value")) ON \(list) (field, value, record);
+            CREATE INDEX IF NOT EXISTS \(quote("\(recordType)$list$record")) ON \(list) (record);
+            """)
+    }
+
+    private func addField(_ field: FieldSchema, to recordType: String, _ db: Database) throws {
+        let table = quote(TableLayout.recordTable(recordType))
+        let existing = Set(try db.columns(in: TableLayout.recordTable(recordType)).map(\.name))
+        if !existing.contains(field.name) {
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(field.name))")
+        }
+        if field.type == .location {
+            for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
+            }
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(TableLayout.locationIndexTable(recordType, field: field.name)))
+                USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)
+                """)
+        }
+    }
+
+    /// Creates the indexes the schema's flags ask for, and the FTS table when a field is searchable.
+    func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database) throws {
+        let table = quote(TableLayout.recordTable(schema.name))
+        for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location {
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
+                ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)))
+                """)
+        }
+        if !schema.searchableFieldNames.isEmpty {
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(TableLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
+        }
+    }
+}
+
+extension SchemaChange {
+    /// The record type a change concerns.
+    var recordType: String {
+        switch self {
+        case .addedRecordType(let name): name
+        case .addedField(let name, _): name
+        case .changedFieldType(let name, _, _): name
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// How a query runs: the SQL with its placeholders and bound arguments, the residual
+/// predicate the evaluator checks on the rows SQL returns, and the indexes SQLite uses.
+///
+/// ```swift
+/// let plan = try store.explain(ofType: "City", matching: FormatPredicate(format: "population > 1000000"))
+/// print(plan)
+/// // engine: sqlite
+/// // sql: SELECT ... FROM "City" AS t WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" > ?) ...
+/// // arguments: ["_defaultZone", 1000000]
+/// // residual: none
+/// // indexes: City$population
+/// ```
+public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
+    /// The engine that runs the query: `memory` or `sqlite`.
+    public var engine: String
+    /// The SQL statement with `?` placeholders; empty for the memory engine.
+    public var sql: String
+    /// The bound arguments, printed in order.
+    public var arguments: [String]
+    /// The part of the predicate the evaluator checks on each row SQL returns, printed; nil when SQL does it all.
+    public var residual: String?
+    /// The indexes SQLite's `EXPLAIN QUERY PLAN` reports using.
+    public var indexesUsed: [String]
+    /// The lines of `EXPLAIN QUERY PLAN`.
+    public var queryPlanDetails: [String]
+
+    /// Creates a plan description.
+    public init(engine: String, sql: String, arguments: [String], residual: String?, indexesUsed: [String], queryPlanDetails: [String]) {
+        self.engine = engine
+        self.sql = sql
+        self.arguments = arguments
+        self.residual = residual
+        self.indexesUsed = indexesUsed
+        self.queryPlanDetails = queryPlanDetails
+    }
+
+    public var description: String {
+        var lines = ["engine: \(engine)"]
+        if !sql.isEmpty { lines.append("sql: \(sql)") }
+        if !arguments.isEmpty { lines.append("arguments: [\(arguments.joined(separator: ", "))]") }
+        lines.append("residual: \(residual ?? "none")")
+        lines.append("indexes: \(indexesUsed.isEmpty ? "none" : indexesUsed.joined(separator: ", "))")
+        if !queryPlanDetails.isEmpty {
+            lines.append("query plan:")
+            lines.append(contentsOf: queryPlanDetails.map { "  \($0)" })
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import PredicateLanguage
+
+/// The order of records under a list of sorts, in Swift: the memory engine sorts with it,
+/// and the SQLite engine's `ORDER BY` gives the same order.
+struct RecordOrdering: Sendable {
+    /// The sort keys.
+    let sorts: [Sort]
+
+    /// The value a record sorts by for one sort key (a distance for a distance sort).
+    static func sortValue(of record: Record, for sort: Sort) -> Value {
+        let value = record.value(named: sort.key)
+        if let origin = sort.distanceOrigin {
+            guard case .location(let location) = value else { return .null }
+            return .double(location.distance(to: origin))
+        }
+        return value
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    func precedes(_ lhs: Record, _ rhs: Record) -> Bool {
+        for sort in sorts {
+            let order = Self.compare(Self.sortValue(of: lhs, for: sort), Self.sortValue(of: rhs, for: sort), comparison: sort.comparison)
+            if order != .orderedSame {
+                return sort.ascending ? order == .orderedAscending : order == .orderedDescending
+            }
+        }
+        return SortComparison.compareBytes(lhs.recordID.recordName, rhs.recordID.recordName) == .orderedAscending
+    }
+
+    /// Compares two sort values: nil first, numbers by value, strings by the comparison, dates in time.
+    static func compare(_ lhs: Value, _ rhs: Value, comparison: SortComparison) -> ComparisonResult {
+        switch (lhs, rhs) {
+        case (.null, .null): return .orderedSame
+        case (.null, _): return .orderedAscending
+        case (_, .null): return .orderedDescending
+        case (.string(let a), .string(let b)): return comparison.compare(a, b)
+        case (.date(let a), .date(let b)):
+            return compareDoubles(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
+        default:
+            if lhs.isNumeric, rhs.isNumeric {
+                return NumericComparison.compare(lhs, rhs) ?? .orderedSame
+            }
+            return .orderedSame
+        }
+    }
+
+    private static func compareDoubles(_ a: Double, _ b: Double) -> ComparisonResult {
+        a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
+    }
+}

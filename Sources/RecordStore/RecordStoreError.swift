@@ -1,0 +1,104 @@
+import PredicateLanguage
+
+/// What went wrong in a store operation. Every case names the record, field, type
+/// or zone involved, and ``description`` says it in a sentence.
+///
+/// ```swift
+/// do { _ = try store.save([staleCopy]) }
+/// catch RecordStoreError.conflict(let id, _, _) { print("someone else changed \(id)") }
+/// ```
+public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A save found a different change tag than the record carries (CloudKit's
+    /// `serverRecordChanged`): `expected` is the record's tag (nil for a new record),
+    /// `found` the stored one (nil when no record is stored). Nothing was saved.
+    case conflict(RecordID, expected: String?, found: String?)
+    /// The same record appears twice in one save.
+    case duplicateRecordID(RecordID)
+    /// The zone does not exist.
+    case zoneNotFound(ZoneID)
+    /// The default zone cannot be deleted.
+    case cannotDeleteDefaultZone
+    /// A zone name is empty.
+    case invalidZoneName(String)
+    /// A record type name is not letters, digits and underscores starting with a letter (at most 255).
+    case invalidRecordTypeName(String)
+    /// A field name is not letters, digits and underscores starting with a letter, or is a metadata name.
+    case invalidFieldName(String, recordType: String)
+    /// A field arrived with a type different from its schema's.
+    case typeMismatch(field: String, recordType: String, schemaType: FieldType, valueType: String)
+    /// A field holds a value that cannot be stored (an object, a list of mixed or nested members).
+    case unsupportedValue(field: String, recordType: String, reason: String)
+    /// The record type does not exist (production mode).
+    case unknownRecordType(String)
+    /// The field does not exist in the record type's schema (production mode).
+    case unknownField(String, recordType: String)
+    /// Production mode forbids adding this record type or field.
+    case schemaChangeNotAllowed(recordType: String, field: String?)
+    /// The field has no queryable index (production mode).
+    case notQueryable(field: String, recordType: String)
+    /// The field has no sortable index (production mode).
+    case notSortable(field: String, recordType: String)
+    /// The record type has no searchable field for `self CONTAINS` (production mode).
+    case notSearchable(recordType: String)
+    /// A sort that cannot run: a list, bytes, location or reference field, or a bad distance key.
+    case invalidSort(key: String, reason: String)
+    /// The predicate failed to compile or evaluate.
+    case predicate(PredicateLanguage.PredicateError)
+    /// The underlying database failed.
+    case storage(String)
+    /// An import file is malformed at a line (1-based); nothing of the batch holding it was written.
+    case malformedInput(file: String, line: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let id, let expected, let found):
+            switch (expected, found) {
+            case (nil, _?):
+                return "Record '\(id)' already exists (save it with its current change tag to update it)"
+            case (_?, nil):
+                return "Record '\(id)' no longer exists (it was deleted since it was fetched)"
+            default:
+                return "Record '\(id)' was changed by someone else: its change tag is '\(found ?? "nil")', the saved copy had '\(expected ?? "nil")'"
+            }
+        case .duplicateRecordID(let id):
+            return "Record '\(id)' appears more than once in the same save"
+        case .zoneNotFound(let zone):
+            return "Zone '\(zone.zoneName)' does not exist"
+        case .cannotDeleteDefaultZone:
+            return "The default zone '\(ZoneID.default.zoneName)' cannot be deleted"
+        case .invalidZoneName(let name):
+            return "Invalid zone name '\(name)': a zone name must not be empty"
+        case .invalidRecordTypeName(let name):
+            return "Invalid record type name '\(name)': use letters, digits and underscores, starting with a letter (at most 255)"
+        case .invalidFieldName(let name, let type):
+            return "Invalid field name '\(name)' in record type '\(type)': use letters, digits and underscores, starting with a letter, and not a metadata name"
+        case .typeMismatch(let field, let type, let schemaType, let valueType):
+            return "Field '\(field)' of record type '\(type)' has type \(schemaType), but a value of type \(valueType) arrived"
+        case .unsupportedValue(let field, let type, let reason):
+            return "Field '\(field)' of record type '\(type)' cannot be stored: \(reason)"
+        case .unknownRecordType(let type):
+            return "Record type '\(type)' does not exist"
+        case .unknownField(let field, let type):
+            return "Field '\(field)' does not exist in record type '\(type)'"
+        case .schemaChangeNotAllowed(let type, let field):
+            if let field {
+                return "Cannot add field '\(field)' to record type '\(type)' in production mode"
+            }
+            return "Cannot create record type '\(type)' in production mode"
+        case .notQueryable(let field, let type):
+            return "Field '\(field)' is not marked queryable (record type '\(type)')"
+        case .notSortable(let field, let type):
+            return "Field '\(field)' is not marked sortable (record type '\(type)')"
+        case .notSearchable(let type):
+            return "Record type '\(type)' has no field marked searchable"
+        case .invalidSort(let key, let reason):
+            return "Cannot sort by '\(key)': \(reason)"
+        case .predicate(let error):
+            return error.description
+        case .storage(let message):
+            return "Storage error: \(message)"
+        case .malformedInput(let file, let line, let message):
+            return "\(file):\(line): \(message)"
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// The rules for record type and field names, which become SQL identifiers.
+enum Identifier {
+    /// Letters, digits and underscores (ASCII), starting with a letter, at most 255 characters.
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 255 else { return false }
+        guard (first >= 65 && first <= 90) || (first >= 97 && first <= 122) else { return false }
+        return name.utf8.allSatisfy { byte in
+            (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+        }
+    }
+
+    /// Checks a record type name.
+    static func checkRecordType(_ name: String) throws(RecordStoreError) {
+        guard isValid(name) else { throw .invalidRecordTypeName(name) }
+    }
+
+    /// Checks a field name: valid, and not a metadata name.
+    static func checkField(_ name: String, recordType: String) throws(RecordStoreError) {
+        guard isValid(name), !Record.metadataFieldNames.contains(name), name != "recordType", name != "recordID" else {
+            throw .invalidFieldName(name, recordType: recordType)
+        }
+    }
+}
