@@ -1,0 +1,65 @@
+import Foundation
+
+/// The one-key JSON objects that spell typed values:
+/// `{"$date": "2024-05-01T12:00:00Z"}`, `{"$location": [latitude, longitude]}`
+/// (or `[latitude, longitude, altitude]`), `{"$ref": "recordName"}` (or
+/// `{"$ref": ["recordName", "zoneName"]}`), `{"$bytes": "base64"}`.
+enum TypedJSONValue {
+    static func decode(key: String, payload: Value) throws(ValueJSONError) -> Value {
+        switch key {
+        case "$date":
+            guard case .string(let text) = payload, let date = ISO8601.date(from: text) else {
+                throw ValueJSONError(message: "{\"$date\": ...} needs an ISO 8601 date string such as \"2024-05-01T12:00:00Z\"", offset: 0)
+            }
+            return .date(date)
+        case "$location":
+            guard case .list(let members) = payload, members.count == 2 || members.count == 3,
+                  let latitude = members[0].numericValue, let longitude = members[1].numericValue
+            else {
+                throw ValueJSONError(message: "{\"$location\": ...} needs [latitude, longitude] or [latitude, longitude, altitude]", offset: 0)
+            }
+            let location = Location(latitude: latitude, longitude: longitude, altitude: members.count == 3 ? members[2].numericValue : nil)
+            guard location.isValid else {
+                throw ValueJSONError(message: "{\"$location\": ...} latitude must be within -90...90 and longitude within -180...180", offset: 0)
+            }
+            return .location(location)
+        case "$ref":
+            switch payload {
+            case .string(let name) where !name.isEmpty:
+                return .reference(Reference(recordName: name))
+            case .list(let parts) where parts.count == 2:
+                if case .string(let name) = parts[0], case .string(let zone) = parts[1], !name.isEmpty, !zone.isEmpty {
+                    return .reference(Reference(recordName: name, zoneName: zone))
+                }
+            default:
+                break
+            }
+            throw ValueJSONError(message: "{\"$ref\": ...} needs a record name or [recordName, zoneName]", offset: 0)
+        case "$bytes":
+            guard case .string(let text) = payload, let data = Data(base64Encoded: text) else {
+                throw ValueJSONError(message: "{\"$bytes\": ...} needs a base64 string", offset: 0)
+            }
+            return .bytes(data)
+        default:
+            // Any other single "$key" object is an ordinary object.
+            return .object([key: payload])
+        }
+    }
+
+    /// ISO 8601 reading and writing, with and without fractional seconds.
+    enum ISO8601 {
+        static func date(from text: String) -> Date? {
+            if let date = try? Date(text, strategy: .iso8601) { return date }
+            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            return try? withFraction.parse(text)
+        }
+
+        static func string(from date: Date) -> String {
+            let seconds = date.timeIntervalSince1970
+            if seconds == seconds.rounded() {
+                return date.formatted(.iso8601)
+            }
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+    }
+}
