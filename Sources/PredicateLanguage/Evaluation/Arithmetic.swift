@@ -14,6 +14,10 @@ import Foundation
 /// ```
 public enum Arithmetic {
     /// `left op right`.
+    ///
+    /// ```swift
+    /// try Arithmetic.apply(.multiply, .int(4), .double(0.5))   // .double(2)
+    /// ```
     public static func apply(_ operator: ArithmeticOperator, _ left: Value, _ right: Value) throws(PredicateError) -> Value {
         if left.isNull || right.isNull { return .null }
         switch (left, right) {
@@ -60,6 +64,10 @@ public enum Arithmetic {
     }
 
     /// `-value`.
+    ///
+    /// ```swift
+    /// try Arithmetic.negate(.int(5))   // .int(-5)
+    /// ```
     public static func negate(_ value: Value) throws(PredicateError) -> Value {
         switch value {
         case .null: return .null

@@ -12,6 +12,10 @@ import Foundation
 /// ```
 public enum BuiltinFunctionEvaluator {
     /// Calls the built-in function `name` with evaluated arguments.
+    ///
+    /// ```swift
+    /// try BuiltinFunctionEvaluator.call("abs:", [-3], options: .init())   // .int(3)
+    /// ```
     public static func call(_ name: String, _ arguments: [Value], options: EvaluationOptions) throws(PredicateError) -> Value {
         guard let function = BuiltinFunction.named(name) else {
             throw PredicateError.evaluation("there is no built-in function named \(name)")

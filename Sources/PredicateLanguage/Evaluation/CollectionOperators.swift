@@ -42,6 +42,10 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
 
     /// Applies the operator to the members; throws `PredicateError.evaluation` when
     /// `@sum`/`@avg` meet a member that is not a number.
+    ///
+    /// ```swift
+    /// try CollectionOperator.count.apply(to: [1, 2])   // .int(2)
+    /// ```
     public func apply(to value: Value) throws(PredicateError) -> Value {
         let members = Self.members(of: value)
         switch self {

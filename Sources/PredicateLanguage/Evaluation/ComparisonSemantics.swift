@@ -10,6 +10,10 @@ import Foundation
 /// ```
 public enum ComparisonSemantics {
     /// Whether `left op right` holds. Only `MATCHES` can throw (invalid pattern, time limit).
+    ///
+    /// ```swift
+    /// try ComparisonSemantics.holds(.lessThan, 1, 2.5)   // true
+    /// ```
     public static func holds(
         _ operator: ComparisonOperator, _ left: Value, _ right: Value,
         options: ComparisonOptions = [], regexTimeLimit: TimeInterval = 1
@@ -57,6 +61,10 @@ public enum ComparisonSemantics {
     }
 
     /// `==`: numbers by value, strings exactly or folded, lists member by member, nil only equals nil.
+    ///
+    /// ```swift
+    /// ComparisonSemantics.equal("A", "a", options: .caseInsensitive)   // true
+    /// ```
     public static func equal(_ left: Value, _ right: Value, options: ComparisonOptions = []) -> Bool {
         if TextFolding.folds(options) {
             switch (left, right) {
@@ -73,6 +81,10 @@ public enum ComparisonSemantics {
 
     /// `IN` (and `CONTAINS` with the sides swapped): membership in a list or among an
     /// object's values, or a substring of a string. False for anything else.
+    ///
+    /// ```swift
+    /// ComparisonSemantics.isMember("b", of: ["a", "b"])   // true
+    /// ```
     public static func isMember(_ element: Value, of collection: Value, options: ComparisonOptions = []) -> Bool {
         switch collection {
         case .list(let members):
@@ -88,6 +100,10 @@ public enum ComparisonSemantics {
     }
 
     /// `BETWEEN`: the right side is `{low, high}` and low <= left <= high.
+    ///
+    /// ```swift
+    /// ComparisonSemantics.isBetween(5, [1, 10])   // true
+    /// ```
     public static func isBetween(_ value: Value, _ bounds: Value, options: ComparisonOptions = []) -> Bool {
         guard case .list(let pair) = bounds, pair.count == 2 else { return false }
         guard let low = ValueOrdering.compare(value, pair[0], options: options),
@@ -98,6 +114,10 @@ public enum ComparisonSemantics {
 
     /// Full-text search: whether any token of `query` is among the tokens of `texts`.
     /// A query with no tokens (only stop words or punctuation) matches nothing.
+    ///
+    /// ```swift
+    /// ComparisonSemantics.fullTextMatches(["Bob Smith"], queryTokens: ["smith"])   // true
+    /// ```
     public static func fullTextMatches(_ texts: [String], queryTokens: Set<String>) -> Bool {
         if queryTokens.isEmpty { return false }
         for text in texts {

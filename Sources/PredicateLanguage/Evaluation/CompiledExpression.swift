@@ -13,6 +13,10 @@ public struct CompiledExpression: Sendable {
 
     /// Compiles an expression; throws `PredicateError.evaluation` for an unknown
     /// function, collection operator or cast type, or an invalid constant regular expression.
+    ///
+    /// ```swift
+    /// let compiled = try CompiledExpression(.arithmetic(.add, .keyPath("a"), .constant(1)))
+    /// ```
     public init(_ expression: FormatExpression, options: EvaluationOptions = .init()) throws(PredicateError) {
         self.expression = expression
         self.options = options

@@ -20,6 +20,10 @@ public struct CompiledPredicate: Sendable {
     /// Compiles a predicate; throws `PredicateError.evaluation` for what can be found
     /// wrong before evaluating (an invalid constant regular expression, an unknown
     /// function, collection operator or cast type).
+    ///
+    /// ```swift
+    /// let compiled = try CompiledPredicate(.comparison(ComparisonPredicate(.keyPath("a"), .equalTo, .constant(1))))
+    /// ```
     public init(_ predicate: FormatPredicate, options: EvaluationOptions = .init()) throws(PredicateError) {
         self.predicate = predicate
         self.options = options

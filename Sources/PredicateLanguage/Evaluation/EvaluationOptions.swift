@@ -27,6 +27,10 @@ public struct EvaluationOptions: Sendable {
     public var regexTimeLimit: TimeInterval
 
     /// Creates options.
+    ///
+    /// ```swift
+    /// let options = EvaluationOptions(regexTimeLimit: 0.5)
+    /// ```
     public init(
         functions: [String: Function] = [:],
         now: (@Sendable () -> Date)? = nil,

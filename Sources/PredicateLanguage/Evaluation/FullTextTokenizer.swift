@@ -11,6 +11,10 @@
 /// ```
 public enum FullTextTokenizer {
     /// The words full-text search ignores (from the CKQuery reference), folded.
+    ///
+    /// ```swift
+    /// FullTextTokenizer.stopWords.contains("the")   // true
+    /// ```
     public static let stopWords: Set<String> = [
         "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into",
         "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then",
@@ -18,6 +22,10 @@ public enum FullTextTokenizer {
     ]
 
     /// The tokens of a text, in order, with repeats kept.
+    ///
+    /// ```swift
+    /// FullTextTokenizer.tokens("Zoë and Bob")   // ["zoe", "bob"]
+    /// ```
     public static func tokens(_ text: String) -> [String] {
         var tokens: [String] = []
         var current = String.UnicodeScalarView()
@@ -56,6 +64,10 @@ public enum FullTextTokenizer {
     }
 
     /// The distinct tokens of a text.
+    ///
+    /// ```swift
+    /// FullTextTokenizer.tokenSet("bob BOB")   // ["bob"]
+    /// ```
     public static func tokenSet(_ text: String) -> Set<String> {
         Set(tokens(text))
     }

@@ -37,9 +37,18 @@ public protocol KeyValueReadable {
 
 extension KeyValueReadable {
     /// No full-text values by default.
+    ///
+    /// ```swift
+    /// struct Empty: KeyValueReadable { func value(forKey key: String) -> Value { .null } }
+    /// Empty().fullTextValues()   // []
+    /// ```
     public func fullTextValues() -> [String] { [] }
 
     /// `SELF` is `.null` by default.
+    ///
+    /// ```swift
+    /// Empty().evaluatedObjectValue()   // .null
+    /// ```
     public func evaluatedObjectValue() -> Value { .null }
 }
 
@@ -64,6 +73,10 @@ extension Dictionary: KeyValueReadable where Key == String, Value == PredicateLa
     }
 
     /// `.object(self)`.
+    ///
+    /// ```swift
+    /// (["a": 1] as [String: Value]).evaluatedObjectValue()   // .object(["a": 1])
+    /// ```
     public func evaluatedObjectValue() -> PredicateLanguage.Value {
         .object(self)
     }
@@ -83,6 +96,10 @@ extension Value: KeyValueReadable {
 
     /// For an `.object`, its string fields and the string members of its list fields;
     /// for a `.string`, the string; for a `.list`, its string members; else nothing.
+    ///
+    /// ```swift
+    /// Value.list(["a", 1]).fullTextValues()   // ["a"]
+    /// ```
     public func fullTextValues() -> [String] {
         switch self {
         case .object(let fields): FullTextValues.gather(from: fields)
@@ -93,6 +110,10 @@ extension Value: KeyValueReadable {
     }
 
     /// The value itself.
+    ///
+    /// ```swift
+    /// Value.int(1).evaluatedObjectValue()   // .int(1)
+    /// ```
     public func evaluatedObjectValue() -> Value { self }
 }
 

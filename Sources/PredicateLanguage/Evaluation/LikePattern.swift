@@ -19,6 +19,10 @@ public struct LikePattern: Sendable, Hashable {
 
     /// Compiles a pattern. When `options` fold (`[c]`, `[d]`), the literal parts
     /// are folded so that the pattern matches folded strings.
+    ///
+    /// ```swift
+    /// let pattern = LikePattern("sa*", options: .caseInsensitive)
+    /// ```
     public init(_ pattern: String, options: ComparisonOptions = []) {
         var elements: [Element] = []
         var literal = ""
@@ -56,6 +60,10 @@ public struct LikePattern: Sendable, Hashable {
     }
 
     /// Whether the whole (already folded, when the pattern was compiled with folding options) string matches.
+    ///
+    /// ```swift
+    /// LikePattern("a?c").matches("abc")   // true
+    /// ```
     public func matches(_ string: String) -> Bool {
         // Iterative wildcard matching with backtracking to the last `*`: O(n * m) worst case.
         var stringIndex = string.startIndex

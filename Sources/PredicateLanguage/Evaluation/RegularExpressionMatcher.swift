@@ -30,6 +30,10 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
     private let wrapped: Bool
 
     /// Compiles a pattern; throws `PredicateError.evaluation` naming the pattern when it is invalid.
+    ///
+    /// ```swift
+    /// let matcher = try RegularExpressionMatcher(pattern: "a+", options: .caseInsensitive, timeLimit: 0.5)
+    /// ```
     public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 1) throws(PredicateError) {
         self.pattern = pattern
         self.caseInsensitive = options.contains(.caseInsensitive)
@@ -58,6 +62,10 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
 
     /// Whether the whole string matches; throws `PredicateError.evaluation` when
     /// matching takes longer than the time limit.
+    ///
+    /// ```swift
+    /// try RegularExpressionMatcher(pattern: "a+").matches("aaa")   // true
+    /// ```
     public func matches(_ string: String) throws(PredicateError) -> Bool {
         let subject = diacriticInsensitive ? TextFolding.fold(string, options: .diacriticInsensitive) : string
         let length = subject.utf16.count

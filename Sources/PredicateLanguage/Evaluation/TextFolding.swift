@@ -14,6 +14,10 @@ import Foundation
 /// ```
 public enum TextFolding {
     /// The string folded as the options say; other options (`[n]`, `[l]`) do not change it.
+    ///
+    /// ```swift
+    /// TextFolding.fold("Straße", options: .caseInsensitive)   // "strasse"
+    /// ```
     public static func fold(_ string: String, options: ComparisonOptions) -> String {
         let caseInsensitive = options.contains(.caseInsensitive)
         let diacriticInsensitive = options.contains(.diacriticInsensitive)
@@ -26,6 +30,10 @@ public enum TextFolding {
     }
 
     /// Whether folding with these options can change a string.
+    ///
+    /// ```swift
+    /// TextFolding.folds(.normalized)   // false
+    /// ```
     @inlinable
     public static func folds(_ options: ComparisonOptions) -> Bool {
         options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive)

@@ -18,9 +18,17 @@ import Foundation
 /// ```
 public enum ValueCast {
     /// The type names CAST accepts.
+    ///
+    /// ```swift
+    /// ValueCast.typeNames.contains("NSDate")   // true
+    /// ```
     public static let typeNames: Set<String> = ["NSString", "NSNumber", "NSDate", "NSData", "CLLocation", "CKReference"]
 
     /// Casts a value to a type named as Foundation names it.
+    ///
+    /// ```swift
+    /// try ValueCast.cast(.int(42), to: "NSString")   // .string("42")
+    /// ```
     public static func cast(_ value: Value, to typeName: String) throws(PredicateError) -> Value {
         if value.isNull, typeNames.contains(typeName) { return .null }
         switch typeName {

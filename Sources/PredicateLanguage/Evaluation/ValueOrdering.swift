@@ -13,6 +13,10 @@ import Foundation
 /// ```
 public enum ValueOrdering {
     /// How `a` orders against `b`, or nil when they are incomparable.
+    ///
+    /// ```swift
+    /// ValueOrdering.compare(.int(1), .int(2))   // .orderedAscending
+    /// ```
     public static func compare(_ a: Value, _ b: Value, options: ComparisonOptions = []) -> ComparisonResult? {
         switch (a, b) {
         case (.int(let x), .int(let y)):
@@ -30,6 +34,10 @@ public enum ValueOrdering {
     }
 
     /// Compares two strings by their Unicode code points (UTF-8 code unit order is code point order).
+    ///
+    /// ```swift
+    /// ValueOrdering.compareCodePoints("Z", "a")   // .orderedAscending
+    /// ```
     public static func compareCodePoints(_ a: String, _ b: String) -> ComparisonResult {
         var left = a.utf8.makeIterator()
         var right = b.utf8.makeIterator()
