@@ -456,6 +456,11 @@ struct Lexer {
     /// "'x'" for the character at `index`, or "the end of the input".
     private func describeCharacter(at index: Int) -> String {
         guard index < bytes.count else { return "the end of the input" }
+        switch bytes[index] {
+        case 0x20: return "a space"
+        case 0x09, 0x0A, 0x0D, 0x0B, 0x0C: return "whitespace"
+        default: break
+        }
         return "'\(describeCharacterText(at: index))'"
     }
 
