@@ -101,6 +101,17 @@ struct Parser {
         }
     }
 
+    /// A chain of left-associative operators (`a + b + c`) builds a tree as deep as the
+    /// chain is long, so each operator of a chain counts as one more level of nesting.
+    private func checkChainLength(_ chainLength: inout Int) throws(ParseFailure) {
+        chainLength += 1
+        if depth + chainLength > Parser.maximumDepth {
+            throw ParseFailure(
+                expected: "at most \(Parser.maximumDepth) levels of nesting",
+                found: "nesting deeper than \(Parser.maximumDepth) levels", byteOffset: current.sourceStart)
+        }
+    }
+
     private mutating func leaveNesting() {
         depth -= 1
     }
@@ -344,6 +355,7 @@ struct Parser {
     /// When `first` is given, it is the already parsed leading operand (the content of a parenthesis).
     mutating func parseExpression(startingWith first: FormatExpression? = nil) throws -> FormatExpression {
         var left = try parseMultiplicative(startingWith: first)
+        var chainLength = 0
         while true {
             let arithmeticOperator: ArithmeticOperator
             switch current.kind {
@@ -351,6 +363,7 @@ struct Parser {
             case .minus: arithmeticOperator = .subtract
             default: return left
             }
+            try checkChainLength(&chainLength)
             try advance()
             left = .arithmetic(arithmeticOperator, left, try parseMultiplicative(startingWith: nil))
         }
@@ -359,6 +372,7 @@ struct Parser {
     /// multiplicative := unary (('*' | '/') unary)*
     private mutating func parseMultiplicative(startingWith first: FormatExpression?) throws -> FormatExpression {
         var left = try parseUnary(startingWith: first)
+        var chainLength = 0
         while true {
             let arithmeticOperator: ArithmeticOperator
             switch current.kind {
@@ -366,6 +380,7 @@ struct Parser {
             case .slash: arithmeticOperator = .divide
             default: return left
             }
+            try checkChainLength(&chainLength)
             try advance()
             left = .arithmetic(arithmeticOperator, left, try parseUnary(startingWith: nil))
         }
