@@ -136,17 +136,27 @@ struct Lexer {
     /// Returns false, without moving, when no name starts here.
     private mutating func scanName() -> Bool {
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte < 0x80 {
-                guard Lexer.isNameByte(byte) else { break }
-                position += 1
+        let count = bytes.count
+        var index = position
+        while index < count {
+            let byte = bytes[index]
+            if Lexer.isNameByte(byte) {
+                index += 1
+            } else if byte >= 0x80, let length = nonASCIINameLength(at: index) {
+                index += length
             } else {
-                guard let (scalar, length) = scalar(at: position), Lexer.isNameScalar(scalar) else { break }
-                position += length
+                break
             }
         }
-        return position > start
+        position = index
+        return index > start
+    }
+
+    /// The byte length of the non-ASCII letter, digit or mark at `index`, or nil when it is none.
+    @inline(never)
+    private func nonASCIINameLength(at index: Int) -> Int? {
+        guard let (scalar, length) = scalar(at: index), Lexer.isNameScalar(scalar) else { return nil }
+        return length
     }
 
     /// Builds the token for the name just scanned from `start`: a keyword, a selector or an identifier.
@@ -175,47 +185,65 @@ struct Lexer {
     }
 
     /// The keyword spelled by the name of `length` bytes at `start`, if any.
+    /// Dispatches on the first letter and the length, so most names cost one or two comparisons.
     private func keyword(_ start: Int, _ length: Int) -> Keyword? {
-        switch length {
-        case 2:
-            if spells(start, "or") { return .or }
-            if spells(start, "in") { return .in }
-            if spells(start, "no") { return .no }
-        case 3:
-            if spells(start, "and") { return .and }
-            if spells(start, "not") { return .not }
-            if spells(start, "any") { return .any }
-            if spells(start, "all") { return .all }
-            if spells(start, "yes") { return .yes }
-            if spells(start, "nil") { return .nil }
-        case 4:
-            if spells(start, "like") { return .like }
-            if spells(start, "some") { return .some }
-            if spells(start, "none") { return .noneModifier }
-            if spells(start, "true") { return .true }
-            if spells(start, "null") { return .null }
-            if spells(start, "self") { return .self }
-            if spells(start, "cast") { return .cast }
-            if spells(start, "last") { return .last }
-            if spells(start, "size") { return .size }
-        case 5:
-            if spells(start, "false") { return .false }
-            if spells(start, "first") { return .first }
-        case 7:
-            if spells(start, "matches") { return .matches }
-            if spells(start, "between") { return .between }
-            if spells(start, "ternary") { return .ternary }
-        case 8:
-            if spells(start, "contains") { return .contains }
-            if spells(start, "endswith") { return .endsWith }
-            if spells(start, "subquery") { return .subquery }
-            if spells(start, "function") { return .function }
-        case 10:
-            if spells(start, "beginswith") { return .beginsWith }
-        case 13:
-            if spells(start, "truepredicate") { return .truePredicate }
-        case 14:
-            if spells(start, "falsepredicate") { return .falsePredicate }
+        guard length >= 2, length <= 14 else { return nil }
+        switch bytes[start] | 0x20 {
+        case UInt8(ascii: "a"):
+            if length == 3 {
+                if spells(start, "and") { return .and }
+                if spells(start, "any") { return .any }
+                if spells(start, "all") { return .all }
+            }
+        case UInt8(ascii: "b"):
+            if length == 10, spells(start, "beginswith") { return .beginsWith }
+            if length == 7, spells(start, "between") { return .between }
+        case UInt8(ascii: "c"):
+            if length == 8, spells(start, "contains") { return .contains }
+            if length == 4, spells(start, "cast") { return .cast }
+        case UInt8(ascii: "e"):
+            if length == 8, spells(start, "endswith") { return .endsWith }
+        case UInt8(ascii: "f"):
+            if length == 5 {
+                if spells(start, "false") { return .false }
+                if spells(start, "first") { return .first }
+            }
+            if length == 14, spells(start, "falsepredicate") { return .falsePredicate }
+            if length == 8, spells(start, "function") { return .function }
+        case UInt8(ascii: "i"):
+            if length == 2, spells(start, "in") { return .in }
+        case UInt8(ascii: "l"):
+            if length == 4 {
+                if spells(start, "like") { return .like }
+                if spells(start, "last") { return .last }
+            }
+        case UInt8(ascii: "m"):
+            if length == 7, spells(start, "matches") { return .matches }
+        case UInt8(ascii: "n"):
+            if length == 3 {
+                if spells(start, "not") { return .not }
+                if spells(start, "nil") { return .nil }
+            }
+            if length == 2, spells(start, "no") { return .no }
+            if length == 4 {
+                if spells(start, "none") { return .noneModifier }
+                if spells(start, "null") { return .null }
+            }
+        case UInt8(ascii: "o"):
+            if length == 2, spells(start, "or") { return .or }
+        case UInt8(ascii: "s"):
+            if length == 4 {
+                if spells(start, "self") { return .self }
+                if spells(start, "some") { return .some }
+                if spells(start, "size") { return .size }
+            }
+            if length == 8, spells(start, "subquery") { return .subquery }
+        case UInt8(ascii: "t"):
+            if length == 4, spells(start, "true") { return .true }
+            if length == 13, spells(start, "truepredicate") { return .truePredicate }
+            if length == 7, spells(start, "ternary") { return .ternary }
+        case UInt8(ascii: "y"):
+            if length == 3, spells(start, "yes") { return .yes }
         default:
             break
         }
@@ -486,14 +514,11 @@ struct Lexer {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    @inline(__always)
     static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-            true
-        default:
-            false
-        }
+        let letter = byte | 0x20
+        return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
     }
 
     static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {

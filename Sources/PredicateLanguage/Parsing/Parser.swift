@@ -123,9 +123,11 @@ struct Parser {
         try continueOr(try parseAnd())
     }
 
-    private mutating func continueOr(_ first: FormatPredicate) throws -> FormatPredicate {
+    private mutating func continueOr(_ first: consuming FormatPredicate) throws -> FormatPredicate {
         guard isKeyword(.or) || current.kind == .doubleBar else { return first }
-        var members = [first]
+        var members: [FormatPredicate] = []
+        members.reserveCapacity(4)
+        members.append(first)
         while isKeyword(.or) || current.kind == .doubleBar {
             try advance()
             members.append(try parseAnd())
@@ -138,9 +140,11 @@ struct Parser {
         try continueAnd(try parseNot())
     }
 
-    private mutating func continueAnd(_ first: FormatPredicate) throws -> FormatPredicate {
+    private mutating func continueAnd(_ first: consuming FormatPredicate) throws -> FormatPredicate {
         guard isKeyword(.and) || current.kind == .doubleAmpersand else { return first }
-        var members = [first]
+        var members: [FormatPredicate] = []
+        members.reserveCapacity(4)
+        members.append(first)
         while isKeyword(.and) || current.kind == .doubleAmpersand {
             try advance()
             members.append(try parseNot())
@@ -210,7 +214,7 @@ struct Parser {
         }
     }
 
-    private mutating func comparisonOrExpression(_ left: FormatExpression, start: Int) throws -> Unit {
+    private mutating func comparisonOrExpression(_ left: consuming FormatExpression, start: Int) throws -> Unit {
         guard comparisonOperator() != nil else { return .expression(left, start: start) }
         return .predicate(.comparison(try parseComparison(left, modifier: .direct)))
     }
@@ -272,7 +276,7 @@ struct Parser {
     }
 
     /// Parses the operator, its options and the right-hand side; the current token is the operator.
-    private mutating func parseComparison(_ left: FormatExpression, modifier: ComparisonModifier) throws -> ComparisonPredicate {
+    private mutating func parseComparison(_ left: consuming FormatExpression, modifier: ComparisonModifier) throws -> ComparisonPredicate {
         guard let comparisonOperator = comparisonOperator() else {
             throw failure(expected: "a comparison operator")
         }
@@ -350,10 +354,31 @@ struct Parser {
 
     // MARK: - Expressions
 
+    /// Parses an expression. The common case, a lone key, literal or call followed by
+    /// no arithmetic operator, takes a short path that skips the precedence levels.
+    mutating func parseExpression() throws -> FormatExpression {
+        switch current.kind {
+        case .identifier, .string, .number, .selector:
+            var operand = try parsePrimary()
+            if current.kind == .dot || current.kind == .leftBracket {
+                operand = try parsePostfixRest(operand, mergesKeys: true)
+            }
+            switch current.kind {
+            case .plus, .minus, .star, .slash, .doubleStar:
+                return try parseExpression(startingWith: operand)
+            default:
+                return operand
+            }
+        default:
+            return try parseExpression(startingWith: nil)
+        }
+    }
+
     /// expression := multiplicative (('+' | '-') multiplicative)*
     ///
-    /// When `first` is given, it is the already parsed leading operand (the content of a parenthesis).
-    mutating func parseExpression(startingWith first: FormatExpression? = nil) throws -> FormatExpression {
+    /// When `first` is given, it is the already parsed leading operand (the content of a
+    /// parenthesis, or an operand parsed by the short path), whose postfix part is complete.
+    mutating func parseExpression(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
         var left = try parseMultiplicative(startingWith: first)
         var chainLength = 0
         while true {
@@ -370,7 +395,7 @@ struct Parser {
     }
 
     /// multiplicative := unary (('*' | '/') unary)*
-    private mutating func parseMultiplicative(startingWith first: FormatExpression?) throws -> FormatExpression {
+    private mutating func parseMultiplicative(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
         var left = try parseUnary(startingWith: first)
         var chainLength = 0
         while true {
@@ -387,8 +412,9 @@ struct Parser {
     }
 
     /// unary := '-' unary | power. A minus directly before a number literal folds into the constant.
-    private mutating func parseUnary(startingWith first: FormatExpression?) throws -> FormatExpression {
-        guard first == nil, current.kind == .minus else { return try parsePower(startingWith: first) }
+    private mutating func parseUnary(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
+        if case .some = first { return try parsePower(startingWith: first) }
+        guard current.kind == .minus else { return try parsePower(startingWith: nil) }
         try enterNesting()
         try advance()
         let result: FormatExpression
@@ -409,11 +435,11 @@ struct Parser {
     }
 
     /// power := postfix ('**' unary)?   (right-associative)
-    private mutating func parsePower(startingWith first: FormatExpression?) throws -> FormatExpression {
+    private mutating func parsePower(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
         try parsePowerRest(try parsePostfix(startingWith: first))
     }
 
-    private mutating func parsePowerRest(_ base: FormatExpression) throws -> FormatExpression {
+    private mutating func parsePowerRest(_ base: consuming FormatExpression) throws -> FormatExpression {
         guard current.kind == .doubleStar else { return base }
         try enterNesting()
         try advance()
@@ -423,27 +449,27 @@ struct Parser {
     }
 
     /// postfix := primary ('.' key | '[' subscript ']')*
-    private mutating func parsePostfix(startingWith first: FormatExpression?) throws -> FormatExpression {
-        var expression: FormatExpression
-        // Key paths merge their dotted components, unless the base was parenthesized.
-        var mergesKeys: Bool
-        if let first {
-            expression = first
-            mergesKeys = false
-        } else if current.kind == .leftParenthesis {
+    private mutating func parsePostfix(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
+        if let first { return try parsePostfixRest(first, mergesKeys: false) }
+        if current.kind == .leftParenthesis {
             let open = current
             switch try parseParenthesized() {
             case .expression(let content):
-                expression = content
+                // A key after a parenthesized expression is a member access, not a longer key path.
+                return try parsePostfixRest(content, mergesKeys: false)
             case .predicate:
                 throw ParseFailure(
                     expected: "an expression", found: "a predicate in parentheses", byteOffset: open.sourceStart)
             }
-            mergesKeys = false
-        } else {
-            expression = try parsePrimary()
-            mergesKeys = true
         }
+        return try parsePostfixRest(try parsePrimary(), mergesKeys: true)
+    }
+
+    /// The `.key` and `[subscript]` parts after an operand. Key paths merge their dotted
+    /// components (`a.b` is the key path "a.b") when `mergesKeys` is true.
+    private mutating func parsePostfixRest(_ base: consuming FormatExpression, mergesKeys: Bool) throws -> FormatExpression {
+        var expression = base
+        var mergesKeys = mergesKeys
         while true {
             switch current.kind {
             case .dot:
