@@ -99,6 +99,25 @@ struct Parser {
                 expected: "at most \(Parser.maximumDepth) levels of nesting",
                 found: "nesting deeper than \(Parser.maximumDepth) levels", byteOffset: current.sourceStart)
         }
+        if depth >= Parser.stackCheckDepth, depth % 4 == 0 { try checkRemainingStack() }
+    }
+
+    /// From this depth on, every fourth level checks that the thread's stack has room left.
+    private static let stackCheckDepth = 24
+    /// The stack kept free for the levels between two checks and for reporting the error.
+    private static let stackReserve: UInt = 160 * 1024
+    /// The lowest address of the thread's stack, looked up the first time it is needed.
+    private var stackLowAddress: UInt?? = .none
+
+    private mutating func checkRemainingStack() throws(ParseFailure) {
+        if stackLowAddress == nil { stackLowAddress = .some(StackLimit.currentThreadStackLowAddress()) }
+        guard case .some(.some(let low)) = stackLowAddress else { return }
+        let pointer = StackLimit.approximateStackPointer()
+        if pointer < low || pointer - low < Parser.stackReserve {
+            throw ParseFailure(
+                expected: "less deeply nested input",
+                found: "nesting too deep for the thread's stack (\(depth) levels)", byteOffset: current.sourceStart)
+        }
     }
 
     /// A chain of left-associative operators (`a + b + c`) builds a tree as deep as the

@@ -73,6 +73,20 @@ struct ParserRobustnessTests {
                 == .comparison(ComparisonPredicate(.keyPath("a"), .equalTo, call)))
     }
 
+    @Test func twoHundredMixedLevelsInExpressionsAreAccepted() throws {
+        // Parentheses, aggregates, calls, subscripts and minus, 40 rounds of 5 levels each.
+        let opening = String(repeating: "(-{abs:(x[", count: 40)
+        let closing = String(repeating: "])})", count: 40)
+        var expected = FormatExpression.constant(1)
+        for _ in 0..<40 {
+            expected = .negation(.aggregate([.function("abs:", [.index(.keyPath("x"), .expression(expected))])]))
+        }
+        #expect(
+            try FormatPredicate(format: "a == \(opening)1\(closing)")
+                == .comparison(ComparisonPredicate(.keyPath("a"), .equalTo, expected)))
+        expectNestingError("a == " + opening + "(1", at: 405)
+    }
+
     @Test func megabyteStringsParse() throws {
         let plain = String(repeating: "abcdefghij", count: 100_000)
         #expect(
