@@ -1,0 +1,123 @@
+/// Canonical printing of expressions, in the style of Apple's `NSExpression.description`.
+extension FormatExpression: CustomStringConvertible {
+    /// The expression in canonical format-string form.
+    ///
+    /// Arithmetic prints infix with single spaces and only the parentheses the
+    /// tree needs to parse back unchanged: `a + b * c`, `(a + b) * c`, `a - (b - c)`,
+    /// `a + (b + c)`, `(a ** b) ** c`.
+    ///
+    /// ```swift
+    /// FormatExpression.arithmetic(.multiply, .arithmetic(.add, .keyPath("a"), .keyPath("b")), .constant(2))
+    ///     .expressionFormat   // (a + b) * 2
+    /// FormatExpression.function("abs:", [.keyPath("x")]).expressionFormat   // abs:(x)
+    /// ```
+    public var expressionFormat: String {
+        switch self {
+        case .constant(let value):
+            return value.formatLiteral
+        case .evaluatedObject:
+            return "SELF"
+        case .variable(let name):
+            return "$\(name)"
+        case .keyPath(let path):
+            return KeyPathFormatting.escaped(path)
+        case .member(let base, let path):
+            return "\(base.postfixBaseFormat).\(KeyPathFormatting.escaped(path))"
+        case .index(let base, let subscriptValue):
+            return "\(base.postfixBaseFormat)[\(subscriptValue.subscriptFormat)]"
+        case .aggregate(let members):
+            return "{\(members.map(\.expressionFormat).joined(separator: ", "))}"
+        case .function(let name, let arguments):
+            return "\(name)(\(arguments.map(\.expressionFormat).joined(separator: ", ")))"
+        case .customFunction(let target, let name, let arguments):
+            let parts = [target.expressionFormat, ValueFormatting.quoted(name)] + arguments.map(\.expressionFormat)
+            return "FUNCTION(\(parts.joined(separator: ", ")))"
+        case .arithmetic(let arithmeticOperator, let left, let right):
+            let leftText = left.arithmeticOperandFormat(parent: arithmeticOperator, isLeft: true)
+            let rightText = right.arithmeticOperandFormat(parent: arithmeticOperator, isLeft: false)
+            return "\(leftText) \(arithmeticOperator.symbol) \(rightText)"
+        case .negation(let operand):
+            return operand.needsParenthesesUnderNegation ? "-(\(operand.expressionFormat))" : "-\(operand.expressionFormat)"
+        case .subquery(let collection, let variable, let predicate):
+            return "SUBQUERY(\(collection.expressionFormat), $\(variable), \(predicate.predicateFormat))"
+        case .ternary(let predicate, let whenTrue, let whenFalse):
+            return "TERNARY(\(predicate.predicateFormat), \(whenTrue.expressionFormat), \(whenFalse.expressionFormat))"
+        case .cast(let operand, let typeName):
+            return "CAST(\(operand.expressionFormat), \(ValueFormatting.quoted(typeName)))"
+        }
+    }
+
+    /// The same as ``expressionFormat``.
+    ///
+    /// ```swift
+    /// print(FormatExpression.variable("NAME"))   // $NAME
+    /// ```
+    public var description: String { expressionFormat }
+
+    /// Whether this is a constant number printed with a leading minus sign.
+    private var isNegativeNumberConstant: Bool {
+        guard case .constant(let value) = self else { return false }
+        switch value {
+        case .int(let number): return number < 0
+        case .double(let number): return number < 0 && number.isFinite
+        default: return false
+        }
+    }
+
+    /// Whether this prints with a leading unary minus (a negation or a negative number).
+    private var printsWithLeadingMinus: Bool {
+        if case .negation = self { return true }
+        return isNegativeNumberConstant
+    }
+
+    /// The expression in front of `.path` or `[index]`: parenthesized when it is
+    /// arithmetic or starts with a unary minus, since postfix binds tighter.
+    private var postfixBaseFormat: String {
+        switch self {
+        case .arithmetic: return "(\(expressionFormat))"
+        default: return printsWithLeadingMinus ? "(\(expressionFormat))" : expressionFormat
+        }
+    }
+
+    /// Whether `-x` must print as `-(x)`: arithmetic, and anything that already starts with a minus.
+    private var needsParenthesesUnderNegation: Bool {
+        if case .arithmetic = self { return true }
+        return printsWithLeadingMinus
+    }
+
+    /// The expression as an operand of a binary arithmetic operator.
+    ///
+    /// A child of lower precedence is parenthesized; so is a right child of equal
+    /// precedence for the left-associative `+ - * /`, and a left child of equal
+    /// precedence for the right-associative `**`. A left operand of `**` that starts
+    /// with a unary minus is parenthesized too (`(-a) ** 2`), as `-a ** 2` is ambiguous.
+    private func arithmeticOperandFormat(parent: ArithmeticOperator, isLeft: Bool) -> String {
+        if case .arithmetic(let child, _, _) = self {
+            let needsParentheses: Bool
+            if child.precedence != parent.precedence {
+                needsParentheses = child.precedence < parent.precedence
+            } else if parent == .power {
+                needsParentheses = isLeft
+            } else {
+                needsParentheses = !isLeft
+            }
+            return needsParentheses ? "(\(expressionFormat))" : expressionFormat
+        }
+        if parent == .power, isLeft, printsWithLeadingMinus {
+            return "(\(expressionFormat))"
+        }
+        return expressionFormat
+    }
+}
+
+extension IndexSubscript {
+    /// The subscript between the brackets: `0`, `FIRST`, `LAST`, `SIZE`, `"key"`.
+    var subscriptFormat: String {
+        switch self {
+        case .expression(let expression): expression.expressionFormat
+        case .first: "FIRST"
+        case .last: "LAST"
+        case .size: "SIZE"
+        }
+    }
+}
