@@ -36,6 +36,11 @@ let package = Package(
             dependencies: ["PredicateLanguage"],
             path: "Tests/PredicateLanguageTests"
         ),
+        .testTarget(
+            name: "QueryCLITests",
+            dependencies: ["query"],
+            path: "Tests/QueryCLITests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
