@@ -4,12 +4,12 @@
 //
 // Properties checked on every input:
 // - parsing neither crashes nor hangs (libFuzzer's -timeout bounds each input);
-// - a rejection is a PredicateError.syntax whose offset lies inside the input (or an
+// - a rejection is a FormatPredicateError.syntax whose offset lies inside the input (or an
 //   argument error, since inputs may hold % specifiers with no arguments);
 // - an accepted input prints to a string that parses back to an equal tree, which
 //   prints the same again;
 // - evaluating the accepted predicate against a sample object returns or throws a
-//   PredicateError, and never crashes.
+//   FormatPredicateError, and never crashes.
 
 import Foundation
 
@@ -29,12 +29,12 @@ public func predicateFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     let predicate: FormatPredicate
     do {
         predicate = try FormatPredicate(format: source)
-    } catch let PredicateError.syntax(error) {
+    } catch let FormatPredicateError.syntax(error) {
         if error.offset < 0 || error.offset > source.count {
             fail("syntax error offset outside the input", source, "offset \(error.offset) of \(source.count): \(error.message)")
         }
         return 0
-    } catch PredicateError.argument {
+    } catch FormatPredicateError.argument {
         return 0
     } catch {
         fail("parse threw something other than a syntax or argument error", source, "\(error)")
@@ -56,10 +56,10 @@ public func predicateFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         var options = EvaluationOptions()
         options.regexTimeLimit = 0.2
         _ = try CompiledPredicate(predicate, options: options).evaluate(value: sampleObject, variables: ["X": 1])
-    } catch is PredicateError {
+    } catch is FormatPredicateError {
         // Evaluation errors are fine; crashes are not.
     } catch {
-        fail("evaluation threw something other than a PredicateError", source, "\(error)")
+        fail("evaluation threw something other than a FormatPredicateError", source, "\(error)")
     }
     return 0
 }

@@ -49,7 +49,8 @@ struct EvaluationSection: BenchmarkSection {
                  population: Int(fields["population"]?.numericValue ?? 0))
         }
         let foundationPredicate = #Predicate<City> { city in
-            city.population > 100_000 && city.countrycode == "FR" && city.name.lowercased().starts(with: "s")
+            // #Predicate has no case folding; for the letter "s" two prefixes say the same.
+            city.population > 100_000 && city.countrycode == "FR" && (city.name.starts(with: "s") || city.name.starts(with: "S"))
         }
         var foundationMatches = 0
         let foundation = try Stopwatch.nanosecondsPerIteration(iterations: 3) {

@@ -34,7 +34,7 @@ enum QueryMain {
         } catch let error as CommandFailure {
             CommandOutput.standardError("error: \(error.description)")
             exit(1)
-        } catch let error as PredicateError {
+        } catch let error as FormatPredicateError {
             CommandOutput.standardError("error: \(error.description)")
             exit(1)
         } catch let error as ValueJSONError {

@@ -16,10 +16,10 @@ struct ArgumentBinder {
     /// - `%K`: a non-empty string, as a key path.
     /// - `%d` and the other integer specifiers: an integer or a boolean, as an integer constant.
     /// - `%f` and the other floating-point specifiers: a number, as a double constant.
-    mutating func bind(_ specifier: FormatSpecifier, text: String) throws(PredicateError) -> FormatExpression {
+    mutating func bind(_ specifier: FormatSpecifier, text: String) throws(FormatPredicateError) -> FormatExpression {
         let position = used + 1
         guard used < values.count else {
-            throw PredicateError.argument(
+            throw FormatPredicateError.argument(
                 position: position,
                 message: "expected a value for the specifier \(text), but only \(ArgumentBinder.count(values.count)) \(values.count == 1 ? "was" : "were") given")
         }
@@ -31,7 +31,7 @@ struct ArgumentBinder {
         case .keyPath:
             guard case .string(let key) = value, !key.isEmpty else {
                 let given = value.stringValue != nil ? "an empty string" : ArgumentBinder.article(value)
-                throw PredicateError.argument(
+                throw FormatPredicateError.argument(
                     position: position, message: "%K expects a non-empty string naming a key path, but \(given) was given")
             }
             return .keyPath(key)
@@ -40,7 +40,7 @@ struct ArgumentBinder {
             case .int: return .constant(value)
             case .bool(let flag): return .constant(.int(flag ? 1 : 0))
             default:
-                throw PredicateError.argument(
+                throw FormatPredicateError.argument(
                     position: position, message: "\(text) expects an integer, but \(ArgumentBinder.article(value)) was given")
             }
         case .floatingPoint:
@@ -49,16 +49,16 @@ struct ArgumentBinder {
             case .int(let integer): return .constant(.double(Double(integer)))
             case .bool(let flag): return .constant(.double(flag ? 1 : 0))
             default:
-                throw PredicateError.argument(
+                throw FormatPredicateError.argument(
                     position: position, message: "\(text) expects a number, but \(ArgumentBinder.article(value)) was given")
             }
         }
     }
 
     /// Throws when arguments are left over after the whole format string was parsed.
-    func checkAllUsed() throws(PredicateError) {
+    func checkAllUsed() throws(FormatPredicateError) {
         guard used < values.count else { return }
-        throw PredicateError.argument(
+        throw FormatPredicateError.argument(
             position: used + 1,
             message: "the format string has \(used) \(used == 1 ? "specifier" : "specifiers"), but \(ArgumentBinder.count(values.count)) were given")
     }

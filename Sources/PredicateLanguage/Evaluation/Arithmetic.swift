@@ -5,7 +5,7 @@ import Foundation
 /// Integers (and booleans, as 0 and 1) stay integers while the result is exact
 /// (an overflow gives a double); `/` and `**` always give a double; `nil` in
 /// arithmetic gives `nil`; a date plus seconds is a date, a date minus a date is
-/// seconds. Anything else is `PredicateError.evaluation`.
+/// seconds. Anything else is `FormatPredicateError.evaluation`.
 ///
 /// ```swift
 /// try Arithmetic.apply(.add, .int(2), .int(3))        // .int(5)
@@ -18,7 +18,7 @@ public enum Arithmetic {
     /// ```swift
     /// try Arithmetic.apply(.multiply, .int(4), .double(0.5))   // .double(2)
     /// ```
-    public static func apply(_ operator: ArithmeticOperator, _ left: Value, _ right: Value) throws(PredicateError) -> Value {
+    public static func apply(_ operator: ArithmeticOperator, _ left: Value, _ right: Value) throws(FormatPredicateError) -> Value {
         if left.isNull || right.isNull { return .null }
         switch (left, right) {
         case (.date(let date), _) where right.isNumeric:
@@ -36,7 +36,7 @@ public enum Arithmetic {
             break
         }
         guard let a = left.numericValue, let b = right.numericValue else {
-            throw PredicateError.evaluation(
+            throw FormatPredicateError.evaluation(
                 "cannot apply '\(`operator`.symbol)' to a \(left.typeName) (\(left)) and a \(right.typeName) (\(right))")
         }
         if let x = integer(left), let y = integer(right) {
@@ -68,7 +68,7 @@ public enum Arithmetic {
     /// ```swift
     /// try Arithmetic.negate(.int(5))   // .int(-5)
     /// ```
-    public static func negate(_ value: Value) throws(PredicateError) -> Value {
+    public static func negate(_ value: Value) throws(FormatPredicateError) -> Value {
         switch value {
         case .null: return .null
         case .int(let x):
@@ -76,7 +76,7 @@ public enum Arithmetic {
         case .bool(let flag): return .int(flag ? -1 : 0)
         case .double(let x): return .double(-x)
         default:
-            throw PredicateError.evaluation("cannot negate a \(value.typeName) (\(value))")
+            throw FormatPredicateError.evaluation("cannot negate a \(value.typeName) (\(value))")
         }
     }
 

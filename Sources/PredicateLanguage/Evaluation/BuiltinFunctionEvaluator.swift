@@ -16,12 +16,12 @@ public enum BuiltinFunctionEvaluator {
     /// ```swift
     /// try BuiltinFunctionEvaluator.call("abs:", [-3], options: .init())   // .int(3)
     /// ```
-    public static func call(_ name: String, _ arguments: [Value], options: EvaluationOptions) throws(PredicateError) -> Value {
+    public static func call(_ name: String, _ arguments: [Value], options: EvaluationOptions) throws(FormatPredicateError) -> Value {
         guard let function = BuiltinFunction.named(name) else {
-            throw PredicateError.evaluation("there is no built-in function named \(name)")
+            throw FormatPredicateError.evaluation("there is no built-in function named \(name)")
         }
         guard arguments.count == function.arity else {
-            throw PredicateError.evaluation(
+            throw FormatPredicateError.evaluation(
                 "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but was given \(arguments.count)")
         }
         let first = arguments.first ?? .null
@@ -62,7 +62,7 @@ public enum BuiltinFunctionEvaluator {
         case "random:":
             let upper = try integer(name, first)
             guard upper > 0 else {
-                throw PredicateError.evaluation("random: needs a positive upper bound, but was given \(upper)")
+                throw FormatPredicateError.evaluation("random: needs a positive upper bound, but was given \(upper)")
             }
             return .int(Int64.random(in: 0..<upper))
         case "noindex:": return first
@@ -76,34 +76,34 @@ public enum BuiltinFunctionEvaluator {
             case .list(let members):
                 return .list(members.compactMap(\.stringValue).flatMap(FullTextTokenizer.tokens).map(Value.string))
             default:
-                throw PredicateError.evaluation("tokenize:using: needs a string, but was given a \(first.typeName)")
+                throw FormatPredicateError.evaluation("tokenize:using: needs a string, but was given a \(first.typeName)")
             }
         default:
-            throw PredicateError.evaluation("the built-in function \(name) is not implemented")
+            throw FormatPredicateError.evaluation("the built-in function \(name) is not implemented")
         }
     }
 
-    static func number(_ name: String, _ value: Value) throws(PredicateError) -> Double? {
+    static func number(_ name: String, _ value: Value) throws(FormatPredicateError) -> Double? {
         if value.isNull { return nil }
         guard let number = value.numericValue else {
-            throw PredicateError.evaluation("\(name) needs a number, but was given a \(value.typeName)")
+            throw FormatPredicateError.evaluation("\(name) needs a number, but was given a \(value.typeName)")
         }
         return number
     }
 
-    static func real(_ name: String, _ value: Value, _ body: (Double) -> Double) throws(PredicateError) -> Value {
+    static func real(_ name: String, _ value: Value, _ body: (Double) -> Double) throws(FormatPredicateError) -> Value {
         guard let number = try number(name, value) else { return .null }
         return .double(body(number))
     }
 
     /// Rounds a double; an integer stays as it is.
-    static func rounded(_ name: String, _ value: Value, _ rule: FloatingPointRoundingRule) throws(PredicateError) -> Value {
+    static func rounded(_ name: String, _ value: Value, _ rule: FloatingPointRoundingRule) throws(FormatPredicateError) -> Value {
         if let integer = Arithmetic.integer(value) { return .int(integer) }
         guard let number = try number(name, value) else { return .null }
         return .double(number.rounded(rule))
     }
 
-    static func absolute(_ value: Value) throws(PredicateError) -> Value {
+    static func absolute(_ value: Value) throws(FormatPredicateError) -> Value {
         switch value {
         case .int(let x): return x == .min ? .double(-Double(x)) : .int(Swift.abs(x))
         case .bool(let flag): return .int(flag ? 1 : 0)
@@ -113,10 +113,10 @@ public enum BuiltinFunctionEvaluator {
         }
     }
 
-    static func modulus(_ left: Value, _ right: Value) throws(PredicateError) -> Value {
+    static func modulus(_ left: Value, _ right: Value) throws(FormatPredicateError) -> Value {
         if left.isNull || right.isNull { return .null }
         if let a = Arithmetic.integer(left), let b = Arithmetic.integer(right) {
-            guard b != 0 else { throw PredicateError.evaluation("modulus:by: cannot divide \(a) by zero") }
+            guard b != 0 else { throw FormatPredicateError.evaluation("modulus:by: cannot divide \(a) by zero") }
             if b == -1 { return .int(0) }
             return .int(a % b)
         }
@@ -125,7 +125,7 @@ public enum BuiltinFunctionEvaluator {
     }
 
     /// An integer argument: an integer, a boolean, or a double with no fraction.
-    static func integer(_ name: String, _ value: Value) throws(PredicateError) -> Int64 {
+    static func integer(_ name: String, _ value: Value) throws(FormatPredicateError) -> Int64 {
         switch value {
         case .int(let x): return x
         case .bool(let flag): return flag ? 1 : 0
@@ -133,14 +133,14 @@ public enum BuiltinFunctionEvaluator {
             if let exact = Int64(exactly: x) { return exact }
         default: break
         }
-        throw PredicateError.evaluation("\(name) needs integers, but was given a \(value.typeName) (\(value))")
+        throw FormatPredicateError.evaluation("\(name) needs integers, but was given a \(value.typeName) (\(value))")
     }
 
-    static func text(_ name: String, _ value: Value, _ body: (String) -> String) throws(PredicateError) -> Value {
+    static func text(_ name: String, _ value: Value, _ body: (String) -> String) throws(FormatPredicateError) -> Value {
         switch value {
         case .null: return .null
         case .string(let string): return .string(body(string))
-        default: throw PredicateError.evaluation("\(name) needs a string, but was given a \(value.typeName)")
+        default: throw FormatPredicateError.evaluation("\(name) needs a string, but was given a \(value.typeName)")
         }
     }
 }

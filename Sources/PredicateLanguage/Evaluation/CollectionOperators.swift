@@ -40,13 +40,13 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Applies the operator to the members; throws `PredicateError.evaluation` when
+    /// Applies the operator to the members; throws `FormatPredicateError.evaluation` when
     /// `@sum`/`@avg` meet a member that is not a number.
     ///
     /// ```swift
     /// try CollectionOperator.count.apply(to: [1, 2])   // .int(2)
     /// ```
-    public func apply(to value: Value) throws(PredicateError) -> Value {
+    public func apply(to value: Value) throws(FormatPredicateError) -> Value {
         let members = Self.members(of: value)
         switch self {
         case .count:

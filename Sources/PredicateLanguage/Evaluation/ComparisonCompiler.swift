@@ -37,11 +37,11 @@ struct OrderAcceptance: Sendable {
 /// constant lists turned into sets.
 enum ComparisonCompiler {
     /// A test of a left value against a constant right side.
-    typealias ConstantTest = @Sendable (Value) throws(PredicateError) -> Bool
+    typealias ConstantTest = @Sendable (Value) throws(FormatPredicateError) -> Bool
     /// A test of a left value against a right value.
-    typealias PairTest = @Sendable (Value, Value) throws(PredicateError) -> Bool
+    typealias PairTest = @Sendable (Value, Value) throws(FormatPredicateError) -> Bool
 
-    static func compile(_ comparison: ComparisonPredicate, options: EvaluationOptions) throws(PredicateError) -> PredicateClosure {
+    static func compile(_ comparison: ComparisonPredicate, options: EvaluationOptions) throws(FormatPredicateError) -> PredicateClosure {
         let left = try ExpressionCompiler.compile(comparison.left, options: options)
         let right = try ExpressionCompiler.compile(comparison.right, options: options)
         let modifier = comparison.modifier
@@ -53,20 +53,20 @@ enum ComparisonCompiler {
         if case .constant(let constant) = comparison.right {
             let test = try constantTest(comparison.operator, constant, options: comparison.options, evaluation: options)
             if modifier == .direct, case .keyPath(let path) = comparison.left, let key = try CompiledKeyPath(path).singleKey {
-                return { context throws(PredicateError) in try test(context.root.value(forKey: key)) }
+                return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key)) }
             }
             switch modifier {
             case .direct:
-                return { context throws(PredicateError) in try test(left(context)) }
+                return { context throws(FormatPredicateError) in try test(left(context)) }
             case .any:
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     for member in CollectionOperator.members(of: try left(context)) {
                         if try test(member) { return true }
                     }
                     return false
                 }
             case .all:
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     for member in CollectionOperator.members(of: try left(context)) {
                         if try !test(member) { return false }
                     }
@@ -78,9 +78,9 @@ enum ComparisonCompiler {
         let test = pairTest(comparison.operator, options: comparison.options, evaluation: options)
         switch modifier {
         case .direct:
-            return { context throws(PredicateError) in try test(left(context), right(context)) }
+            return { context throws(FormatPredicateError) in try test(left(context), right(context)) }
         case .any:
-            return { context throws(PredicateError) in
+            return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
                 for member in CollectionOperator.members(of: try left(context)) {
                     if try test(member, rightValue) { return true }
@@ -88,7 +88,7 @@ enum ComparisonCompiler {
                 return false
             }
         case .all:
-            return { context throws(PredicateError) in
+            return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
                 for member in CollectionOperator.members(of: try left(context)) {
                     if try !test(member, rightValue) { return false }
@@ -111,7 +111,7 @@ enum ComparisonCompiler {
         } else {
             constantTokens = nil
         }
-        return { context throws(PredicateError) in
+        return { context throws(FormatPredicateError) in
             let selfValue = context.root.evaluatedObjectValue()
             let rightValue = try right(context)
             switch selfValue {
@@ -130,7 +130,7 @@ enum ComparisonCompiler {
     /// The general test, for a right side known only at evaluation.
     static func pairTest(_ operator: ComparisonOperator, options: ComparisonOptions, evaluation: EvaluationOptions) -> PairTest {
         let timeLimit = evaluation.regexTimeLimit
-        return { left, right throws(PredicateError) in
+        return { left, right throws(FormatPredicateError) in
             try ComparisonSemantics.holds(`operator`, left, right, options: options, regexTimeLimit: timeLimit)
         }
     }
@@ -138,7 +138,7 @@ enum ComparisonCompiler {
     /// The test against a constant right side, with the constant prepared once.
     static func constantTest(
         _ operator: ComparisonOperator, _ constant: Value, options: ComparisonOptions, evaluation: EvaluationOptions
-    ) throws(PredicateError) -> ConstantTest {
+    ) throws(FormatPredicateError) -> ConstantTest {
         let folds = TextFolding.folds(options)
         let lowercase = options.contains(.caseInsensitive)
 
@@ -146,7 +146,7 @@ enum ComparisonCompiler {
         case (.equalTo, _), (.notEqualTo, _):
             let equal = equalityTest(constant, options: options)
             if `operator` == .equalTo { return equal }
-            return { value throws(PredicateError) in try !equal(value) }
+            return { value throws(FormatPredicateError) in try !equal(value) }
 
         case (.lessThan, _), (.lessThanOrEqualTo, _), (.greaterThan, _), (.greaterThanOrEqualTo, _):
             guard let acceptance = OrderAcceptance(`operator`) else { break }
@@ -220,7 +220,7 @@ enum ComparisonCompiler {
 
         case (.matches, .string(let pattern)):
             let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, timeLimit: evaluation.regexTimeLimit)
-            return { value throws(PredicateError) in
+            return { value throws(FormatPredicateError) in
                 guard case .string(let string) = value else { return false }
                 return try matcher.matches(string)
             }
@@ -249,7 +249,7 @@ enum ComparisonCompiler {
             break
         }
         let timeLimit = evaluation.regexTimeLimit
-        return { value throws(PredicateError) in
+        return { value throws(FormatPredicateError) in
             try ComparisonSemantics.holds(`operator`, value, constant, options: options, regexTimeLimit: timeLimit)
         }
     }

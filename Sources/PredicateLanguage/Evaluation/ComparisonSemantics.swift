@@ -17,7 +17,7 @@ public enum ComparisonSemantics {
     public static func holds(
         _ operator: ComparisonOperator, _ left: Value, _ right: Value,
         options: ComparisonOptions = [], regexTimeLimit: TimeInterval = 1
-    ) throws(PredicateError) -> Bool {
+    ) throws(FormatPredicateError) -> Bool {
         switch `operator` {
         case .equalTo: return equal(left, right, options: options)
         case .notEqualTo: return !equal(left, right, options: options)

@@ -11,13 +11,13 @@ public struct CompiledExpression: Sendable {
     public let options: EvaluationOptions
     private let compute: ExpressionClosure
 
-    /// Compiles an expression; throws `PredicateError.evaluation` for an unknown
+    /// Compiles an expression; throws `FormatPredicateError.evaluation` for an unknown
     /// function, collection operator or cast type, or an invalid constant regular expression.
     ///
     /// ```swift
     /// let compiled = try CompiledExpression(.arithmetic(.add, .keyPath("a"), .constant(1)))
     /// ```
-    public init(_ expression: FormatExpression, options: EvaluationOptions = .init()) throws(PredicateError) {
+    public init(_ expression: FormatExpression, options: EvaluationOptions = .init()) throws(FormatPredicateError) {
         self.expression = expression
         self.options = options
         self.compute = try ExpressionCompiler.compile(expression, options: options)
@@ -28,7 +28,7 @@ public struct CompiledExpression: Sendable {
     /// ```swift
     /// try CompiledExpression(.keyPath("name")).value(for: ["name": "Paris"] as [String: Value])   // .string("Paris")
     /// ```
-    public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(PredicateError) -> Value {
+    public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
         try compute(EvaluationContext(root: object, variables: variables, options: options))
     }
 
@@ -37,7 +37,7 @@ public struct CompiledExpression: Sendable {
     /// ```swift
     /// try CompiledExpression(.function("uppercase:", [.evaluatedObject])).value(forValue: "paris")   // .string("PARIS")
     /// ```
-    public func value(forValue value: Value, variables: [String: Value] = [:]) throws(PredicateError) -> Value {
+    public func value(forValue value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
         try compute(EvaluationContext(root: value, variables: variables, options: options))
     }
 }
@@ -48,7 +48,7 @@ extension FormatExpression {
     /// ```swift
     /// try FormatExpression.keyPath("name").value(for: ["name": "Paris"] as [String: Value])   // .string("Paris")
     /// ```
-    public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(PredicateError) -> Value {
+    public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
         try CompiledExpression(self).value(for: object, variables: variables)
     }
 }

@@ -14,19 +14,19 @@ struct CompiledKeyPath: Sendable {
     let path: String
     let steps: [Step]
 
-    /// Splits a dotted path; throws `PredicateError.evaluation` on an empty component
+    /// Splits a dotted path; throws `FormatPredicateError.evaluation` on an empty component
     /// or an unknown collection operator.
-    init(_ path: String) throws(PredicateError) {
+    init(_ path: String) throws(FormatPredicateError) {
         self.path = path
         var steps: [Step] = []
         for component in path.split(separator: ".", omittingEmptySubsequences: false) {
             let name = String(component)
             if name.isEmpty {
-                throw PredicateError.evaluation("the key path \"\(path)\" has an empty component")
+                throw FormatPredicateError.evaluation("the key path \"\(path)\" has an empty component")
             }
             if name.hasPrefix("@") {
                 guard let collectionOperator = CollectionOperator(rawValue: name) else {
-                    throw PredicateError.evaluation(
+                    throw FormatPredicateError.evaluation(
                         "unknown collection operator \(name) in the key path \"\(path)\"; use one of "
                             + CollectionOperator.allCases.map(\.rawValue).joined(separator: ", "))
                 }
@@ -47,7 +47,7 @@ struct CompiledKeyPath: Sendable {
     }
 
     /// The path applied to the evaluated object.
-    func resolve(fromRoot root: any KeyValueReadable) throws(PredicateError) -> Value {
+    func resolve(fromRoot root: any KeyValueReadable) throws(FormatPredicateError) -> Value {
         guard let first = steps.first else { return root.evaluatedObjectValue() }
         if case .key(let key) = first {
             return try apply(to: root.value(forKey: key), from: 1)
@@ -56,7 +56,7 @@ struct CompiledKeyPath: Sendable {
     }
 
     /// The path, from step `index` on, applied to a value.
-    func apply(to value: Value, from index: Int = 0) throws(PredicateError) -> Value {
+    func apply(to value: Value, from index: Int = 0) throws(FormatPredicateError) -> Value {
         var current = value
         var position = index
         while position < steps.count {

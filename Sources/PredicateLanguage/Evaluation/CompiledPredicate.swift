@@ -17,14 +17,14 @@ public struct CompiledPredicate: Sendable {
     public let options: EvaluationOptions
     private let test: PredicateClosure
 
-    /// Compiles a predicate; throws `PredicateError.evaluation` for what can be found
+    /// Compiles a predicate; throws `FormatPredicateError.evaluation` for what can be found
     /// wrong before evaluating (an invalid constant regular expression, an unknown
     /// function, collection operator or cast type).
     ///
     /// ```swift
     /// let compiled = try CompiledPredicate(.comparison(ComparisonPredicate(.keyPath("a"), .equalTo, .constant(1))))
     /// ```
-    public init(_ predicate: FormatPredicate, options: EvaluationOptions = .init()) throws(PredicateError) {
+    public init(_ predicate: FormatPredicate, options: EvaluationOptions = .init()) throws(FormatPredicateError) {
         self.predicate = predicate
         self.options = options
         self.test = try PredicateCompiler.compile(predicate, options: options)
@@ -35,7 +35,7 @@ public struct CompiledPredicate: Sendable {
     /// ```swift
     /// try compiled.evaluate(["name": "Paris"] as [String: Value], variables: ["limit": 10])
     /// ```
-    public func evaluate(_ object: some KeyValueReadable, variables: [String: Value] = [:]) throws(PredicateError) -> Bool {
+    public func evaluate(_ object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
         try test(EvaluationContext(root: object, variables: variables, options: options))
     }
 
@@ -44,7 +44,7 @@ public struct CompiledPredicate: Sendable {
     /// ```swift
     /// try compiled.evaluate(value: .string("apple"))
     /// ```
-    public func evaluate(value: Value, variables: [String: Value] = [:]) throws(PredicateError) -> Bool {
+    public func evaluate(value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
         try test(EvaluationContext(root: value, variables: variables, options: options))
     }
 }
@@ -56,7 +56,7 @@ extension FormatPredicate {
     /// ```swift
     /// try predicate.evaluate(with: ["population": 2_148_000] as [String: Value])
     /// ```
-    public func evaluate(with object: some KeyValueReadable, variables: [String: Value] = [:]) throws(PredicateError) -> Bool {
+    public func evaluate(with object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
         try CompiledPredicate(self).evaluate(object, variables: variables)
     }
 
@@ -65,7 +65,7 @@ extension FormatPredicate {
     /// ```swift
     /// try predicate.evaluate(withValue: .string("apple"))
     /// ```
-    public func evaluate(withValue value: Value, variables: [String: Value] = [:]) throws(PredicateError) -> Bool {
+    public func evaluate(withValue value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
         try CompiledPredicate(self).evaluate(value: value, variables: variables)
     }
 }

@@ -8,15 +8,15 @@ struct EvaluationContext {
     /// The options the predicate was compiled with.
     let options: EvaluationOptions
 
-    /// The value of `$name`, or `PredicateError.unboundVariable`.
+    /// The value of `$name`, or `FormatPredicateError.unboundVariable`.
     @inline(__always)
-    func variable(_ name: String) throws(PredicateError) -> Value {
-        guard let value = variables[name] else { throw PredicateError.unboundVariable(name) }
+    func variable(_ name: String) throws(FormatPredicateError) -> Value {
+        guard let value = variables[name] else { throw FormatPredicateError.unboundVariable(name) }
         return value
     }
 }
 
 /// A compiled expression: gives the expression's value in a context.
-typealias ExpressionClosure = @Sendable (EvaluationContext) throws(PredicateError) -> Value
+typealias ExpressionClosure = @Sendable (EvaluationContext) throws(FormatPredicateError) -> Value
 /// A compiled predicate: gives its truth in a context.
-typealias PredicateClosure = @Sendable (EvaluationContext) throws(PredicateError) -> Bool
+typealias PredicateClosure = @Sendable (EvaluationContext) throws(FormatPredicateError) -> Bool

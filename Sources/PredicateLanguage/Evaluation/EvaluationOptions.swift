@@ -23,7 +23,7 @@ public struct EvaluationOptions: Sendable {
     /// The clock `now()` reads; nil reads the system clock (`Date()`).
     public var now: (@Sendable () -> Date)?
     /// How long, in seconds, one `MATCHES` may run before evaluation fails with
-    /// `PredicateError.evaluation`. The default is one second.
+    /// `FormatPredicateError.evaluation`. The default is one second.
     public var regexTimeLimit: TimeInterval
 
     /// Creates options.

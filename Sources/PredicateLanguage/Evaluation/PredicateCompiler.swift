@@ -1,6 +1,6 @@
 /// Turns a `FormatPredicate` into a closure, once.
 enum PredicateCompiler {
-    static func compile(_ predicate: FormatPredicate, options: EvaluationOptions) throws(PredicateError) -> PredicateClosure {
+    static func compile(_ predicate: FormatPredicate, options: EvaluationOptions) throws(FormatPredicateError) -> PredicateClosure {
         switch predicate {
         case .constant(let truth):
             return { _ in truth }
@@ -8,7 +8,7 @@ enum PredicateCompiler {
             return try ComparisonCompiler.compile(comparison, options: options)
         case .not(let operand):
             let compiled = try compile(operand, options: options)
-            return { context throws(PredicateError) in
+            return { context throws(FormatPredicateError) in
                 let truth = try compiled(context)
                 return !truth
             }
@@ -19,19 +19,19 @@ enum PredicateCompiler {
             case 1: return compiled[0]
             case 2:
                 let (first, second) = (compiled[0], compiled[1])
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     if try !first(context) { return false }
                     return try second(context)
                 }
             case 3:
                 let (first, second, third) = (compiled[0], compiled[1], compiled[2])
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     if try !first(context) { return false }
                     if try !second(context) { return false }
                     return try third(context)
                 }
             default:
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     for operand in compiled {
                         if try !operand(context) { return false }
                     }
@@ -45,12 +45,12 @@ enum PredicateCompiler {
             case 1: return compiled[0]
             case 2:
                 let (first, second) = (compiled[0], compiled[1])
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     if try first(context) { return true }
                     return try second(context)
                 }
             default:
-                return { context throws(PredicateError) in
+                return { context throws(FormatPredicateError) in
                     for operand in compiled {
                         if try operand(context) { return true }
                     }
@@ -60,7 +60,7 @@ enum PredicateCompiler {
         }
     }
 
-    static func compileAll(_ predicates: [FormatPredicate], options: EvaluationOptions) throws(PredicateError) -> [PredicateClosure] {
+    static func compileAll(_ predicates: [FormatPredicate], options: EvaluationOptions) throws(FormatPredicateError) -> [PredicateClosure] {
         var compiled: [PredicateClosure] = []
         compiled.reserveCapacity(predicates.count)
         for predicate in predicates { compiled.append(try compile(predicate, options: options)) }

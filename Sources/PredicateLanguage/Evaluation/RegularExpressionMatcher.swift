@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A match that runs longer than the limit stops (through the `.reportProgress`
 /// matching option, which works on Linux as on Apple platforms) and fails with
-/// `PredicateError.evaluation`.
+/// `FormatPredicateError.evaluation`.
 ///
 /// ```swift
 /// let matcher = try RegularExpressionMatcher(pattern: "[A-Z][a-z]+")
@@ -29,12 +29,12 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
     /// the wrapping failed and the match range must be checked instead.
     private let wrapped: Bool
 
-    /// Compiles a pattern; throws `PredicateError.evaluation` naming the pattern when it is invalid.
+    /// Compiles a pattern; throws `FormatPredicateError.evaluation` naming the pattern when it is invalid.
     ///
     /// ```swift
     /// let matcher = try RegularExpressionMatcher(pattern: "a+", options: .caseInsensitive, timeLimit: 0.5)
     /// ```
-    public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 1) throws(PredicateError) {
+    public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 1) throws(FormatPredicateError) {
         self.pattern = pattern
         self.caseInsensitive = options.contains(.caseInsensitive)
         self.diacriticInsensitive = options.contains(.diacriticInsensitive)
@@ -43,7 +43,7 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
         do {
             _ = try NSRegularExpression(pattern: pattern, options: expressionOptions)
         } catch {
-            throw PredicateError.evaluation(
+            throw FormatPredicateError.evaluation(
                 "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
         }
         if let whole = try? NSRegularExpression(pattern: "(?:\(pattern))\\z", options: expressionOptions) {
@@ -53,20 +53,20 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
             do {
                 self.expression = try NSRegularExpression(pattern: pattern, options: expressionOptions)
             } catch {
-                throw PredicateError.evaluation(
+                throw FormatPredicateError.evaluation(
                     "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
             }
             self.wrapped = false
         }
     }
 
-    /// Whether the whole string matches; throws `PredicateError.evaluation` when
+    /// Whether the whole string matches; throws `FormatPredicateError.evaluation` when
     /// matching takes longer than the time limit.
     ///
     /// ```swift
     /// try RegularExpressionMatcher(pattern: "a+").matches("aaa")   // true
     /// ```
-    public func matches(_ string: String) throws(PredicateError) -> Bool {
+    public func matches(_ string: String) throws(FormatPredicateError) -> Bool {
         let subject = diacriticInsensitive ? TextFolding.fold(string, options: .diacriticInsensitive) : string
         let length = subject.utf16.count
         let clock = ContinuousClock()
@@ -87,7 +87,7 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
             }
         }
         if timedOut {
-            throw PredicateError.evaluation(
+            throw FormatPredicateError.evaluation(
                 "regular expression \"\(pattern)\" took longer than \(timeLimit) seconds to match a string of \(length) UTF-16 code units; simplify the pattern")
         }
         return matched
@@ -112,7 +112,7 @@ final class RegularExpressionCache: @unchecked Sendable {
     private let capacity = 64
 
     /// The matcher for a pattern, compiling it on first use.
-    func matcher(for pattern: String, options: ComparisonOptions, timeLimit: TimeInterval) throws(PredicateError)
+    func matcher(for pattern: String, options: ComparisonOptions, timeLimit: TimeInterval) throws(FormatPredicateError)
         -> RegularExpressionMatcher
     {
         let key = Key(pattern: pattern, options: options.rawValue)

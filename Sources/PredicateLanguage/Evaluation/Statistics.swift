@@ -5,7 +5,7 @@ import Foundation
 /// Null members are skipped; any other non-number is an error.
 enum Statistics {
     /// The numbers of a list, skipping nulls.
-    static func numbers(_ members: [Value], context: String) throws(PredicateError) -> [Value] {
+    static func numbers(_ members: [Value], context: String) throws(FormatPredicateError) -> [Value] {
         var numbers: [Value] = []
         numbers.reserveCapacity(members.count)
         for member in members {
@@ -13,7 +13,7 @@ enum Statistics {
             case .null: continue
             case .int, .double, .bool: numbers.append(member)
             default:
-                throw PredicateError.evaluation(
+                throw FormatPredicateError.evaluation(
                     "\(context) needs numbers, but the list holds a \(member.typeName) (\(member))")
             }
         }
@@ -21,7 +21,7 @@ enum Statistics {
     }
 
     /// The sum: an integer while every member is an integer (or boolean) and the sum fits, else a double. 0 when empty.
-    static func sum(_ members: [Value], context: String) throws(PredicateError) -> Value {
+    static func sum(_ members: [Value], context: String) throws(FormatPredicateError) -> Value {
         var total: Value = .int(0)
         for number in try numbers(members, context: context) {
             total = (try? Arithmetic.apply(.add, total, number)) ?? total
@@ -30,14 +30,14 @@ enum Statistics {
     }
 
     /// The mean as a double; nil when there are no numbers.
-    static func average(_ members: [Value], context: String) throws(PredicateError) -> Value {
+    static func average(_ members: [Value], context: String) throws(FormatPredicateError) -> Value {
         let values = try numbers(members, context: context).compactMap(\.numericValue)
         if values.isEmpty { return .null }
         return .double(values.reduce(0, +) / Double(values.count))
     }
 
     /// The smallest or largest non-null member; nil when there is none.
-    static func extreme(_ members: [Value], wantLargest: Bool, context: String) throws(PredicateError) -> Value {
+    static func extreme(_ members: [Value], wantLargest: Bool, context: String) throws(FormatPredicateError) -> Value {
         var best: Value? = nil
         for member in members where !member.isNull {
             guard let current = best else {
@@ -45,7 +45,7 @@ enum Statistics {
                 continue
             }
             guard let order = ValueOrdering.compare(member, current) else {
-                throw PredicateError.evaluation(
+                throw FormatPredicateError.evaluation(
                     "\(context) cannot compare a \(member.typeName) with a \(current.typeName)")
             }
             if wantLargest ? order == .orderedDescending : order == .orderedAscending { best = member }
@@ -54,7 +54,7 @@ enum Statistics {
     }
 
     /// The median as a double (the mean of the two middle numbers for an even count); nil when empty.
-    static func median(_ members: [Value], context: String) throws(PredicateError) -> Value {
+    static func median(_ members: [Value], context: String) throws(FormatPredicateError) -> Value {
         let values = try numbers(members, context: context).compactMap(\.numericValue).sorted()
         if values.isEmpty { return .null }
         let middle = values.count / 2
@@ -75,7 +75,7 @@ enum Statistics {
     }
 
     /// The population standard deviation as a double; nil when empty.
-    static func standardDeviation(_ members: [Value], context: String) throws(PredicateError) -> Value {
+    static func standardDeviation(_ members: [Value], context: String) throws(FormatPredicateError) -> Value {
         let values = try numbers(members, context: context).compactMap(\.numericValue)
         if values.isEmpty { return .null }
         let mean = values.reduce(0, +) / Double(values.count)

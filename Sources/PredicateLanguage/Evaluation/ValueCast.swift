@@ -10,7 +10,7 @@ import Foundation
 /// - `NSData`, `CLLocation`, `CKReference`: values of that kind as they are; strings
 ///   to their UTF-8 bytes for `NSData`.
 ///
-/// Anything else casts to `nil`; an unknown type is `PredicateError.evaluation`.
+/// Anything else casts to `nil`; an unknown type is `FormatPredicateError.evaluation`.
 ///
 /// ```swift
 /// try ValueCast.cast(.string("42"), to: "NSNumber")   // .int(42)
@@ -29,7 +29,7 @@ public enum ValueCast {
     /// ```swift
     /// try ValueCast.cast(.int(42), to: "NSString")   // .string("42")
     /// ```
-    public static func cast(_ value: Value, to typeName: String) throws(PredicateError) -> Value {
+    public static func cast(_ value: Value, to typeName: String) throws(FormatPredicateError) -> Value {
         if value.isNull, typeNames.contains(typeName) { return .null }
         switch typeName {
         case "NSString":
@@ -74,7 +74,7 @@ public enum ValueCast {
             if case .reference = value { return value }
             return .null
         default:
-            throw PredicateError.evaluation(
+            throw FormatPredicateError.evaluation(
                 "CAST to \"\(typeName)\" is not supported; use one of NSString, NSNumber, NSDate, NSData, CLLocation, CKReference")
         }
     }

@@ -8,8 +8,8 @@ extension FormatPredicate {
     /// let none = try FormatPredicate(format: "deletedAt == %@", nil)
     /// ```
     ///
-    /// - Throws: ``PredicateError/syntax(_:)`` when the string is not valid syntax (with the
-    ///   offset in characters), ``PredicateError/argument(position:message:)`` when an argument
+    /// - Throws: ``FormatPredicateError/syntax(_:)`` when the string is not valid syntax (with the
+    ///   offset in characters), ``FormatPredicateError/argument(position:message:)`` when an argument
     ///   is missing, extra, or of the wrong type for its specifier.
     public init(format: String, _ arguments: (any FormatArgument)?...) throws {
         try self.init(format: format, argumentArray: arguments.map { $0?.formatArgumentValue ?? .null })
@@ -36,7 +36,7 @@ extension FormatExpression {
     /// // .arithmetic(.multiply, .keyPath("price"), .constant(2))
     /// ```
     ///
-    /// - Throws: ``PredicateError/syntax(_:)`` or ``PredicateError/argument(position:message:)``.
+    /// - Throws: ``FormatPredicateError/syntax(_:)`` or ``FormatPredicateError/argument(position:message:)``.
     public init(format: String, _ arguments: (any FormatArgument)?...) throws {
         try self.init(format: format, argumentArray: arguments.map { $0?.formatArgumentValue ?? .null })
     }
@@ -54,11 +54,11 @@ extension FormatExpression {
 }
 
 /// Runs the parser over the UTF-8 bytes of a format string and turns lexer and
-/// parser failures into ``PredicateError/syntax(_:)`` with character offsets.
+/// parser failures into ``FormatPredicateError/syntax(_:)`` with character offsets.
 enum FormatParsing {
     static func parse<Result>(
         _ source: String, arguments: [Value], _ body: (inout Parser) throws -> Result
-    ) throws(PredicateError) -> Result {
+    ) throws(FormatPredicateError) -> Result {
         var source = source
         do {
             return try source.withUTF8 { bytes in
@@ -66,11 +66,11 @@ enum FormatParsing {
                 return try body(&parser)
             }
         } catch let failure as ParseFailure {
-            throw PredicateError.syntax(failure.syntaxError(in: source))
-        } catch let error as PredicateError {
+            throw FormatPredicateError.syntax(failure.syntaxError(in: source))
+        } catch let error as FormatPredicateError {
             throw error
         } catch {
-            throw PredicateError.evaluation("unexpected parser failure: \(error)")
+            throw FormatPredicateError.evaluation("unexpected parser failure: \(error)")
         }
     }
 }

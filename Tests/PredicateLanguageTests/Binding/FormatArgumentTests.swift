@@ -15,7 +15,7 @@ private func argumentError(_ format: String, _ arguments: (any FormatArgument)?.
     do {
         _ = try FormatPredicate(format: format, argumentArray: arguments.map { $0?.formatArgumentValue ?? .null })
         return nil
-    } catch let error as PredicateLanguage.PredicateError {
+    } catch let error as PredicateLanguage.FormatPredicateError {
         if case .argument(let position, let message) = error { return (position, message) }
         return nil
     } catch {
@@ -127,7 +127,7 @@ struct FormatArgumentTests {
         #expect(argumentError("a == 1", "x")! == (1, "the format string has 0 specifiers, but 1 argument were given"))
         #expect(argumentError("a == %@", "x", "y")! == (2, "the format string has 1 specifier, but 2 arguments were given"))
         #expect(
-            PredicateLanguage.PredicateError.argument(position: 2, message: "m").description == "format argument 2: m")
+            PredicateLanguage.FormatPredicateError.argument(position: 2, message: "m").description == "format argument 2: m")
     }
 
     @Test func argumentArrayAndExpressions() throws {
@@ -136,7 +136,7 @@ struct FormatArgumentTests {
                 == .comparison(ComparisonPredicate(.keyPath("a"), .in, .constant([1, 2]))))
         #expect(try FormatExpression(format: "price * %d", 2) == .arithmetic(.multiply, .keyPath("price"), .constant(2)))
         #expect(try FormatExpression(format: "%K.@count", argumentArray: ["tags"]) == .keyPath("tags.@count"))
-        #expect(throws: PredicateLanguage.PredicateError.argument(position: 1, message: "expected a value for the specifier %K, but only 0 arguments were given")) {
+        #expect(throws: PredicateLanguage.FormatPredicateError.argument(position: 1, message: "expected a value for the specifier %K, but only 0 arguments were given")) {
             try FormatExpression(format: "%K")
         }
     }

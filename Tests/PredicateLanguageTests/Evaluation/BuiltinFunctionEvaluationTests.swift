@@ -8,7 +8,7 @@ struct BuiltinFunctionEvaluationTests {
         try EvaluationTestSupport.value(.function(name, arguments), options: options)
     }
 
-    func error(_ name: String, _ arguments: [FormatExpression]) -> PredicateLanguage.PredicateError? {
+    func error(_ name: String, _ arguments: [FormatExpression]) -> PredicateLanguage.FormatPredicateError? {
         EvaluationTestSupport.error { try call(name, arguments) }
     }
 

@@ -39,11 +39,11 @@ enum EvaluationTestSupport {
     }
 
     /// The error an evaluation throws, or nil.
-    static func error(_ body: () throws -> Any) -> PredicateLanguage.PredicateError? {
+    static func error(_ body: () throws -> Any) -> PredicateLanguage.FormatPredicateError? {
         do {
             _ = try body()
             return nil
-        } catch let error as PredicateLanguage.PredicateError {
+        } catch let error as PredicateLanguage.FormatPredicateError {
             return error
         } catch {
             return .evaluation("unexpected error type: \(error)")

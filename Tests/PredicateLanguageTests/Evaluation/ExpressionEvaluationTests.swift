@@ -8,7 +8,7 @@ struct ExpressionEvaluationTests {
         try EvaluationTestSupport.value(expression, on: record, variables: variables)
     }
 
-    func error(_ expression: FormatExpression, on record: [String: Value] = [:]) -> PredicateLanguage.PredicateError? {
+    func error(_ expression: FormatExpression, on record: [String: Value] = [:]) -> PredicateLanguage.FormatPredicateError? {
         EvaluationTestSupport.error { try value(expression, on: record) }
     }
 

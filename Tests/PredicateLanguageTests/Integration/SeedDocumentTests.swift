@@ -90,7 +90,7 @@ struct SeedDocumentTests {
 
     // The seed prints Listing 6 with typographic quotes (‘smith’”): a clear error, not a crash.
     @Test func typographicQuotesAreASyntaxError() throws {
-        #expect(throws: PredicateError.self) {
+        #expect(throws: FormatPredicateError.self) {
             try FormatPredicate(format: "self contains 'bob' AND self contains ‘smith’”")
         }
     }

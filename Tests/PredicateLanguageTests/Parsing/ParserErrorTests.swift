@@ -6,7 +6,7 @@ private func syntaxError(_ format: String, _ arguments: (any FormatArgument)?...
     do {
         _ = try FormatPredicate(format: format, argumentArray: arguments.map { $0?.formatArgumentValue ?? .null })
         return nil
-    } catch let error as PredicateError {
+    } catch let error as FormatPredicateError {
         if case .syntax(let syntax) = error { return syntax }
         return nil
     } catch {
@@ -121,7 +121,7 @@ struct ParserErrorTests {
                                                           ^
                 """)
         #expect(
-            PredicateError.syntax(error).description
+            FormatPredicateError.syntax(error).description
                 == "expected an expression after '>', found the end of the input at offset 40\n  name BEGINSWITH[c] 'sa' AND population >\n                                          ^")
     }
 
@@ -132,11 +132,11 @@ struct ParserErrorTests {
     }
 
     @Test func expressionParsingRequiresTheWholeInput() {
-        #expect(throws: PredicateError.self) { try FormatExpression(format: "a + 1 == 2") }
+        #expect(throws: FormatPredicateError.self) { try FormatExpression(format: "a + 1 == 2") }
         do {
             _ = try FormatExpression(format: "a + 1 )")
             Issue.record("parsed")
-        } catch let error as PredicateError {
+        } catch let error as FormatPredicateError {
             guard case .syntax(let syntax) = error else { Issue.record("\(error)"); return }
             #expect(syntax.expected == "an operator or the end of the input")
             #expect(syntax.found == "')'")

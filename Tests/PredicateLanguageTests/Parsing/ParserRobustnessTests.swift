@@ -5,7 +5,7 @@ private func syntaxError(_ format: String) -> SyntaxError? {
     do {
         _ = try FormatPredicate(format: format)
         return nil
-    } catch let error as PredicateError {
+    } catch let error as FormatPredicateError {
         if case .syntax(let syntax) = error { return syntax }
         return nil
     } catch {
@@ -140,7 +140,7 @@ struct ParserRobustnessTests {
             do {
                 _ = try FormatPredicate(format: format)
                 parsed += 1
-            } catch let error as PredicateError {
+            } catch let error as FormatPredicateError {
                 guard case .syntax(let syntax) = error else {
                     Issue.record("not a syntax error for \(format): \(error)")
                     continue
@@ -166,7 +166,7 @@ struct ParserRobustnessTests {
             let text = String(format)
             do {
                 _ = try FormatPredicate(format: text)
-            } catch let error as PredicateError {
+            } catch let error as FormatPredicateError {
                 switch error {
                 case .syntax(let syntax):
                     #expect(syntax.offset >= 0 && syntax.offset <= text.count, "offset \(syntax.offset) for \(text)")

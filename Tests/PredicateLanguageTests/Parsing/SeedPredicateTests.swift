@@ -63,7 +63,7 @@ struct SeedPredicateTests {
         do {
             _ = try FormatPredicate(format: "self contains 'bob' AND self contains ‘smith’”")
             Issue.record("parsed")
-        } catch let error as PredicateError {
+        } catch let error as FormatPredicateError {
             guard case .syntax(let syntax) = error else {
                 Issue.record("\(error)")
                 return
