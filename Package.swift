@@ -45,7 +45,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "query-bench",
-            dependencies: ["PredicateLanguage"],
+            dependencies: [
+                "PredicateLanguage",
+                "RecordStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/QueryBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),

@@ -13,6 +13,7 @@ enum BenchmarkMain {
     static let sections: [any BenchmarkSection] = [
         ParsingSection(),
         EvaluationSection(),
+        StoreSection(),
     ]
 
     static func main() async {

@@ -1,5 +1,6 @@
 import Foundation
 import PredicateLanguage
+import RecordStore
 
 /// The shared datasets, read from `../shared/datasets` beside the package root
 /// (or the folder named by `QUERY_DATASETS`).
@@ -17,30 +18,32 @@ enum Datasets {
             .deletingLastPathComponent().appendingPathComponent("shared/datasets")
     }
 
-    /// The decompressed bytes of a `.gz` dataset.
-    static func gunzipped(_ name: String) throws -> Data {
+    /// The path of a dataset, checked to exist.
+    static func path(_ name: String) throws -> String {
         let path = folder.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else { throw MissingDataset(path: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gzip", "-dc", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        return path
     }
 
-    /// Each line of a JSON-lines dataset as an object of values.
+    /// Each line of a (gzipped) JSON-lines dataset as an object of values.
     static func jsonLines(_ name: String) throws -> [[String: Value]] {
-        let data = try gunzipped(name)
+        let reader = try CompressedFileReader(path: path(name))
         var objects: [[String: Value]] = []
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+        while let line = reader.nextLine() {
+            if line.isEmpty { continue }
             if case .object(let fields) = try Value(jsonBytes: line) {
                 objects.append(fields)
             }
         }
         return objects
+    }
+
+    /// A fresh temporary file path for a benchmark database.
+    static func temporaryDatabase(_ name: String) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("\(name).sqlite").path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return path
     }
 }

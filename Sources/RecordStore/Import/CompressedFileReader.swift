@@ -2,16 +2,23 @@ import CZlib
 import Foundation
 
 /// Reads a file line by line through zlib, so plain and gzip-compressed files read the same way.
-final class CompressedFileReader {
+///
+/// ```swift
+/// let reader = try CompressedFileReader(path: "cities15000.jsonl.gz")
+/// while let line = reader.nextLine() {
+///     let city = try Value(jsonBytes: line)
+/// }
+/// ```
+public final class CompressedFileReader {
     private let file: gzFile
     private var buffer: [UInt8] = []
     private var bufferStart = 0
     private var finished = false
     /// The size of the file on disk, for progress.
-    let fileSize: Int64
+    public let fileSize: Int64
 
     /// Opens a file (plain or `.gz`).
-    init(path: String) throws(RecordStoreError) {
+    public init(path: String) throws(RecordStoreError) {
         guard let file = gzopen(path, "rb") else {
             throw .malformedInput(file: path, line: 0, message: "cannot open the file")
         }
@@ -26,12 +33,12 @@ final class CompressedFileReader {
     }
 
     /// How many bytes of the file on disk were read so far.
-    var bytesRead: Int64 {
+    public var bytesRead: Int64 {
         Int64(gzoffset(file))
     }
 
     /// The next line without its line break, or nil at the end.
-    func nextLine() -> [UInt8]? {
+    public func nextLine() -> [UInt8]? {
         while true {
             if let newline = buffer[bufferStart...].firstIndex(of: 0x0A) {
                 var line = Array(buffer[bufferStart..<newline])
@@ -60,7 +67,7 @@ final class CompressedFileReader {
     }
 
     /// The rest of the file.
-    func readAll() -> [UInt8] {
+    public func readAll() -> [UInt8] {
         var all: [UInt8] = []
         while let line = nextLine() {
             all.append(contentsOf: line)
