@@ -83,6 +83,17 @@ public final class Store: Sendable {
         try engine.record(for: id)
     }
 
+    /// Refreshes the query planner's statistics; the importer calls it after a bulk import.
+    /// Call it after saving many records yourself.
+    ///
+    /// ```swift
+    /// try store.save(manyRecords)
+    /// try store.optimize()
+    /// ```
+    public func optimize() throws(RecordStoreError) {
+        try engine.optimize()
+    }
+
     // MARK: Zones
 
     /// Creates a zone; creating one that exists does nothing.

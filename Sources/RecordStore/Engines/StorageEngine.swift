@@ -26,6 +26,9 @@ protocol StorageEngine: Sendable {
     func count(_ specification: QuerySpecification) throws(RecordStoreError) -> Int
     /// How the engine runs a query.
     func explain(_ specification: QuerySpecification) throws(RecordStoreError) -> QueryPlan
+
+    /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
+    func optimize() throws(RecordStoreError)
 }
 
 /// The stored state of a record that a save checks and carries over.

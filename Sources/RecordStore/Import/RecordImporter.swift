@@ -195,6 +195,7 @@ public struct RecordImporter: Sendable {
             }
         }
         try flush()
+        try store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
     }
 

@@ -4,7 +4,9 @@ struct SQLiteDialect: SQLDialect {
     var name: String { "sqlite" }
 
     func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Identifiers are checked names almost always free of quotes: skip Foundation then.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     func numberPlaceholders(_ sql: String) -> String { sql }

@@ -42,6 +42,9 @@ final class MemoryEngine: StorageEngine {
         }
     }
 
+    /// The memory engine scans; it keeps no statistics.
+    func optimize() throws(RecordStoreError) {}
+
     func delete(_ ids: [RecordID]) throws(RecordStoreError) {
         state.withLock { state in
             for id in ids {

@@ -130,6 +130,15 @@ final class SQLiteEngine: StorageEngine {
         }
     }
 
+    /// Gathers index statistics (`ANALYZE`, sampling at most 1,000 rows per index) so
+    /// SQLite's planner picks the selective index rather than the one that avoids a sort.
+    func optimize() throws(RecordStoreError) {
+        try write { db in
+            try db.execute(sql: "PRAGMA analysis_limit = 1000")
+            try db.execute(sql: "ANALYZE")
+        }
+    }
+
     // MARK: Zones
 
     func createZone(_ zone: ZoneID) throws(RecordStoreError) {

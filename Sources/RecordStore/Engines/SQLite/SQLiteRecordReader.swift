@@ -28,8 +28,13 @@ struct SQLiteRecordReader {
             let stored: DatabaseValue = row[5 + offset]
             if stored.isNull { continue }
             if let elementType = field.type.elementType {
-                listFields[field.name] = elementType
-                fields[field.name] = .list([])
+                if case .string(let json) = stored.storage, case .list(let members)? = try? Value(jsonText: json) {
+                    fields[field.name] = .list(members.map { SQLiteRecordReader.member($0, as: elementType) })
+                } else {
+                    // A list written before lists were stored inline: read its members from the side table.
+                    listFields[field.name] = elementType
+                    fields[field.name] = .list([])
+                }
                 continue
             }
             let value = SQLiteValueCoding.decode(stored, as: field.type)
@@ -52,5 +57,15 @@ struct SQLiteRecordReader {
             creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:)),
             modificationDate: modification.map(Date.init(timeIntervalSinceReferenceDate:)),
             recordChangeTag: changeTag)
+    }
+
+    /// A list member read from JSON, given the kind the schema declares (JSON reads
+    /// integral numbers as integers; a list of doubles keeps doubles).
+    static func member(_ value: Value, as elementType: FieldType) -> Value {
+        switch (value, elementType) {
+        case (.int(let integer), .double): .double(Double(integer))
+        case (.string(let text), .string): .string(text)
+        default: value
+        }
     }
 }

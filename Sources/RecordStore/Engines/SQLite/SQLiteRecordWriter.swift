@@ -7,6 +7,14 @@ struct SQLiteRecordWriter {
     let db: Database
     let catalog: SchemaCatalog
     private let dialect = SQLiteDialect()
+    /// The INSERT and UPDATE statements of each record type, built once per writer.
+    private let statementTexts = StatementTexts()
+
+    /// SQL texts built once per record type and reused for every record of a batch.
+    private final class StatementTexts {
+        var insert: [String: String] = [:]
+        var update: [String: String] = [:]
+    }
 
     private func quote(_ name: String) -> String { dialect.quote(name) }
 
@@ -42,7 +50,13 @@ struct SQLiteRecordWriter {
         for field in schema.fields {
             let value = record.fields[field.name] ?? .null
             columns.append(field.name)
-            values.append(SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(value)))
+            if case .list = value {
+                // The whole list as typed JSON, so reading a record needs no side-table query;
+                // the side table holds the members again, indexed, for queries.
+                values.append(value.jsonText().databaseValue)
+            } else {
+                values.append(SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(value)))
+            }
             if field.type == .location {
                 var latitude: Double?
                 var longitude: Double?
@@ -57,16 +71,24 @@ struct SQLiteRecordWriter {
         let table = quote(TableLayout.recordTable(record.recordType))
         let rowID: Int64
         if let existing = existingRowID {
-            let assignments = columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
-            try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments) WHERE rowid = ?")
-                .execute(arguments: StatementArguments(values + [existing.databaseValue]))
+            let sql = statementTexts.update[record.recordType] ?? {
+                let assignments = columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
+                let text = "UPDATE \(table) SET \(assignments) WHERE rowid = ?"
+                statementTexts.update[record.recordType] = text
+                return text
+            }()
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values + [existing.databaseValue]))
             try deleteSideRows(recordType: record.recordType, rowID: existing, schema: schema)
             rowID = existing
         } else {
-            let names = columns.map(quote).joined(separator: ", ")
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-            try db.cachedStatement(sql: "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))")
-                .execute(arguments: StatementArguments(values))
+            let sql = statementTexts.insert[record.recordType] ?? {
+                let names = columns.map(quote).joined(separator: ", ")
+                let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+                let text = "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))"
+                statementTexts.insert[record.recordType] = text
+                return text
+            }()
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
             rowID = db.lastInsertedRowID
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES (?, ?, ?)")
                 .execute(arguments: [record.recordID.zoneID.zoneName, record.recordID.recordName, record.recordType])
