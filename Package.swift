@@ -59,6 +59,11 @@ let package = Package(
             dependencies: ["RecordStore", "PredicateLanguage"],
             path: "Tests/RecordStoreTests"
         ),
+        .testTarget(
+            name: "QueryCLITests",
+            dependencies: ["query"],
+            path: "Tests/QueryCLITests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

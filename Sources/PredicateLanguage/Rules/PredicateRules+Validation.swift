@@ -1,6 +1,6 @@
 extension PredicateRules {
     /// Checks the predicate against this profile and throws the first rule it breaks,
-    /// in reading order, as ``PredicateError/ruleViolation(_:)``.
+    /// in reading order, as ``FormatPredicateError/ruleViolation(_:)``.
     ///
     /// ```swift
     /// let predicate = FormatPredicate.comparison(
@@ -10,7 +10,7 @@ extension PredicateRules {
     /// ```
     public func validate(_ predicate: FormatPredicate) throws {
         if let first = violations(in: predicate).first {
-            throw PredicateError.ruleViolation(first)
+            throw FormatPredicateError.ruleViolation(first)
         }
     }
 

@@ -3,7 +3,7 @@
 /// ```swift
 /// do {
 ///     try PredicateRules.cloudKit.validate(FormatPredicate(format: "ALL tags == 'a'"))
-/// } catch PredicateError.ruleViolation(let violation) {
+/// } catch FormatPredicateError.ruleViolation(let violation) {
 ///     print(violation.message)   // ALL is not supported in CloudKit queries
 /// }
 /// ```

@@ -14,7 +14,7 @@ func expectViolations(
     do {
         try rules.validate(predicate)
         #expect(expected.isEmpty, "validate passed but violations were expected", sourceLocation: sourceLocation)
-    } catch let error as PredicateError {
+    } catch let error as FormatPredicateError {
         if let first = expected.first {
             #expect(error == .ruleViolation(RuleViolation(profile: rules, message: first.0, fragment: first.1)),
                     sourceLocation: sourceLocation)

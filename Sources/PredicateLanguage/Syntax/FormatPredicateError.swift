@@ -4,14 +4,14 @@
 /// ```swift
 /// do {
 ///     _ = try FormatPredicate(format: "name ==")
-/// } catch let error as PredicateError {
+/// } catch let error as FormatPredicateError {
 ///     print(error)
 ///     // expected an expression after '==', found the end of the input at offset 7
 ///     //   name ==
 ///     //          ^
 /// }
 /// ```
-public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FormatPredicateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The format string is not valid syntax.
     case syntax(SyntaxError)
     /// A format argument is missing, extra, or of the wrong type for its specifier.

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The arithmetic of expressions: `+ - * / **` and unary minus.
+///
+/// Integers (and booleans, as 0 and 1) stay integers while the result is exact
+/// (an overflow gives a double); `/` and `**` always give a double; `nil` in
+/// arithmetic gives `nil`; a date plus seconds is a date, a date minus a date is
+/// seconds. Anything else is `FormatPredicateError.evaluation`.
+///
+/// ```swift
+/// try Arithmetic.apply(.add, .int(2), .int(3))        // .int(5)
+/// try Arithmetic.apply(.divide, .int(3), .int(2))     // .double(1.5)
+/// try Arithmetic.apply(.add, .int(1), .null)          // .null
+/// ```
+public enum Arithmetic {
+    /// `left op right`.
+    ///
+    /// ```swift
+    /// try Arithmetic.apply(.multiply, .int(4), .double(0.5))   // .double(2)
+    /// ```
+    public static func apply(_ operator: ArithmeticOperator, _ left: Value, _ right: Value) throws(FormatPredicateError) -> Value {
+        if left.isNull || right.isNull { return .null }
+        switch (left, right) {
+        case (.date(let date), _) where right.isNumeric:
+            guard let seconds = right.numericValue else { break }
+            switch `operator` {
+            case .add: return .date(date.addingTimeInterval(seconds))
+            case .subtract: return .date(date.addingTimeInterval(-seconds))
+            default: break
+            }
+        case (_, .date(let date)) where left.isNumeric && `operator` == .add:
+            if let seconds = left.numericValue { return .date(date.addingTimeInterval(seconds)) }
+        case (.date(let first), .date(let second)) where `operator` == .subtract:
+            return .double(first.timeIntervalSince(second))
+        default:
+            break
+        }
+        guard let a = left.numericValue, let b = right.numericValue else {
+            throw FormatPredicateError.evaluation(
+                "cannot apply '\(`operator`.symbol)' to a \(left.typeName) (\(left)) and a \(right.typeName) (\(right))")
+        }
+        if let x = integer(left), let y = integer(right) {
+            switch `operator` {
+            case .add:
+                let (result, overflow) = x.addingReportingOverflow(y)
+                return overflow ? .double(a + b) : .int(result)
+            case .subtract:
+                let (result, overflow) = x.subtractingReportingOverflow(y)
+                return overflow ? .double(a - b) : .int(result)
+            case .multiply:
+                let (result, overflow) = x.multipliedReportingOverflow(by: y)
+                return overflow ? .double(a * b) : .int(result)
+            case .divide, .power:
+                break
+            }
+        }
+        switch `operator` {
+        case .add: return .double(a + b)
+        case .subtract: return .double(a - b)
+        case .multiply: return .double(a * b)
+        case .divide: return .double(a / b)
+        case .power: return .double(pow(a, b))
+        }
+    }
+
+    /// `-value`.
+    ///
+    /// ```swift
+    /// try Arithmetic.negate(.int(5))   // .int(-5)
+    /// ```
+    public static func negate(_ value: Value) throws(FormatPredicateError) -> Value {
+        switch value {
+        case .null: return .null
+        case .int(let x):
+            return x == .min ? .double(-Double(x)) : .int(-x)
+        case .bool(let flag): return .int(flag ? -1 : 0)
+        case .double(let x): return .double(-x)
+        default:
+            throw FormatPredicateError.evaluation("cannot negate a \(value.typeName) (\(value))")
+        }
+    }
+
+    /// The integer of an `.int` or `.bool`.
+    @inline(__always)
+    static func integer(_ value: Value) -> Int64? {
+        switch value {
+        case .int(let x): x
+        case .bool(let flag): flag ? 1 : 0
+        default: nil
+        }
+    }
+}

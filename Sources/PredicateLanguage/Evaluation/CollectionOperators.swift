@@ -1,0 +1,83 @@
+/// The key-path collection operators: `@count`, `@sum`, `@avg`, `@min`, `@max`,
+/// `@distinctUnionOfObjects`, `@unionOfObjects`, `@distinctUnionOfArrays`, `@unionOfArrays`.
+///
+/// Applied to a list (a `nil` counts as an empty list, any other value as a
+/// one-member list), after the rest of the key path, if any, has been applied to
+/// each member: `items.@sum.price` sums the prices of the items.
+///
+/// ```swift
+/// CollectionOperator(rawValue: "@sum")?.apply(to: [1, 2, 3.5])   // .double(6.5)
+/// ```
+public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
+    /// The number of members of a list; `nil` counts 0; any other value gives `nil`.
+    case count = "@count"
+    /// The sum of the numeric members (null members skipped); 0 for an empty list.
+    case sum = "@sum"
+    /// The mean of the numeric members (null members skipped); `nil` for an empty list.
+    case average = "@avg"
+    /// The smallest member under ``ValueOrdering`` (null members skipped); `nil` for an empty list.
+    case minimum = "@min"
+    /// The largest member under ``ValueOrdering`` (null members skipped); `nil` for an empty list.
+    case maximum = "@max"
+    /// The members without repeats, in first-seen order.
+    case distinctUnionOfObjects = "@distinctUnionOfObjects"
+    /// The members as they are.
+    case unionOfObjects = "@unionOfObjects"
+    /// The members of the member lists, without repeats.
+    case distinctUnionOfArrays = "@distinctUnionOfArrays"
+    /// The members of the member lists.
+    case unionOfArrays = "@unionOfArrays"
+
+    /// Whether the operator counts members and so ignores the key path after it.
+    var ignoresRest: Bool { self == .count }
+
+    /// The members of a value seen as a collection.
+    static func members(of value: Value) -> [Value] {
+        switch value {
+        case .list(let members): members
+        case .null: []
+        default: [value]
+        }
+    }
+
+    /// Applies the operator to the members; throws `FormatPredicateError.evaluation` when
+    /// `@sum`/`@avg` meet a member that is not a number.
+    ///
+    /// ```swift
+    /// try CollectionOperator.count.apply(to: [1, 2])   // .int(2)
+    /// ```
+    public func apply(to value: Value) throws(FormatPredicateError) -> Value {
+        let members = Self.members(of: value)
+        switch self {
+        case .count:
+            switch value {
+            case .list(let list): return .int(Int64(list.count))
+            case .null: return .int(0)
+            default: return .null
+            }
+        case .sum:
+            return try Statistics.sum(members, context: rawValue)
+        case .average:
+            return try Statistics.average(members, context: rawValue)
+        case .minimum:
+            return try Statistics.extreme(members, wantLargest: false, context: rawValue)
+        case .maximum:
+            return try Statistics.extreme(members, wantLargest: true, context: rawValue)
+        case .unionOfObjects:
+            return .list(members)
+        case .distinctUnionOfObjects:
+            return .list(Self.distinct(members))
+        case .unionOfArrays:
+            return .list(members.flatMap(Self.members(of:)))
+        case .distinctUnionOfArrays:
+            return .list(Self.distinct(members.flatMap(Self.members(of:))))
+        }
+    }
+
+    static func distinct(_ members: [Value]) -> [Value] {
+        var seen = Set<Value>()
+        var result: [Value] = []
+        for member in members where seen.insert(member).inserted { result.append(member) }
+        return result
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// Turns a `FormatExpression` into a closure, once: key paths are split, function
+/// names and cast types checked, and constants captured as they are.
+enum ExpressionCompiler {
+    static func compile(_ expression: FormatExpression, options: EvaluationOptions) throws(FormatPredicateError) -> ExpressionClosure {
+        switch expression {
+        case .constant(let value):
+            return { _ in value }
+
+        case .evaluatedObject:
+            return { context in context.root.evaluatedObjectValue() }
+
+        case .variable(let name):
+            return { context throws(FormatPredicateError) in try context.variable(name) }
+
+        case .keyPath(let path):
+            let keyPath = try CompiledKeyPath(path)
+            if let key = keyPath.singleKey {
+                return { context in context.root.value(forKey: key) }
+            }
+            return { context throws(FormatPredicateError) in try keyPath.resolve(fromRoot: context.root) }
+
+        case .member(let base, let path):
+            if case .evaluatedObject = base {
+                return try compile(.keyPath(path), options: options)
+            }
+            let keyPath = try CompiledKeyPath(path)
+            let baseValue = try compile(base, options: options)
+            return { context throws(FormatPredicateError) in try keyPath.apply(to: baseValue(context)) }
+
+        case .index(let base, let subscriptKind):
+            return try compileIndex(base, subscriptKind, options: options)
+
+        case .aggregate(let members):
+            var compiledMembers: [ExpressionClosure] = []
+            for member in members { compiledMembers.append(try compile(member, options: options)) }
+            let compiled = compiledMembers
+            return { context throws(FormatPredicateError) in
+                var values: [Value] = []
+                values.reserveCapacity(compiled.count)
+                for member in compiled { values.append(try member(context)) }
+                return .list(values)
+            }
+
+        case .function(let name, let arguments):
+            guard let function = BuiltinFunction.named(name) else {
+                throw FormatPredicateError.evaluation(
+                    "there is no built-in function named \(name); register it in EvaluationOptions.functions and call it with FUNCTION(...)")
+            }
+            guard function.arity == arguments.count else {
+                throw FormatPredicateError.evaluation(
+                    "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but is given \(arguments.count)")
+            }
+            var compiledArguments: [ExpressionClosure] = []
+            for argument in arguments { compiledArguments.append(try compile(argument, options: options)) }
+            let compiled = compiledArguments
+            return { context throws(FormatPredicateError) in
+                var values: [Value] = []
+                values.reserveCapacity(compiled.count)
+                for argument in compiled { values.append(try argument(context)) }
+                return try BuiltinFunctionEvaluator.call(name, values, options: context.options)
+            }
+
+        case .customFunction(let target, let name, let arguments):
+            let compiledTarget = try compile(target, options: options)
+            var compiledArguments: [ExpressionClosure] = []
+            for argument in arguments { compiledArguments.append(try compile(argument, options: options)) }
+            let compiled = compiledArguments
+            return { context throws(FormatPredicateError) in
+                guard let function = context.options.functions[name] else {
+                    throw FormatPredicateError.evaluation(
+                        "no function named \"\(name)\" is registered; add it to EvaluationOptions.functions")
+                }
+                var values: [Value] = [try compiledTarget(context)]
+                for argument in compiled { values.append(try argument(context)) }
+                do {
+                    return try function(values)
+                } catch let error as FormatPredicateError {
+                    throw error
+                } catch {
+                    throw FormatPredicateError.evaluation("the function \"\(name)\" failed: \(error)")
+                }
+            }
+
+        case .arithmetic(let arithmeticOperator, let left, let right):
+            let compiledLeft = try compile(left, options: options)
+            let compiledRight = try compile(right, options: options)
+            return { context throws(FormatPredicateError) in
+                try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context))
+            }
+
+        case .negation(let operand):
+            let compiled = try compile(operand, options: options)
+            return { context throws(FormatPredicateError) in try Arithmetic.negate(compiled(context)) }
+
+        case .subquery(let collection, let variable, let predicate):
+            let compiledCollection = try compile(collection, options: options)
+            let compiledPredicate = try PredicateCompiler.compile(predicate, options: options)
+            return { context throws(FormatPredicateError) in
+                let members = CollectionOperator.members(of: try compiledCollection(context))
+                var inner = context
+                var selected: [Value] = []
+                for member in members {
+                    inner.variables[variable] = member
+                    if try compiledPredicate(inner) { selected.append(member) }
+                }
+                return .list(selected)
+            }
+
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            let compiledCondition = try PredicateCompiler.compile(condition, options: options)
+            let compiledTrue = try compile(whenTrue, options: options)
+            let compiledFalse = try compile(whenFalse, options: options)
+            return { context throws(FormatPredicateError) in
+                try compiledCondition(context) ? compiledTrue(context) : compiledFalse(context)
+            }
+
+        case .cast(let operand, let typeName):
+            guard ValueCast.typeNames.contains(typeName) else {
+                throw FormatPredicateError.evaluation(
+                    "CAST to \"\(typeName)\" is not supported; use one of NSString, NSNumber, NSDate, NSData, CLLocation, CKReference")
+            }
+            let compiled = try compile(operand, options: options)
+            return { context throws(FormatPredicateError) in try ValueCast.cast(compiled(context), to: typeName) }
+        }
+    }
+
+    /// `[n]` on a list (out of range: nil), a key on an object, `[FIRST]`, `[LAST]`, `[SIZE]`.
+    static func compileIndex(
+        _ base: FormatExpression, _ subscriptKind: IndexSubscript, options: EvaluationOptions
+    ) throws(FormatPredicateError) -> ExpressionClosure {
+        let compiledBase = try compile(base, options: options)
+        switch subscriptKind {
+        case .first:
+            return { context throws(FormatPredicateError) in
+                if case .list(let members) = try compiledBase(context) { return members.first ?? .null }
+                return .null
+            }
+        case .last:
+            return { context throws(FormatPredicateError) in
+                if case .list(let members) = try compiledBase(context) { return members.last ?? .null }
+                return .null
+            }
+        case .size:
+            return { context throws(FormatPredicateError) in
+                switch try compiledBase(context) {
+                case .list(let members): return .int(Int64(members.count))
+                case .object(let fields): return .int(Int64(fields.count))
+                case .null: return .int(0)
+                default: return .null
+                }
+            }
+        case .expression(let indexExpression):
+            let compiledIndex = try compile(indexExpression, options: options)
+            return { context throws(FormatPredicateError) in
+                let container = try compiledBase(context)
+                let index = try compiledIndex(context)
+                return element(of: container, at: index)
+            }
+        }
+    }
+
+    /// One member of a list by position, or one value of an object by key.
+    static func element(of container: Value, at index: Value) -> Value {
+        switch (container, index) {
+        case (.list(let members), _):
+            let position: Int64?
+            switch index {
+            case .int(let value): position = value
+            case .double(let value): position = Int64(exactly: value)
+            default: position = nil
+            }
+            guard let position, position >= 0, position < Int64(members.count) else { return .null }
+            return members[Int(position)]
+        case (.object(let fields), .string(let key)):
+            return fields[key] ?? .null
+        default:
+            return .null
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("query check and query eval")
+struct PredicateCommandTests {
+    @Test func checkPrintsTheCanonicalForm() throws {
+        let outcome = try CommandRunner.run(["check", "name BEGINSWITH[c] %@ AND population > %d", "--arg", "\"sa\"", "--arg", "100000"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == "name BEGINSWITH[c] \"sa\" AND population > 100000\n")
+        #expect(outcome.standardError == "")
+    }
+
+    @Test func checkReportsSyntaxErrorsWithACaret() throws {
+        let outcome = try CommandRunner.run(["check", "name == "])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardOutput == "")
+        #expect(outcome.standardError.hasPrefix("error: expected "))
+        #expect(outcome.standardError.contains("  name == \n"))
+        #expect(outcome.standardError.hasSuffix("^\n"))
+    }
+
+    @Test func checkAppliesTheCloudKitRules() throws {
+        let rejected = try CommandRunner.run(["check", "--rules", "cloudkit", "ALL tags == 'a'"])
+        #expect(rejected.status == 1)
+        #expect(rejected.standardError == "error: ALL is not supported in CloudKit queries: ALL tags == \"a\"\n")
+        let accepted = try CommandRunner.run(["check", "--rules", "cloudkit", "ANY favoriteColors = 'red'"])
+        #expect(accepted.status == 0)
+        #expect(accepted.standardOutput == "ANY favoriteColors == \"red\"\n")
+    }
+
+    @Test func wrongUsageExitsWithTwo() throws {
+        #expect(try CommandRunner.run(["check"]).status == 2)
+        #expect(try CommandRunner.run(["check", "--rules", "sql", "a == 1"]).status == 2)
+        #expect(try CommandRunner.run(["eval", "a == 1"]).status == 2)
+        #expect(try CommandRunner.run(["frobnicate"]).status == 2)
+        #expect(try CommandRunner.run(["--help"]).status == 0)
+    }
+
+    @Test func badArgumentJSONIsAQueryError() throws {
+        let outcome = try CommandRunner.run(["check", "name == %@", "--arg", "'single'"])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.hasPrefix("error: --arg number 1 is not valid JSON: "))
+    }
+
+    @Test func evalPrintsTrueOrFalse() throws {
+        let object = #"{"name": "Sapporo", "population": 1973395, "tags": ["snow", "beer"]}"#
+        let yes = try CommandRunner.run(["eval", "population > %d AND name BEGINSWITH[c] 's'", "--arg", "100000", "--object", object])
+        #expect(yes.status == 0)
+        #expect(yes.standardOutput == "true\n")
+        let no = try CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"sun\"", "--object", object])
+        #expect(no.standardOutput == "false\n")
+        let bound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"beer\"", "--object", object])
+        #expect(bound.standardOutput == "true\n")
+        let unbound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--object", object])
+        #expect(unbound.status == 1)
+        #expect(unbound.standardError.contains("$TAG"))
+    }
+
+    @Test func batchAnswersEveryLineInOrder() throws {
+        let input = """
+            {"format": "population > %d", "args": [1000], "object": {"population": 5000}}
+            {"format": "name ==[c] 'ÉCOLE'", "object": {"name": "école"}}
+            {"format": "SELF > 3", "object": 2}
+            {"format": "a = 1 AND b = 2 OR c = 3"}
+            {"format": "ALL tags == 'x'", "rules": "cloudkit"}
+            {"format": "name =="}
+            not json
+            {"format": "ANY tags == $T", "object": {"tags": ["x"]}, "variables": {"T": "x"}}
+
+            """
+        let outcome = try CommandRunner.run(["eval", "--batch"], input: input)
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 9)
+        #expect(lines[0] == #"{"canonical":"population > 1000","result":true}"#)
+        #expect(lines[1] == #"{"canonical":"name ==[c] \"ÉCOLE\"","result":true}"#)
+        #expect(lines[2] == #"{"canonical":"SELF > 3","result":false}"#)
+        #expect(lines[3] == #"{"canonical":"(a == 1 AND b == 2) OR c == 3"}"#)
+        #expect(lines[4] == #"{"error":"ALL is not supported in CloudKit queries: ALL tags == \"x\""}"#)
+        #expect(lines[5].hasPrefix(#"{"error":"expected "#))
+        #expect(lines[6].hasPrefix(#"{"error":"invalid JSON: "#))
+        #expect(lines[7] == #"{"canonical":"ANY tags == $T","result":true}"#)
+        #expect(lines[8] == "")
+    }
+}
