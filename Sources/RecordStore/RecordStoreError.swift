@@ -43,7 +43,7 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A sort that cannot run: a list, bytes, location or reference field, or a bad distance key.
     case invalidSort(key: String, reason: String)
     /// The predicate failed to compile or evaluate.
-    case predicate(PredicateLanguage.FormatPredicateError)
+    case predicate(FormatPredicateError)
     /// The underlying database failed.
     case storage(String)
     /// An import file is malformed at a line (1-based); nothing of the batch holding it was written.

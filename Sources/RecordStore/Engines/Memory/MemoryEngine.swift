@@ -141,7 +141,7 @@ final class MemoryEngine: StorageEngine {
 
     /// A thrown error as a store error.
     static func predicateError(_ error: any Error) -> RecordStoreError {
-        if let error = error as? PredicateLanguage.FormatPredicateError { return .predicate(error) }
+        if let error = error as? FormatPredicateError { return .predicate(error) }
         if let error = error as? RecordStoreError { return error }
         return .predicate(.evaluation(String(describing: error)))
     }

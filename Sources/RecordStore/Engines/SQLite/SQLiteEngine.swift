@@ -34,7 +34,7 @@ final class SQLiteEngine: StorageEngine {
     /// A thrown error as a store error.
     static func storeError(_ error: any Error) -> RecordStoreError {
         if let error = error as? RecordStoreError { return error }
-        if let error = error as? PredicateLanguage.FormatPredicateError { return .predicate(error) }
+        if let error = error as? FormatPredicateError { return .predicate(error) }
         if let error = error as? DatabaseError { return .storage(error.message ?? error.description) }
         return .storage(String(describing: error))
     }

@@ -1,0 +1,25 @@
+import ArgumentParser
+import RecordStore
+
+/// `query count`: how many records of a type match a predicate.
+struct CountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "count",
+        abstract: "Count the records of a type that match a predicate.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "The record type.")
+    var recordType: String
+
+    @OptionGroup var predicate: PredicateArguments
+
+    func run() throws {
+        let opened = try store.openStore()
+        let parsed = try predicate.parsedPredicate()
+        let count = try StoreOptions.failing { () throws(RecordStoreError) in
+            try opened.count(ofType: recordType, matching: parsed)
+        }
+        print(count)
+    }
+}

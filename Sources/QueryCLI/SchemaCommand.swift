@@ -1,0 +1,28 @@
+import ArgumentParser
+import RecordStore
+
+/// `query schema`: the record types, their fields, types and indexes.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the record types with their fields, types and indexes.")
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "One record type (default: all).")
+    var recordType: String?
+
+    func run() throws {
+        let opened = try store.openStore()
+        let types = try StoreOptions.failing { () throws(RecordStoreError) in try opened.schema() }
+        if let recordType {
+            guard let schema = types.first(where: { $0.name == recordType }) else {
+                throw CommandFailure("Record type '\(recordType)' does not exist")
+            }
+            print(schema)
+            return
+        }
+        if types.isEmpty { print("(no record types)") }
+        print(types.map(\.description).joined(separator: "\n\n"))
+    }
+}

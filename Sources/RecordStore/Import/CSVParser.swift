@@ -1,0 +1,51 @@
+/// Splits CSV rows (RFC 4180: commas, double-quoted cells with `""` escapes, quoted line breaks).
+struct CSVParser {
+    /// The cells of one record, reading more lines when a quoted cell spans lines.
+    /// Returns nil at the end; throws a message for an unterminated quote.
+    static func cells(firstLine: [UInt8], moreLines: () -> [UInt8]?) throws(CSVError) -> [String] {
+        var cells: [String] = []
+        var cell: [UInt8] = []
+        var line = firstLine
+        var index = 0
+        var inQuotes = false
+        while true {
+            if index >= line.count {
+                if inQuotes {
+                    guard let next = moreLines() else { throw CSVError(message: "a quoted cell is not closed") }
+                    cell.append(0x0A)
+                    line = next
+                    index = 0
+                    continue
+                }
+                cells.append(String(decoding: cell, as: UTF8.self))
+                return cells
+            }
+            let byte = line[index]
+            if inQuotes {
+                if byte == 0x22 {
+                    if index + 1 < line.count, line[index + 1] == 0x22 {
+                        cell.append(0x22)
+                        index += 2
+                        continue
+                    }
+                    inQuotes = false
+                } else {
+                    cell.append(byte)
+                }
+            } else if byte == 0x22 && cell.isEmpty {
+                inQuotes = true
+            } else if byte == 0x2C {
+                cells.append(String(decoding: cell, as: UTF8.self))
+                cell.removeAll(keepingCapacity: true)
+            } else {
+                cell.append(byte)
+            }
+            index += 1
+        }
+    }
+}
+
+/// A CSV syntax problem.
+struct CSVError: Error {
+    var message: String
+}
