@@ -29,8 +29,8 @@ extension Query where T: Queryable {
     /// // quantity == 1 OR quantity == 3
     /// ```
     public func or(_ conditions: [T.Attribute: any AttributeCondition]) throws -> Query {
-        let (clause, query) = dictionaryClause(conditions)
-        return try query.joined(or: clause ?? .truePredicate)
+        let (clause, _) = dictionaryClause(conditions)
+        return try joined(or: clause ?? .truePredicate)
     }
 
     /// Adds a condition on one attribute, joined by `AND`.

@@ -15,9 +15,9 @@ import PredicateLanguage
 ///     var date: Date
 ///
 ///     enum Attribute: CaseIterable { case name, quantity, date }
-///     static let attributeKeyPaths: [PartialKeyPath<Item>: Attribute] = [
-///         \.name: .name, \.quantity: .quantity, \.date: .date,
-///     ]
+///     static var attributeKeyPaths: [PartialKeyPath<Item>: Attribute] {
+///         [\.name: .name, \.quantity: .quantity, \.date: .date]
+///     }
 /// }
 /// try Item.query(in: context).where([.quantity: 1]).order(by: \.date).all()
 /// ```
@@ -26,9 +26,11 @@ public protocol Queryable: RecordModel {
     associatedtype Attribute: Hashable, CaseIterable, Sendable
 
     /// The property each key path reads, as an attribute. Defaults to an empty table (no key paths).
+    /// Declare it as a computed property: key paths are not `Sendable`, so a `static let` of them
+    /// is not allowed in Swift 6.
     ///
     /// ```swift
-    /// static let attributeKeyPaths: [PartialKeyPath<Item>: Attribute] = [\.quantity: .quantity]
+    /// static var attributeKeyPaths: [PartialKeyPath<Item>: Attribute] { [\.quantity: .quantity] }
     /// ```
     static var attributeKeyPaths: [PartialKeyPath<Self>: Attribute] { get }
 
