@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PredicateLanguage
+import RecordStore
 
 /// The `query` command-line tool: try the predicate language and the record store from the shell.
 ///
@@ -15,6 +16,11 @@ struct QueryCommand: AsyncParsableCommand {
             The database defaults to ./query.sqlite; set QUERY_DB or pass --db to use another.
             """,
         subcommands: [
+            DemoCommand.self,
+            ImportCommand.self,
+            FindCommand.self,
+            CountCommand.self,
+            SchemaCommand.self,
             CheckCommand.self,
             EvalCommand.self,
         ]
@@ -35,6 +41,9 @@ enum QueryMain {
             CommandOutput.standardError("error: \(error.description)")
             exit(1)
         } catch let error as FormatPredicateError {
+            CommandOutput.standardError("error: \(error.description)")
+            exit(1)
+        } catch let error as RecordStoreError {
             CommandOutput.standardError("error: \(error.description)")
             exit(1)
         } catch let error as ValueJSONError {
