@@ -94,7 +94,8 @@ extension Query {
     /// let item = try await Item.query(in: context).first()
     /// ```
     public func first() async throws -> T? {
-        try limit(1).decodeAll(limit(1).fetchRecords()).first
+        let limited = try limit(1)
+        return try limited.decodeAll(limited.fetchRecords()).first
     }
 
     /// How many models match (async).
