@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PredicateLanguage", targets: ["PredicateLanguage"]),
         .library(name: "RecordStore", targets: ["RecordStore"]),
+        .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
@@ -31,6 +32,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/RecordStore"
+        ),
+        .target(
+            name: "QueryBuilder",
+            dependencies: ["RecordStore", "PredicateLanguage"],
+            path: "Sources/QueryBuilder"
         ),
         .executableTarget(
             name: "query",
@@ -62,6 +68,11 @@ let package = Package(
             name: "RecordStoreTests",
             dependencies: ["RecordStore", "PredicateLanguage"],
             path: "Tests/RecordStoreTests"
+        ),
+        .testTarget(
+            name: "QueryBuilderTests",
+            dependencies: ["QueryBuilder", "RecordStore", "PredicateLanguage"],
+            path: "Tests/QueryBuilderTests"
         ),
         .testTarget(
             name: "QueryCLITests",

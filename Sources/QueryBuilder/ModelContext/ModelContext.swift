@@ -1,0 +1,237 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+/// A scratch pad of model changes over a store and a zone, committed together by ``save()``.
+///
+/// Models are values, so a context does not watch them: you tell it what changed.
+/// - ``insert(_:)`` registers a new model (saving it fails with a conflict when a record with its
+///   name already exists).
+/// - ``update(_:)`` registers a changed model: call it again after each change you want saved (the
+///   last registered value wins). The context checks, when saving, that the stored record is still
+///   the version this context last read (fetched, or saved) — otherwise the save is a conflict.
+/// - ``delete(_:)`` registers a deletion.
+///
+/// ``save()`` commits everything at once, all or nothing: on any error (a conflict, a bad field)
+/// nothing is written and the pending changes stay as they were, so the caller can fix them
+/// and retry, or ``rollback()``. Queries through the context see its pending changes (as Core
+/// Data's `includesPendingChanges`), unless the query says ``Query/includesPendingChanges(_:)`` false.
+///
+/// ```swift
+/// let context = ModelContext(store: Store.inMemory())
+/// try context.insert(Item(id: "a1", name: "Apple", quantity: 1, date: .now))
+/// try Item.query(in: context).count()        // 1: the pending insert is visible
+/// try context.save()
+///
+/// var apple = try Item.query(in: context).fetch("a1")!
+/// apple.quantity = 5
+/// try context.update(apple)
+/// try context.save()
+/// ```
+public final class ModelContext: Sendable {
+    /// The store the context reads and saves.
+    public let store: Store
+    /// The zone every record of the context lives in.
+    public let zone: ZoneID
+
+    private struct State {
+        var pending = PendingChangeSet()
+        /// The change tags of the stored versions this context last read or saved.
+        var knownChangeTags: [RecordID: String] = [:]
+    }
+
+    private let state = ProtectedState(State())
+    private let encoder = RecordEncoder()
+
+    /// Creates a context over a store and a zone (the default zone unless given).
+    ///
+    /// ```swift
+    /// let context = ModelContext(store: try Store.open(path: "items.sqlite"))
+    /// ```
+    public init(store: Store, zone: ZoneID = .default) {
+        self.store = store
+        self.zone = zone
+    }
+
+    // MARK: Registering changes
+
+    /// Registers a new model to save; returns the identifier of its record (a generated name
+    /// when the model has no ``RecordModel/recordName``). Inserting a model whose deletion is
+    /// pending turns the deletion into an update; inserting again before saving replaces the value.
+    ///
+    /// ```swift
+    /// try context.insert(Item(id: "a1", name: "Apple", quantity: 1, date: .now))
+    /// let noteID = try context.insert(Note(text: "hello"))   // RecordID(recordName: "6F1C...")
+    /// ```
+    @discardableResult
+    public func insert<T: RecordModel>(_ model: T) throws -> RecordID {
+        let record = try encoder.record(for: model, zone: zone)
+        let id = record.recordID
+        state.withLock { state in
+            switch state.pending[id] {
+            case .insert?, nil:
+                state.pending[id] = .insert(record)
+            case .update?, .delete?:
+                state.pending[id] = .update(Self.withChangeTag(record, state.knownChangeTags[id]))
+            }
+        }
+        return id
+    }
+
+    /// Registers the current value of a changed model; call it after every change to save
+    /// (the last value registered before ``save()`` is the one saved). The model must have a
+    /// record name. An update of a record this context has not read yet reads its change tag now.
+    ///
+    /// ```swift
+    /// var apple = try Item.query(in: context).fetch("a1")!
+    /// apple.quantity += 1
+    /// try context.update(apple)
+    /// ```
+    public func update<T: RecordModel>(_ model: T) throws {
+        guard let name = model.recordName else { throw QueryError.missingRecordName(recordType: T.recordType) }
+        let record = try encoder.record(for: model, zone: zone, generatedName: name)
+        let id = record.recordID
+        let knownTag = state.withLock { $0.knownChangeTags[id] }
+        var currentTag: String?
+        if knownTag == nil, state.withLock({ $0.pending[id] == nil }) {
+            currentTag = try store.record(for: id)?.recordChangeTag
+        }
+        state.withLock { state in
+            switch state.pending[id] {
+            case .insert?:
+                state.pending[id] = .insert(record)
+            case .update?, .delete?:
+                state.pending[id] = .update(Self.withChangeTag(record, state.knownChangeTags[id]))
+            case nil:
+                if let tag = state.knownChangeTags[id] ?? currentTag {
+                    state.knownChangeTags[id] = tag
+                    state.pending[id] = .update(Self.withChangeTag(record, tag))
+                } else {
+                    state.pending[id] = .insert(record)
+                }
+            }
+        }
+    }
+
+    /// Registers the deletion of a model's record (a pending insert of it is simply dropped).
+    ///
+    /// ```swift
+    /// try context.delete(apple)
+    /// try context.save()
+    /// ```
+    public func delete<T: RecordModel>(_ model: T) throws {
+        guard let name = model.recordName else { throw QueryError.missingRecordName(recordType: T.recordType) }
+        deleteRecord(RecordID(recordName: name, zoneID: zone), recordType: T.recordType)
+    }
+
+    /// Registers the deletion of a record by identifier.
+    func deleteRecord(_ id: RecordID, recordType: String) {
+        state.withLock { state in
+            if case .insert? = state.pending[id] {
+                state.pending[id] = nil
+            } else {
+                state.pending[id] = .delete(id, recordType: recordType, changeTag: state.knownChangeTags[id])
+            }
+        }
+    }
+
+    /// Whether the context holds changes not yet saved.
+    ///
+    /// ```swift
+    /// try context.insert(item)
+    /// context.hasChanges   // true
+    /// ```
+    public var hasChanges: Bool {
+        state.withLock { !$0.pending.isEmpty }
+    }
+
+    /// How many records have a pending insert, update or delete.
+    ///
+    /// ```swift
+    /// context.pendingChangeCount   // 2
+    /// ```
+    public var pendingChangeCount: Int {
+        state.withLock { $0.pending.order.count }
+    }
+
+    /// Discards every pending change.
+    ///
+    /// ```swift
+    /// try context.insert(item)
+    /// context.rollback()
+    /// context.hasChanges   // false
+    /// ```
+    public func rollback() {
+        state.withLock { $0.pending = PendingChangeSet() }
+    }
+
+    // MARK: Saving
+
+    /// Commits every pending change, all or nothing.
+    ///
+    /// Inserts and updates go to the store in one `save` (one transaction). Deletions are
+    /// checked first (a record changed since this context read it is a conflict) and run right
+    /// after the save: the store has no single call that saves and deletes in one transaction.
+    /// On an error nothing is written and the pending changes stay intact, except in the rare case
+    /// that the deletions fail after the save succeeded: then the saved changes are committed and
+    /// only the deletions stay pending.
+    ///
+    /// ```swift
+    /// do { try context.save() }
+    /// catch RecordStoreError.conflict(let id, _, _) {
+    ///     print("\(id) changed elsewhere; pending changes kept")
+    /// }
+    /// ```
+    public func save() throws {
+        try state.withLock { state in
+            let changes = state.pending.ordered
+            guard !changes.isEmpty else { return }
+            let records = changes.compactMap { $0.1.savedRecord }
+            var deletions: [RecordID] = []
+            for (id, change) in changes {
+                guard case .delete(_, _, let expectedTag) = change else { continue }
+                let stored = try store.record(for: id)
+                if let expectedTag, stored?.recordChangeTag != expectedTag {
+                    throw RecordStoreError.conflict(id, expected: expectedTag, found: stored?.recordChangeTag)
+                }
+                if stored != nil { deletions.append(id) }
+            }
+            let saved = try store.save(records)
+            for record in saved {
+                state.pending[record.recordID] = nil
+                state.knownChangeTags[record.recordID] = record.recordChangeTag
+            }
+            if !deletions.isEmpty {
+                try store.delete(deletions)
+            }
+            for (id, _) in changes {
+                state.pending[id] = nil
+            }
+            for id in deletions {
+                state.knownChangeTags[id] = nil
+            }
+        }
+    }
+
+    // MARK: Internals for queries
+
+    /// A copy of the pending changes to records of one type in this context's zone.
+    func pendingChanges(ofType recordType: String) -> [(RecordID, PendingChange)] {
+        state.withLock { $0.pending.changes(ofType: recordType, zone: zone) }
+    }
+
+    /// Remembers the change tags of records read from the store.
+    func remember(_ records: [Record]) {
+        state.withLock { state in
+            for record in records {
+                if let tag = record.recordChangeTag { state.knownChangeTags[record.recordID] = tag }
+            }
+        }
+    }
+
+    private static func withChangeTag(_ record: Record, _ tag: String?) -> Record {
+        var record = record
+        record.recordChangeTag = tag
+        return record
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+extension Query {
+    /// The first match, or a new model inserted into the context (pending until `save()`) whose
+    /// fields are the values of the query's equality conditions.
+    ///
+    /// Throws ``QueryError/tooComplex(reason:)`` when a condition is not a plain equality from the
+    /// dictionary or key path forms (an inequality, a range, an array, an `.or`, a format string),
+    /// when two conditions give one field different values, or when the model cannot be made from
+    /// those values (a required property without a condition — adopt ``DefaultInitializable`` to
+    /// start from an empty model).
+    ///
+    /// ```swift
+    /// let apple = try Item.query(in: context).where([.name: "Apple", .quantity: 1]).firstOrInsert()
+    /// try context.save()
+    /// ```
+    public func firstOrInsert() throws -> T {
+        if let insertionProblem { throw QueryError.tooComplex(reason: insertionProblem) }
+        if let found = try first() { return found }
+        let model = try makeModel(from: insertionValues)
+        try context.insert(model)
+        return model
+    }
+
+    /// A new model from field values, over an empty model when `T` is ``DefaultInitializable``.
+    func makeModel(from values: [String: Value]) throws -> T {
+        var fields: [String: Value] = [:]
+        if let blankType = T.self as? any DefaultInitializable.Type, let blank = blankType.init() as? T {
+            fields = try RecordEncoder().fields(for: blank, recordType: T.recordType)
+        }
+        fields.merge(values) { _, condition in condition }
+        do {
+            return try RecordDecoder().decode(T.self, fromFields: fields, recordType: T.recordType)
+        } catch let error as ModelCodingError {
+            throw QueryError.tooComplex(reason: "a new '\(T.recordType)' cannot be made from the conditions: \(error)")
+        }
+    }
+}
+
+extension Query where T: Identifiable {
+    /// Whether a model with this id matches the query.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).exists("a1")   // true
+    /// ```
+    public func exists(_ id: T.ID) throws -> Bool {
+        try withID(id).exists()
+    }
+
+    /// The model with this id when it matches the query, or nil.
+    ///
+    /// ```swift
+    /// let apple = try Item.query(in: context).fetch("a1")
+    /// ```
+    public func fetch(_ id: T.ID) throws -> T? {
+        try withID(id).first()
+    }
+
+    /// The model with this id, or a new one inserted into the context whose `id` is this id
+    /// (and whose other fields come from the query's equality conditions, over an empty model
+    /// when `T` is ``DefaultInitializable``). Throws ``QueryError/tooComplex(reason:)`` when the
+    /// model cannot be made.
+    ///
+    /// ```swift
+    /// let pear = try Item.query(in: context).fetchOrInsert("p1")
+    /// ```
+    public func fetchOrInsert(_ id: T.ID) throws -> T {
+        if let found = try fetch(id) { return found }
+        guard let encodableID = id as? any Encodable else {
+            throw QueryError.tooComplex(reason: "the id type \(T.ID.self) is not Encodable")
+        }
+        let idValue = try ValueEncoder(recordType: T.recordType, codingPath: []).encodeRoot(encodableID)
+        var values = insertionProblem == nil ? insertionValues : [:]
+        values["id"] = idValue
+        let model = try makeModel(from: values)
+        try context.insert(model)
+        return model
+    }
+
+    /// The query narrowed to the record named by an id.
+    private func withID(_ id: T.ID) -> Query {
+        joined(and: .comparison(ComparisonPredicate(
+            .keyPath("recordName"), .equalTo, .constant(.string(RecordNaming.recordName(for: id))))))
+    }
+}

@@ -1,0 +1,11 @@
+/// The direction of one sort level.
+///
+/// ```swift
+/// try Item.query(in: context).order(by: "quantity", .descending)
+/// ```
+public enum SortDirection: Sendable, Hashable {
+    /// Smaller values first (the default); nil first.
+    case ascending
+    /// Larger values first; nil last.
+    case descending
+}

@@ -1,0 +1,186 @@
+import Foundation
+import PredicateLanguage
+import QueryBuilder
+import RecordStore
+import Testing
+
+/// Pending changes, saving all or nothing, conflicts and rollback, on both engines.
+@Suite("ModelContext")
+struct ModelContextTests {
+    @Test(arguments: EngineKind.allCases)
+    func pendingInsertsAreVisibleToQueries(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        try context.insert(Item(id: "f6", name: "Fig", quantity: 2, date: day(0), department: "Fruit"))
+        #expect(context.hasChanges == true)
+        let twos = Item.query(in: context).where([.quantity: 2])
+        #expect(try twos.order(by: .date).all().ids == ["f6", "b2", "e5"])
+        #expect(try twos.order(by: .date).limit(2).all().ids == ["f6", "b2"])
+        #expect(try twos.order(by: .date).offset(1).limit(1).all().ids == ["b2"])
+        #expect(try twos.count() == 3)
+        #expect(try twos.includesPendingChanges(false).count() == 2)
+        #expect(try twos.includesPendingChanges(false).all().ids == ["b2", "e5"])
+        #expect(try Item.query(in: context).fetch("f6")?.name == "Fig")
+        #expect(try Item.query(in: context).exists("f6") == true)
+        #expect(try Item.query(in: context).where([.quantity: 3]).count() == 1)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func pendingUpdatesAndDeletesAreVisibleToQueries(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        var carrot = try #require(try Item.query(in: context).fetch("c3"))
+        carrot.quantity = 2
+        try context.update(carrot)
+        var banana = try #require(try Item.query(in: context).fetch("b2"))
+        banana.quantity = 9
+        try context.update(banana)
+        try context.delete(fixtureItems[4])
+        let twos = Item.query(in: context).where([.quantity: 2]).order(by: .name, .descending)
+        #expect(try twos.all().ids == ["c3"])
+        #expect(try twos.count() == 1)
+        #expect(try Item.query(in: context).order(by: .quantity, .descending).all().ids == ["b2", "d4", "c3", "a1"])
+        #expect(try Item.query(in: context).order(by: .quantity, .descending).limit(2).all().ids == ["b2", "d4"])
+        #expect(try Item.query(in: context).count() == 4)
+        #expect(try Item.query(in: context).fetch("e5") == nil)
+        #expect(try Item.query(in: context).includesPendingChanges(false).where([.quantity: 2]).all().ids == ["b2", "e5"])
+        try context.save()
+        #expect(context.hasChanges == false)
+        #expect(try Item.query(in: context).includesPendingChanges(false).order(by: .quantity, .descending).all().ids
+            == ["b2", "d4", "c3", "a1"])
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func updatesRegisterTheLastValue(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        var apple = try #require(try Item.query(in: context).fetch("a1"))
+        apple.quantity = 5
+        try context.update(apple)
+        apple.quantity = 6
+        try context.update(apple)
+        #expect(context.pendingChangeCount == 1)
+        try context.save()
+        let other = ModelContext(store: context.store)
+        #expect(try Item.query(in: other).fetch("a1")?.quantity == 6)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func saveIsAllOrNothingAndAConflictKeepsPendingChanges(engine: EngineKind) throws {
+        let first = try engine.seededContext()
+        let second = ModelContext(store: first.store)
+        var theirs = try #require(try Item.query(in: second).fetch("a1"))
+        var ours = try #require(try Item.query(in: first).fetch("a1"))
+        ours.quantity = 10
+        try first.update(ours)
+        try first.save()
+
+        theirs.name = "Green apple"
+        try second.update(theirs)
+        try second.insert(Item(id: "g7", name: "Grape", quantity: 7, date: day(7), department: "Fruit"))
+        try second.delete(fixtureItems[2])
+        #expect {
+            try second.save()
+        } throws: { error in
+            guard case RecordStoreError.conflict(let id, _, _) = error else { return false }
+            return id == RecordID(recordName: "a1")
+        }
+        // Nothing of the failed save was written...
+        let fresh = ModelContext(store: first.store)
+        #expect(try Item.query(in: fresh).all().ids == ["a1", "b2", "c3", "d4", "e5"])
+        #expect(try Item.query(in: fresh).fetch("a1") == Item(id: "a1", name: "Apple", quantity: 10, date: day(1), department: "Fruit"))
+        // ...and the pending changes are intact.
+        #expect(second.pendingChangeCount == 3)
+        #expect(try Item.query(in: second).order(by: .date).all().ids == ["a1", "b2", "d4", "e5", "g7"])
+        #expect(try Item.query(in: second).fetch("a1")?.name == "Green apple")
+
+        second.rollback()
+        #expect(second.hasChanges == false)
+        #expect(try Item.query(in: second).all().ids == ["a1", "b2", "c3", "d4", "e5"])
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func retryAfterRereadingSucceeds(engine: EngineKind) throws {
+        let first = try engine.seededContext()
+        let second = ModelContext(store: first.store)
+        var theirs = try #require(try Item.query(in: second).fetch("a1"))
+        var ours = try #require(try Item.query(in: first).fetch("a1"))
+        ours.quantity = 10
+        try first.update(ours)
+        try first.save()
+        theirs.name = "Green apple"
+        try second.update(theirs)
+        #expect(throws: RecordStoreError.self) { try second.save() }
+        second.rollback()
+        var reread = try #require(try Item.query(in: second).fetch("a1"))
+        reread.name = "Green apple"
+        try second.update(reread)
+        try second.save()
+        #expect(try Item.query(in: first).fetch("a1") == Item(id: "a1", name: "Green apple", quantity: 10, date: day(1), department: "Fruit"))
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func insertingAnExistingRecordIsAConflict(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        try context.insert(Item(id: "a1", name: "Impostor", quantity: 0, date: day(0)))
+        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "a1"), expected: nil, found: try context.store.record(for: RecordID(recordName: "a1"))?.recordChangeTag)) {
+            try context.save()
+        }
+        #expect(context.pendingChangeCount == 1)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func deletingARecordChangedElsewhereIsAConflict(engine: EngineKind) throws {
+        let first = try engine.seededContext()
+        let second = ModelContext(store: first.store)
+        let theirs = try #require(try Item.query(in: second).fetch("b2"))
+        var ours = try #require(try Item.query(in: first).fetch("b2"))
+        ours.quantity = 20
+        try first.update(ours)
+        try first.save()
+        try second.delete(theirs)
+        #expect(throws: RecordStoreError.self) { try second.save() }
+        #expect(second.pendingChangeCount == 1)
+        #expect(try Item.query(in: first).includesPendingChanges(false).exists("b2") == true)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func insertThenDeleteBeforeSavingLeavesNothing(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        let fig = Item(id: "f6", name: "Fig", quantity: 1, date: day(6))
+        try context.insert(fig)
+        try context.delete(fig)
+        #expect(context.hasChanges == false)
+        try context.delete(fixtureItems[0])
+        try context.insert(fixtureItems[0])
+        #expect(context.pendingChangeCount == 1)
+        try context.save()
+        #expect(try Item.query(in: context).count() == 5)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func modelsWithoutIdentityGetGeneratedNames(engine: EngineKind) throws {
+        let context = ModelContext(store: try engine.makeStore())
+        let id = try context.insert(Note(text: "hello"))
+        #expect(id.recordName.count == 36)
+        try context.save()
+        var note = try #require(try Note.query(in: context).first())
+        #expect(note == Note(recordName: id.recordName, text: "hello"))
+        note.text = "hello again"
+        try context.update(note)
+        try context.save()
+        #expect(try Note.query(in: context).all() == [Note(recordName: id.recordName, text: "hello again")])
+        #expect(throws: QueryError.missingRecordName(recordType: "Note")) {
+            try context.update(Note(text: "nameless"))
+        }
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func contextsWorkInTheirZone(engine: EngineKind) throws {
+        let store = try engine.makeStore()
+        let archive = ZoneID(zoneName: "Archive")
+        try store.createZone(archive)
+        let archived = ModelContext(store: store, zone: archive)
+        try archived.insert(fixtureItems[0])
+        try archived.save()
+        #expect(try Item.query(in: archived).all().ids == ["a1"])
+        #expect(try Item.query(in: ModelContext(store: store)).count() == 0)
+    }
+}

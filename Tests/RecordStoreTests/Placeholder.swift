@@ -1,0 +1,1 @@
+// Placeholder until the record store tests land from the store branch.
