@@ -1,1 +1,0 @@
-// Placeholder until the record store tests land from the store branch.
