@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the predicate parser, printer and evaluator with libFuzzer and AddressSanitizer.
 #
-#   Scripts/fuzz.sh [SECONDS]      # default 600
+#   Scripts/fuzz.sh [SECONDS [LIBFUZZER FLAGS...]]      # default 600
+#
+# Extra flags go to libFuzzer, e.g. keep going after a finding and collect them all:
+#   Scripts/fuzz.sh 1200 -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1
 #
 # Builds Fuzz/PredicateFuzzTarget.swift together with Sources/PredicateLanguage into
 # .build/fuzz/predicate-fuzzer, runs it for SECONDS on a working copy of Fuzz/corpus,
@@ -9,8 +12,11 @@
 # A crash leaves its input in .build/fuzz/ (crash-*, timeout-*, oom-*): add a
 # regression test for it to Tests/PredicateLanguageTests/Hardening/.
 set -euo pipefail
+# Swift's own crash backtracer confuses AddressSanitizer; libFuzzer prints the stack.
+export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
+shift || true
 out=.build/fuzz
 mkdir -p "$out/work"
 
@@ -23,8 +29,8 @@ cp -n Fuzz/corpus/* "$out/work/" 2>/dev/null || true
 echo "fuzz: running for ${seconds}s"
 set +e
 "$out/predicate-fuzzer" "$out/work" -dict=Fuzz/predicate.dict -max_total_time="$seconds" \
-    -timeout=5 -rss_limit_mb=4096 -max_len=2048 -print_final_stats=1 -artifact_prefix="$out/" 2>&1 \
-    | grep -E '^(#[0-9]+ +(DONE|pulse|INITED)|stat::|==|FUZZ|SUMMARY|artifact|Done)' | tail -n 40
+    -timeout=5 -rss_limit_mb=4096 -max_len=2048 -print_final_stats=1 -artifact_prefix="$out/" "$@" 2>&1 \
+    | grep -E '^(#[0-9]+ +(DONE|pulse|INITED)|#[0-9]+: cov|stat::|==|FUZZ|  (input|detail|reprinted):|SUMMARY|artifact|Done|INFO: (exiting|fuzzed|log)|CRASH)' | tail -n 60
 status=${PIPESTATUS[0]}
 set -e
 echo "fuzz: merging new coverage into Fuzz/corpus"

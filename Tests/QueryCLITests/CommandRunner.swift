@@ -23,6 +23,11 @@ struct CommandRunner {
 
     /// Runs `query` with these arguments, feeding `input` to its standard input.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
+        try run(arguments, inputBytes: input.map { Data($0.utf8) }, environment: environment)
+    }
+
+    /// Runs `query` with these arguments, feeding raw bytes (which need not be UTF-8) to its standard input.
+    static func run(_ arguments: [String], inputBytes input: Data?, environment: [String: String] = [:]) throws -> Outcome {
         let process = Process()
         process.executableURL = productsFolder.appendingPathComponent("query")
         process.arguments = arguments
@@ -36,10 +41,13 @@ struct CommandRunner {
         process.standardError = errorPipe
         process.standardInput = inputPipe
         try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+        // Write the input from another thread: a child that answers while it reads would
+        // otherwise block on a full output pipe while this thread blocks on a full input pipe.
+        let inputWriter = Thread {
+            if let input { inputPipe.fileHandleForWriting.write(input) }
+            try? inputPipe.fileHandleForWriting.close()
         }
-        try inputPipe.fileHandleForWriting.close()
+        inputWriter.start()
         // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
         let errorData = ThreadSafeBox<Data>(Data())
         let errorReader = Thread {

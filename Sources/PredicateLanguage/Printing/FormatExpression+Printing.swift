@@ -71,18 +71,31 @@ extension FormatExpression: CustomStringConvertible {
     }
 
     /// The expression in front of `.path` or `[index]`: parenthesized when it is
-    /// arithmetic or starts with a unary minus, since postfix binds tighter.
+    /// arithmetic or starts with a unary minus, since postfix binds tighter, and when it
+    /// is a number constant.
     private var postfixBaseFormat: String {
         switch self {
         case .arithmetic: return "(\(expressionFormat))"
-        default: return printsWithLeadingMinus ? "(\(expressionFormat))" : expressionFormat
+        // A bare number before `.key` would read as a decimal point: `(1).key`.
+        default: return printsWithLeadingMinus || printsAsNumberLiteral ? "(\(expressionFormat))" : expressionFormat
         }
     }
 
-    /// Whether `-x` must print as `-(x)`: arithmetic, and anything that already starts with a minus.
+    /// Whether `-x` must print as `-(x)`: arithmetic of lower precedence than the minus
+    /// (`-(a + b)`) and a number constant (`-5` would read back as the constant -5, not a
+    /// negation). Not a power (`-a ** 2` reads back as `-(a ** 2)`) nor anything that already starts
+    /// with a minus (`--a`, `--3`): parentheses would add a level of nesting per minus, so the
+    /// printed form of deeply nested input could pass the parser's nesting limit.
     private var needsParenthesesUnderNegation: Bool {
-        if case .arithmetic = self { return true }
-        return printsWithLeadingMinus
+        if case .arithmetic(let arithmeticOperator, _, _) = self { return arithmeticOperator != .power }
+        return printsAsNumberLiteral
+    }
+
+    /// Whether this is a constant printed as a bare number (`5`, `0.5`, `1` for true): a minus
+    /// written right before it would fold into the constant, so a negation of it prints `-(5)`.
+    private var printsAsNumberLiteral: Bool {
+        guard case .constant(let value) = self, let first = value.formatLiteral.utf8.first else { return false }
+        return first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")
     }
 
     /// The expression as an operand of a binary arithmetic operator.

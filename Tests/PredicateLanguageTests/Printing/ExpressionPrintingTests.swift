@@ -106,8 +106,11 @@ struct ExpressionPrintingTests {
             (.negation(.variable("x")), "-$x"),
             (.negation(.function("abs:", [a])), "-abs:(a)"),
             (.negation(.arithmetic(.add, a, b)), "-(a + b)"),
-            (.negation(.negation(a)), "-(-a)"),
-            (.negation(.constant(-3)), "-(-3)"),
+            (.negation(.negation(a)), "--a"),
+            (.negation(.constant(-3)), "--3"),
+            (.negation(.constant(3)), "-(3)"),
+            (.negation(.arithmetic(.power, a, b)), "-a ** b"),
+            (.negation(.arithmetic(.power, .constant(2), b)), "-2 ** b"),
             (.arithmetic(.subtract, a, .negation(b)), "a - -b"),
         ])
     }
