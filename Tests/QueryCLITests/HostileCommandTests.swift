@@ -108,8 +108,8 @@ struct HostileCommandTests {
 
     // MARK: - Overlong, deep and huge
 
-    @Test func aTenMegabyteStringInABatchLine() throws {
-        let long = String(repeating: "0123456789", count: 1_048_576)
+    @Test func aOneMegabyteStringInABatchLine() throws {
+        let long = String(repeating: "0123456789", count: 104_858)
         let input = #"{"format": "name == \"\#(long)\"", "object": {"name": "\#(long)"}}"# + "\n"
             + #"{"format": "name == \"\#(long)\"", "object": {"name": "short"}}"# + "\n"
         let result = try batchLines(Data(input.utf8))
@@ -135,15 +135,15 @@ struct HostileCommandTests {
         #expect(check.standardError.hasPrefix("error: expected at most 200 levels of nesting, found nesting deeper than 200 levels at offset 200\n"))
     }
 
-    @Test func aMillionMembersThroughABatchArgument() throws {
-        let members = (0..<1_000_000).map(String.init).joined(separator: ",")
-        let input = #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 999999}}"# + "\n"
-            + #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 1000000}}"# + "\n"
-            + #"{"format": "id IN {\#(members)}", "object": {"id": 123456}}"# + "\n"
+    @Test func aHundredThousandMembersThroughABatchArgument() throws {
+        let members = (0..<100_000).map(String.init).joined(separator: ",")
+        let input = #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 99999}}"# + "\n"
+            + #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 100000}}"# + "\n"
+            + #"{"format": "id IN {\#(members)}", "object": {"id": 12345}}"# + "\n"
         let result = try batchLines(Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.lines.count == 3)
-        let canonical = "id IN {" + (0..<1_000_000).map(String.init).joined(separator: ", ") + "}"
+        let canonical = "id IN {" + (0..<100_000).map(String.init).joined(separator: ", ") + "}"
         #expect(result.lines == [
             #"{"canonical":"\#(canonical)","result":true}"#,
             #"{"canonical":"\#(canonical)","result":false}"#,

@@ -84,6 +84,12 @@ struct JSONValueWriter {
 
     mutating func writeString(_ string: String) {
         output += "\""
+        // Most strings need no escaping: append them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
