@@ -13,6 +13,8 @@ enum BenchmarkMain {
     static let sections: [any BenchmarkSection] = [
         ParsingSection(),
         EvaluationSection(),
+        PagingSection(),
+        StreamingSection(),
     ]
 
     static func main() async {

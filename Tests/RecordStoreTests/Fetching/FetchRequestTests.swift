@@ -71,8 +71,8 @@ struct FetchRequestTests {
         let expected: [[String: Value]] = [
             ["group": "a", "total": 94, "meanWeight": .double(1.0), "firstTitle": "Alpha 0", "best": 48, "ranked": 2],
             ["group": "b", "total": 72, "meanWeight": .double(1.25), "firstTitle": "Alpha 5", "best": 37, "ranked": 2],
-            ["group": "c", "total": 44, "meanWeight": .double(1.5), "firstTitle": "Alpha 3", "best": 24, "ranked": 2],
-            ["group": "d", "total": 16, "meanWeight": .double(1.75), "firstTitle": "Gamma 0", "best": 9, "ranked": 2],
+            ["group": "c", "total": 44, "meanWeight": .double(2.0 / 3), "firstTitle": "Alpha 3", "best": 24, "ranked": 2],
+            ["group": "d", "total": 16, "meanWeight": .double(2.75 / 3), "firstTitle": "Gamma 0", "best": 9, "ranked": 2],
         ]
         for store in try stores() {
             #expect(try store.fetch(request).dictionaries == expected)
@@ -152,7 +152,8 @@ struct FetchRequestTests {
                 all += batch.map(\.recordID.recordName)
             }
             #expect(sizes == [5, 5, 2])
-            #expect(all == (0..<12).reversed().map { String(format: "item%03d", $0) })
+            // weight = (index % 10) / 4, descending; equal weights in record name order
+            #expect(all == [9, 8, 7, 6, 5, 4, 3, 2, 1, 11, 0, 10].map { String(format: "item%03d", $0) })
             #expect(names(try store.fetch(request)) == all)
             request.fetchLimit = 11
             request.fetchOffset = 0
@@ -169,7 +170,7 @@ struct FetchRequestTests {
                 sizes.append(batch.count)
             }
             #expect(sizes == [5, 5])
-            #expect(first.first?.fields == ["weight": .double(2.25)])
+            #expect(first.first?.fields == ["weight": .double(1.75)])
             #expect(names(try store.fetch(request)).count == 10)
         }
     }

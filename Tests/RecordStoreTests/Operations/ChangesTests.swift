@@ -5,6 +5,11 @@ import Testing
 
 @Suite("Lookups by ID and batched changes")
 struct ChangesTests {
+    func failure(_ result: Result<Record, RecordStoreError>?) -> RecordStoreError? {
+        if case .failure(let error)? = result { return error }
+        return nil
+    }
+
     @Test("Lookups report each missing ID")
     func lookups() throws {
         for store in try SmallStores.both() {
@@ -14,8 +19,8 @@ struct ChangesTests {
             let found = try store.records(for: [RecordID(recordName: "item001"), missing, elsewhere])
             #expect(found.count == 3)
             #expect((try? found[RecordID(recordName: "item001")]?.get())?["title"] == "beta 1")
-            #expect(found[missing].map { if case .failure(let error) = $0 { error } else { nil } } == .recordNotFound(missing))
-            #expect(found[elsewhere].map { if case .failure(let error) = $0 { error } else { nil } } == .recordNotFound(elsewhere))
+            #expect(failure(found[missing]) == .recordNotFound(missing))
+            #expect(failure(found[elsewhere]) == .recordNotFound(elsewhere))
         }
     }
 

@@ -28,10 +28,10 @@ struct ConcurrentPagingTests {
             while let cursor = batch.cursor {
                 round += 1
                 // Another task writes between batches: new records everywhere in the order, and deletions.
+                let doomed = Array(pendingDeletes.prefix(10))
+                let inserted = SmallStores.items(12, prefix: "new\(round)-")
                 let writer = Task {
-                    let inserted = SmallStores.items(12, prefix: "new\(round)-")
                     try store.save(inserted)
-                    let doomed = Array(pendingDeletes.prefix(10))
                     try store.delete(doomed)
                     return doomed.count
                 }

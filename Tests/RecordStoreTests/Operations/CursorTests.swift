@@ -103,7 +103,7 @@ struct CursorTests {
         try store.save(SmallStores.items(9))
         let paris = Location(latitude: 48.8566, longitude: 2.3522)
         let query = try RecordQuery(
-            recordType: "Item", predicate: FormatPredicate(format: "rank != nil AND title BEGINSWITH[cd] %@", "a"),
+            recordType: "Item", predicate: FormatPredicate(format: "rank != nil OR title BEGINSWITH[cd] %@", "a"),
             sorts: [Sort("weight", ascending: false), Sort.distance(from: paris, key: "nowhere")])
         let first = try store.firstBatch(matching: query, resultsLimit: 1)
         let text = try #require(first.cursor).stringValue
