@@ -31,14 +31,12 @@ struct QueryPlanner {
             whereClause += " AND \(sql)"
             arguments += condition.arguments
         }
-        if let position = specification.after {
-            let keyset = keysetCondition(specification.sorts, after: position)
-            whereClause += " AND \(keyset.sql ?? "1")"
-            arguments += keyset.arguments
-        }
+        let segments = specification.after.map { keysetSegments(specification.sorts, after: $0) } ?? []
         let residual = condition.isExact ? nil : residualPredicate(specification.predicate)
         let (orderBy, orderArguments) = try orderClause(specification.sorts)
-        return SQLQueryPlan(whereClause: whereClause, whereArguments: arguments, orderBy: orderBy, orderArguments: orderArguments, residual: residual)
+        return SQLQueryPlan(
+            whereClause: whereClause, whereArguments: arguments, orderBy: orderBy, orderArguments: orderArguments,
+            residual: residual, keysetSegments: segments)
     }
 
     // MARK: Residual
@@ -317,22 +315,29 @@ struct QueryPlanner {
 
     // MARK: Keyset
 
-    /// The rows strictly after a keyset position in the order of the sorts, then the record name:
-    /// for each sort, the rows equal on every earlier key and after on this one, or equal on all
+    /// The rows strictly after a keyset position in the order of the sorts, then the record name,
+    /// as conditions to run one after the other (each in the query's order).
+    ///
+    /// For each sort: the rows equal on every earlier key and after on this one, or equal on all
     /// keys with a greater record name. Ascending order puts nil first, descending last, as
-    /// `ORDER BY` does. A leading "at or after on the first key" range lets an index seek.
-    func keysetCondition(_ sorts: [Sort], after position: KeysetPosition) -> SQLCondition {
-        var equalities: [(sql: String, arguments: [SQLArgument])] = []
-        var alternatives: [(sql: String, arguments: [SQLArgument])] = []
-        var leading: (sql: String, arguments: [SQLArgument])?
+    /// `ORDER BY` does. A leading "at or after on the first key" range lets an index seek; when
+    /// the first key is descending and not nil, the rows where it is nil (which come last) are a
+    /// second segment, so that the first stays a plain range `x <= ?` an index can seek.
+    func keysetSegments(_ sorts: [Sort], after position: KeysetPosition) -> [SQLCondition] {
+        typealias Part = (sql: String, arguments: [SQLArgument])
+        var equalities: [Part] = []
+        var alternatives: [Part] = []
+        var leading: Part?
+        var nullSegment: Part?
         for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
             guard let expression = orderExpression(sort) else { continue }
             let value = position.sortValues[index]
             let x = expression.sql
             let xa = expression.arguments
-            let after: (sql: String, arguments: [SQLArgument])?
-            let equal: (sql: String, arguments: [SQLArgument])
-            let atOrAfter: (sql: String, arguments: [SQLArgument])?
+            let after: Part?
+            let equal: Part
+            let atOrAfter: Part?
+            let isFirst = equalities.isEmpty
             if value.isNull {
                 equal = ("\(x) IS NULL", xa)
                 after = sort.ascending ? ("\(x) IS NOT NULL", xa) : nil
@@ -343,19 +348,23 @@ struct QueryPlanner {
                 if sort.ascending {
                     after = ("\(x) > ?", xa + [argument])
                     atOrAfter = ("\(x) >= ?", xa + [argument])
+                } else if isFirst {
+                    after = ("\(x) < ?", xa + [argument])
+                    atOrAfter = ("\(x) <= ?", xa + [argument])
+                    nullSegment = ("\(x) IS NULL", xa)
                 } else {
                     after = ("(\(x) < ? OR \(x) IS NULL)", xa + [argument] + xa)
-                    atOrAfter = ("(\(x) <= ? OR \(x) IS NULL)", xa + [argument] + xa)
+                    atOrAfter = nil
                 }
             }
-            if equalities.isEmpty, alternatives.isEmpty, leading == nil { leading = atOrAfter }
+            if isFirst { leading = atOrAfter }
             if let after {
                 let parts = equalities + [after]
                 alternatives.append((parts.map(\.sql).joined(separator: " AND "), parts.flatMap(\.arguments)))
             }
             equalities.append(equal)
         }
-        let nameParts: [(sql: String, arguments: [SQLArgument])] = equalities + [("\(column(TableLayout.recordNameColumn)) > ?", [.text(position.recordName)])]
+        let nameParts: [Part] = equalities + [("\(column(TableLayout.recordNameColumn)) > ?", [.text(position.recordName)])]
         alternatives.append((nameParts.map(\.sql).joined(separator: " AND "), nameParts.flatMap(\.arguments)))
         var sql = "(" + alternatives.map { "(\($0.sql))" }.joined(separator: " OR ") + ")"
         var arguments = alternatives.flatMap(\.arguments)
@@ -363,7 +372,9 @@ struct QueryPlanner {
             sql = "\(leading.sql) AND \(sql)"
             arguments = leading.arguments + arguments
         }
-        return .exact(sql, arguments)
+        var segments = [SQLCondition.exact(sql, arguments)]
+        if let nullSegment { segments.append(.exact(nullSegment.sql, nullSegment.arguments)) }
+        return segments
     }
 
     // MARK: Expressions

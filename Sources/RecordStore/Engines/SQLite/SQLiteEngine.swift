@@ -230,9 +230,17 @@ final class SQLiteEngine: StorageEngine {
 
     /// `SELECT … WHERE … ORDER BY … [LIMIT ? OFFSET ?]`: limit and offset go to SQL when SQL
     /// filters exactly; with a residual, rows stream until enough matches are found.
-    private func selectStatement(_ specification: QuerySpecification, plan: SQLQueryPlan, reader: SQLiteRecordReader) -> (String, [SQLArgument]) {
-        var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause) ORDER BY \(plan.orderBy)"
-        var arguments = plan.whereArguments + plan.orderArguments
+    private func selectStatement(
+        _ specification: QuerySpecification, plan: SQLQueryPlan, reader: SQLiteRecordReader, segment: SQLCondition? = nil
+    ) -> (String, [SQLArgument]) {
+        var whereClause = plan.whereClause
+        var whereArguments = plan.whereArguments
+        if let segment, let condition = segment.sql {
+            whereClause += " AND \(condition)"
+            whereArguments += segment.arguments
+        }
+        var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(whereClause) ORDER BY \(plan.orderBy)"
+        var arguments = whereArguments + plan.orderArguments
         if plan.residual == nil, specification.limit != nil || specification.offset > 0 {
             sql += " LIMIT ? OFFSET ?"
             arguments.append(.integer(Int64(specification.limit.map { max(0, $0) } ?? -1)))
@@ -245,24 +253,32 @@ final class SQLiteEngine: StorageEngine {
         try read { db in
             guard let (plan, schema) = try prepare(specification, db) else { return [] }
             let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
-            let (sql, arguments) = selectStatement(specification, plan: plan, reader: reader)
             let residual = try compileResidual(plan.residual)
             let searchable = schema.searchableFieldNames
             var results: [Record] = []
             if let limit = specification.limit, limit <= 0 { return results }
             var skip = residual == nil ? 0 : max(0, specification.offset)
-            let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(arguments))
-            while let row = try rows.next() {
-                let record = try reader.record(from: row)
-                if let residual {
-                    guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { continue }
+            let segments: [SQLCondition?] = plan.keysetSegments.isEmpty ? [nil] : plan.keysetSegments
+            for segment in segments {
+                var remaining = specification
+                if let limit = specification.limit {
+                    guard results.count < limit else { break }
+                    remaining.limit = limit - results.count
                 }
-                if skip > 0 {
-                    skip -= 1
-                    continue
+                let (sql, arguments) = selectStatement(remaining, plan: plan, reader: reader, segment: segment)
+                let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(arguments))
+                while let row = try rows.next() {
+                    let record = try reader.record(from: row)
+                    if let residual {
+                        guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { continue }
+                    }
+                    if skip > 0 {
+                        skip -= 1
+                        continue
+                    }
+                    results.append(record)
+                    if let limit = specification.limit, results.count >= limit { break }
                 }
-                results.append(record)
-                if let limit = specification.limit, results.count >= limit { break }
             }
             return results
         }
