@@ -14,6 +14,8 @@ enum BenchmarkMain {
         ParsingSection(),
         EvaluationSection(),
         StoreSection(),
+        PagingSection(),
+        StreamingSection(),
     ]
 
     static func main() async {

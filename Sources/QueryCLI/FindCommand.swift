@@ -20,7 +20,7 @@ struct FindCommand: ParsableCommand {
     @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort key; -KEY for descending (repeat for more keys).", valueName: "KEY|-KEY"))
     var sorts: [String] = []
 
-    @Option(name: .customLong("limit"), help: "The most records to print.")
+    @Option(name: .customLong("limit"), help: "The batch size: print at most N records and, when more remain, a cursor for --cursor.")
     var limit: Int?
 
     @Option(name: .customLong("keys"), help: ArgumentHelp("The fields to print, comma-separated.", valueName: "a,b"))
@@ -43,7 +43,6 @@ struct FindCommand: ParsableCommand {
     }
 
     func run() throws {
-        if cursor != nil { throw CommandFailure("--cursor is not supported yet: cursors arrive with query operations") }
         let opened = try store.openStore()
         let parsed = try predicate.parsedPredicate()
         let sortList = try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
@@ -55,13 +54,41 @@ struct FindCommand: ParsableCommand {
             print(plan)
             return
         }
-        let records = try StoreOptions.failing { () throws(RecordStoreError) in
-            try opened.records(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
+        let (records, nextCursor) = try StoreOptions.failing { () throws(RecordStoreError) -> ([Record], QueryCursor?) in
+            try fetch(opened, predicate: parsed, sorts: sortList, zone: zoneID)
         }
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let fieldOrder = try StoreOptions.failing { () throws(RecordStoreError) in
             try opened.schema(for: recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
-        RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder)
+        RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder, cursor: nextCursor?.stringValue)
     }
+
+    /// One batch of `--limit` records (all of them without `--limit`), from the start or after `--cursor`.
+    private func fetch(_ opened: Store, predicate parsed: FormatPredicate, sorts sortList: [Sort], zone zoneID: ZoneID) throws(RecordStoreError) -> ([Record], QueryCursor?) {
+        let query = try RecordQuery(recordType: recordType, predicate: parsed, sorts: sortList)
+        var batch: QueryBatch
+        if let cursor {
+            let parsedCursor = try QueryCursor(string: cursor)
+            try opened.checkCursor(parsedCursor, continues: query, inZone: zoneID)
+            if limit == 0 { return ([], parsedCursor) }
+            batch = try opened.nextBatch(continuingMatchFrom: parsedCursor, resultsLimit: limit ?? Self.readSize)
+        } else {
+            if limit == 0 { return ([], nil) }
+            guard limit != nil else {
+                return (try opened.records(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
+            }
+            batch = try opened.firstBatch(matching: query, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
+        }
+        guard limit == nil else { return (batch.matchResults, batch.cursor) }
+        var records = batch.matchResults
+        while let next = batch.cursor {
+            batch = try opened.nextBatch(continuingMatchFrom: next, resultsLimit: Self.readSize)
+            records += batch.matchResults
+        }
+        return (records, nil)
+    }
+
+    /// Records read per round trip when `--cursor` is given without `--limit` (everything remaining is printed).
+    private static let readSize = 1000
 }

@@ -23,13 +23,16 @@ enum RecordPrinting {
         ])
     }
 
-    static func print(_ records: [Record], format: RecordOutputFormat, keys: [String]?, fieldOrder: [String]) {
+    /// Prints records; a cursor (more results remain) goes to the JSON `cursor` field, a last
+    /// JSON line `{"cursor": …}`, or standard error as `cursor: TOKEN` in table mode.
+    static func print(_ records: [Record], format: RecordOutputFormat, keys: [String]?, fieldOrder: [String], cursor: String? = nil) {
         switch format {
         case .json:
-            let document = Value.object(["records": .list(records.map { jsonObject($0, keys: keys) }), "cursor": .null])
+            let document = Value.object(["records": .list(records.map { jsonObject($0, keys: keys) }), "cursor": cursor.map(Value.string) ?? .null])
             Swift.print(document.jsonText(sortedKeys: true))
         case .jsonl:
             for record in records { Swift.print(jsonObject(record, keys: keys).jsonText(sortedKeys: true)) }
+            if let cursor { Swift.print(Value.object(["cursor": .string(cursor)]).jsonText(sortedKeys: true)) }
         case .table:
             let columns = keys ?? fieldOrder
             var rows = [["recordName"] + columns]
@@ -43,6 +46,7 @@ enum RecordPrinting {
                 if index == 0 { Swift.print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
             }
             Swift.print("(\(records.count) record\(records.count == 1 ? "" : "s"))")
+            if let cursor { FileHandle.standardError.write(Data("cursor: \(cursor)\n".utf8)) }
         }
     }
 

@@ -48,6 +48,16 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case storage(String)
     /// An import file is malformed at a line (1-based); nothing of the batch holding it was written.
     case malformedInput(file: String, line: Int, message: String)
+    /// A query, fetch request or batch asks for something that cannot run (the message says what).
+    case invalidQuery(String)
+    /// A cursor string could not be used: malformed, tampered with, from another store, or for another query or zone.
+    case invalidCursor(QueryCursor.Problem)
+    /// The operation was cancelled before it finished.
+    case cancelled
+    /// A record looked up by ID does not exist (CloudKit's `unknownItem`).
+    case recordNotFound(RecordID)
+    /// An atomic batch failed because of another record; nothing of the batch was written (CloudKit's `batchRequestFailed`).
+    case batchRequestFailed(RecordID)
 
     public var description: String {
         switch self {
@@ -99,6 +109,16 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Storage error: \(message)"
         case .malformedInput(let file, let line, let message):
             return "\(file):\(line): \(message)"
+        case .invalidQuery(let message):
+            return "Invalid query: \(message)"
+        case .invalidCursor(let problem):
+            return "Invalid cursor: \(problem)"
+        case .cancelled:
+            return "The operation was cancelled"
+        case .recordNotFound(let id):
+            return "Record '\(id)' does not exist"
+        case .batchRequestFailed(let id):
+            return "Record '\(id)' was not written: another record of the same atomic batch failed"
         }
     }
 }

@@ -17,7 +17,7 @@ import PredicateLanguage
 ///
 /// A store is safe to share between threads and tasks; with SQLite, readers run while a write is in progress.
 public final class Store: Sendable {
-    private let engine: any StorageEngine
+    let engine: any StorageEngine
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
 
@@ -157,7 +157,7 @@ public final class Store: Sendable {
 
     // MARK: Queries
 
-    private func specification(
+    func specification(
         _ recordType: String, _ predicate: FormatPredicate, _ sorts: [Sort], _ zone: ZoneID, _ limit: Int?
     ) throws(RecordStoreError) -> QuerySpecification {
         let specification = QuerySpecification(recordType: recordType, predicate: predicate, sorts: sorts, zone: zone, limit: limit)

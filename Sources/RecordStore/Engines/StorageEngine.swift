@@ -29,6 +29,14 @@ protocol StorageEngine: Sendable {
 
     /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
     func optimize() throws(RecordStoreError)
+    /// The store's identity and cursor-signing key.
+    var cursorSecret: CursorSecret { get }
+    /// Saves and deletes in one transaction (all or none); returns the saved records.
+    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record]
+    /// The stored records with these identifiers (missing ones absent), read in one snapshot.
+    func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record]
+    /// One row per group of the matching records: the group-by fields and the aggregates (nil values left out).
+    func aggregate(_ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]]
 }
 
 /// The stored state of a record that a save checks and carries over.

@@ -31,9 +31,12 @@ struct QueryPlanner {
             whereClause += " AND \(sql)"
             arguments += condition.arguments
         }
+        let segments = specification.after.map { keysetSegments(specification.sorts, after: $0) } ?? []
         let residual = condition.isExact ? nil : residualPredicate(specification.predicate)
         let (orderBy, orderArguments) = try orderClause(specification.sorts)
-        return SQLQueryPlan(whereClause: whereClause, whereArguments: arguments, orderBy: orderBy, orderArguments: orderArguments, residual: residual)
+        return SQLQueryPlan(
+            whereClause: whereClause, whereArguments: arguments, orderBy: orderBy, orderArguments: orderArguments,
+            residual: residual, keysetSegments: segments)
     }
 
     // MARK: Residual
@@ -281,29 +284,97 @@ struct QueryPlanner {
 
     // MARK: Sorting
 
+    /// The SQL expression a sort orders by (collated for strings), with its arguments; nil for a
+    /// field no record has (every record sees nil there, so it does not change the order).
+    private func orderExpression(_ sort: Sort) -> (sql: String, arguments: [SQLArgument])? {
+        if let metadata = MetadataField(rawValue: sort.key) {
+            let expression = column(TableLayout.column(metadata))
+            return (metadata.fieldType == .string ? dialect.collate(expression, comparison: sort.comparison) : expression, [])
+        }
+        guard let field = schema?.field(named: sort.key) else { return nil }
+        if let origin = sort.distanceOrigin {
+            return (dialect.distance(
+                latitude: column(TableLayout.latitudeColumn(field.name)),
+                longitude: column(TableLayout.longitudeColumn(field.name))), [.real(origin.latitude), .real(origin.longitude)])
+        }
+        let expression = column(field.name)
+        return (field.type == .string ? dialect.collate(expression, comparison: sort.comparison) : expression, [])
+    }
+
     private func orderClause(_ sorts: [Sort]) throws(RecordStoreError) -> (String, [SQLArgument]) {
         var terms: [String] = []
         var arguments: [SQLArgument] = []
         for sort in sorts {
-            let direction = sort.ascending ? "ASC" : "DESC"
-            if let metadata = MetadataField(rawValue: sort.key) {
-                let expression = column(TableLayout.column(metadata))
-                terms.append((metadata.fieldType == .string ? dialect.collate(expression, comparison: sort.comparison) : expression) + " " + direction)
-                continue
-            }
-            guard let field = schema?.field(named: sort.key) else { continue }
-            if let origin = sort.distanceOrigin {
-                terms.append(dialect.distance(
-                    latitude: column(TableLayout.latitudeColumn(field.name)),
-                    longitude: column(TableLayout.longitudeColumn(field.name))) + " " + direction)
-                arguments += [.real(origin.latitude), .real(origin.longitude)]
-                continue
-            }
-            let expression = column(field.name)
-            terms.append((field.type == .string ? dialect.collate(expression, comparison: sort.comparison) : expression) + " " + direction)
+            guard let expression = orderExpression(sort) else { continue }
+            terms.append(expression.sql + " " + (sort.ascending ? "ASC" : "DESC"))
+            arguments += expression.arguments
         }
         terms.append("\(column(TableLayout.recordNameColumn)) ASC")
         return (terms.joined(separator: ", "), arguments)
+    }
+
+    // MARK: Keyset
+
+    /// The rows strictly after a keyset position in the order of the sorts, then the record name,
+    /// as conditions to run one after the other (each in the query's order).
+    ///
+    /// For each sort: the rows equal on every earlier key and after on this one, or equal on all
+    /// keys with a greater record name. Ascending order puts nil first, descending last, as
+    /// `ORDER BY` does. A leading "at or after on the first key" range lets an index seek; when
+    /// the first key is descending and not nil, the rows where it is nil (which come last) are a
+    /// second segment, so that the first stays a plain range `x <= ?` an index can seek.
+    func keysetSegments(_ sorts: [Sort], after position: KeysetPosition) -> [SQLCondition] {
+        typealias Part = (sql: String, arguments: [SQLArgument])
+        var equalities: [Part] = []
+        var alternatives: [Part] = []
+        var leading: Part?
+        var nullSegment: Part?
+        for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
+            guard let expression = orderExpression(sort) else { continue }
+            let value = position.sortValues[index]
+            let x = expression.sql
+            let xa = expression.arguments
+            let after: Part?
+            let equal: Part
+            let atOrAfter: Part?
+            let isFirst = equalities.isEmpty
+            if value.isNull {
+                equal = ("\(x) IS NULL", xa)
+                after = sort.ascending ? ("\(x) IS NOT NULL", xa) : nil
+                atOrAfter = sort.ascending ? nil : equal
+            } else {
+                let argument = StoredValueEncoding.encode(value)
+                equal = ("\(x) = ?", xa + [argument])
+                if sort.ascending {
+                    after = ("\(x) > ?", xa + [argument])
+                    atOrAfter = ("\(x) >= ?", xa + [argument])
+                } else if isFirst {
+                    after = ("\(x) < ?", xa + [argument])
+                    atOrAfter = ("\(x) <= ?", xa + [argument])
+                    nullSegment = ("\(x) IS NULL", xa)
+                } else {
+                    after = ("(\(x) < ? OR \(x) IS NULL)", xa + [argument] + xa)
+                    atOrAfter = nil
+                }
+            }
+            if isFirst { leading = atOrAfter }
+            if let after {
+                let parts = equalities + [after]
+                alternatives.append((parts.map(\.sql).joined(separator: " AND "), parts.flatMap(\.arguments)))
+            }
+            equalities.append(equal)
+        }
+        let nameParts: [Part] = equalities + [("\(column(TableLayout.recordNameColumn)) > ?", [.text(position.recordName)])]
+        alternatives.append((nameParts.map(\.sql).joined(separator: " AND "), nameParts.flatMap(\.arguments)))
+        var sql = "(" + alternatives.map { "(\($0.sql))" }.joined(separator: " OR ") + ")"
+        var arguments = alternatives.flatMap(\.arguments)
+        if let leading {
+            sql = "\(leading.sql) AND \(sql)"
+            arguments = leading.arguments + arguments
+        }
+        var segments = [SQLCondition.exact(sql, arguments)]
+        if let nullSegment { segments.append(.exact(nullSegment.sql, nullSegment.arguments)) }
+        return segments
     }
 
     // MARK: Expressions

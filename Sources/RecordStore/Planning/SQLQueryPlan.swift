@@ -12,4 +12,7 @@ struct SQLQueryPlan: Sendable {
     var orderArguments: [SQLArgument]
     /// The part of the predicate the evaluator checks on each row; nil when SQL is exact.
     var residual: FormatPredicate?
+    /// Keyset paging: conditions added to the `WHERE` clause one after the other, each run in
+    /// order until the page is full (empty: no keyset, one statement).
+    var keysetSegments: [SQLCondition] = []
 }

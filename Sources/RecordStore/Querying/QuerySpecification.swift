@@ -13,4 +13,8 @@ struct QuerySpecification: Sendable, Hashable {
     var zone: ZoneID
     /// The most records to return; nil for all.
     var limit: Int?
+    /// Keyset paging: only records strictly after this position in the sort order.
+    var after: KeysetPosition? = nil
+    /// Offset paging: the number of matches (in order) to skip before the first returned.
+    var offset: Int = 0
 }

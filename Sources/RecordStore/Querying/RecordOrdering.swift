@@ -28,6 +28,37 @@ struct RecordOrdering: Sendable {
         return SortComparison.compareBytes(lhs.recordID.recordName, rhs.recordID.recordName) == .orderedAscending
     }
 
+    /// Whether a record comes strictly after a keyset position in this order.
+    func follows(_ record: Record, _ position: KeysetPosition) -> Bool {
+        for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
+            let order = Self.compare(Self.sortValue(of: record, for: sort), position.sortValues[index], comparison: sort.comparison)
+            if order != .orderedSame {
+                return sort.ascending ? order == .orderedDescending : order == .orderedAscending
+            }
+        }
+        return SortComparison.compareBytes(record.recordID.recordName, position.recordName) == .orderedDescending
+    }
+
+    /// The first `count` records in this order, found in one pass (a bounded sorted buffer).
+    func first(_ count: Int, of records: [Record]) -> [Record] {
+        guard count > 0 else { return [] }
+        if count >= records.count / 4 { return Array(records.sorted(by: precedes).prefix(count)) }
+        var best: [Record] = []
+        best.reserveCapacity(count + 1)
+        for record in records {
+            if best.count == count, let last = best.last, !precedes(record, last) { continue }
+            var low = 0
+            var high = best.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(best[middle], record) { low = middle + 1 } else { high = middle }
+            }
+            best.insert(record, at: low)
+            if best.count > count { best.removeLast() }
+        }
+        return best
+    }
+
     /// Compares two sort values: nil first, numbers by value, strings by the comparison, dates in time.
     static func compare(_ lhs: Value, _ rhs: Value, comparison: SortComparison) -> ComparisonResult {
         switch (lhs, rhs) {

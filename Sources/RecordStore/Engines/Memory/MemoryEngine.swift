@@ -15,7 +15,13 @@ final class MemoryEngine: StorageEngine {
     private let state = LockedState(State())
     let name = "memory"
 
+    let cursorSecret = CursorSecret.random()
+
     func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+        try modify(saving: records, deleting: [], mode: mode)
+    }
+
+    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
         try SaveRules.checkDuplicates(records)
         return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
             var admitted = records
@@ -38,12 +44,25 @@ final class MemoryEngine: StorageEngine {
             for record in saved {
                 state.records[record.recordID.zoneID, default: [:]][record.recordID.recordName] = record
             }
+            for id in ids {
+                state.records[id.zoneID]?[id.recordName] = nil
+            }
             return saved
         }
     }
 
     /// The memory engine scans; it keeps no statistics.
     func optimize() throws(RecordStoreError) {}
+
+    func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record] {
+        state.withLock { state in
+            var found: [RecordID: Record] = [:]
+            for id in ids {
+                if let record = state.records[id.zoneID]?[id.recordName] { found[id] = record }
+            }
+            return found
+        }
+    }
 
     func delete(_ ids: [RecordID]) throws(RecordStoreError) {
         state.withLock { state in
@@ -121,14 +140,29 @@ final class MemoryEngine: StorageEngine {
         return matches
     }
 
+    /// The matches after the keyset position, sorted; only the first `offset + limit` are sorted fully.
     func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
         var matches = try matching(specification)
         let ordering = RecordOrdering(sorts: specification.sorts)
-        matches.sort(by: ordering.precedes)
+        if let position = specification.after {
+            matches.removeAll { !ordering.follows($0, position) }
+        }
+        let skip = max(0, specification.offset)
+        if let limit = specification.limit {
+            let (wanted, overflow) = skip.addingReportingOverflow(max(0, limit))
+            matches = overflow ? matches.sorted(by: ordering.precedes) : ordering.first(wanted, of: matches)
+        } else {
+            matches.sort(by: ordering.precedes)
+        }
+        if skip > 0 { matches.removeFirst(min(skip, matches.count)) }
         if let limit = specification.limit, matches.count > limit {
             matches.removeSubrange(max(0, limit)...)
         }
         return matches
+    }
+
+    func aggregate(_ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matching(specification))
     }
 
     func count(_ specification: QuerySpecification) throws(RecordStoreError) -> Int {

@@ -10,6 +10,8 @@ final class SQLiteEngine: StorageEngine {
     private let registry: ComparisonTestRegistry
     private let storage = SQLiteSchemaStorage()
     private let dialect = SQLiteDialect()
+    /// The store's identity and cursor key, read from (or first written to) the `$metadata` table.
+    let cursorSecret: CursorSecret
     /// The last catalog read, with the JSON text it came from.
     private let cachedCatalog = LockedState<(text: String, catalog: SchemaCatalog)>(("", SchemaCatalog()))
 
@@ -30,7 +32,10 @@ final class SQLiteEngine: StorageEngine {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             let storage = self.storage
-            try pool.write { db in try storage.createBaseTables(db) }
+            cursorSecret = try pool.write { db in
+                try storage.createBaseTables(db)
+                return try SQLiteStoreSecret.load(db)
+            }
         } catch {
             throw Self.storeError(error)
         }
@@ -76,6 +81,10 @@ final class SQLiteEngine: StorageEngine {
     // MARK: Records
 
     func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+        try modify(saving: records, deleting: [], mode: mode)
+    }
+
+    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
         try SaveRules.checkDuplicates(records)
         return try write { db in
             var catalog = try self.catalog(db)
@@ -106,6 +115,11 @@ final class SQLiteEngine: StorageEngine {
                     try writer.write(stamped, replacing: stored?.rowID)
                 }
                 saved.append(stamped)
+            }
+            for id in ids {
+                if let (version, rowID) = try writer.storedVersion(of: id) {
+                    try writer.delete(id, version: version, rowID: rowID)
+                }
             }
             return saved
         }
@@ -141,6 +155,25 @@ final class SQLiteEngine: StorageEngine {
         try write { db in
             try db.execute(sql: "PRAGMA analysis_limit = 1000")
             try db.execute(sql: "ANALYZE")
+        }
+    }
+
+    func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record] {
+        try read { db in
+            var found: [RecordID: Record] = [:]
+            let catalog = try self.catalog(db)
+            for id in ids {
+                guard let recordType = try String.fetchOne(
+                    db, sql: "SELECT recordType FROM \(dialect.quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
+                    arguments: [id.zoneID.zoneName, id.recordName]),
+                      let schema = catalog.recordTypes[recordType] else { continue }
+                let reader = SQLiteRecordReader(db: db, schema: schema, zone: id.zoneID)
+                let sql = "SELECT \(reader.selection) FROM \(dialect.quote(recordType)) AS t WHERE t.\(dialect.quote(TableLayout.zoneColumn)) = ? AND t.\(dialect.quote(TableLayout.recordNameColumn)) = ?"
+                if let row = try Row.fetchOne(db, sql: sql, arguments: [id.zoneID.zoneName, id.recordName]) {
+                    found[id] = try reader.record(from: row)
+                }
+            }
+            return found
         }
     }
 
@@ -209,28 +242,57 @@ final class SQLiteEngine: StorageEngine {
         }
     }
 
+    /// `SELECT … WHERE … ORDER BY … [LIMIT ? OFFSET ?]`: limit and offset go to SQL when SQL
+    /// filters exactly; with a residual, rows stream until enough matches are found.
+    private func selectStatement(
+        _ specification: QuerySpecification, plan: SQLQueryPlan, reader: SQLiteRecordReader, segment: SQLCondition? = nil
+    ) -> (String, [SQLArgument]) {
+        var whereClause = plan.whereClause
+        var whereArguments = plan.whereArguments
+        if let segment, let condition = segment.sql {
+            whereClause += " AND \(condition)"
+            whereArguments += segment.arguments
+        }
+        var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(whereClause) ORDER BY \(plan.orderBy)"
+        var arguments = whereArguments + plan.orderArguments
+        if plan.residual == nil, specification.limit != nil || specification.offset > 0 {
+            sql += " LIMIT ? OFFSET ?"
+            arguments.append(.integer(Int64(specification.limit.map { max(0, $0) } ?? -1)))
+            arguments.append(.integer(Int64(max(0, specification.offset))))
+        }
+        return (sql, arguments)
+    }
+
     func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
         try read { db in
             guard let (plan, schema) = try prepare(specification, db) else { return [] }
             let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
-            var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause) ORDER BY \(plan.orderBy)"
-            var arguments = plan.whereArguments + plan.orderArguments
-            if plan.residual == nil, let limit = specification.limit {
-                sql += " LIMIT ?"
-                arguments.append(.integer(Int64(max(0, limit))))
-            }
             let residual = try compileResidual(plan.residual)
             let searchable = schema.searchableFieldNames
             var results: [Record] = []
             if let limit = specification.limit, limit <= 0 { return results }
-            let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(arguments))
-            while let row = try rows.next() {
-                let record = try reader.record(from: row)
-                if let residual {
-                    guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { continue }
+            var skip = residual == nil ? 0 : max(0, specification.offset)
+            let segments: [SQLCondition?] = plan.keysetSegments.isEmpty ? [nil] : plan.keysetSegments
+            for segment in segments {
+                var remaining = specification
+                if let limit = specification.limit {
+                    guard results.count < limit else { break }
+                    remaining.limit = limit - results.count
                 }
-                results.append(record)
-                if let limit = specification.limit, results.count >= limit { break }
+                let (sql, arguments) = selectStatement(remaining, plan: plan, reader: reader, segment: segment)
+                let rows = try Row.fetchCursor(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(arguments))
+                while let row = try rows.next() {
+                    let record = try reader.record(from: row)
+                    if let residual {
+                        guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { continue }
+                    }
+                    if skip > 0 {
+                        skip -= 1
+                        continue
+                    }
+                    results.append(record)
+                    if let limit = specification.limit, results.count >= limit { break }
+                }
             }
             return results
         }
@@ -256,6 +318,70 @@ final class SQLiteEngine: StorageEngine {
         }
     }
 
+    /// `SELECT groups, aggregates … GROUP BY groups` when SQL filters exactly; otherwise the
+    /// matching records are grouped in Swift, as the memory engine does.
+    func aggregate(_ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+        let fallback = try read { db -> Bool in
+            guard let (plan, _) = try prepare(specification, db) else { return false }
+            return plan.residual != nil
+        }
+        if fallback {
+            return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(records(specification))
+        }
+        return try read { db in
+            guard let (plan, schema) = try prepare(specification, db) else {
+                return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows([Record]())
+            }
+            func columnAndType(_ key: String) -> (String, FieldType)? {
+                if let metadata = MetadataField(rawValue: key) {
+                    return ("t.\(dialect.quote(TableLayout.column(metadata)))", metadata.fieldType)
+                }
+                guard let field = schema.field(named: key) else { return nil }
+                return ("t.\(dialect.quote(field.name))", field.type)
+            }
+            var selections: [String] = []
+            var groupTerms: [String] = []
+            var decoders: [(name: String, type: FieldType?)] = []
+            for key in groupBy {
+                let (expression, type) = columnAndType(key) ?? ("NULL", .string)
+                selections.append(expression)
+                groupTerms.append(expression)
+                decoders.append((key, type))
+            }
+            for aggregate in aggregates {
+                let (expression, type) = columnAndType(aggregate.key) ?? ("NULL", .string)
+                switch aggregate.function {
+                case .count: selections.append("COUNT(\(expression))"); decoders.append((aggregate.name, nil))
+                case .sum: selections.append("SUM(\(expression))"); decoders.append((aggregate.name, nil))
+                case .average: selections.append("AVG(\(expression))"); decoders.append((aggregate.name, nil))
+                case .min: selections.append("MIN(\(expression))"); decoders.append((aggregate.name, type))
+                case .max: selections.append("MAX(\(expression))"); decoders.append((aggregate.name, type))
+                }
+            }
+            var sql = "SELECT \(selections.joined(separator: ", ")) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause)"
+            if !groupTerms.isEmpty { sql += " GROUP BY \(groupTerms.joined(separator: ", "))" }
+            let rows = try Row.fetchAll(db, sql: dialect.numberPlaceholders(sql), arguments: SQLiteValueCoding.statementArguments(plan.whereArguments))
+            return rows.map { row -> [String: Value] in
+                var result: [String: Value] = [:]
+                for (index, decoder) in decoders.enumerated() {
+                    let stored: DatabaseValue = row[index]
+                    let value: Value
+                    if let type = decoder.type {
+                        value = SQLiteValueCoding.decode(stored, as: type)
+                    } else {
+                        switch stored.storage {
+                        case .int64(let integer): value = .int(integer)
+                        case .double(let double): value = .double(double)
+                        default: value = .null
+                        }
+                    }
+                    if !value.isNull { result[decoder.name] = value }
+                }
+                return result
+            }
+        }
+    }
+
     func explain(_ specification: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
         try read { db in
             guard let (plan, schema) = try prepare(specification, db) else {
@@ -263,12 +389,7 @@ final class SQLiteEngine: StorageEngine {
                                  queryPlanDetails: ["record type '\(specification.recordType)' has no records: the result is empty"])
             }
             let reader = SQLiteRecordReader(db: db, schema: schema, zone: specification.zone)
-            var sql = "SELECT \(reader.selection) FROM \(dialect.quote(specification.recordType)) AS t WHERE \(plan.whereClause) ORDER BY \(plan.orderBy)"
-            var arguments = plan.whereArguments + plan.orderArguments
-            if plan.residual == nil, let limit = specification.limit {
-                sql += " LIMIT ?"
-                arguments.append(.integer(Int64(max(0, limit))))
-            }
+            var (sql, arguments) = selectStatement(specification, plan: plan, reader: reader)
             sql = dialect.numberPlaceholders(sql)
             let details = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: SQLiteValueCoding.statementArguments(arguments))
                 .map { row -> String in row["detail"] ?? "" }

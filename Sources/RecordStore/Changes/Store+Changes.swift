@@ -1,0 +1,88 @@
+import PredicateLanguage
+
+extension Store {
+    /// The records with these identifiers, each found or ``RecordStoreError/recordNotFound(_:)``
+    /// (`CKFetchRecordsOperation`), read in one snapshot.
+    ///
+    /// ```swift
+    /// let found = try store.records(for: [RecordID(recordName: "2988507"), RecordID(recordName: "nope")])
+    /// found[RecordID(recordName: "nope")]   // .failure(.recordNotFound(nope))
+    /// ```
+    public func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
+        let found = try engine.records(for: ids)
+        var results: [RecordID: Result<Record, RecordStoreError>] = [:]
+        for id in ids {
+            results[id] = found[id].map { .success($0) } ?? .failure(.recordNotFound(id))
+        }
+        return results
+    }
+
+    /// Saves and deletes records (`CKModifyRecordsOperation`), with a result per record.
+    ///
+    /// Atomically (the default), everything is written in one transaction or nothing is: when a
+    /// record fails, it carries its error and every other record ``RecordStoreError/batchRequestFailed(_:)``
+    /// (errors that name no single record go to every record). Not atomically, each save and
+    /// delete is its own transaction, and each record reports its own outcome.
+    ///
+    /// ```swift
+    /// let result = try store.modify(saving: [changedCity], deleting: [RecordID(recordName: "old")])
+    /// guard result.isSuccess else { print(result.errors) }
+    /// ```
+    @discardableResult
+    public func modify(saving records: [Record], deleting ids: [RecordID], atomically: Bool = true) throws(RecordStoreError) -> ModifyResult {
+        var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
+        var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
+        if atomically {
+            do {
+                let saved = try engine.modify(saving: records, deleting: ids, mode: mode)
+                for record in saved { saveResults[record.recordID] = .success(record) }
+                for id in ids { deleteResults[id] = .success(()) }
+            } catch {
+                if case .storage = error { throw error }
+                let culprits = Self.culprits(of: error, records: records, ids: ids)
+                for record in records {
+                    let id = record.recordID
+                    saveResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+                }
+                for id in ids {
+                    deleteResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+                }
+            }
+            return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+        }
+        for record in records {
+            do {
+                let saved = try engine.modify(saving: [record], deleting: [], mode: mode)
+                saveResults[record.recordID] = saved.first.map { .success($0) } ?? .failure(.recordNotFound(record.recordID))
+            } catch {
+                if case .storage = error { throw error }
+                saveResults[record.recordID] = .failure(error)
+            }
+        }
+        for id in ids {
+            do {
+                _ = try engine.modify(saving: [], deleting: [id], mode: mode)
+                deleteResults[id] = .success(())
+            } catch {
+                if case .storage = error { throw error }
+                deleteResults[id] = .failure(error)
+            }
+        }
+        return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+    }
+
+    /// The records an error is about, when it names them.
+    private static func culprits(of error: RecordStoreError, records: [Record], ids: [RecordID]) -> Set<RecordID> {
+        switch error {
+        case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id):
+            return [id]
+        case .zoneNotFound(let zone):
+            return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
+        case .typeMismatch(_, let recordType, _, _), .unsupportedValue(_, let recordType, _),
+             .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType):
+            return Set(records.filter { $0.recordType == recordType }.map(\.recordID))
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+
+/// The secret a store signs its cursors with, and its identity: a random 16-byte store
+/// identifier and a random 256-bit HMAC key (SQLite keeps them in the `$metadata` table,
+/// the memory engine per instance).
+struct CursorSecret: Sendable {
+    var storeIdentifier: [UInt8]
+    var key: [UInt8]
+
+    /// A fresh random secret.
+    static func random() -> CursorSecret {
+        var generator = SystemRandomNumberGenerator()
+        return CursorSecret(
+            storeIdentifier: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
+            key: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}
+
+/// Signs cursor payloads and checks signed tokens.
+struct CursorSigner: Sendable {
+    static let signatureLength = 32
+    let secret: CursorSecret
+
+    private func signature(_ payload: [UInt8]) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: secret.key)))
+    }
+
+    /// The token of a payload.
+    func sign(_ payload: CursorPayload) -> QueryCursor {
+        let bytes = payload.encoded()
+        return QueryCursor(token: Base64URL.encode(bytes + signature(bytes)))
+    }
+
+    /// The payload of a token this store signed, or the reason it is refused.
+    func open(_ cursor: QueryCursor) throws(RecordStoreError) -> CursorPayload {
+        guard let bytes = Base64URL.decode(cursor.stringValue), bytes.count > Self.signatureLength + 17 else {
+            throw .invalidCursor(.malformed)
+        }
+        let payload = Array(bytes.dropLast(Self.signatureLength))
+        let signature = Array(bytes.suffix(Self.signatureLength))
+        guard let storeIdentifier = CursorPayload.storeIdentifier(in: payload) else { throw .invalidCursor(.malformed) }
+        let expected = self.signature(payload)
+        guard Self.constantTimeEqual(expected, signature) else {
+            throw .invalidCursor(storeIdentifier == secret.storeIdentifier ? .tampered : .foreignStore)
+        }
+        guard storeIdentifier == secret.storeIdentifier else { throw .invalidCursor(.foreignStore) }
+        guard let decoded = CursorPayload(decoding: payload) else { throw .invalidCursor(.malformed) }
+        return decoded
+    }
+
+    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,19 @@
+/// One batch of a query: the records in order and, when more remain, the cursor to continue.
+///
+/// ```swift
+/// let batch = try await store.records(matching: query, resultsLimit: 50)
+/// for record in batch.matchResults { print(record.recordID) }
+/// if let cursor = batch.cursor { /* more remain */ }
+/// ```
+public struct QueryBatch: Sendable, Hashable {
+    /// The records of this batch, in the query's order.
+    public var matchResults: [Record]
+    /// Where to continue; nil when this was the last batch.
+    public var cursor: QueryCursor?
+
+    /// Creates a batch.
+    public init(matchResults: [Record], cursor: QueryCursor?) {
+        self.matchResults = matchResults
+        self.cursor = cursor
+    }
+}

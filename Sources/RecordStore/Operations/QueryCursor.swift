@@ -1,0 +1,97 @@
+import Foundation
+
+/// Where a query stopped: pass it to ``QueryOperation/init(cursor:)`` or
+/// ``Store/records(continuingMatchFrom:desiredKeys:resultsLimit:)`` for the next batch.
+///
+/// A cursor is opaque. Its string form (``stringValue``, base64url) carries the query, the
+/// zone and the resume point, signed with HMAC-SHA256 under a key only its store knows; a
+/// cursor changed by hand, made by another store, or used for another query or zone is
+/// rejected with ``RecordStoreError/invalidCursor(_:)``.
+///
+/// In ``Mode/keyset`` mode (the default) the cursor holds the sort values and record name of
+/// the last record returned, so records inserted or deleted between batches never make the
+/// next batch repeat or skip another record. ``Mode/offset`` reproduces CloudKit, whose
+/// cursors count matches: a record deleted before the offset makes the next batch skip one.
+///
+/// ```swift
+/// let first = try await store.records(matching: query, resultsLimit: 100)
+/// if let cursor = first.cursor {
+///     let token = cursor.stringValue                       // print it, store it…
+///     let next = try await store.records(continuingMatchFrom: try QueryCursor(string: token))
+/// }
+/// ```
+public struct QueryCursor: Sendable, Hashable, CustomStringConvertible {
+    /// How a cursor resumes.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// After the last record returned, by its sort values (stable under writes).
+        case keyset
+        /// After a number of matches, as CloudKit does (writes before the offset shift results).
+        case offset
+    }
+
+    /// Why a cursor string was refused.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// Not a cursor: bad base64url, too short, or an unknown layout.
+        case malformed
+        /// The signature does not match the content: the cursor was changed.
+        case tampered
+        /// The cursor was made by another store.
+        case foreignStore
+        /// The cursor belongs to another query (record type, predicate or sorts); both are named.
+        case queryMismatch(cursor: String, given: String)
+        /// The cursor belongs to another zone.
+        case zoneMismatch(cursor: String, given: String)
+
+        public var description: String {
+            switch self {
+            case .malformed: "the text is not a cursor of this store (malformed)"
+            case .tampered: "the signature does not match: the cursor was altered"
+            case .foreignStore: "the cursor was made by another store"
+            case .queryMismatch(let cursor, let given): "the cursor belongs to the query '\(cursor)', not '\(given)'"
+            case .zoneMismatch(let cursor, let given): "the cursor belongs to zone '\(cursor)', not '\(given)'"
+            }
+        }
+    }
+
+    /// The signed token: base64url of the payload followed by its 32-byte HMAC-SHA256.
+    public let stringValue: String
+
+    /// Wraps a token; it is checked (signature, store, layout) when a store uses it.
+    ///
+    /// ```swift
+    /// let cursor = try QueryCursor(string: "AQ3x…")
+    /// ```
+    public init(string: String) throws(RecordStoreError) {
+        guard let bytes = Base64URL.decode(string), bytes.count > CursorSigner.signatureLength + 17 else {
+            throw .invalidCursor(.malformed)
+        }
+        self.stringValue = string
+    }
+
+    init(token: String) {
+        self.stringValue = token
+    }
+
+    public var description: String { stringValue }
+}
+
+/// Base64 with the URL alphabet (`-`, `_`) and no padding.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        guard text.utf8.allSatisfy({ byte in
+            (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 45 || byte == 95
+        }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let remainder = base64.utf8.count % 4
+        if remainder == 1 { return nil }
+        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+        return Data(base64Encoded: base64).map { Array($0) }
+    }
+}

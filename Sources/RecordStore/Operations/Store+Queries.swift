@@ -1,0 +1,161 @@
+import Foundation
+import PredicateLanguage
+
+/// One page as the engines return it, before the cursor is signed.
+struct QueryPage: Sendable {
+    var records: [Record]
+    var next: CursorPayload.ResumePoint?
+}
+
+extension Store {
+    var cursorSigner: CursorSigner { CursorSigner(secret: engine.cursorSecret) }
+
+    /// Runs one page of a query: `limit + 1` records are read, so a cursor is made only when more remain.
+    func page(
+        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
+        desiredKeys: [String]?, mode: QueryCursor.Mode
+    ) throws(RecordStoreError) -> QueryPage {
+        let limit = resultsLimit > 0 ? resultsLimit : QueryOperation.defaultResultsLimit
+        var specification = try specification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
+        var offset = 0
+        var keysetMode = mode == .keyset
+        switch resume {
+        case .keyset(let position)?:
+            specification.after = position
+            keysetMode = true
+        case .offset(let skipped)?:
+            specification.offset = skipped
+            offset = skipped
+            keysetMode = false
+        case nil:
+            break
+        }
+        var records = try engine.records(specification)
+        var next: CursorPayload.ResumePoint?
+        if records.count > limit {
+            records.removeSubrange(limit...)
+            next = keysetMode ? .keyset(KeysetPosition(of: records[limit - 1], sorts: query.sorts)) : .offset(offset + limit)
+        }
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            for index in records.indices {
+                records[index].fields = records[index].fields.filter { wanted.contains($0.key) }
+            }
+        }
+        return QueryPage(records: records, next: next)
+    }
+
+    private func batch(_ page: QueryPage, query: RecordQuery, zone: ZoneID) -> QueryBatch {
+        let cursor = page.next.map {
+            cursorSigner.sign(CursorPayload(storeIdentifier: engine.cursorSecret.storeIdentifier, zone: zone, query: query, resumePoint: $0))
+        }
+        return QueryBatch(matchResults: page.records, cursor: cursor)
+    }
+
+    /// The first batch of a query, synchronously (``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:)`` is the `async` form).
+    ///
+    /// ```swift
+    /// let batch = try store.firstBatch(matching: query, resultsLimit: 100)
+    /// ```
+    public func firstBatch(
+        matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
+        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
+    ) throws(RecordStoreError) -> QueryBatch {
+        batch(try page(query, zone: zone, resume: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: cursorMode), query: query, zone: zone)
+    }
+
+    /// The batch after a cursor, synchronously (``records(continuingMatchFrom:desiredKeys:resultsLimit:)`` is the `async` form).
+    ///
+    /// ```swift
+    /// let next = try store.nextBatch(continuingMatchFrom: cursor)
+    /// ```
+    public func nextBatch(
+        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
+    ) throws(RecordStoreError) -> QueryBatch {
+        let payload = try cursorSigner.open(cursor)
+        let page = try page(payload.query, zone: payload.zone, resume: payload.resumePoint, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: .keyset)
+        return batch(page, query: payload.query, zone: payload.zone)
+    }
+
+    /// The query and zone a cursor continues, after checking its signature and store.
+    ///
+    /// ```swift
+    /// let (query, zone) = try store.query(of: cursor)
+    /// ```
+    public func query(of cursor: QueryCursor) throws(RecordStoreError) -> (query: RecordQuery, zone: ZoneID) {
+        let payload = try cursorSigner.open(cursor)
+        return (payload.query, payload.zone)
+    }
+
+    /// Checks that a cursor is this store's and continues this query in this zone; throws
+    /// ``RecordStoreError/invalidCursor(_:)`` naming the difference otherwise.
+    ///
+    /// ```swift
+    /// try store.checkCursor(cursor, continues: query, inZone: .default)
+    /// ```
+    public func checkCursor(_ cursor: QueryCursor, continues query: RecordQuery, inZone zone: ZoneID = .default) throws(RecordStoreError) {
+        let payload = try cursorSigner.open(cursor)
+        if payload.zone != zone {
+            throw .invalidCursor(.zoneMismatch(cursor: payload.zone.zoneName, given: zone.zoneName))
+        }
+        if payload.query.fingerprint != query.fingerprint {
+            throw .invalidCursor(.queryMismatch(cursor: payload.query.description, given: query.description))
+        }
+    }
+
+    /// The first batch of a query and a cursor when more remain: `CKDatabase.records(matching:inZoneWith:desiredKeys:resultsLimit:)`.
+    ///
+    /// `resultsLimit` 0 (``QueryOperation/maximumResults``) means the default batch of
+    /// ``QueryOperation/defaultResultsLimit`` (100) records. `desiredKeys` nil returns every
+    /// field, an empty list only the metadata.
+    ///
+    /// ```swift
+    /// let query = try RecordQuery(recordType: "City", predicate: .truePredicate, sorts: [Sort("population", ascending: false)])
+    /// var batch = try await store.records(matching: query, resultsLimit: 100)
+    /// while let cursor = batch.cursor {
+    ///     batch = try await store.records(continuingMatchFrom: cursor, resultsLimit: 100)
+    /// }
+    /// ```
+    public func records(
+        matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
+        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
+    ) async throws(RecordStoreError) -> QueryBatch {
+        try firstBatch(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursorMode: cursorMode)
+    }
+
+    /// The next batch after a cursor (keyset or offset, as the cursor was made).
+    ///
+    /// ```swift
+    /// let next = try await store.records(continuingMatchFrom: cursor, desiredKeys: ["name"])
+    /// ```
+    public func records(
+        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
+    ) async throws(RecordStoreError) -> QueryBatch {
+        try nextBatch(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+    }
+
+    /// Every record of a query, read in keyset batches of `batchSize`: memory holds one batch at a time.
+    ///
+    /// ```swift
+    /// for try await city in store.stream(matching: query, batchSize: 500) { print(city["name"] ?? .null) }
+    /// ```
+    public func stream(
+        matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
+        batchSize: Int = QueryOperation.defaultResultsLimit
+    ) -> RecordStream {
+        RecordStream(store: self, query: query, zone: zone, desiredKeys: desiredKeys, batchSize: batchSize)
+    }
+
+    /// Starts a query operation in the background; its callbacks report the results.
+    ///
+    /// ```swift
+    /// let operation = QueryOperation(query: query)
+    /// operation.recordMatchedBlock = { id, result in print(id) }
+    /// operation.queryResultBlock = { result in print(result) }
+    /// store.add(operation)
+    /// await operation.waitUntilFinished()
+    /// ```
+    public func add(_ operation: QueryOperation) {
+        operation.start(on: self)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import PredicateLanguage
+@testable import RecordStore
+
+/// Small fresh stores (memory and SQLite) for tests that write.
+enum SmallStores {
+    /// A memory store and a SQLite store in a temporary file.
+    static func both() throws -> [Store] {
+        [Store.inMemory(), try Store.open(path: CitiesFixture.temporaryDatabasePath("small"))]
+    }
+
+    /// Items `item000`…: `rank` is nil for every third item, `group` cycles over 4 letters.
+    static func items(_ count: Int, prefix: String = "item") -> [Record] {
+        (0..<count).map { index in
+            var record = Record(recordType: "Item", recordID: RecordID(recordName: String(format: "\(prefix)%03d", index)))
+            record["title"] = .string(["Alpha", "beta", "Gamma", "delta", "Épsilon"][index % 5] + " \(index % 7)")
+            record["group"] = .string(["a", "b", "c", "d"][index % 4])
+            record["rank"] = index % 3 == 0 ? nil : .int(Int64((index * 37) % 50))
+            record["weight"] = .double(Double(index % 10) / 4)
+            return record
+        }
+    }
+}
