@@ -11,6 +11,8 @@ enum CastFolding {
         case data = "NSData"
         case location = "CLLocation"
         case reference = "CKReference"
+        /// An object, written as its JSON text (how `.object` constants print).
+        case dictionary = "NSDictionary"
     }
 
     /// The folded constant, or `.cast(operand, type)` when the operand is not a
@@ -49,6 +51,11 @@ enum CastFolding {
             return .location(Location(latitude: numbers[0], longitude: numbers[1], altitude: numbers.count == 3 ? numbers[2] : nil))
         case (.reference, .string(let name)):
             return .reference(Reference(recordName: name))
+        case (.dictionary, .object):
+            return value
+        case (.dictionary, .string(let json)):
+            guard case .object(let members)? = try? Value(jsonText: json) else { return nil }
+            return .object(members)
         case (.reference, .list(let members)) where members.count == 2:
             guard case .string(let name) = members[0], case .string(let zone) = members[1] else { return nil }
             return .reference(Reference(recordName: name, zoneName: zone))

@@ -42,7 +42,7 @@ extension Value {
         case .list(let members):
             return "{\(members.map(\.formatLiteral).joined(separator: ", "))}"
         case .object:
-            return "CAST(\(ValueFormatting.quoted(JSONText.encode(self))), \"NSDictionary\")"
+            return "CAST(\(ValueFormatting.quoted(self.jsonText())), \"NSDictionary\")"
         }
     }
 }
