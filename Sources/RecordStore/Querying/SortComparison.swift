@@ -31,13 +31,16 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
             return Self.compareBytes(
                 TextFolding.fold(lhs, options: .caseInsensitive), TextFolding.fold(rhs, options: .caseInsensitive))
         case .localized:
-            return lhs.localizedCompare(rhs)
+            return Self.printableASCII?.compare(lhs, rhs, ignoringCase: false) ?? lhs.localizedCompare(rhs)
         case .localizedCaseInsensitive:
-            return lhs.localizedCaseInsensitiveCompare(rhs)
+            return Self.printableASCII?.compare(lhs, rhs, ignoringCase: true) ?? lhs.localizedCaseInsensitiveCompare(rhs)
         case .localizedStandard:
             return lhs.localizedStandardCompare(rhs)
         }
     }
+
+    /// The exact shortcut for localized comparisons of printable ASCII (nil where it does not apply).
+    private static let printableASCII = PrintableASCIICollation.current
 
     /// Code-point order, which is the order of the UTF-8 bytes (SQLite's `BINARY`).
     static func compareBytes(_ lhs: String, _ rhs: String) -> ComparisonResult {

@@ -10,9 +10,13 @@ final class MemoryEngine: StorageEngine {
         var zones: [ZoneID] = [.default]
         /// Records by zone, then record name.
         var records: [ZoneID: [String: Record]] = [.default: [:]]
+        /// Bumped by every change to the contents or the schema; retires cached query results.
+        var generation: UInt64 = 0
     }
 
     private let state = LockedState(State())
+    /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
+    private let pagingCache = LockedState(SortedMatchCache())
     let name = "memory"
 
     let cursorSecret = CursorSecret.random()
@@ -41,6 +45,7 @@ final class MemoryEngine: StorageEngine {
                 saved.append(SaveRules.stamped(record, stored: stored, now: now))
             }
             state.catalog = catalog
+            state.generation &+= 1
             for record in saved {
                 state.records[record.recordID.zoneID, default: [:]][record.recordID.recordName] = record
             }
@@ -66,6 +71,7 @@ final class MemoryEngine: StorageEngine {
 
     func delete(_ ids: [RecordID]) throws(RecordStoreError) {
         state.withLock { state in
+            state.generation &+= 1
             for id in ids {
                 state.records[id.zoneID]?[id.recordName] = nil
             }
@@ -80,6 +86,7 @@ final class MemoryEngine: StorageEngine {
         guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
         state.withLock { state in
             if state.records[zone] == nil {
+                state.generation &+= 1
                 state.records[zone] = [:]
                 state.zones.append(zone)
             }
@@ -94,6 +101,7 @@ final class MemoryEngine: StorageEngine {
         guard zone != .default else { throw .cannotDeleteDefaultZone }
         try state.withLock { (state: inout State) throws(RecordStoreError) in
             guard state.records[zone] != nil else { throw .zoneNotFound(zone) }
+            state.generation &+= 1
             state.records[zone] = nil
             state.zones.removeAll { $0 == zone }
         }
@@ -106,21 +114,28 @@ final class MemoryEngine: StorageEngine {
     func define(_ schema: RecordTypeSchema) throws(RecordStoreError) {
         try state.withLock { (state: inout State) throws(RecordStoreError) in
             _ = try state.catalog.define(schema)
+            state.generation &+= 1
         }
     }
 
-    /// The records of the type in the zone, and the searchable fields, taken under the lock.
-    private func snapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> ([Record], [String]) {
-        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String]) in
+    /// The records of the type in the zone, the searchable fields, and the generation they
+    /// belong to, taken under the lock.
+    private func snapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
             guard let zoneRecords = state.records[specification.zone] else { throw .zoneNotFound(specification.zone) }
             let searchable = state.catalog.recordTypes[specification.recordType]?.searchableFieldNames ?? []
-            return (zoneRecords.values.filter { $0.recordType == specification.recordType }, searchable)
+            return (zoneRecords.values.filter { $0.recordType == specification.recordType }, searchable, state.generation)
         }
     }
 
     /// The matching records, unsorted.
     private func matching(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
-        let (candidates, searchable) = try snapshot(specification)
+        try matchingSnapshot(specification).records
+    }
+
+    /// The matching records, unsorted, and the generation they belong to.
+    private func matchingSnapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
+        let (candidates, searchable, generation) = try snapshot(specification)
         let compiled: CompiledPredicate
         do {
             compiled = try CompiledPredicate(specification.predicate)
@@ -137,13 +152,21 @@ final class MemoryEngine: StorageEngine {
                 throw Self.predicateError(error)
             }
         }
-        return matches
+        return (matches, generation)
     }
 
     /// The matches after the keyset position, sorted; only the first `offset + limit` are sorted fully.
+    ///
+    /// Continuation pages (a keyset position or an offset) come from the paging cache, which sorts
+    /// a query's matches once and serves every later page by slicing while nothing changes
+    /// (not for predicates whose answer changes with time, such as `date < now()`).
     func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
-        var matches = try matching(specification)
         let ordering = RecordOrdering(sorts: specification.sorts)
+        if specification.after != nil || specification.offset > 0, !specification.predicate.isTimeDependent {
+            return try sortedMatches(specification, ordering: ordering)
+                .page(after: specification.after, ordering: ordering, skip: specification.offset, count: specification.limit)
+        }
+        var matches = try matching(specification)
         if let position = specification.after {
             matches.removeAll { !ordering.follows($0, position) }
         }
@@ -159,6 +182,17 @@ final class MemoryEngine: StorageEngine {
             matches.removeSubrange(max(0, limit)...)
         }
         return matches
+    }
+
+    /// A query's matches, sorted, from the paging cache or computed and remembered.
+    private func sortedMatches(_ specification: QuerySpecification, ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
+        let key = SortedMatchCache.Key(specification)
+        let generation = state.withLock { $0.generation }
+        if let entry = pagingCache.withLock({ $0.entry(for: key, generation: generation) }) { return entry }
+        let (matches, matchedGeneration) = try matchingSnapshot(specification)
+        let entry = SortedMatchCache.Entry(key: key, generation: matchedGeneration, sortedRecords: matches.sorted(by: ordering.precedes))
+        pagingCache.withLock { $0.remember(entry) }
+        return entry
     }
 
     func aggregate(_ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
