@@ -64,13 +64,8 @@ struct ModelContextTests {
 
     @Test(arguments: EngineKind.allCases)
     func saveIsAllOrNothingAndAConflictKeepsPendingChanges(engine: EngineKind) throws {
-        let first = try engine.seededContext()
-        let second = ModelContext(store: first.store)
-        var theirs = try #require(try Item.query(in: second).fetch("a1"))
-        var ours = try #require(try Item.query(in: first).fetch("a1"))
-        ours.quantity = 10
-        try first.update(ours)
-        try first.save()
+        let (first, second, stale, _) = try engine.contextsWithStaleRead(of: "a1", changingQuantityTo: 10)
+        var theirs = stale
 
         theirs.name = "Green apple"
         try second.update(theirs)
@@ -98,13 +93,8 @@ struct ModelContextTests {
 
     @Test(arguments: EngineKind.allCases)
     func retryAfterRereadingSucceeds(engine: EngineKind) throws {
-        let first = try engine.seededContext()
-        let second = ModelContext(store: first.store)
-        var theirs = try #require(try Item.query(in: second).fetch("a1"))
-        var ours = try #require(try Item.query(in: first).fetch("a1"))
-        ours.quantity = 10
-        try first.update(ours)
-        try first.save()
+        let (first, second, stale, _) = try engine.contextsWithStaleRead(of: "a1", changingQuantityTo: 10)
+        var theirs = stale
         theirs.name = "Green apple"
         try second.update(theirs)
         #expect(throws: RecordStoreError.self) { try second.save() }
@@ -128,17 +118,43 @@ struct ModelContextTests {
 
     @Test(arguments: EngineKind.allCases)
     func deletingARecordChangedElsewhereIsAConflict(engine: EngineKind) throws {
-        let first = try engine.seededContext()
-        let second = ModelContext(store: first.store)
-        let theirs = try #require(try Item.query(in: second).fetch("b2"))
-        var ours = try #require(try Item.query(in: first).fetch("b2"))
-        ours.quantity = 20
-        try first.update(ours)
-        try first.save()
+        let (first, second, theirs, readTag) = try engine.contextsWithStaleRead(of: "b2", changingQuantityTo: 20)
+        let changedTag = try first.store.record(for: RecordID(recordName: "b2"))?.recordChangeTag
         try second.delete(theirs)
-        #expect(throws: RecordStoreError.self) { try second.save() }
-        #expect(second.pendingChangeCount == 1)
-        #expect(try Item.query(in: first).includesPendingChanges(false).exists("b2") == true)
+        try second.insert(Item(id: "h8", name: "Hazelnut", quantity: 8, date: day(8)))
+        try second.delete(fixtureItems[0])
+        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "b2"), expected: readTag, found: changedTag)) {
+            try second.save()
+        }
+        // Neither the other delete nor the insert was committed, and all three stay pending.
+        #expect(try Item.query(in: ModelContext(store: first.store)).all().ids == ["a1", "b2", "c3", "d4", "e5"])
+        #expect(second.pendingChangeCount == 3)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func deletesAndInsertsCommitInOneTransaction(engine: EngineKind) throws {
+        let context = try engine.seededContext()
+        let other = ModelContext(store: context.store)
+        let grape = Item(id: "g7", name: "Grape", quantity: 7, date: day(7), department: "Fruit")
+        try other.insert(grape)
+        try other.save()
+
+        try context.delete(fixtureItems[2])
+        try context.insert(Item(id: "h8", name: "Hazelnut", quantity: 8, date: day(8), department: nil))
+        try context.insert(grape)
+        let storedGrapeTag = try context.store.record(for: RecordID(recordName: "g7"))?.recordChangeTag
+        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "g7"), expected: nil, found: storedGrapeTag)) {
+            try context.save()
+        }
+        // Neither the delete nor the other insert was committed...
+        #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "c3", "d4", "e5", "g7"])
+        // ...and the context can drop the culprit and retry.
+        #expect(context.pendingChangeCount == 3)
+        try context.delete(grape)
+        #expect(context.pendingChangeCount == 2)
+        try context.save()
+        #expect(context.hasChanges == false)
+        #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "d4", "e5", "g7", "h8"])
     }
 
     @Test(arguments: EngineKind.allCases)

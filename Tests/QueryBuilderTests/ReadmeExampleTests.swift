@@ -49,6 +49,19 @@ struct ReadmeExampleTests {
         #expect(try Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive)).all().map(\.id) == ["1"])
         #expect(try Entity.query(in: context).where([.quantity: 1...3]).order(by: "quantity", .descending).all().map(\.id) == ["2", "1"])
 
+        let quantitySum: Int = try Entity.query(in: context).sum(\.quantity)
+        #expect(quantitySum == 4)
+        #expect(try Entity.query(in: context).average(.quantity) == 2.0)
+        #expect(try Entity.query(in: context).max("name") == .string("Bob"))
+        #expect(try Entity.query(in: context).group(by: .department) == [GroupCount(values: ["Sales"], count: 2)])
+
+        let request = try Entity.query(in: context)
+            .where("quantity == 1").or("name == %@", "Bob")
+            .order(by: "name")
+            .fetchRequest
+        #expect(request.predicate?.predicateFormat == #"quantity == 1 OR name == "Bob""#)
+        #expect(try context.store.fetch(request).records.count == 2)
+
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
@@ -64,5 +77,18 @@ struct ReadmeExampleTests {
         #expect(try Entity.query(in: context).where([.quantity: 4]).count() == 1)
         try context.save()
         #expect(try Entity.query(in: ModelContext(store: context.store)).where([.quantity: 4]).count() == 1)
+    }
+
+    @Test(arguments: EngineKind.allCases)
+    func streamExampleRunsAsWritten(engine: EngineKind) async throws {
+        let context = ModelContext(store: try engine.makeStore())
+        try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
+        try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
+        try context.save()
+        var printed: [String] = []
+        for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
+            printed.append(entity.name)
+        }
+        #expect(Set(printed) == ["Alice", "Bob"])
     }
 }

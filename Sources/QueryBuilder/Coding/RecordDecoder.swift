@@ -44,6 +44,12 @@ public struct RecordDecoder: Sendable {
         let context = DecodingContext(recordType: recordType ?? String(describing: T.self), recordName: recordName)
         return try ValueDecoder(value: .object(fields), codingPath: [], context: context).decodeValue(T.self)
     }
+
+    /// Decodes one field's value on its own (an aggregate of the field), naming the field in errors.
+    func decode<T: Decodable>(_ type: T.Type, fromValue value: Value, field: String, recordType: String, recordName: String) throws -> T {
+        let context = DecodingContext(recordType: recordType, recordName: recordName)
+        return try ValueDecoder(value: value, codingPath: [NamedCodingKey(field)], context: context).decodeValue(T.self)
+    }
 }
 
 /// The record being decoded, for error messages.

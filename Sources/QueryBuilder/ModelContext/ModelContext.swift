@@ -167,14 +167,15 @@ public final class ModelContext: Sendable {
 
     // MARK: Saving
 
-    /// Commits every pending change, all or nothing.
+    /// Commits every pending change, all or nothing: inserts, updates and deletes go to the
+    /// store in one atomic `modify(saving:deleting:)`, one transaction.
     ///
-    /// Inserts and updates go to the store in one `save` (one transaction). Deletions are
-    /// checked first (a record changed since this context read it is a conflict) and run right
-    /// after the save: the store has no single call that saves and deletes in one transaction.
-    /// On an error nothing is written and the pending changes stay intact, except in the rare case
-    /// that the deletions fail after the save succeeded: then the saved changes are committed and
-    /// only the deletions stay pending.
+    /// A conflict throws ``RecordStore/RecordStoreError/conflict(_:expected:found:)`` naming the
+    /// record: an insert of a record that exists, an update or a delete of a record changed (or
+    /// deleted) since this context read it. Updates are checked inside the transaction; the
+    /// stored versions of records to delete are read just before it (the store's `modify` takes
+    /// no expected version for deletions). On any error nothing is written and the pending
+    /// changes stay exactly as they were, so the caller can fix them and retry, or ``rollback()``.
     ///
     /// ```swift
     /// do { try context.save() }
@@ -188,29 +189,46 @@ public final class ModelContext: Sendable {
             guard !changes.isEmpty else { return }
             let records = changes.compactMap { $0.1.savedRecord }
             var deletions: [RecordID] = []
+            var expectedTags: [RecordID: String] = [:]
             for (id, change) in changes {
                 guard case .delete(_, _, let expectedTag) = change else { continue }
-                let stored = try store.record(for: id)
-                if let expectedTag, stored?.recordChangeTag != expectedTag {
-                    throw RecordStoreError.conflict(id, expected: expectedTag, found: stored?.recordChangeTag)
-                }
-                if stored != nil { deletions.append(id) }
+                deletions.append(id)
+                if let expectedTag { expectedTags[id] = expectedTag }
             }
-            let saved = try store.save(records)
-            for record in saved {
-                state.pending[record.recordID] = nil
-                state.knownChangeTags[record.recordID] = record.recordChangeTag
+            try checkDeletions(deletions, expectedTags: expectedTags)
+            let result = try store.modify(saving: records, deleting: deletions, atomically: true)
+            if let error = Self.firstError(of: result, in: changes.map(\.0)) { throw error }
+            for (id, outcome) in result.saveResults {
+                if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
             }
-            if !deletions.isEmpty {
-                try store.delete(deletions)
-            }
-            for (id, _) in changes {
-                state.pending[id] = nil
-            }
-            for id in deletions {
-                state.knownChangeTags[id] = nil
+            for id in deletions { state.knownChangeTags[id] = nil }
+            for (id, _) in changes { state.pending[id] = nil }
+        }
+    }
+
+    /// Throws a conflict when a record to delete is no longer the version this context read.
+    private func checkDeletions(_ deletions: [RecordID], expectedTags: [RecordID: String]) throws {
+        guard !expectedTags.isEmpty else { return }
+        let stored = try store.records(for: deletions.filter { expectedTags[$0] != nil })
+        for id in deletions {
+            guard let expected = expectedTags[id] else { continue }
+            let found: Record? = if case .success(let record)? = stored[id] { record } else { nil }
+            if found?.recordChangeTag != expected {
+                throw RecordStoreError.conflict(id, expected: expected, found: found?.recordChangeTag)
             }
         }
+    }
+
+    /// The error of an atomic modify, preferring the record that caused it over the others'
+    /// `batchRequestFailed`, in the order the changes were made.
+    private static func firstError(of result: ModifyResult, in order: [RecordID]) -> RecordStoreError? {
+        let errors = result.errors
+        guard !errors.isEmpty else { return nil }
+        for id in order {
+            if let error = errors[id], case .batchRequestFailed = error { continue }
+            if let error = errors[id] { return error }
+        }
+        return order.lazy.compactMap { errors[$0] }.first
     }
 
     // MARK: Internals for queries

@@ -1,15 +1,17 @@
 import RecordStore
 
 extension Query {
-    /// At most this many results.
+    /// At most this many results. As Core Data's `fetchLimit` (and ``fetchRequest``'s), 0 means
+    /// no limit.
     ///
     /// ```swift
     /// try Item.query(in: context).order(by: "date", .descending).limit(10).all()
+    /// try Item.query(in: context).limit(0).count()   // every match: 0 is no limit
     /// ```
     public func limit(_ count: Int) throws -> Query {
         guard count >= 0 else { throw QueryError.invalidPaging("A limit must not be negative, but it is \(count)") }
         var query = self
-        query.fetchLimit = count
+        query.fetchLimit = count == 0 ? nil : count
         return query
     }
 

@@ -27,7 +27,7 @@ extension Query {
     /// try Item.query(in: context).where([.quantity: gt(0)]).count()   // 3
     /// ```
     public func count() throws -> Int {
-        try context.count(for: request)
+        try context.count(for: fetchRequest, includesPendingChanges: includesPendingChanges)
     }
 
     /// Whether any model matches.
@@ -58,7 +58,9 @@ extension Query {
     /// ```
     @discardableResult
     public func delete() throws -> Int {
-        let matches = try context.records(for: request)
+        var request = fetchRequest
+        request.propertiesToFetch = nil
+        let matches = try context.records(for: request, includesPendingChanges: includesPendingChanges)
         for record in matches {
             context.deleteRecord(record.recordID, recordType: record.recordType)
         }
@@ -104,7 +106,7 @@ extension Query {
     /// let count = try await Item.query(in: context).count()
     /// ```
     public func count() async throws -> Int {
-        try context.count(for: request)
+        try context.count(for: fetchRequest, includesPendingChanges: includesPendingChanges)
     }
 
     /// Whether any model matches (async).
@@ -113,20 +115,15 @@ extension Query {
     /// let any = try await Item.query(in: context).exists()
     /// ```
     public func exists() async throws -> Bool {
-        try context.count(for: limit(1).request) > 0
+        try await limit(1).count() > 0
     }
 
     // MARK: Internals
 
+    /// The matching records, with only the selected fields: offset, limit and fields are the
+    /// store's work unless pending changes must be merged in.
     func fetchRecords() throws -> [Record] {
-        let records = try context.records(for: request)
-        guard let selectedKeys else { return records }
-        let keys = Set(selectedKeys)
-        return records.map { record in
-            var trimmed = record
-            trimmed.fields = record.fields.filter { keys.contains($0.key) }
-            return trimmed
-        }
+        try context.records(for: fetchRequest, includesPendingChanges: includesPendingChanges)
     }
 
     func decodeAll(_ records: [Record]) throws -> [T] {

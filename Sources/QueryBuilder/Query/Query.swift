@@ -23,10 +23,9 @@ import RecordStore
 ///     .all()
 /// ```
 ///
-/// Planned next to this API (they come with the store's `FetchRequest`, cursors and SQL
-/// aggregates): `.fetchRequest`, `.stream()`, `.sum`, `.average`, `.min`, `.max` and
-/// `.group(by:)`. The query already holds exactly what they need: ``recordType``,
-/// ``predicate``, ``sorts``, ``fetchLimit``, ``fetchOffset`` and ``selectedKeys``.
+/// Beyond results, a query streams its matches in batches (``stream(batchSize:)``), computes
+/// aggregates in the store (`sum`, `average`, `min`, `max`, `group(by:)`: SQL on the SQLite
+/// engine), and converts to the store's ``fetchRequest``.
 public struct Query<T: RecordModel>: Sendable {
     /// The context the query reads (and `firstOrInsert()` inserts into).
     public let context: ModelContext
@@ -34,7 +33,7 @@ public struct Query<T: RecordModel>: Sendable {
     var condition: FormatPredicate?
     /// The sort levels, first to last.
     public internal(set) var sorts: [Sort] = []
-    /// At most this many results; nil for no limit.
+    /// At most this many results; nil for no limit (`.limit(0)` is no limit too, as Core Data's `fetchLimit`).
     public internal(set) var fetchLimit: Int?
     /// How many results to skip first.
     public internal(set) var fetchOffset: Int = 0
@@ -72,13 +71,6 @@ public struct Query<T: RecordModel>: Sendable {
     /// // (quantity == 1 AND name == "Alice") OR name == "Bob"
     /// ```
     public var predicate: FormatPredicate { condition ?? .truePredicate }
-
-    /// The request the query makes of its context.
-    var request: RecordRequest {
-        RecordRequest(
-            recordType: T.recordType, predicate: predicate, sorts: sorts, limit: fetchLimit,
-            offset: fetchOffset, includesPendingChanges: includesPendingChanges)
-    }
 
     // MARK: Combining conditions
 

@@ -18,6 +18,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingRecordName(recordType: String)
     /// A limit or offset below zero.
     case invalidPaging(String)
+    /// An aggregate asked of a query that includes pending changes while the context holds some:
+    /// aggregates run in the store over saved records.
+    case pendingChangesNotAggregated(recordType: String, pendingChangeCount: Int)
+    /// `sum`, `average`, `min` or `max` of a query with a limit or offset: they cover every match.
+    case aggregateOfPagedQuery(function: String)
 
     public var description: String {
         switch self {
@@ -31,6 +36,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
             "This '\(type)' model has no record name: make the type Identifiable, or fetch it with a 'recordName' property"
         case .invalidPaging(let message):
             message
+        case .pendingChangesNotAggregated(let type, let count):
+            "The context holds \(count) pending change(s) to '\(type)' records, and aggregates run in the store over saved records: "
+                + "call save() first, or use .includesPendingChanges(false) to aggregate the saved records only"
+        case .aggregateOfPagedQuery(let function):
+            "'\(function)' covers every match, but the query has a limit or offset: remove them to aggregate"
         }
     }
 }

@@ -2,13 +2,36 @@ import Foundation
 import PredicateLanguage
 
 /// The order of records under a list of sorts, in Swift: the memory engine sorts with it,
-/// and the SQLite engine's `ORDER BY` gives the same order.
-struct RecordOrdering: Sendable {
-    /// The sort keys.
-    let sorts: [Sort]
+/// and the SQLite engine's `ORDER BY` gives the same order, so records fetched from any
+/// engine can be merged with records held in memory (a context's pending changes).
+///
+/// Nil sorts first ascending, numbers compare by value, strings by the sort's comparison,
+/// dates in time; the record name (by its UTF-8 bytes) breaks ties, so the order is total.
+///
+/// ```swift
+/// let ordering = RecordOrdering(sorts: [Sort("population", ascending: false), Sort("name")])
+/// let merged = (fetched + pending).sorted(by: ordering.precedes)
+/// RecordOrdering.compare(.int(2), .double(10), comparison: .compare)   // .orderedAscending
+/// ```
+public struct RecordOrdering: Sendable {
+    /// The sort keys, most significant first.
+    public let sorts: [Sort]
+
+    /// Creates the order of a list of sorts.
+    ///
+    /// ```swift
+    /// let byName = RecordOrdering(sorts: [Sort("name", comparison: .localizedStandard)])
+    /// ```
+    public init(sorts: [Sort]) {
+        self.sorts = sorts
+    }
 
     /// The value a record sorts by for one sort key (a distance for a distance sort).
-    static func sortValue(of record: Record, for sort: Sort) -> Value {
+    ///
+    /// ```swift
+    /// RecordOrdering.sortValue(of: paris, for: Sort("population"))   // .int(2138551)
+    /// ```
+    public static func sortValue(of record: Record, for sort: Sort) -> Value {
         let value = record.value(named: sort.key)
         if let origin = sort.distanceOrigin {
             guard case .location(let location) = value else { return .null }
@@ -17,8 +40,12 @@ struct RecordOrdering: Sendable {
         return value
     }
 
-    /// Whether `lhs` comes before `rhs`.
-    func precedes(_ lhs: Record, _ rhs: Record) -> Bool {
+    /// Whether `lhs` comes before `rhs` (a strict order: false for a record and itself).
+    ///
+    /// ```swift
+    /// records.sorted(by: RecordOrdering(sorts: [Sort("name")]).precedes)
+    /// ```
+    public func precedes(_ lhs: Record, _ rhs: Record) -> Bool {
         for sort in sorts {
             let order = Self.compare(Self.sortValue(of: lhs, for: sort), Self.sortValue(of: rhs, for: sort), comparison: sort.comparison)
             if order != .orderedSame {
@@ -59,8 +86,14 @@ struct RecordOrdering: Sendable {
         return best
     }
 
-    /// Compares two sort values: nil first, numbers by value, strings by the comparison, dates in time.
-    static func compare(_ lhs: Value, _ rhs: Value, comparison: SortComparison) -> ComparisonResult {
+    /// Compares two sort values: nil first, numbers by value, strings by the comparison, dates in time
+    /// (values of different kinds that are not both numbers are the same).
+    ///
+    /// ```swift
+    /// RecordOrdering.compare(.null, .int(1), comparison: .compare)                              // .orderedAscending
+    /// RecordOrdering.compare(.string("a"), .string("B"), comparison: .localizedCaseInsensitive)  // .orderedAscending
+    /// ```
+    public static func compare(_ lhs: Value, _ rhs: Value, comparison: SortComparison) -> ComparisonResult {
         switch (lhs, rhs) {
         case (.null, .null): return .orderedSame
         case (.null, _): return .orderedAscending

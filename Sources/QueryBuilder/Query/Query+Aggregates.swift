@@ -1,0 +1,108 @@
+import PredicateLanguage
+import RecordStore
+
+/// Aggregates run in the store over a ``Query/fetchRequest`` with aggregate ``FetchProperty``s:
+/// SQL (`SUM`, `AVG`, `MIN`, `MAX`, `COUNT ... GROUP BY`) on the SQLite engine, Swift on the
+/// memory engine, with the same results.
+///
+/// They cover saved records only, as Core Data's dictionary fetches do (Core Data ignores
+/// `includesPendingChanges` for the dictionary result type). Rather than answer silently without
+/// the pending changes a query otherwise shows, they throw
+/// ``QueryError/pendingChangesNotAggregated(recordType:pendingChangeCount:)`` when the context
+/// holds pending changes of the model's type: `save()` first, or ask for the saved records
+/// explicitly with `.includesPendingChanges(false)`.
+extension Query {
+    /// The sum of a numeric field over every match: an integer for integer fields, a double when a
+    /// value is a double; `.int(0)` when nothing matches (or no match has a value), as Core Data's
+    /// `@sum`. Throws for a non-numeric field, a query with a limit or offset, or pending changes.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).where([.department: "Fruit"]).sum("quantity")   // .int(3)
+    /// ```
+    public func sum(_ key: String) throws -> Value {
+        let total = try aggregate(.sum, of: key)
+        return total.isNull ? .int(0) : total
+    }
+
+    /// The average of a numeric field over the matches that have a value; nil when there are none.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).average("quantity")   // Optional(2.4)
+    /// ```
+    public func average(_ key: String) throws -> Double? {
+        try aggregate(.average, of: key).numericValue
+    }
+
+    /// The smallest value of a field over the matches (numbers by value, strings by code point,
+    /// dates in time); `.null` when no match has a value (`Value` has its own nil, so the result
+    /// is not optional: `min("quantity") == nil` reads as expected).
+    ///
+    /// ```swift
+    /// try Item.query(in: context).min("quantity")   // .int(1)
+    /// ```
+    public func min(_ key: String) throws -> Value {
+        try aggregate(.min, of: key)
+    }
+
+    /// The largest value of a field over the matches; `.null` when no match has a value.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).max("quantity")   // .int(4)
+    /// ```
+    public func max(_ key: String) throws -> Value {
+        try aggregate(.max, of: key)
+    }
+
+    /// The matches grouped by the values of some fields, with how many are in each group. Groups are
+    /// in ascending order of their values (nil first), unless the query sorts on a grouped field;
+    /// `.limit` and `.offset` page through the groups. No match, no group.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).group(by: "department")
+    /// // [GroupCount(values: [.null], count: 1), GroupCount(values: ["Fruit"], count: 2), ...]
+    /// ```
+    public func group(by keys: String...) throws -> [GroupCount] {
+        try group(by: keys)
+    }
+
+    /// The matches grouped by the values of a list of fields, with how many are in each group.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).order(by: "department", .descending).group(by: ["department"])
+    /// ```
+    public func group(by keys: [String]) throws -> [GroupCount] {
+        try checkAggregatable()
+        let countName = "@count"
+        var request = fetchRequest
+        request.resultType = .dictionaries
+        request.propertiesToGroupBy = keys
+        request.propertiesToFetch = keys.map(FetchProperty.field)
+            + [.aggregate(AggregateProperty(name: countName, function: .count, key: "recordName"))]
+        return try context.store.fetch(request).dictionaries.map { row in
+            GroupCount(values: keys.map { row[$0] ?? .null }, count: Int(row[countName]?.numericValue ?? 0))
+        }
+    }
+
+    /// One aggregate of a field over every match; `.null` when nothing is aggregated.
+    func aggregate(_ function: AggregateProperty.Function, of key: String) throws -> Value {
+        try checkAggregatable()
+        guard fetchLimit == nil, fetchOffset == 0 else {
+            throw QueryError.aggregateOfPagedQuery(function: function.rawValue)
+        }
+        let name = "value"
+        var request = fetchRequest
+        request.resultType = .dictionaries
+        request.sortDescriptors = []
+        request.propertiesToFetch = [.aggregate(AggregateProperty(name: name, function: function, key: key))]
+        return try context.store.fetch(request).dictionaries.first?[name] ?? .null
+    }
+
+    /// Throws when the store's answer would leave out pending changes the query includes.
+    private func checkAggregatable() throws {
+        guard includesPendingChanges else { return }
+        let pending = context.pendingChanges(ofType: T.recordType).count
+        if pending > 0 {
+            throw QueryError.pendingChangesNotAggregated(recordType: T.recordType, pendingChangeCount: pending)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import PredicateLanguage
+import RecordStore
+
+extension Query where T: Queryable {
+    /// The sum of an attribute over every match (`.int(0)` when nothing matches); see `sum(_:)` of a field name.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).sum(.quantity)   // .int(12)
+    /// ```
+    public func sum(_ attribute: T.Attribute) throws -> Value {
+        try sum(T.fieldName(for: attribute))
+    }
+
+    /// The average of an attribute; nil when no match has a value.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).average(.quantity)   // Optional(2.4)
+    /// ```
+    public func average(_ attribute: T.Attribute) throws -> Double? {
+        try average(T.fieldName(for: attribute))
+    }
+
+    /// The smallest value of an attribute; `.null` when no match has a value.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).min(.name)   // .string("Apple")
+    /// ```
+    public func min(_ attribute: T.Attribute) throws -> Value {
+        try min(T.fieldName(for: attribute))
+    }
+
+    /// The largest value of an attribute; `.null` when no match has a value.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).max(.date)   // .date(...)
+    /// ```
+    public func max(_ attribute: T.Attribute) throws -> Value {
+        try max(T.fieldName(for: attribute))
+    }
+
+    /// The sum of a key path's numeric property, in its own type (zero when nothing matches).
+    ///
+    /// ```swift
+    /// let total: Int = try Item.query(in: context).sum(\.quantity)   // 12
+    /// ```
+    public func sum<Field: Numeric & Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field {
+        try typedSum(of: T.fieldName(for: keyPath))
+    }
+
+    /// The sum of a key path's optional numeric property (zero when no match has a value).
+    ///
+    /// ```swift
+    /// let total: Double = try Reading.query(in: context).sum(\.celsius)   // var celsius: Double?
+    /// ```
+    public func sum<Field: Numeric & Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field {
+        try typedSum(of: T.fieldName(for: keyPath))
+    }
+
+    /// The average of a key path's numeric property; nil when no match has a value.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).average(\.quantity)   // Optional(2.4)
+    /// ```
+    public func average<Field>(_ keyPath: KeyPath<T, Field>) throws -> Double? {
+        try average(T.fieldName(for: keyPath))
+    }
+
+    /// The smallest value of a key path's property, in its own type; nil when no match has a value.
+    ///
+    /// ```swift
+    /// let earliest: Date? = try Item.query(in: context).min(\.date)
+    /// ```
+    public func min<Field: Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field? {
+        try typedExtreme(.min, of: T.fieldName(for: keyPath))
+    }
+
+    /// The smallest value of a key path's optional property; nil when no match has a value.
+    ///
+    /// ```swift
+    /// let first: String? = try Item.query(in: context).min(\.department)   // var department: String?
+    /// ```
+    public func min<Field: Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field? {
+        try typedExtreme(.min, of: T.fieldName(for: keyPath))
+    }
+
+    /// The largest value of a key path's property, in its own type; nil when no match has a value.
+    ///
+    /// ```swift
+    /// let most: Int? = try Item.query(in: context).max(\.quantity)   // 4
+    /// ```
+    public func max<Field: Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field? {
+        try typedExtreme(.max, of: T.fieldName(for: keyPath))
+    }
+
+    /// The largest value of a key path's optional property; nil when no match has a value.
+    ///
+    /// ```swift
+    /// let last: String? = try Item.query(in: context).max(\.department)
+    /// ```
+    public func max<Field: Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field? {
+        try typedExtreme(.max, of: T.fieldName(for: keyPath))
+    }
+
+    /// The matches grouped by attributes, with counts; see `group(by:)` of field names.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).group(by: .department)
+    /// ```
+    public func group(by attributes: T.Attribute...) throws -> [GroupCount] {
+        try group(by: attributes.map(T.fieldName(for:)))
+    }
+
+    /// The matches grouped by key paths' properties, with counts.
+    ///
+    /// ```swift
+    /// try Item.query(in: context).group(by: \.department, \.quantity)
+    /// ```
+    public func group(by keyPaths: PartialKeyPath<T>...) throws -> [GroupCount] {
+        try group(by: keyPaths.map { try T.fieldName(for: $0) })
+    }
+
+    /// A sum decoded as the property's type, zero when there is nothing to add.
+    private func typedSum<Field: Numeric & Decodable>(of field: String) throws -> Field {
+        let total = try aggregate(.sum, of: field)
+        return total.isNull ? .zero : try decodeAggregate(total, as: Field.self, field: field)
+    }
+
+    /// A minimum or maximum decoded as the property's type.
+    private func typedExtreme<Field: Decodable>(_ function: AggregateProperty.Function, of field: String) throws -> Field? {
+        let extreme = try aggregate(function, of: field)
+        return extreme.isNull ? nil : try decodeAggregate(extreme, as: Field.self, field: field)
+    }
+
+    /// An aggregate value as a property's type, as the record decoder reads a field.
+    private func decodeAggregate<Field: Decodable>(_ value: Value, as type: Field.Type, field: String) throws -> Field {
+        try RecordDecoder().decode(Field.self, fromValue: value, field: field, recordType: T.recordType, recordName: "(aggregate)")
+    }
+}
