@@ -72,16 +72,17 @@ struct PrintableASCIICollation: Sendable {
         _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>,
         weights: UnsafeBufferPointer<UInt16>, ignoringCase: Bool
     ) -> ComparisonResult? {
+        // Plain loops over the buffers: this runs millions of times under a sort, and debug
+        // builds make generic slices and iterators expensive.
+        guard isPrintable(left, weights), isPrintable(right, weights) else { return nil }
         let common = min(left.count, right.count)
         var tertiaryOrder = ComparisonResult.orderedSame
         var index = 0
         while index < common {
             let leftWeight = weights[Int(left[index])]
             let rightWeight = weights[Int(right[index])]
-            if leftWeight == 0 || rightWeight == 0 { return nil }
             if leftWeight != rightWeight {
                 if leftWeight >> 4 != rightWeight >> 4 {
-                    guard isPrintable(left[index...], weights), isPrintable(right[index...], weights) else { return nil }
                     return leftWeight < rightWeight ? .orderedAscending : .orderedDescending
                 }
                 if tertiaryOrder == .orderedSame {
@@ -90,13 +91,16 @@ struct PrintableASCIICollation: Sendable {
             }
             index += 1
         }
-        guard isPrintable(left[index...], weights), isPrintable(right[index...], weights) else { return nil }
         if left.count != right.count { return left.count < right.count ? .orderedAscending : .orderedDescending }
         return ignoringCase ? .orderedSame : tertiaryOrder
     }
 
-    private static func isPrintable(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ weights: UnsafeBufferPointer<UInt16>) -> Bool {
-        for byte in bytes where weights[Int(byte)] == 0 { return false }
+    private static func isPrintable(_ bytes: UnsafeBufferPointer<UInt8>, _ weights: UnsafeBufferPointer<UInt16>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if weights[Int(bytes[index])] == 0 { return false }
+            index += 1
+        }
         return true
     }
 }

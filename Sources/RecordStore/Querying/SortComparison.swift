@@ -28,8 +28,9 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
         case .compare:
             return Self.compareBytes(lhs, rhs)
         case .caseInsensitive:
-            return Self.compareBytes(
-                TextFolding.fold(lhs, options: .caseInsensitive), TextFolding.fold(rhs, options: .caseInsensitive))
+            return Self.compareASCIIIgnoringCase(lhs, rhs)
+                ?? Self.compareBytes(
+                    TextFolding.fold(lhs, options: .caseInsensitive), TextFolding.fold(rhs, options: .caseInsensitive))
         case .localized:
             return Self.printableASCII?.compare(lhs, rhs, ignoringCase: false) ?? lhs.localizedCompare(rhs)
         case .localizedCaseInsensitive:
@@ -44,15 +45,53 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Code-point order, which is the order of the UTF-8 bytes (SQLite's `BINARY`).
     static func compareBytes(_ lhs: String, _ rhs: String) -> ComparisonResult {
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil): return .orderedSame
-            case (nil, _): return .orderedAscending
-            case (_, nil): return .orderedDescending
-            case (let a?, let b?):
-                if a != b { return a < b ? .orderedAscending : .orderedDescending }
+        var left = lhs
+        var right = rhs
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                let common = min(leftBytes.count, rightBytes.count)
+                var index = 0
+                while index < common {
+                    let a = leftBytes[index]
+                    let b = rightBytes[index]
+                    if a != b { return a < b ? .orderedAscending : .orderedDescending }
+                    index += 1
+                }
+                if leftBytes.count == rightBytes.count { return .orderedSame }
+                return leftBytes.count < rightBytes.count ? .orderedAscending : .orderedDescending
+            }
+        }
+    }
+
+    /// The case-insensitive order of two ASCII strings without building folded copies (ASCII
+    /// folds A-Z to a-z and nothing else, as ``TextFolding`` does); nil when either is not ASCII.
+    static func compareASCIIIgnoringCase(_ lhs: String, _ rhs: String) -> ComparisonResult? {
+        var left = lhs
+        var right = rhs
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes -> ComparisonResult? in
+                var order = ComparisonResult.orderedSame
+                var index = 0
+                let common = min(leftBytes.count, rightBytes.count)
+                while index < common {
+                    let a = leftBytes[index]
+                    let b = rightBytes[index]
+                    if a >= 0x80 || b >= 0x80 { return nil }
+                    if order == .orderedSame {
+                        let foldedA = a &- 0x41 < 26 ? a | 0x20 : a
+                        let foldedB = b &- 0x41 < 26 ? b | 0x20 : b
+                        if foldedA != foldedB { order = foldedA < foldedB ? .orderedAscending : .orderedDescending }
+                    }
+                    index += 1
+                }
+                // The rest of the longer string must be ASCII too, or folding might change the answer.
+                let longer = leftBytes.count > rightBytes.count ? leftBytes : rightBytes
+                while index < longer.count {
+                    if longer[index] >= 0x80 { return nil }
+                    index += 1
+                }
+                if order != .orderedSame || leftBytes.count == rightBytes.count { return order }
+                return leftBytes.count < rightBytes.count ? .orderedAscending : .orderedDescending
             }
         }
     }
