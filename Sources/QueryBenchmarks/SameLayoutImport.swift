@@ -17,7 +17,7 @@ enum SameLayoutImport {
         #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
         #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
     ] + ["admin1code", "countrycode", "geonameid", "latitude", "longitude", "name", "population", "timezone"].map {
-        #"CREATE INDEX "City$\#($0)" ON "City" ("$zone", "\#($0)")"#
+        #"CREATE INDEX "City$\#($0)$index" ON "City" ("$zone", "\#($0)")"#
     }
 
     static let scalarColumns = ["admin1code", "countrycode", "geonameid", "latitude", "longitude", "name", "population", "timezone"]

@@ -25,6 +25,12 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("batch"), help: "Records per transaction.")
     var batchSize = 5_000
 
+    @Option(name: .customLong("progress"), help: ArgumentHelp(
+        "auto: a progress bar on a terminal; jsonl: after each committed batch, a JSON line on standard error with "
+            + "\"committed\" (records committed so far) and \"lastRecordName\"; none: nothing.",
+        valueName: "auto|jsonl|none"))
+    var progress: ImportProgressFormat = .auto
+
     func validate() throws {
         for location in locations where RecordImporter.LocationMapping(parsing: location) == nil {
             throw ValidationError("--location expects NAME=LATFIELD,LONFIELD, got '\(location)'")
@@ -38,16 +44,25 @@ struct ImportCommand: ParsableCommand {
         importer.idField = idField
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
-        let summary = try ImportCommand.run(importer, file: file, into: opened)
+        let summary = try ImportCommand.run(importer, file: file, into: opened, progress: progress)
         print("Imported \(summary.recordCount) \(recordType) records in \(String(format: "%.2f", summary.elapsed)) s")
     }
 
-    /// Runs an import with a progress bar on a terminal (standard error).
-    static func run(_ importer: RecordImporter, file: String, into store: Store) throws -> RecordImporter.Summary {
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+    /// Runs an import, reporting progress on standard error: with `.auto` a progress bar on a
+    /// terminal, with `.jsonl` a line per committed batch.
+    static func run(
+        _ importer: RecordImporter, file: String, into store: Store, progress format: ImportProgressFormat = .auto
+    ) throws -> RecordImporter.Summary {
+        let bar = ProgressBar(enabled: format == .auto && isatty(STDERR_FILENO) == 1)
         defer { bar.finish() }
         return try StoreOptions.failing { () throws(RecordStoreError) in
-            try importer.importFile(at: file, into: store) { progress in bar.show(progress) }
+            try importer.importFile(at: file, into: store) { progress in
+                switch format {
+                case .auto: bar.show(progress)
+                case .jsonl: ImportProgressFormat.reportCommitted(progress)
+                case .none: break
+                }
+            }
         }
     }
 }

@@ -18,9 +18,12 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case zoneNotFound(ZoneID)
     /// The default zone cannot be deleted.
     case cannotDeleteDefaultZone
-    /// A zone name is empty.
+    /// A zone name is empty or holds a NUL character.
     case invalidZoneName(String)
-    /// A record type name is not letters, digits and underscores starting with a letter (at most 255).
+    /// A record name holds a NUL character (U+0000), which cannot be stored.
+    case invalidRecordName(String)
+    /// A record type name is not letters, digits and underscores starting with a letter (at most 255),
+    /// or starts with `sqlite_` (reserved by SQLite).
     case invalidRecordTypeName(String)
     /// A field name is not letters, digits and underscores starting with a letter, or is a metadata name.
     case invalidFieldName(String, recordType: String)
@@ -77,9 +80,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .cannotDeleteDefaultZone:
             return "The default zone '\(ZoneID.default.zoneName)' cannot be deleted"
         case .invalidZoneName(let name):
-            return "Invalid zone name '\(name)': a zone name must not be empty"
+            return "Invalid zone name '\(name)': a zone name must not be empty or hold a NUL character"
+        case .invalidRecordName(let name):
+            return "Invalid record name '\(name)': a record name must not hold a NUL character"
         case .invalidRecordTypeName(let name):
-            return "Invalid record type name '\(name)': use letters, digits and underscores, starting with a letter (at most 255)"
+            return "Invalid record type name '\(name)': use letters, digits and underscores, starting with a letter (at most 255), not starting with sqlite_"
         case .invalidFieldName(let name, let type):
             return "Invalid field name '\(name)' in record type '\(type)': use letters, digits and underscores, starting with a letter, and not a metadata name"
         case .typeMismatch(let field, let type, let schemaType, let valueType):

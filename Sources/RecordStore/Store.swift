@@ -71,7 +71,7 @@ public final class Store: Sendable {
     /// try store.delete([RecordID(recordName: "2988507")])
     /// ```
     public func delete(_ ids: [RecordID]) throws(RecordStoreError) {
-        try engine.delete(ids)
+        try engine.delete(ids.filter(\.canBeStored))
     }
 
     /// The stored record with this identifier, or nil.
@@ -80,7 +80,8 @@ public final class Store: Sendable {
     /// let paris = try store.record(for: RecordID(recordName: "2988507"))
     /// ```
     public func record(for id: RecordID) throws(RecordStoreError) -> Record? {
-        try engine.record(for: id)
+        guard id.canBeStored else { return nil }
+        return try engine.record(for: id)
     }
 
     /// Refreshes the query planner's statistics; the importer calls it after a bulk import.
@@ -102,6 +103,7 @@ public final class Store: Sendable {
     /// try store.createZone(ZoneID(zoneName: "Archive"))
     /// ```
     public func createZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard !NulCharacter.isIn(zone.zoneName) else { throw .invalidZoneName(zone.zoneName) }
         try engine.createZone(zone)
     }
 
@@ -120,6 +122,7 @@ public final class Store: Sendable {
     /// try store.deleteZone(ZoneID(zoneName: "Archive"))
     /// ```
     public func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
+        guard !NulCharacter.isIn(zone.zoneName) else { throw .zoneNotFound(zone) }
         try engine.deleteZone(zone)
     }
 
@@ -162,6 +165,7 @@ public final class Store: Sendable {
     ) throws(RecordStoreError) -> QuerySpecification {
         let specification = QuerySpecification(recordType: recordType, predicate: predicate, sorts: sorts, zone: zone, limit: limit)
         try QueryValidation.check(specification, schema: try engine.catalog().recordTypes[recordType], mode: mode)
+        guard !NulCharacter.isIn(zone.zoneName) else { throw .zoneNotFound(zone) }
         return specification
     }
 

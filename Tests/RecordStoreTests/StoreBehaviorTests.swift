@@ -182,7 +182,7 @@ struct StoreBehaviorTests {
         #expect(plan.sql.contains("t.\"population\" > ?"))
         #expect(plan.arguments.first == "\"_defaultZone\"")
         #expect(plan.residual == "name.length > 1")
-        #expect(plan.indexesUsed == ["City$population"])
+        #expect(plan.indexesUsed == ["City$population$index"])
         #expect(plan.description.contains("residual: name.length > 1"))
     }
 }

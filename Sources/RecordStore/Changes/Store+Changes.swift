@@ -9,7 +9,7 @@ extension Store {
     /// found[RecordID(recordName: "nope")]   // .failure(.recordNotFound(nope))
     /// ```
     public func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
-        let found = try engine.records(for: ids)
+        let found = try engine.records(for: ids.filter(\.canBeStored))
         var results: [RecordID: Result<Record, RecordStoreError>] = [:]
         for id in ids {
             results[id] = found[id].map { .success($0) } ?? .failure(.recordNotFound(id))
@@ -34,7 +34,7 @@ extension Store {
         var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
         if atomically {
             do {
-                let saved = try engine.modify(saving: records, deleting: ids, mode: mode)
+                let saved = try engine.modify(saving: records, deleting: ids.filter(\.canBeStored), mode: mode)
                 for record in saved { saveResults[record.recordID] = .success(record) }
                 for id in ids { deleteResults[id] = .success(()) }
             } catch {
@@ -61,7 +61,7 @@ extension Store {
         }
         for id in ids {
             do {
-                _ = try engine.modify(saving: [], deleting: [id], mode: mode)
+                if id.canBeStored { _ = try engine.modify(saving: [], deleting: [id], mode: mode) }
                 deleteResults[id] = .success(())
             } catch {
                 if case .storage = error { throw error }
@@ -78,6 +78,8 @@ extension Store {
             return [id]
         case .zoneNotFound(let zone):
             return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
+        case .invalidRecordName(let name):
+            return Set(records.map(\.recordID).filter { $0.recordName == name })
         case .typeMismatch(_, let recordType, _, _), .unsupportedValue(_, let recordType, _),
              .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType):
             return Set(records.filter { $0.recordType == recordType }.map(\.recordID))

@@ -9,6 +9,7 @@ extension Store {
     private func check(_ request: FetchRequest) throws(RecordStoreError) -> RecordTypeSchema? {
         guard !request.entityName.isEmpty else { throw .invalidQuery("the entity name is empty") }
         try Identifier.checkRecordType(request.entityName)
+        if let predicate = request.predicate { try PredicateNesting.check(predicate) }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw .invalidQuery("fetchLimit, fetchOffset and fetchBatchSize must not be negative")
         }

@@ -65,10 +65,12 @@ public struct RecordImporter: Sendable {
         }
     }
 
-    /// Progress, reported after each batch.
+    /// Progress, reported after each batch, once its transaction has committed.
     public struct Progress: Sendable {
-        /// Records written so far.
+        /// Records written so far (committed: they survive a crash of the process from here on).
         public var recordCount: Int
+        /// The name of the last record of the batch just committed.
+        public var lastRecordName: String?
         /// Bytes of the file read so far, and the file's size.
         public var bytesRead: Int64
         public var totalBytes: Int64
@@ -100,7 +102,7 @@ public struct RecordImporter: Sendable {
         self.recordType = recordType
     }
 
-    /// Imports a file; `progress` is called after each batch.
+    /// Imports a file; `progress` is called after each batch, once the batch is committed.
     public func importFile(
         at path: String, into store: Store, progress: (Progress) -> Void = { _ in }
     ) throws(RecordStoreError) -> Summary {
@@ -118,8 +120,11 @@ public struct RecordImporter: Sendable {
             guard !batch.isEmpty else { return }
             try save(batch, into: store)
             count += batch.count
+            let lastRecordName = batch.last?.recordID.recordName
             batch.removeAll(keepingCapacity: true)
-            progress(Progress(recordCount: count, bytesRead: reader.bytesRead, totalBytes: reader.fileSize, elapsed: Date().timeIntervalSince(start)))
+            progress(Progress(
+                recordCount: count, lastRecordName: lastRecordName, bytesRead: reader.bytesRead,
+                totalBytes: reader.fileSize, elapsed: Date().timeIntervalSince(start)))
         }
 
         func add(_ object: Value, line: Int) throws(RecordStoreError) {
@@ -238,14 +243,16 @@ public struct RecordImporter: Sendable {
         return Record(recordType: recordType, recordID: RecordID(recordName: name, zoneID: zone), fields: fields)
     }
 
-    /// Saves a batch; records already stored are replaced (their current change tags are fetched).
+    /// Saves a batch; records already stored are replaced (their current change tags are
+    /// fetched, all in one read, so resuming an import does not read record by record).
     private func save(_ batch: [Record], into store: Store) throws(RecordStoreError) {
         do {
             try store.save(batch)
         } catch .conflict {
+            let stored = try store.engine.records(for: batch.map(\.recordID))
             var updated = batch
             for index in updated.indices {
-                updated[index].recordChangeTag = try store.record(for: updated[index].recordID)?.recordChangeTag
+                updated[index].recordChangeTag = stored[updated[index].recordID]?.recordChangeTag
             }
             try store.save(updated)
         }

@@ -29,6 +29,7 @@ public struct RecordQuery: Sendable, Hashable, CustomStringConvertible {
     public init(recordType: String, predicate: FormatPredicate, sorts: [Sort] = [], rules: PredicateRules = .full) throws(RecordStoreError) {
         guard !recordType.isEmpty else { throw .invalidQuery("the record type is empty") }
         try Identifier.checkRecordType(recordType)
+        try PredicateNesting.check(predicate)
         do {
             try rules.validate(predicate)
         } catch let error as FormatPredicateError {

@@ -15,7 +15,8 @@ extension Store {
         _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
         desiredKeys: [String]?, mode: QueryCursor.Mode
     ) throws(RecordStoreError) -> QueryPage {
-        let limit = resultsLimit > 0 ? resultsLimit : QueryOperation.defaultResultsLimit
+        // One below Int.max, so reading `limit + 1` records cannot overflow.
+        let limit = resultsLimit > 0 ? min(resultsLimit, Int.max - 1) : QueryOperation.defaultResultsLimit
         var specification = try specification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
         var offset = 0
         var keysetMode = mode == .keyset

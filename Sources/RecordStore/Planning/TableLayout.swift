@@ -28,8 +28,10 @@ enum TableLayout {
     static func latitudeColumn(_ field: String) -> String { "\(field)$latitude" }
     /// The longitude column of a location field.
     static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
-    /// The index of a field.
-    static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)" }
+    /// The index of a field. The `$index` suffix keeps it apart from the type's other
+    /// objects: `T$list` and `T$fts` would name the list and FTS tables for fields called
+    /// `list` and `fts` (SQLite tables and indexes share one namespace).
+    static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
 
     /// The column of a metadata field.
     static func column(_ metadata: MetadataField) -> String {

@@ -8,7 +8,7 @@
 /// // sql: SELECT ... FROM "City" AS t WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" > ?) ...
 /// // arguments: ["_defaultZone", 1000000]
 /// // residual: none
-/// // indexes: City$population
+/// // indexes: City$population$index
 /// ```
 public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
     /// The engine that runs the query: `memory` or `sqlite`.

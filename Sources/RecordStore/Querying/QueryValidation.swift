@@ -6,6 +6,7 @@ enum QueryValidation {
     /// Throws when a sort or (in production mode) a predicate needs what the schema lacks.
     static func check(_ specification: QuerySpecification, schema: RecordTypeSchema?, mode: SchemaMode) throws(RecordStoreError) {
         try Identifier.checkRecordType(specification.recordType)
+        try PredicateNesting.check(specification.predicate)
         if mode == .production, schema == nil {
             throw .unknownRecordType(specification.recordType)
         }

@@ -9,9 +9,16 @@ enum Identifier {
         }
     }
 
-    /// Checks a record type name.
+    /// Checks a record type name: valid, and not starting with `sqlite_` in any case, which
+    /// SQLite reserves for its own tables (`sqlite_master`, `sqlite_stat1`), so a type name
+    /// never names one of them. Both engines apply the same rule.
     static func checkRecordType(_ name: String) throws(RecordStoreError) {
-        guard isValid(name) else { throw .invalidRecordTypeName(name) }
+        guard isValid(name), !isReservedTableName(name) else { throw .invalidRecordTypeName(name) }
+    }
+
+    /// Whether a name starts with `sqlite_`, ignoring case.
+    static func isReservedTableName(_ name: String) -> Bool {
+        name.utf8.count >= 7 && name.prefix(7).lowercased() == "sqlite_"
     }
 
     /// Checks a field name: valid, and not a metadata name.

@@ -27,6 +27,9 @@ struct SchemaCatalog: Sendable, Hashable, Codable {
         for index in records.indices {
             let recordType = records[index].recordType
             try Identifier.checkRecordType(recordType)
+            let id = records[index].recordID
+            if NulCharacter.isIn(id.zoneID.zoneName) { throw .zoneNotFound(id.zoneID) }
+            if NulCharacter.isIn(id.recordName) { throw .invalidRecordName(id.recordName) }
             if recordTypes[recordType] == nil {
                 guard mode == .development else { throw .unknownRecordType(recordType) }
                 recordTypes[recordType] = RecordTypeSchema(name: recordType)
@@ -39,6 +42,9 @@ struct SchemaCatalog: Sendable, Hashable, Codable {
                     continue
                 }
                 try Identifier.checkField(fieldName, recordType: recordType)
+                if NulCharacter.isIn(value) {
+                    throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
+                }
                 let normalized = try admit(StringNormalization.nfc(value), field: fieldName, recordType: recordType, mode: mode, changes: &changes)
                 records[index].fields[fieldName] = normalized
             }

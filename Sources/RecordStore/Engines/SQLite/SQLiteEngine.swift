@@ -230,7 +230,38 @@ final class SQLiteEngine: StorageEngine {
         guard try zoneExists(specification.zone, db) else { throw RecordStoreError.zoneNotFound(specification.zone) }
         guard let schema = try catalog(db).recordTypes[specification.recordType] else { return nil }
         let planner = QueryPlanner(dialect: dialect, schema: schema, registry: registry, recordType: specification.recordType)
-        return (try planner.plan(specification), schema)
+        let plan = try planner.plan(specification)
+        guard plan.residual != specification.predicate, try !sqlRunsFaithfully(plan, recordType: specification.recordType, db) else {
+            return (plan, schema)
+        }
+        // SQL scans the zone in order; the whole predicate is evaluated on each record.
+        var scan = specification
+        scan.predicate = .truePredicate
+        var fallback = try planner.plan(scan)
+        fallback.residual = specification.predicate
+        return (fallback, schema)
+    }
+
+    /// Whether SQLite can run a plan's condition as planned. It cannot when a text argument
+    /// holds a NUL character (the binding would cut the text there), nor when the condition
+    /// nests too deeply or is too large for SQLite's parser ("parser stack overflow",
+    /// "Expression tree is too large"): such plans are checked by compiling the condition.
+    private func sqlRunsFaithfully(_ plan: SQLQueryPlan, recordType: String, _ db: Database) throws -> Bool {
+        for argument in plan.whereArguments {
+            if case .text(let text) = argument, NulCharacter.isIn(text) { return false }
+        }
+        let nesting = plan.whereClause.utf8.reduce(0) { $1 == UInt8(ascii: "(") ? $0 + 1 : $0 }
+        guard nesting > 40 || plan.whereClause.utf8.count > 20_000 else { return true }
+        do {
+            _ = try db.makeStatement(sql: dialect.numberPlaceholders("SELECT 1 FROM \(dialect.quote(recordType)) AS t WHERE \(plan.whereClause)"))
+            return true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            let message = error.message ?? ""
+            if message.contains("parser stack overflow") || message.contains("Expression tree is too large") || message.contains("too many SQL variables") {
+                return false
+            }
+            throw error
+        }
     }
 
     private func compileResidual(_ residual: FormatPredicate?) throws -> CompiledPredicate? {
