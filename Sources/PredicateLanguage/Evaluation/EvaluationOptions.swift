@@ -43,6 +43,10 @@ public struct EvaluationOptions: Sendable {
     public var maximumEvaluationSteps: Int
 
     /// The default of ``maximumEvaluationSteps``: one million.
+    ///
+    /// ```swift
+    /// options.maximumEvaluationSteps = 4 * EvaluationOptions.defaultMaximumEvaluationSteps
+    /// ```
     public static let defaultMaximumEvaluationSteps = 1_000_000
 
     /// Creates options.

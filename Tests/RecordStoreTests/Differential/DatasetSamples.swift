@@ -32,7 +32,7 @@ struct DatasetSamples: Sendable {
             }
             values["recordName", default: []].append(.string(record.recordID.recordName))
             if let name = record.fields["name"]?.stringValue {
-                words += name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+                words += name.split(whereSeparator: \.isWhitespace).map(String.init)
             }
         }
         words += alternateNames.prefix(500).flatMap { $0.split(separator: " ").map(String.init) }

@@ -2,8 +2,8 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 
-/// The records the differential tests query: every 100th city of cities15000 (341 cities
-/// from every country) plus a few records written to hurt (empty strings and lists, missing
+/// The records the differential tests query: every 130th city of cities15000 (262 cities
+/// from every country, with a few derived fields of the types cities lack) plus a few records written to hurt (empty strings and lists, missing
 /// fields, decomposed accents, LIKE wildcards, quotes, integer extremes, locations at the
 /// poles and the antimeridian), loaded into a memory store and a SQLite store.
 struct DifferentialDataset: Sendable {
@@ -15,7 +15,7 @@ struct DifferentialDataset: Sendable {
     let sqlite: Store
 
     /// Every `sampleStride`-th line of the data set is kept.
-    static let sampleStride = 100
+    static let sampleStride = 130
     static let recordType = "City"
 
     /// Loaded once for all differential tests.
@@ -41,6 +41,7 @@ struct DifferentialDataset: Sendable {
             if let latitude = fields["latitude"]?.numericValue, let longitude = fields["longitude"]?.numericValue {
                 fields["location"] = .location(Location(latitude: latitude, longitude: longitude))
             }
+            fields.merge(derivedFields(identifier: identifier, population: fields["population"]?.numericValue ?? 0)) { old, _ in old }
             records.append(Record(recordType: recordType, recordID: RecordID(recordName: String(identifier)), fields: fields))
         }
         records += edgeRecords
@@ -50,6 +51,23 @@ struct DifferentialDataset: Sendable {
         try sqlite.save(records)
         try sqlite.optimize()
         return DifferentialDataset(records: saved, memory: memory, sqlite: sqlite)
+    }
+
+    /// Fields of the other types, derived from the city's numbers so every run sees the same:
+    /// a date (`founded`), a boolean (`capital`), a double missing on a third of the cities
+    /// (`elevation`, whole on half of the rest) and a list of integers (`codes`).
+    static func derivedFields(identifier: Int64, population: Double) -> [String: Value] {
+        var fields: [String: Value] = [
+            "founded": .date(Date(timeIntervalSince1970: Double(identifier % 100_000) * -86_400 + 1_000_000_000)),
+            "capital": .bool(population > 1_000_000),
+            "codes": .list([.int(identifier % 7), .int(identifier % 11), .int(Int64(population) % 5)]),
+        ]
+        switch identifier % 3 {
+        case 0: break
+        case 1: fields["elevation"] = .double(Double(identifier % 3_000))
+        default: fields["elevation"] = .double(Double(identifier % 3_000) + 0.25)
+        }
+        return fields
     }
 
     /// Records with the values that most often split engines apart.

@@ -6,7 +6,7 @@ import Testing
 /// The differences the differential tests found, each with the exact predicate that showed it.
 @Suite("Differential regressions: engines agree where they once differed")
 struct DifferentialRegressionTests {
-    /// Seed 12988216423935229159 of run 20240601: SQLite bound the constant "\u{0}" as "" (its
+    /// Case seed 12988216423935229159 of run 20240601 (with the generator as first written): SQLite bound the constant "\u{0}" as "" (its
     /// text binding stops at NUL), so `alternatenames CONTAINS "\u0000"` matched every city
     /// whose alternate names hold an empty string.
     @Test func aConstantWithANulCharacterIsNotCutShortInSQL() throws {

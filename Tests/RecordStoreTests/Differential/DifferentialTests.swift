@@ -10,7 +10,8 @@ import Testing
 ///
 /// `QUERY_DIFFERENTIAL_SEED` changes the run's seed (default 20_240_601),
 /// `QUERY_DIFFERENTIAL_COUNT` the number of predicates (default 2,000), and
-/// `QUERY_DIFFERENTIAL_CASE_SEED` replays the one case a failure printed.
+/// `QUERY_DIFFERENTIAL_CASE_SEED` replays the one case a failure printed, and
+/// `QUERY_DIFFERENTIAL_PROFILE=1` prints every case with the time each engine took.
 /// PostgreSQL has no engine yet: it is skipped.
 @Suite("Differential: random predicates agree on memory and SQLite")
 struct DifferentialTests {
@@ -18,6 +19,9 @@ struct DifferentialTests {
     static let defaultCount = 2_000
     /// The cases run in this many parallel parts.
     static let partCount = 4
+
+    /// Whether to print each case with the time each engine took (`QUERY_DIFFERENTIAL_PROFILE`).
+    static let profile = ProcessInfo.processInfo.environment["QUERY_DIFFERENTIAL_PROFILE"] != nil
 
     static var runSeed: UInt64 {
         ProcessInfo.processInfo.environment["QUERY_DIFFERENTIAL_SEED"].flatMap(UInt64.init) ?? defaultSeed
@@ -49,14 +53,10 @@ struct DifferentialTests {
         print("DIFFERENTIAL part \(part): run seed \(Self.runSeed), \(seeds.count) of \(Self.caseCount) cases over \(dataset.records.count) records")
         var nonEmpty = 0
         var failed = 0
-        let profile = ProcessInfo.processInfo.environment["QUERY_DIFFERENTIAL_PROFILE"] != nil
         for seed in seeds {
             var generator = PredicateGenerator(seed: seed, samples: samples)
             let testCase = generator.makeCase()
-            let start = Date()
-            let difference = Self.difference(testCase, dataset: dataset, nonEmpty: &nonEmpty)
-            if profile { print(String(format: "DIFFERENTIAL %.3f s %@", Date().timeIntervalSince(start), testCase.description)) }
-            if let difference {
+            if let difference = Self.difference(testCase, dataset: dataset, nonEmpty: &nonEmpty) {
                 failed += 1
                 Issue.record(Comment(rawValue: "run seed \(Self.runSeed), case \(testCase)\n\(difference)"))
                 if failed >= 20 { break }
@@ -75,12 +75,13 @@ struct DifferentialTests {
             return "the generated predicate does not parse: \(error)"
         }
         let printed = "predicate: \(predicate.predicateFormat)"
-        let t0 = Date()
+        let memoryStart = Date()
         let memory = answer(predicate, testCase, store: dataset.memory)
-        let t1 = Date()
+        let sqliteStart = Date()
         let sqlite = answer(predicate, testCase, store: dataset.sqlite)
-        if ProcessInfo.processInfo.environment["QUERY_DIFFERENTIAL_PROFILE"] != nil {
-            print(String(format: "SPLIT memory %.3f sqlite %.3f", t1.timeIntervalSince(t0), Date().timeIntervalSince(t1)))
+        if profile {
+            print(String(format: "DIFFERENTIAL memory %.3f s, sqlite %.3f s: %@", sqliteStart.timeIntervalSince(memoryStart),
+                         Date().timeIntervalSince(sqliteStart), testCase.description))
         }
         switch (memory, sqlite) {
         case (.success(let fromMemory), .success(let fromSQLite)):

@@ -99,7 +99,8 @@ struct PredicateGenerator {
         case 79..<82: return Fragment(random.pick(["TRUEPREDICATE", "FALSEPREDICATE"]))
         case 82..<87: return twoFieldComparison()
         case 87..<92: return arithmeticComparison()
-        case 92..<97: return otherExpressionComparison()
+        case 92..<96: return otherExpressionComparison()
+        case 96..<99: return derivedFieldComparison()
         default: return metadataTest()
         }
     }
@@ -397,6 +398,28 @@ struct PredicateGenerator {
         }
     }
 
+    /// The derived fields: a date, a boolean, a double with gaps and a list of integers.
+    private mutating func derivedFieldComparison() -> Fragment {
+        let symbol = random.pick(["==", "!=", "<", "<=", ">", ">="])
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:
+            let date = Date(timeIntervalSince1970: 1_000_000_000 - Double(Int.random(in: 0..<100_000, using: &random)) * 86_400)
+            return Fragment("\(read("founded")) \(symbol) %@", [.date(random.chance(80) ? date : random.pick([Date.distantPast, Date.distantFuture]))])
+        case 1:
+            return Fragment("\(read("capital")) \(symbol) %@", [random.pick([true, false, 1, 0, 0.5, "YES", .null])])
+        case 2:
+            let number: Value = random.pick([0, 100, 100.25, 1500, 2999.25, -1, .int(Int64.max), 3000.0])
+            if random.chance(25) { return Fragment("\(read("elevation")) BETWEEN %@", [.list([number, random.pick([200, 2500.5, 0])])]) }
+            return Fragment("\(read("elevation")) \(symbol) %@", [number])
+        case 3:
+            let modifier = random.pick(["ANY", "ALL", "NONE"])
+            return Fragment("\(modifier) \(read("codes")) \(symbol) %@", [random.pick([0, 1, 3, 4.5, 6, 10, -1, "3", true])])
+        default:
+            if random.chance(50) { return Fragment("%@ IN \(read("codes"))", [random.pick([0, 2, 3.0, 3.5, 10])]) }
+            return Fragment("\(read("codes")) CONTAINS %@", [random.pick([0, 2, 3.0, 3.5, 10])])
+        }
+    }
+
     private mutating func metadataTest() -> Fragment {
         random.pick([
             Fragment("creationDate != nil"), Fragment("modificationDate == nil"), Fragment("recordChangeTag != nil"),
@@ -410,7 +433,7 @@ struct PredicateGenerator {
     private mutating func sort() -> Sort {
         let key = random.pick([
             "name", "name", "countrycode", "population", "timezone", "admin1code", "latitude", "longitude", "geonameid",
-            "recordName", "missingField", "location", "creationDate",
+            "recordName", "missingField", "location", "creationDate", "founded", "capital", "elevation",
         ])
         let ascending = random.chance(60)
         if key == "location" {
