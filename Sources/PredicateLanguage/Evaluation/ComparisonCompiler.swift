@@ -60,14 +60,18 @@ enum ComparisonCompiler {
                 return { context throws(FormatPredicateError) in try test(left(context)) }
             case .any:
                 return { context throws(FormatPredicateError) in
-                    for member in CollectionOperator.members(of: try left(context)) {
+                    let members = CollectionOperator.members(of: try left(context))
+                    try context.steps.spend(members.count)
+                    for member in members {
                         if try test(member) { return true }
                     }
                     return false
                 }
             case .all:
                 return { context throws(FormatPredicateError) in
-                    for member in CollectionOperator.members(of: try left(context)) {
+                    let members = CollectionOperator.members(of: try left(context))
+                    try context.steps.spend(members.count)
+                    for member in members {
                         if try !test(member) { return false }
                     }
                     return true
@@ -82,7 +86,9 @@ enum ComparisonCompiler {
         case .any:
             return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
-                for member in CollectionOperator.members(of: try left(context)) {
+                let members = CollectionOperator.members(of: try left(context))
+                try context.steps.spend(members.count)
+                for member in members {
                     if try test(member, rightValue) { return true }
                 }
                 return false
@@ -90,7 +96,9 @@ enum ComparisonCompiler {
         case .all:
             return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
-                for member in CollectionOperator.members(of: try left(context)) {
+                let members = CollectionOperator.members(of: try left(context))
+                try context.steps.spend(members.count)
+                for member in members {
                     if try !test(member, rightValue) { return false }
                 }
                 return true

@@ -29,7 +29,7 @@ public struct CompiledExpression: Sendable {
     /// try CompiledExpression(.keyPath("name")).value(for: ["name": "Paris"] as [String: Value])   // .string("Paris")
     /// ```
     public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
-        try compute(EvaluationContext(root: object, variables: variables, options: options))
+        try EvaluationContext.evaluate(root: object, variables: variables, options: options, compute)
     }
 
     /// The expression's value with any value as `SELF`.
@@ -38,7 +38,7 @@ public struct CompiledExpression: Sendable {
     /// try CompiledExpression(.function("uppercase:", [.evaluatedObject])).value(forValue: "paris")   // .string("PARIS")
     /// ```
     public func value(forValue value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
-        try compute(EvaluationContext(root: value, variables: variables, options: options))
+        try EvaluationContext.evaluate(root: value, variables: variables, options: options, compute)
     }
 }
 

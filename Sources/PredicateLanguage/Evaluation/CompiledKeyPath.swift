@@ -46,17 +46,25 @@ struct CompiledKeyPath: Sendable {
         return nil
     }
 
-    /// The path applied to the evaluated object.
-    func resolve(fromRoot root: any KeyValueReadable) throws(FormatPredicateError) -> Value {
-        guard let first = steps.first else { return root.evaluatedObjectValue() }
-        if case .key(let key) = first {
-            return try apply(to: root.value(forKey: key), from: 1)
-        }
-        return try apply(to: root.evaluatedObjectValue(), from: 0)
+    /// Whether the path holds a collection operator that visits members (all but `@count`),
+    /// which count as evaluation steps.
+    var hasCollectionOperator: Bool {
+        steps.contains { if case .collectionOperator(let collectionOperator) = $0 { !collectionOperator.ignoresRest } else { false } }
     }
 
-    /// The path, from step `index` on, applied to a value.
-    func apply(to value: Value, from index: Int = 0) throws(FormatPredicateError) -> Value {
+    /// The path applied to the evaluated object; the members collection operators visit
+    /// are spent from `budget`, when given.
+    func resolve(fromRoot root: any KeyValueReadable, steps budget: EvaluationStepBudget? = nil) throws(FormatPredicateError) -> Value {
+        guard let first = steps.first else { return root.evaluatedObjectValue() }
+        if case .key(let key) = first {
+            return try apply(to: root.value(forKey: key), from: 1, steps: budget)
+        }
+        return try apply(to: root.evaluatedObjectValue(), from: 0, steps: budget)
+    }
+
+    /// The path, from step `index` on, applied to a value; the members collection operators
+    /// visit are spent from `budget`, when given.
+    func apply(to value: Value, from index: Int = 0, steps budget: EvaluationStepBudget? = nil) throws(FormatPredicateError) -> Value {
         var current = value
         var position = index
         while position < steps.count {
@@ -66,12 +74,15 @@ struct CompiledKeyPath: Sendable {
             case .identity:
                 break
             case .collectionOperator(let collectionOperator):
-                if collectionOperator.ignoresRest || position + 1 == steps.count {
+                if collectionOperator.ignoresRest { return try collectionOperator.apply(to: current) }
+                let members = CollectionOperator.members(of: current)
+                try budget?.spend(members.count)
+                if position + 1 == steps.count {
                     return try collectionOperator.apply(to: current)
                 }
                 var mapped: [Value] = []
-                for member in CollectionOperator.members(of: current) {
-                    mapped.append(try apply(to: member, from: position + 1))
+                for member in members {
+                    mapped.append(try apply(to: member, from: position + 1, steps: budget))
                 }
                 return try collectionOperator.apply(to: .list(mapped))
             }

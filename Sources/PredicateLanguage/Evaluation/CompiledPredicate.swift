@@ -36,7 +36,7 @@ public struct CompiledPredicate: Sendable {
     /// try compiled.evaluate(["name": "Paris"] as [String: Value], variables: ["limit": 10])
     /// ```
     public func evaluate(_ object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
-        try test(EvaluationContext(root: object, variables: variables, options: options))
+        try EvaluationContext.evaluate(root: object, variables: variables, options: options, test)
     }
 
     /// Evaluates the predicate with any value as `SELF` (`SELF BEGINSWITH "a"` on a string).
@@ -45,7 +45,7 @@ public struct CompiledPredicate: Sendable {
     /// try compiled.evaluate(value: .string("apple"))
     /// ```
     public func evaluate(value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
-        try test(EvaluationContext(root: value, variables: variables, options: options))
+        try EvaluationContext.evaluate(root: value, variables: variables, options: options, test)
     }
 }
 

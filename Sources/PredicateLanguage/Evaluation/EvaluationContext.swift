@@ -1,5 +1,5 @@
 /// What a compiled predicate reads while it runs: the evaluated object (`SELF`),
-/// the variables and the options.
+/// the variables, the options and the steps it has left.
 struct EvaluationContext {
     /// The object key paths start from.
     let root: any KeyValueReadable
@@ -7,6 +7,19 @@ struct EvaluationContext {
     var variables: [String: Value]
     /// The options the predicate was compiled with.
     let options: EvaluationOptions
+    /// The steps left, shared with the contexts nested in this one (`SUBQUERY`).
+    let steps: EvaluationStepBudget
+
+    /// Runs `body` with a fresh context whose step budget lasts as long as the call.
+    @inline(__always)
+    static func evaluate<Result>(
+        root: any KeyValueReadable, variables: [String: Value], options: EvaluationOptions,
+        _ body: (EvaluationContext) throws(FormatPredicateError) -> Result
+    ) throws(FormatPredicateError) -> Result {
+        try EvaluationStepBudget.withBudget(limit: options.maximumEvaluationSteps) { (steps) throws(FormatPredicateError) -> Result in
+            try body(EvaluationContext(root: root, variables: variables, options: options, steps: steps))
+        }
+    }
 
     /// The value of `$name`, or `FormatPredicateError.unboundVariable`.
     @inline(__always)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Settings for evaluating predicates and expressions: the functions that
-/// `FUNCTION(...)` may call, the clock `now()` reads, and the time a
-/// regular expression may run.
+/// `FUNCTION(...)` may call, the clock `now()` reads, the time a
+/// regular expression may run, and the work one evaluation may do.
 ///
 /// ```swift
 /// var options = EvaluationOptions()
@@ -25,19 +25,44 @@ public struct EvaluationOptions: Sendable {
     /// How long, in seconds, one `MATCHES` may run before evaluation fails with
     /// `FormatPredicateError.evaluation`. The default is one second.
     public var regexTimeLimit: TimeInterval
+    /// How many steps one evaluation (of a predicate or expression against one object) may
+    /// take before it fails with `FormatPredicateError.evaluation`. A step is one collection
+    /// member visited by `SUBQUERY`, by `ANY`/`SOME`/`ALL`/`NONE`, or by a key-path collection
+    /// operator (`@sum`, `@avg`, `@min`, `@max`, the unions; `@count` visits none). This stops
+    /// predicates whose work grows exponentially, such as nested `SUBQUERY`s over the same list.
+    /// `Int.max` sets no limit.
+    ///
+    /// The default, ``defaultMaximumEvaluationSteps`` (1,000,000), is far above what
+    /// ordinary predicates need: `ANY` over a 200-member list takes 200 steps, and a
+    /// `SUBQUERY` nested in another over the same 200 members 40,200.
+    ///
+    /// ```swift
+    /// var options = EvaluationOptions()
+    /// options.maximumEvaluationSteps = 50_000_000   // for objects with very large lists
+    /// ```
+    public var maximumEvaluationSteps: Int
+
+    /// The default of ``maximumEvaluationSteps``: one million.
+    ///
+    /// ```swift
+    /// options.maximumEvaluationSteps = 4 * EvaluationOptions.defaultMaximumEvaluationSteps
+    /// ```
+    public static let defaultMaximumEvaluationSteps = 1_000_000
 
     /// Creates options.
     ///
     /// ```swift
-    /// let options = EvaluationOptions(regexTimeLimit: 0.5)
+    /// let options = EvaluationOptions(regexTimeLimit: 0.5, maximumEvaluationSteps: 10_000)
     /// ```
     public init(
         functions: [String: Function] = [:],
         now: (@Sendable () -> Date)? = nil,
-        regexTimeLimit: TimeInterval = 1
+        regexTimeLimit: TimeInterval = 1,
+        maximumEvaluationSteps: Int = EvaluationOptions.defaultMaximumEvaluationSteps
     ) {
         self.functions = functions
         self.now = now
         self.regexTimeLimit = regexTimeLimit
+        self.maximumEvaluationSteps = maximumEvaluationSteps
     }
 }

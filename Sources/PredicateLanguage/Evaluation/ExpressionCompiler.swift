@@ -19,6 +19,9 @@ enum ExpressionCompiler {
             if let key = keyPath.singleKey {
                 return { context in context.root.value(forKey: key) }
             }
+            if keyPath.hasCollectionOperator {
+                return { context throws(FormatPredicateError) in try keyPath.resolve(fromRoot: context.root, steps: context.steps) }
+            }
             return { context throws(FormatPredicateError) in try keyPath.resolve(fromRoot: context.root) }
 
         case .member(let base, let path):
@@ -27,6 +30,9 @@ enum ExpressionCompiler {
             }
             let keyPath = try CompiledKeyPath(path)
             let baseValue = try compile(base, options: options)
+            if keyPath.hasCollectionOperator {
+                return { context throws(FormatPredicateError) in try keyPath.apply(to: baseValue(context), steps: context.steps) }
+            }
             return { context throws(FormatPredicateError) in try keyPath.apply(to: baseValue(context)) }
 
         case .index(let base, let subscriptKind):
@@ -99,6 +105,7 @@ enum ExpressionCompiler {
             let compiledPredicate = try PredicateCompiler.compile(predicate, options: options)
             return { context throws(FormatPredicateError) in
                 let members = CollectionOperator.members(of: try compiledCollection(context))
+                try context.steps.spend(members.count)
                 var inner = context
                 var selected: [Value] = []
                 for member in members {

@@ -90,7 +90,10 @@ enum StoredValueEncoding {
             return encode(constant)
         case (.int64, .double(let double)), (.double, .double(let double)), (.bool, .double(let double)):
             return double.isNaN ? nil : .real(double)
-        case (.string, .string), (.date, .date):
+        case (.string, .string(let text)):
+            // SQLite's text binding stops at a NUL character: such a constant goes to the evaluator.
+            return text.utf8.contains(0) ? nil : encode(constant)
+        case (.date, .date):
             return encode(constant)
         default:
             return nil

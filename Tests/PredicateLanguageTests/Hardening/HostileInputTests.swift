@@ -189,7 +189,7 @@ struct HostileInputTests {
         let predicate = try FormatPredicate(format: format)
         #expect(try FormatPredicate(format: predicate.predicateFormat) == predicate)
         // One member per level: 99 nested loops of one pass each. (Two members would take 2^99 passes:
-        // evaluation has no work budget, see the hardening report.)
+        // the step limit stops them, see EvaluationStepLimitTests.)
         #expect(try predicate.evaluate(withValue: ["x": [1]]) == true)
         #expect(try predicate.evaluate(withValue: ["x": []]) == false)
     }

@@ -45,7 +45,10 @@ final class SQLiteEngine: StorageEngine {
     static func storeError(_ error: any Error) -> RecordStoreError {
         if let error = error as? RecordStoreError { return error }
         if let error = error as? FormatPredicateError { return .predicate(error) }
-        if let error = error as? DatabaseError { return .storage(error.message ?? error.description) }
+        if let error = error as? DatabaseError {
+            if let evaluationError = SQLiteFunctions.evaluationError(in: error) { return .predicate(evaluationError) }
+            return .storage(error.message ?? error.description)
+        }
         return .storage(String(describing: error))
     }
 

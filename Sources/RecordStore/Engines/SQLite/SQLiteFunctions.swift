@@ -4,6 +4,20 @@ import PredicateLanguage
 
 /// The functions and collations every connection of a SQLite store registers.
 enum SQLiteFunctions {
+    /// Starts the SQLite error message of an evaluation error in `query_test`; the engine
+    /// turns such an error back into `RecordStoreError.predicate(.evaluation(message))`.
+    static let evaluationErrorMarker = "query_test evaluation failed: "
+
+    /// The evaluation error a SQLite error carries from `query_test`, or nil.
+    ///
+    /// ```swift
+    /// SQLiteFunctions.evaluationError(in: error)   // .evaluation("regular expression ... took longer than ...")
+    /// ```
+    static func evaluationError(in error: DatabaseError) -> FormatPredicateError? {
+        guard let message = error.message, message.hasPrefix(evaluationErrorMarker) else { return nil }
+        return .evaluation(String(message.dropFirst(evaluationErrorMarker.count)))
+    }
+
     /// Registers `query_test`, `query_distance` and the `query_*` sort collations.
     static func register(in db: Database, registry: ComparisonTestRegistry) {
         db.add(function: DatabaseFunction("query_test", argumentCount: 3, pure: true) { arguments in
@@ -12,7 +26,12 @@ enum SQLiteFunctions {
                   let type = StoredValueEncoding.fieldType(code: code) else {
                 throw RecordStoreError.storage("query_test called with bad arguments")
             }
-            return try registry.test(number, value: SQLiteValueCoding.decode(arguments[2], as: type)) ? 1 : 0
+            do {
+                return try registry.test(number, value: SQLiteValueCoding.decode(arguments[2], as: type)) ? 1 : 0
+            } catch let error as FormatPredicateError {
+                // SQLite carries only a message: the marker lets the engine give back the typed error.
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: evaluationErrorMarker + error.description)
+            }
         })
         db.add(function: DatabaseFunction("query_distance", argumentCount: 4, pure: true) { arguments in
             guard let latitude = Double.fromDatabaseValue(arguments[0]),
