@@ -59,9 +59,6 @@ struct SchemaCatalog: Sendable, Hashable, Codable {
         if case .object = value {
             throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "objects are not a field type (use separate fields or records)")
         }
-        if Self.containsNul(value) {
-            throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "strings cannot contain the NUL character (U+0000)")
-        }
         let valueType = FieldType(of: value)
         if valueType == nil, case .list(let members) = value, !members.isEmpty {
             throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a list must hold members of one type, and no lists, objects or nulls")
@@ -96,16 +93,6 @@ struct SchemaCatalog: Sendable, Hashable, Codable {
             return Self.normalize(value, of: valueType, to: widened) ?? value
         }
         throw .typeMismatch(field: fieldName, recordType: recordType, schemaType: field.type, valueType: valueType.description)
-    }
-
-    /// Whether a string, or a string member of a list, holds U+0000, which SQLite text
-    /// cannot carry through its C interface (every engine refuses it, so they agree).
-    static func containsNul(_ value: Value) -> Bool {
-        switch value {
-        case .string(let text): text.utf8.contains(0)
-        case .list(let members): members.contains(where: containsNul)
-        default: false
-        }
     }
 
     /// The value converted to the field type when the conversion is exact, or nil.

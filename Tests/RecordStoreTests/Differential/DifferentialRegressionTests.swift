@@ -30,9 +30,9 @@ struct DifferentialRegressionTests {
     /// now refuses such strings with the same error.
     @Test func stringsWithANulCharacterAreRefusedByEveryEngine() throws {
         let expected = RecordStoreError.unsupportedValue(
-            field: "name", recordType: "Item", reason: "strings cannot contain the NUL character (U+0000)")
+            field: "name", recordType: "Item", reason: "a string holds a NUL character (U+0000), which cannot be stored")
         let expectedInList = RecordStoreError.unsupportedValue(
-            field: "tags", recordType: "Item", reason: "strings cannot contain the NUL character (U+0000)")
+            field: "tags", recordType: "Item", reason: "a string holds a NUL character (U+0000), which cannot be stored")
         for store in try SmallStores.both() {
             #expect(throws: expected, "\(store.engineName)") {
                 try store.save([Record(recordType: "Item", recordID: RecordID(recordName: "one"), fields: ["name": "a\u{0}b"])])
