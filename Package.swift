@@ -61,14 +61,18 @@ let package = Package(
             path: "Sources/QueryBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
         ),
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "PredicateLanguageTests",
-            dependencies: ["PredicateLanguage"],
+            dependencies: ["PredicateLanguage", "TestSupport"],
             path: "Tests/PredicateLanguageTests"
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore", "PredicateLanguage"],
+            dependencies: ["RecordStore", "PredicateLanguage", "TestSupport"],
             path: "Tests/RecordStoreTests"
         ),
         .testTarget(
@@ -78,7 +82,13 @@ let package = Package(
         ),
         .testTarget(
             name: "QueryCLITests",
-            dependencies: ["query"],
+            dependencies: [
+                "query",
+                "RecordStore",
+                "PredicateLanguage",
+                "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/QueryCLITests"
         ),
     ],

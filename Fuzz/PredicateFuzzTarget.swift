@@ -52,14 +52,9 @@ public func predicateFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     if reparsed.predicateFormat != printed {
         fail("printing is not stable", source, "\(printed.debugDescription) then \(reparsed.predicateFormat.debugDescription)")
     }
-    do {
-        var options = EvaluationOptions()
-        options.regexTimeLimit = 0.2
-        _ = try CompiledPredicate(predicate, options: options).evaluate(value: sampleObject, variables: ["X": 1])
-    } catch is FormatPredicateError {
-        // Evaluation errors are fine; crashes are not.
-    } catch {
-        fail("evaluation threw something other than a FormatPredicateError", source, "\(error)")
-    }
+    // Evaluation errors are fine (the throws are typed: only FormatPredicateError); crashes are not.
+    var options = EvaluationOptions()
+    options.regexTimeLimit = 0.2
+    _ = try? CompiledPredicate(predicate, options: options).evaluate(value: sampleObject, variables: ["X": 1])
     return 0
 }

@@ -3,6 +3,7 @@ import GRDB
 import PredicateLanguage
 import RecordStore
 import Testing
+import TestSupport
 
 /// `query import` of cities1000 killed with SIGKILL at random points, several times, into
 /// one store: every batch reported as committed must be there, no batch half there, the
@@ -65,7 +66,7 @@ struct CrashSafetyTests {
     func killedImportsKeepEveryCommittedBatchAndNothingHalfWritten() throws {
         let seed = ProcessInfo.processInfo.environment["CRASH_SAFETY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         print("CrashSafetyTests seed \(seed) (replay with CRASH_SAFETY_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-safety-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -126,7 +127,7 @@ struct CrashSafetyTests {
     /// Reopens the store and checks it: the records are exactly the first `count` lines of the
     /// input, each batch written by one transaction, and the side tables agree with the records.
     /// Returns the record count.
-    static func checkStore(at path: String, input: [InputLine], round: Int, random: inout SeededGenerator) throws -> Int {
+    static func checkStore(at path: String, input: [InputLine], round: Int, random: inout SplitMix64) throws -> Int {
         let store = try Store.open(path: path)
         let count = try store.count(ofType: "City", matching: .truePredicate)
         let records = try store.records(ofType: "City", matching: .truePredicate)

@@ -39,24 +39,13 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
         self.caseInsensitive = options.contains(.caseInsensitive)
         self.diacriticInsensitive = options.contains(.diacriticInsensitive)
         self.timeLimit = timeLimit
-        let expressionOptions: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
         do {
-            _ = try NSRegularExpression(pattern: pattern, options: expressionOptions)
+            let compiled = try CompiledPatternCache.shared.compiled(pattern, caseInsensitive: caseInsensitive)
+            self.expression = compiled.expression
+            self.wrapped = compiled.wrapped
         } catch {
             throw FormatPredicateError.evaluation(
                 "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
-        }
-        if let whole = try? NSRegularExpression(pattern: "(?:\(pattern))\\z", options: expressionOptions) {
-            self.expression = whole
-            self.wrapped = true
-        } else {
-            do {
-                self.expression = try NSRegularExpression(pattern: pattern, options: expressionOptions)
-            } catch {
-                throw FormatPredicateError.evaluation(
-                    "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
-            }
-            self.wrapped = false
         }
     }
 

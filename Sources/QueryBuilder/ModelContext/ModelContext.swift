@@ -172,9 +172,8 @@ public final class ModelContext: Sendable {
     ///
     /// A conflict throws ``RecordStore/RecordStoreError/conflict(_:expected:found:)`` naming the
     /// record: an insert of a record that exists, an update or a delete of a record changed (or
-    /// deleted) since this context read it. Updates are checked inside the transaction; the
-    /// stored versions of records to delete are read just before it (the store's `modify` takes
-    /// no expected version for deletions). On any error nothing is written and the pending
+    /// deleted) since this context read it, all checked inside the transaction (deletions
+    /// through `modify`'s `expectedChangeTags`). On any error nothing is written and the pending
     /// changes stay exactly as they were, so the caller can fix them and retry, or ``rollback()``.
     ///
     /// ```swift
@@ -195,27 +194,13 @@ public final class ModelContext: Sendable {
                 deletions.append(id)
                 if let expectedTag { expectedTags[id] = expectedTag }
             }
-            try checkDeletions(deletions, expectedTags: expectedTags)
-            let result = try store.modify(saving: records, deleting: deletions, atomically: true)
+            let result = try store.modify(saving: records, deleting: deletions, expectedChangeTags: expectedTags, atomically: true)
             if let error = Self.firstError(of: result, in: changes.map(\.0)) { throw error }
             for (id, outcome) in result.saveResults {
                 if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
             }
             for id in deletions { state.knownChangeTags[id] = nil }
             for (id, _) in changes { state.pending[id] = nil }
-        }
-    }
-
-    /// Throws a conflict when a record to delete is no longer the version this context read.
-    private func checkDeletions(_ deletions: [RecordID], expectedTags: [RecordID: String]) throws {
-        guard !expectedTags.isEmpty else { return }
-        let stored = try store.records(for: deletions.filter { expectedTags[$0] != nil })
-        for id in deletions {
-            guard let expected = expectedTags[id] else { continue }
-            let found: Record? = if case .success(let record)? = stored[id] { record } else { nil }
-            if found?.recordChangeTag != expected {
-                throw RecordStoreError.conflict(id, expected: expected, found: found?.recordChangeTag)
-            }
         }
     }
 

@@ -24,17 +24,29 @@ extension Store {
     /// (errors that name no single record go to every record). Not atomically, each save and
     /// delete is its own transaction, and each record reports its own outcome.
     ///
+    /// Saves are always checked against the change tag each record carries. Deletions are
+    /// unconditional, as in CloudKit, unless `expectedChangeTags` names them: then a deletion
+    /// is a ``RecordStoreError/conflict(_:expected:found:)`` when the stored record no longer
+    /// has that change tag or is gone (what a Core Data context needs to delete only the
+    /// version it read).
+    ///
     /// ```swift
     /// let result = try store.modify(saving: [changedCity], deleting: [RecordID(recordName: "old")])
     /// guard result.isSuccess else { print(result.errors) }
+    ///
+    /// // Delete "old" only if nobody changed it since we read it.
+    /// try store.modify(saving: [], deleting: [old.recordID], expectedChangeTags: [old.recordID: old.recordChangeTag ?? ""])
     /// ```
     @discardableResult
-    public func modify(saving records: [Record], deleting ids: [RecordID], atomically: Bool = true) throws(RecordStoreError) -> ModifyResult {
+    public func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
+    ) throws(RecordStoreError) -> ModifyResult {
         var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
         var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
         if atomically {
             do {
-                let saved = try engine.modify(saving: records, deleting: ids.filter(\.canBeStored), mode: mode)
+                let saved = try engine.modify(
+                    saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags, mode: mode)
                 for record in saved { saveResults[record.recordID] = .success(record) }
                 for id in ids { deleteResults[id] = .success(()) }
             } catch {
@@ -52,7 +64,7 @@ extension Store {
         }
         for record in records {
             do {
-                let saved = try engine.modify(saving: [record], deleting: [], mode: mode)
+                let saved = try engine.modify(saving: [record], deleting: [], expectedChangeTags: [:], mode: mode)
                 saveResults[record.recordID] = saved.first.map { .success($0) } ?? .failure(.recordNotFound(record.recordID))
             } catch {
                 if case .storage = error { throw error }
@@ -60,8 +72,12 @@ extension Store {
             }
         }
         for id in ids {
-            do {
-                if id.canBeStored { _ = try engine.modify(saving: [], deleting: [id], mode: mode) }
+            do throws(RecordStoreError) {
+                if id.canBeStored {
+                    _ = try engine.modify(saving: [], deleting: [id], expectedChangeTags: expectedChangeTags.filter { $0.key == id }, mode: mode)
+                } else if let expected = expectedChangeTags[id] {
+                    throw .conflict(id, expected: expected, found: nil)
+                }
                 deleteResults[id] = .success(())
             } catch {
                 if case .storage = error { throw error }

@@ -31,8 +31,12 @@ protocol StorageEngine: Sendable {
     func optimize() throws(RecordStoreError)
     /// The store's identity and cursor-signing key.
     var cursorSecret: CursorSecret { get }
-    /// Saves and deletes in one transaction (all or none); returns the saved records.
-    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record]
+    /// Saves and deletes in one transaction (all or none); returns the saved records. A deletion
+    /// whose identifier is in `expectedChangeTags` is a conflict unless the stored record still
+    /// has that change tag.
+    func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], mode: SchemaMode
+    ) throws(RecordStoreError) -> [Record]
     /// The stored records with these identifiers (missing ones absent), read in one snapshot.
     func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record]
     /// One row per group of the matching records: the group-by fields and the aggregates (nil values left out).
@@ -50,6 +54,13 @@ import Foundation
 
 /// The save rules both engines share: duplicate and conflict checks, and new metadata.
 enum SaveRules {
+    /// Throws a conflict when a deletion expects a change tag the stored record no longer has
+    /// (or the record is gone).
+    static func checkDeletion(_ id: RecordID, expected: String?, stored: String?, exists: Bool) throws(RecordStoreError) {
+        guard let expected else { return }
+        if !exists || stored != expected { throw .conflict(id, expected: expected, found: exists ? stored : nil) }
+    }
+
     /// Rejects a record that appears twice.
     static func checkDuplicates(_ records: [Record]) throws(RecordStoreError) {
         var seen = Set<RecordID>()

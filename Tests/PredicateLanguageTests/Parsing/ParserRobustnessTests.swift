@@ -1,5 +1,6 @@
 import Testing
 @testable import PredicateLanguage
+import TestSupport
 
 private func syntaxError(_ format: String) -> SyntaxError? {
     do {
@@ -10,18 +11,6 @@ private func syntaxError(_ format: String) -> SyntaxError? {
         return nil
     } catch {
         return nil
-    }
-}
-
-/// A small deterministic pseudo-random generator (SplitMix64), so the fuzz inputs are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -127,7 +116,7 @@ struct ParserRobustnessTests {
     ]
 
     @Test func randomInputsParseOrFailWithAValidOffset() {
-        var generator = SeededGenerator(state: 0x5EED_2024)
+        var generator = SplitMix64(seed: 0x5EED_2024)
         var parsed = 0
         var failed = 0
         for _ in 0..<4_000 {
@@ -156,7 +145,7 @@ struct ParserRobustnessTests {
     }
 
     @Test func randomScalarsNeverCrash() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         let scalars: [Unicode.Scalar] = Array("()[]{}'\"\\%$@#.,=<>!&|:+-*/ 0123456789abcdeEx_ANDOR\u{301}é😀‘".unicodeScalars)
         for _ in 0..<2_000 {
             var format = String.UnicodeScalarView()

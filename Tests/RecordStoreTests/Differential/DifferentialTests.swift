@@ -2,6 +2,7 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+import TestSupport
 
 /// Property-based differential tests: random well-typed predicates and sorts over the
 /// cities schema run on the memory engine (the reference) and the SQLite engine; any

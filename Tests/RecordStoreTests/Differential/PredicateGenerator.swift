@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+import TestSupport
 
 /// Generates random well-typed predicates, sorts and limits over the cities schema from a
 /// seed: comparisons with every operator and option, `AND`/`OR`/`NOT` to depth 3,

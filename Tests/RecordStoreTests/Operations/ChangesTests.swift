@@ -51,6 +51,50 @@ struct ChangesTests {
         }
     }
 
+    @Test("Deletions with expected change tags delete only the version read")
+    func conditionalDeletions() throws {
+        for store in try SmallStores.both() {
+            let saved = try store.save(SmallStores.items(4))
+            let tags = Dictionary(uniqueKeysWithValues: saved.map { ($0.recordID, $0.recordChangeTag ?? "") })
+            let first = RecordID(recordName: "item000")
+            let second = RecordID(recordName: "item001")
+            let ghost = RecordID(recordName: "ghost")
+
+            // Someone else changes item001 after we read it: deleting our version is a conflict,
+            // and the atomic batch leaves item000 in place too.
+            var changed = try #require(try store.record(for: second))
+            changed["group"] = "changed elsewhere"
+            let newTag = try #require(try store.save([changed]).first?.recordChangeTag)
+            let refused = try store.modify(saving: [], deleting: [first, second], expectedChangeTags: [first: tags[first] ?? "", second: tags[second] ?? ""])
+            #expect(refused.errors == [
+                second: .conflict(second, expected: tags[second], found: newTag),
+                first: .batchRequestFailed(first),
+            ])
+            #expect(try store.record(for: first) != nil)
+            #expect(try store.record(for: second) != nil)
+
+            // A record already gone is a conflict too when a version was expected ...
+            let gone = try store.modify(saving: [], deleting: [ghost], expectedChangeTags: [ghost: "abc"])
+            #expect(gone.errors == [ghost: .conflict(ghost, expected: "abc", found: nil)])
+            // ... and not without one (CloudKit's unconditional delete).
+            #expect(try store.modify(saving: [], deleting: [ghost]).isSuccess)
+
+            // With the current tags both go, in one transaction.
+            let accepted = try store.modify(saving: [], deleting: [first, second], expectedChangeTags: [first: tags[first] ?? "", second: newTag])
+            #expect(accepted.isSuccess)
+            #expect(try store.count(ofType: "Item", matching: .truePredicate) == 2)
+
+            // Not atomically, each deletion is checked on its own.
+            let third = RecordID(recordName: "item002")
+            let fourth = RecordID(recordName: "item003")
+            let separate = try store.modify(
+                saving: [], deleting: [third, fourth], expectedChangeTags: [third: "stale", fourth: tags[fourth] ?? ""], atomically: false)
+            #expect(separate.errors == [third: .conflict(third, expected: "stale", found: tags[third])])
+            #expect(try store.record(for: third) != nil)
+            #expect(try store.record(for: fourth) == nil)
+        }
+    }
+
     @Test("Non-atomic: each record succeeds or fails alone")
     func nonAtomic() throws {
         for store in try SmallStores.both() {

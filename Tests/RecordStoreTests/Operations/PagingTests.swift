@@ -49,11 +49,14 @@ struct PagingTests {
         if !Self.comparatorIsNotTransitive(sorts) { #expect(orders[0] == orders[1]) }
     }
 
-    /// Foundation on Linux's `localizedCaseInsensitiveCompare` is not a strict weak order on
-    /// some city names, so a full sort's output depends on the algorithm; paging is then
-    /// checked for exactly-once and pairwise order only.
+    /// Foundation on Linux's locale-aware comparisons are not transitive on some city names:
+    /// `localizedCompare` says "Hoàng Mai" < "Hong Kong" < "Hồng Lĩnh" < "Hoàng Mai", and `localizedCaseInsensitiveCompare` has cycles of its
+    /// own. A full sort's output then depends on the algorithm and on the input order (the memory
+    /// engine's input order comes from a dictionary, seeded per process), so for these sorts
+    /// paging is checked for exactly-once and pairwise order only, not for the same sequence on
+    /// both engines.
     static func comparatorIsNotTransitive(_ sorts: [Sort]) -> Bool {
-        sorts.contains { $0.comparison == .localizedCaseInsensitive }
+        sorts.contains { $0.comparison == .localizedCaseInsensitive || $0.comparison == .localized }
     }
 
     @Test("A residual predicate fills each batch")

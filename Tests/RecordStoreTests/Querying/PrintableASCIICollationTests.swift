@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecordStore
+import TestSupport
 
 /// The printable-ASCII shortcut must give exactly Foundation's localized order.
 @Suite("Printable ASCII collation agrees with Foundation")
@@ -44,7 +45,7 @@ struct PrintableASCIICollationTests {
         let collation = try #require(Self.collation)
         // Strings short enough to collide often, over every printable byte, with extra weight on
         // letters of both cases, digits and the punctuation that separates words.
-        var random = CollationTestRandom(seed: 0x5EED_A5C1)
+        var random = SplitMix64(seed: 0x5EED_A5C1)
         let favourites = Array("aAbBzZ019 -'.,_".utf8)
         func randomString() -> String {
             let length = Int(random.next() % 7)
@@ -73,7 +74,7 @@ struct PrintableASCIICollationTests {
         let names = try memory.records(ofType: "City", matching: .truePredicate).flatMap { record -> [String] in
             ["name", "asciiname"].compactMap { if case .string(let text)? = record.fields[$0] { text } else { nil } }
         }
-        var random = CollationTestRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         var compared = 0
         var disagreements: [String] = []
         for _ in 0..<20_000 {
@@ -88,20 +89,5 @@ struct PrintableASCIICollationTests {
         }
         #expect(compared > 10_000)
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
-    }
-}
-
-/// SplitMix64: a small seeded generator, so every run compares the same strings.
-private struct CollationTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -22,10 +22,12 @@ final class MemoryEngine: StorageEngine {
     let cursorSecret = CursorSecret.random()
 
     func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
-        try modify(saving: records, deleting: [], mode: mode)
+        try modify(saving: records, deleting: [], expectedChangeTags: [:], mode: mode)
     }
 
-    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+    func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], mode: SchemaMode
+    ) throws(RecordStoreError) -> [Record] {
         try SaveRules.checkDuplicates(records)
         return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
             var admitted = records
@@ -43,6 +45,10 @@ final class MemoryEngine: StorageEngine {
                 }
                 try SaveRules.checkConflict(record, stored: stored)
                 saved.append(SaveRules.stamped(record, stored: stored, now: now))
+            }
+            for id in ids {
+                let stored = state.records[id.zoneID]?[id.recordName]
+                try SaveRules.checkDeletion(id, expected: expectedChangeTags[id], stored: stored?.recordChangeTag, exists: stored != nil)
             }
             state.catalog = catalog
             state.generation &+= 1

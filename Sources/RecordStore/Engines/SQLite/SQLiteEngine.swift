@@ -84,10 +84,12 @@ final class SQLiteEngine: StorageEngine {
     // MARK: Records
 
     func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
-        try modify(saving: records, deleting: [], mode: mode)
+        try modify(saving: records, deleting: [], expectedChangeTags: [:], mode: mode)
     }
 
-    func modify(saving records: [Record], deleting ids: [RecordID], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+    func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], mode: SchemaMode
+    ) throws(RecordStoreError) -> [Record] {
         try SaveRules.checkDuplicates(records)
         return try write { db in
             var catalog = try self.catalog(db)
@@ -120,7 +122,9 @@ final class SQLiteEngine: StorageEngine {
                 saved.append(stamped)
             }
             for id in ids {
-                if let (version, rowID) = try writer.storedVersion(of: id) {
+                let stored = try writer.storedVersion(of: id)
+                try SaveRules.checkDeletion(id, expected: expectedChangeTags[id], stored: stored?.0.changeTag, exists: stored != nil)
+                if let (version, rowID) = stored {
                     try writer.delete(id, version: version, rowID: rowID)
                 }
             }
