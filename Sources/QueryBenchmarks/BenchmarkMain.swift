@@ -16,6 +16,7 @@ enum BenchmarkMain {
         StoreSection(),
         PagingSection(),
         StreamingSection(),
+        SortingSection(),
     ]
 
     static func main() async {

@@ -6,7 +6,9 @@ extension FormatPredicate: CustomStringConvertible {
     /// The predicate in canonical format-string form.
     ///
     /// Compound members that are themselves compound print in parentheses;
-    /// `NOT` prints `NOT p` over a comparison or constant and `NOT (p)` over a compound.
+    /// `NOT` prints `NOT p` over a comparison, a constant or another `NOT` (so a chain of
+    /// negations prints as `NOT NOT p`, one nesting level each, as it parses), and `NOT (p)` over
+    /// `AND` or `OR`.
     ///
     /// ```swift
     /// let predicate = FormatPredicate.or([
@@ -29,7 +31,7 @@ extension FormatPredicate: CustomStringConvertible {
         case .or(let members):
             return members.map(\.compoundMemberFormat).joined(separator: " OR ")
         case .not(let negated):
-            return negated.printsAsCompound ? "NOT (\(negated.predicateFormat))" : "NOT \(negated.predicateFormat)"
+            return negated.printsAsAndOr ? "NOT (\(negated.predicateFormat))" : "NOT \(negated.predicateFormat)"
         }
     }
 
@@ -62,6 +64,14 @@ extension FormatPredicate: CustomStringConvertible {
         switch printedShape {
         case .and, .or, .not: true
         case .constant, .comparison: false
+        }
+    }
+
+    /// Whether the predicate prints as `AND` or `OR`.
+    var printsAsAndOr: Bool {
+        switch printedShape {
+        case .and, .or: true
+        case .constant, .comparison, .not: false
         }
     }
 

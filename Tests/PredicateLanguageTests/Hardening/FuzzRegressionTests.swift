@@ -138,6 +138,33 @@ struct FuzzRegressionTests {
         #expect(printed.contains(String(repeating: "-", count: 110)))
         #expect(try FormatPredicate(format: printed) == predicate)
     }
+
+    /// Fuzz finding 9 (crash-7872aa2f, session 2): 150 `!` in a row inside an `OR` parse within the
+    /// 200-level nesting limit, but each negation of a negation printed as `(NOT (` (two levels), so
+    /// the printed form passed the limit and did not parse. Fixed in FormatPredicate+Printing: a
+    /// negation of a negation prints as `NOT NOT p`.
+    @Test func longChainsOfNegationsPrintWithinTheNestingLimit() throws {
+        let input = "a == 1 || " + String(repeating: "!", count: 150) + " b <= 10 || c > 2"
+        var negated = FormatPredicate.comparison(ComparisonPredicate(.keyPath("b"), .lessThanOrEqualTo, .constant(10)))
+        for _ in 0..<150 { negated = .not(negated) }
+        try expectRoundTrip(
+            input,
+            .or([
+                .comparison(ComparisonPredicate(.keyPath("a"), .equalTo, .constant(1))),
+                negated,
+                .comparison(ComparisonPredicate(.keyPath("c"), .greaterThan, .constant(2))),
+            ]),
+            printed: "a == 1 OR (" + String(repeating: "NOT ", count: 150) + "b <= 10) OR c > 2")
+    }
+
+    /// The exact input of finding 9: it now prints within the nesting limit and reads back equal.
+    @Test func theInputOfFindingNineRoundTrips() throws {
+        let input = "0000000>01e2||000000*o*0900000000000*09*0000>01e2||000000*o*0900000000000*09*0092<=01e1||00909*0000>01e2[n]||000000*o*0900000000000*0900000000000*09*0000>01e2||000000*o*0900000000000*09.0092<=01e1||00909*0000>01e2[n]||009*0092<=01e1||0092<=01e1||" + String(repeating: "!", count: 83) + " " + String(repeating: "!", count: 71) + "0*.2<=01e1||0*.00015*0900*00  >a0"
+        let predicate = try FormatPredicate(format: input)
+        let printed = predicate.predicateFormat
+        #expect(!printed.contains("(NOT ("))
+        #expect(try FormatPredicate(format: printed) == predicate)
+    }
 }
 
 /// A boolean set by one thread and read by another.

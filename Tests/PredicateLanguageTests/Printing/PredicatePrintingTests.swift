@@ -60,7 +60,7 @@ struct PredicatePrintingTests {
             (.not(a), "NOT a == 1"),
             (.not(.constant(true)), "NOT TRUEPREDICATE"),
             (.not(.and([a, b])), "NOT (a == 1 AND b == 2)"),
-            (.not(.not(a)), "NOT (NOT a == 1)"),
+            (.not(.not(a)), "NOT NOT a == 1"),
             (.and([a, .constant(false)]), "a == 1 AND FALSEPREDICATE"),
         ])
     }
