@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// Hostile flags and arguments to the store commands (`import`, `find`, `count`) on a small store.
+@Suite("Hardening: hostile input to query import, find and count")
+struct HostileStoreCommandTests {
+    /// A fresh store holding Items a, b and c (rank 1, 2, 3), and its path.
+    private func store() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("items.jsonl")
+        try Data(#"{"id": "a", "rank": 1}\#n{"id": "b", "rank": 2}\#n{"id": "c", "rank": 3}\#n"#.utf8).write(to: file)
+        let database = folder.appendingPathComponent("items.sqlite").path
+        let imported = try CommandRunner.run(["import", "--db", database, "--type", "Item", "--id", "id", file.path])
+        #expect(imported.status == 0)
+        return database
+    }
+
+    private let typeNameRule = "use letters, digits and underscores, starting with a letter (at most 255), not starting with sqlite_"
+
+    /// The store still answers: `find Item 'rank > 1'` prints b and c.
+    private func expectIntact(_ database: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank > 1", "--keys", "rank", "--output", "jsonl"])
+        #expect(outcome.status == 0, sourceLocation: sourceLocation)
+        #expect(outcome.standardOutput == #"""
+            {"fields":{"rank":2},"recordName":"b","recordType":"Item","zone":"_defaultZone"}
+            {"fields":{"rank":3},"recordName":"c","recordType":"Item","zone":"_defaultZone"}
+
+            """#, sourceLocation: sourceLocation)
+    }
+
+    @Test func recordTypesWithSQLOrQuotesAreRejected() throws {
+        let database = try store()
+        for type in [#"Item"; DROP TABLE "Item"; --"#, "It'em", "x y", "sqlite_master", "Item\n"] {
+            for command in ["find", "count"] {
+                let outcome = try CommandRunner.run([command, "--db", database, type, "TRUEPREDICATE"])
+                #expect(outcome.status == 1, "\(command) \(type)")
+                #expect(outcome.standardOutput == "")
+                #expect(outcome.standardError == "error: Invalid record type name '\(type)': \(typeNameRule)\n", "\(command) \(type)")
+            }
+        }
+        let empty = try CommandRunner.run(["find", "--db", database, "", "TRUEPREDICATE"])
+        #expect(empty.status == 1)
+        #expect(empty.standardError == "error: Invalid query: the record type is empty\n")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).jsonl")
+        try Data(#"{"id": "x"}"#.utf8).write(to: file)
+        let imported = try CommandRunner.run(["import", "--db", database, "--type", "It'em\"; --", "--id", "id", file.path])
+        #expect(imported.status == 1)
+        #expect(imported.standardError == "error: Invalid record type name 'It'em\"; --': \(typeNameRule)\n")
+        try expectIntact(database)
+    }
+
+    @Test func zonesWithSQLAreUnknownZones() throws {
+        let database = try store()
+        for zone in ["' OR 1=1 --", #"_defaultZone" OR "1"="1"#, "_defaultZone "] {
+            let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--zone", zone])
+            #expect(outcome.status == 1)
+            #expect(outcome.standardOutput == "")
+            #expect(outcome.standardError == "error: Zone '\(zone)' does not exist\n")
+        }
+        try expectIntact(database)
+    }
+
+    @Test func sortKeysWithSQLAreUnknownFields() throws {
+        let database = try store()
+        for key in [#""; DROP TABLE "Item"; --"#, "-rank; DROP TABLE Item", "rank DESC", "(SELECT 1)"] {
+            let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank < 3", "--sort", key, "--keys", "rank", "--output", "jsonl"])
+            #expect(outcome.status == 0, "\(key)")
+            // An unknown key sorts nothing: the record names order the records.
+            #expect(outcome.standardOutput == #"""
+                {"fields":{"rank":1},"recordName":"a","recordType":"Item","zone":"_defaultZone"}
+                {"fields":{"rank":2},"recordName":"b","recordType":"Item","zone":"_defaultZone"}
+
+                """#, "\(key)")
+        }
+        let empty = try CommandRunner.run(["find", "--db", database, "Item", "rank < 3", "--sort", "-"])
+        #expect(empty.status == 1)
+        #expect(empty.standardError == "error: Cannot sort by '-': the key is empty\n")
+        try expectIntact(database)
+    }
+
+    @Test func garbageCursorsAreMalformed() throws {
+        let database = try store()
+                // (An argument holds at most 128 KB on Linux.)
+        for cursor in ["'; DROP TABLE Item; --", "", "AAAA", String(repeating: "A", count: 100_000), String(repeating: "é", count: 50_000)] {
+            let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--cursor", cursor])
+            #expect(outcome.status == 1)
+            #expect(outcome.standardOutput == "")
+            #expect(outcome.standardError == "error: Invalid cursor: the text is not a cursor of this store (malformed)\n")
+        }
+        try expectIntact(database)
+    }
+
+    @Test func negativeAndHugeLimits() throws {
+        let database = try store()
+        let negative = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--limit=-1"])
+        #expect(negative.status == 2)
+        #expect(negative.standardError.hasPrefix("Error: --limit must not be negative\n"), "\(negative.standardError)")
+        let tooBig = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--limit", "99999999999999999999"])
+        #expect(tooBig.status == 2)
+        #expect(tooBig.standardError.hasPrefix("Error: The value '99999999999999999999' is invalid for '--limit <limit>'"), "\(tooBig.standardError)")
+        // The largest limit reads everything (it once overflowed computing limit + 1).
+        let largest = try CommandRunner.run(["find", "--db", database, "Item", "rank > 1", "--limit", String(Int.max), "--keys", "rank", "--output", "jsonl"])
+        #expect(largest.status == 0)
+        #expect(largest.standardOutput == #"""
+            {"fields":{"rank":2},"recordName":"b","recordType":"Item","zone":"_defaultZone"}
+            {"fields":{"rank":3},"recordName":"c","recordType":"Item","zone":"_defaultZone"}
+
+            """#)
+        try expectIntact(database)
+    }
+}
