@@ -16,7 +16,7 @@ public enum ComparisonSemantics {
     /// ```
     public static func holds(
         _ operator: ComparisonOperator, _ left: Value, _ right: Value,
-        options: ComparisonOptions = [], regexTimeLimit: TimeInterval = 1
+        options: ComparisonOptions = [], regexTimeLimit: TimeInterval = 0.5
     ) throws(FormatPredicateError) -> Bool {
         switch `operator` {
         case .equalTo: return equal(left, right, options: options)

@@ -23,7 +23,9 @@ public struct EvaluationOptions: Sendable {
     /// The clock `now()` reads; nil reads the system clock (`Date()`).
     public var now: (@Sendable () -> Date)?
     /// How long, in seconds, one `MATCHES` may run before evaluation fails with
-    /// `FormatPredicateError.evaluation`. The default is one second.
+    /// `FormatPredicateError.evaluation`. The default is half a second: ICU itself abandons a match
+    /// after about a second of work and reports "no match" with no error, so a longer limit would let
+    /// that silent answer through instead of this clear error.
     public var regexTimeLimit: TimeInterval
     /// How many steps one evaluation (of a predicate or expression against one object) may
     /// take before it fails with `FormatPredicateError.evaluation`. A step is one collection
@@ -57,7 +59,7 @@ public struct EvaluationOptions: Sendable {
     public init(
         functions: [String: Function] = [:],
         now: (@Sendable () -> Date)? = nil,
-        regexTimeLimit: TimeInterval = 1,
+        regexTimeLimit: TimeInterval = 0.5,
         maximumEvaluationSteps: Int = EvaluationOptions.defaultMaximumEvaluationSteps
     ) {
         self.functions = functions

@@ -34,7 +34,7 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
     /// ```swift
     /// let matcher = try RegularExpressionMatcher(pattern: "a+", options: .caseInsensitive, timeLimit: 0.5)
     /// ```
-    public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 1) throws(FormatPredicateError) {
+    public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 0.5) throws(FormatPredicateError) {
         self.pattern = pattern
         self.caseInsensitive = options.contains(.caseInsensitive)
         self.diacriticInsensitive = options.contains(.diacriticInsensitive)
