@@ -50,13 +50,18 @@ struct HostileStoreCommandTests {
         try expectIntact(database)
     }
 
+    /// Runs `query` and expects it to fail with exit status 1, no output, and exactly this error.
+    private func expectFailure(_ arguments: [String], error: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let outcome = try CommandRunner.run(arguments)
+        #expect(outcome.status == 1, sourceLocation: sourceLocation)
+        #expect(outcome.standardOutput == "", sourceLocation: sourceLocation)
+        #expect(outcome.standardError == "error: \(error)\n", sourceLocation: sourceLocation)
+    }
+
     @Test func zonesWithSQLAreUnknownZones() throws {
         let database = try store()
         for zone in ["' OR 1=1 --", #"_defaultZone" OR "1"="1"#, "_defaultZone "] {
-            let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--zone", zone])
-            #expect(outcome.status == 1)
-            #expect(outcome.standardOutput == "")
-            #expect(outcome.standardError == "error: Zone '\(zone)' does not exist\n")
+            try expectFailure(["find", "--db", database, "Item", "rank > 0", "--zone", zone], error: "Zone '\(zone)' does not exist")
         }
         try expectIntact(database)
     }
@@ -81,12 +86,11 @@ struct HostileStoreCommandTests {
 
     @Test func garbageCursorsAreMalformed() throws {
         let database = try store()
-                // (An argument holds at most 128 KB on Linux.)
+        // (An argument holds at most 128 KB on Linux.)
         for cursor in ["'; DROP TABLE Item; --", "", "AAAA", String(repeating: "A", count: 100_000), String(repeating: "é", count: 50_000)] {
-            let outcome = try CommandRunner.run(["find", "--db", database, "Item", "rank > 0", "--cursor", cursor])
-            #expect(outcome.status == 1)
-            #expect(outcome.standardOutput == "")
-            #expect(outcome.standardError == "error: Invalid cursor: the text is not a cursor of this store (malformed)\n")
+            try expectFailure(
+                ["find", "--db", database, "Item", "rank > 0", "--cursor", cursor],
+                error: "Invalid cursor: the text is not a cursor of this store (malformed)")
         }
         try expectIntact(database)
     }

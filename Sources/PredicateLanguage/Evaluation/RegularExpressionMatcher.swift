@@ -25,9 +25,6 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
     public let timeLimit: TimeInterval
 
     private let expression: NSRegularExpression
-    /// True when `expression` is the pattern wrapped as `(?:pattern)\z`; false when
-    /// the wrapping failed and the match range must be checked instead.
-    private let wrapped: Bool
 
     /// Compiles a pattern; throws `FormatPredicateError.evaluation` naming the pattern when it is invalid.
     ///
@@ -42,7 +39,6 @@ public final class RegularExpressionMatcher: @unchecked Sendable {
         do {
             let compiled = try CompiledPatternCache.shared.compiled(pattern, caseInsensitive: caseInsensitive)
             self.expression = compiled.expression
-            self.wrapped = compiled.wrapped
         } catch {
             throw FormatPredicateError.evaluation(
                 "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
