@@ -76,7 +76,7 @@ struct StreamingSection: BenchmarkSection {
         var count = 0
         var checksum = 0
         if parts[0] == "array" {
-            let records = try store.records(ofType: "City", matching: .truePredicate, sorts: query.sorts, limit: size)
+            let records = try await store.records(ofType: "City", matching: .truePredicate, sorts: query.sorts, limit: size)
             count = records.count
             checksum = records.reduce(0) { $0 &+ $1.fields.count }
         } else {

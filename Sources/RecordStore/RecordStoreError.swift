@@ -61,6 +61,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case recordNotFound(RecordID)
     /// An atomic batch failed because of another record; nothing of the batch was written (CloudKit's `batchRequestFailed`).
     case batchRequestFailed(RecordID)
+    /// A store location could not be used: an unknown URL scheme, or a malformed URL (the reason says which).
+    case invalidStoreLocation(String, reason: String)
+    /// A synchronous method was called on a store whose engine answers only `async` calls (a server database).
+    case synchronousAccessUnavailable(engine: String)
 
     public var description: String {
         switch self {
@@ -124,6 +128,27 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Record '\(id)' does not exist"
         case .batchRequestFailed(let id):
             return "Record '\(id)' was not written: another record of the same atomic batch failed"
+        case .invalidStoreLocation(let location, let reason):
+            return "Cannot open a store at '\(location)': \(reason)"
+        case .synchronousAccessUnavailable(let engine):
+            return "The \(engine) engine answers only async calls: call the async form of this method (with await)"
+        }
+    }
+}
+
+extension RecordStoreError {
+    /// An error thrown while compiling or evaluating a predicate (or by the store itself), as a store error.
+    ///
+    /// ```swift
+    /// do { _ = try compiled.evaluate(object) } catch { throw RecordStoreError(evaluating: error) }
+    /// ```
+    package init(evaluating error: any Error) {
+        if let error = error as? RecordStoreError {
+            self = error
+        } else if let error = error as? FormatPredicateError {
+            self = .predicate(error)
+        } else {
+            self = .predicate(.evaluation(String(describing: error)))
         }
     }
 }

@@ -145,7 +145,7 @@ struct StoreBehaviorTests {
     @Test("Readers run while a writer saves")
     func readersDuringWrites() async throws {
         let store = try Store.open(path: CitiesFixture.temporaryDatabasePath("concurrency"))
-        try store.save((0..<100).map { city("seed\($0)", ["n": .int(Int64($0))]) })
+        try await store.save((0..<100).map { city("seed\($0)", ["n": .int(Int64($0))]) })
         try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
                 for batch in 0..<20 {
@@ -169,7 +169,7 @@ struct StoreBehaviorTests {
                 #expect(result != -2)
             }
         }
-        #expect(try store.count(ofType: "City", matching: .truePredicate) == 1100)
+        await #expect(try store.count(ofType: "City", matching: .truePredicate) == 1100)
     }
 
     @Test("Explain shows SQL, arguments, residual and indexes")

@@ -9,7 +9,19 @@ extension Store {
     /// found[RecordID(recordName: "nope")]   // .failure(.recordNotFound(nope))
     /// ```
     public func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
-        let found = try engine.records(for: ids.filter(\.canBeStored))
+        Self.lookupResults(ids, found: try embedded.records(for: ids.filter(\.canBeStored)))
+    }
+
+    /// The records with these identifiers, each found or ``RecordStoreError/recordNotFound(_:)`` (async).
+    ///
+    /// ```swift
+    /// let found = try await store.records(for: [RecordID(recordName: "2988507")])
+    /// ```
+    public func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
+        Self.lookupResults(ids, found: try await engine.records(for: ids.filter(\.canBeStored)))
+    }
+
+    private static func lookupResults(_ ids: [RecordID], found: [RecordID: Record]) -> [RecordID: Result<Record, RecordStoreError>] {
         var results: [RecordID: Result<Record, RecordStoreError>] = [:]
         for id in ids {
             results[id] = found[id].map { .success($0) } ?? .failure(.recordNotFound(id))
@@ -41,66 +53,33 @@ extension Store {
     public func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
     ) throws(RecordStoreError) -> ModifyResult {
-        var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
-        var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
-        if atomically {
-            do {
-                let saved = try engine.modify(
-                    saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags, mode: mode)
-                for record in saved { saveResults[record.recordID] = .success(record) }
-                for id in ids { deleteResults[id] = .success(()) }
-            } catch {
-                if case .storage = error { throw error }
-                let culprits = Self.culprits(of: error, records: records, ids: ids)
-                for record in records {
-                    let id = record.recordID
-                    saveResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
-                }
-                for id in ids {
-                    deleteResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
-                }
-            }
-            return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+        var batch = ModifyBatch(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
+        for (index, step) in batch.steps.enumerated() {
+            let engine = try embedded
+            try batch.receive(Result { () throws(RecordStoreError) in try engine.modify(step, mode: mode) }, forStep: index)
         }
-        for record in records {
-            do {
-                let saved = try engine.modify(saving: [record], deleting: [], expectedChangeTags: [:], mode: mode)
-                saveResults[record.recordID] = saved.first.map { .success($0) } ?? .failure(.recordNotFound(record.recordID))
-            } catch {
-                if case .storage = error { throw error }
-                saveResults[record.recordID] = .failure(error)
-            }
-        }
-        for id in ids {
-            do throws(RecordStoreError) {
-                if id.canBeStored {
-                    _ = try engine.modify(saving: [], deleting: [id], expectedChangeTags: expectedChangeTags.filter { $0.key == id }, mode: mode)
-                } else if let expected = expectedChangeTags[id] {
-                    throw .conflict(id, expected: expected, found: nil)
-                }
-                deleteResults[id] = .success(())
-            } catch {
-                if case .storage = error { throw error }
-                deleteResults[id] = .failure(error)
-            }
-        }
-        return ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+        return batch.result
     }
 
-    /// The records an error is about, when it names them.
-    private static func culprits(of error: RecordStoreError, records: [Record], ids: [RecordID]) -> Set<RecordID> {
-        switch error {
-        case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id):
-            return [id]
-        case .zoneNotFound(let zone):
-            return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
-        case .invalidRecordName(let name):
-            return Set(records.map(\.recordID).filter { $0.recordName == name })
-        case .typeMismatch(_, let recordType, _, _), .unsupportedValue(_, let recordType, _),
-             .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType):
-            return Set(records.filter { $0.recordType == recordType }.map(\.recordID))
-        default:
-            return []
+    /// Saves and deletes records (async), with a result per record; see the synchronous form.
+    ///
+    /// ```swift
+    /// let result = try await store.modify(saving: [changedCity], deleting: [RecordID(recordName: "old")])
+    /// ```
+    @discardableResult
+    public func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
+    ) async throws(RecordStoreError) -> ModifyResult {
+        var batch = ModifyBatch(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
+        for (index, step) in batch.steps.enumerated() {
+            let outcome: Result<[Record], RecordStoreError>
+            do {
+                outcome = .success(try await engine.modify(step, mode: mode))
+            } catch {
+                outcome = .failure(error)
+            }
+            try batch.receive(outcome, forStep: index)
         }
+        return batch.result
     }
 }

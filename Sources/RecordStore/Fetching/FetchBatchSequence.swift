@@ -27,13 +27,11 @@ public struct FetchBatchSequence: AsyncSequence, Sendable {
                 guard request.resultType == .records || request.resultType == .recordIDs else {
                     throw RecordStoreError.invalidQuery("fetchBatches gives records: use the .records or .recordIDs result type")
                 }
-                if let variables = request.predicate?.variableNames, !variables.isEmpty {
-                    throw RecordStoreError.invalidQuery("the predicate is a template with unbound variables: bind them with substituting(_:)")
-                }
+                try FetchValidation.check(request)
             }
             let size = request.fetchBatchSize > 0 ? request.fetchBatchSize : QueryOperation.defaultResultsLimit
             let wanted = Swift.min(size, remaining)
-            let page = try store.fetchPage(request, after: after, limit: wanted)
+            let page = try await store.engine.records(store.fetchPageSpecification(request, after: after, limit: wanted))
             remaining -= page.count
             if page.count < wanted { finished = true }
             if let last = page.last { after = KeysetPosition(of: last, sorts: request.sortDescriptors) }

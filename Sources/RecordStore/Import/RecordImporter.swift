@@ -249,7 +249,7 @@ public struct RecordImporter: Sendable {
         do {
             try store.save(batch)
         } catch .conflict {
-            let stored = try store.engine.records(for: batch.map(\.recordID))
+            let stored = try store.embedded.records(for: batch.map(\.recordID))
             var updated = batch
             for index in updated.indices {
                 updated[index].recordChangeTag = stored[updated[index].recordID]?.recordChangeTag

@@ -104,14 +104,14 @@ extension Record {
 }
 
 /// The record metadata that predicates and sorts can name like fields.
-enum MetadataField: String, CaseIterable, Sendable {
+package enum MetadataField: String, CaseIterable, Sendable {
     case recordName
     case creationDate
     case modificationDate
     case recordChangeTag
 
     /// The type the metadata value has.
-    var fieldType: FieldType {
+    package var fieldType: FieldType {
         switch self {
         case .recordName, .recordChangeTag: .string
         case .creationDate, .modificationDate: .date

@@ -1,26 +1,10 @@
 import Crypto
 import Foundation
 
-/// The secret a store signs its cursors with, and its identity: a random 16-byte store
-/// identifier and a random 256-bit HMAC key (SQLite keeps them in the `$metadata` table,
-/// the memory engine per instance).
-struct CursorSecret: Sendable {
-    var storeIdentifier: [UInt8]
-    var key: [UInt8]
-
-    /// A fresh random secret.
-    static func random() -> CursorSecret {
-        var generator = SystemRandomNumberGenerator()
-        return CursorSecret(
-            storeIdentifier: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
-            key: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
-}
-
 /// Signs cursor payloads and checks signed tokens.
 struct CursorSigner: Sendable {
     static let signatureLength = 32
-    let secret: CursorSecret
+    let secret: StoreSecret
 
     private func signature(_ payload: [UInt8]) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: secret.key)))

@@ -120,7 +120,7 @@ public final class QueryOperation: Sendable {
     /// await operation.run(on: store)
     /// ```
     public func run(on store: Store) async {
-        execute(on: store)
+        await execute(on: store)
     }
 
     /// Waits until an operation started with ``Store/add(_:)`` has finished.
@@ -133,13 +133,13 @@ public final class QueryOperation: Sendable {
     }
 
     func start(on store: Store) {
-        let task = Task.detached { [self] in self.execute(on: store) }
+        let task = Task.detached { [self] in await self.execute(on: store) }
         settings.withLock { $0.task = task }
     }
 
-    private func execute(on store: Store) {
+    private func execute(on store: Store) async {
         let current = settings.withLock { $0 }
-        let result = batch(on: store, settings: current)
+        let result = await batch(on: store, settings: current)
         switch result {
         case .success(let batch):
             for record in batch.matchResults {
@@ -152,14 +152,14 @@ public final class QueryOperation: Sendable {
         }
     }
 
-    private func batch(on store: Store, settings current: Settings) -> Result<QueryBatch, RecordStoreError> {
+    private func batch(on store: Store, settings current: Settings) async -> Result<QueryBatch, RecordStoreError> {
         if current.isCancelled { return .failure(.cancelled) }
         do throws(RecordStoreError) {
             if let cursor {
-                return .success(try store.nextBatch(continuingMatchFrom: cursor, desiredKeys: current.desiredKeys, resultsLimit: current.resultsLimit))
+                return .success(try await store.records(continuingMatchFrom: cursor, desiredKeys: current.desiredKeys, resultsLimit: current.resultsLimit))
             }
             guard let query else { return .failure(.invalidQuery("the operation has neither a query nor a cursor")) }
-            return .success(try store.firstBatch(
+            return .success(try await store.records(
                 matching: query, inZone: current.zoneID, desiredKeys: current.desiredKeys,
                 resultsLimit: current.resultsLimit, cursorMode: current.cursorMode))
         } catch {

@@ -29,7 +29,7 @@ public struct RecordStream: AsyncSequence, Sendable {
             }
             if started, resume == nil { return nil }
             try Task.checkCancellation()
-            let page = try stream.store.page(
+            let page = try await stream.store.page(
                 stream.query, zone: stream.zone, resume: resume, resultsLimit: Swift.max(1, stream.batchSize),
                 desiredKeys: stream.desiredKeys, mode: .keyset)
             started = true

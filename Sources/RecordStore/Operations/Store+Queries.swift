@@ -7,31 +7,19 @@ struct QueryPage: Sendable {
     var next: CursorPayload.ResumePoint?
 }
 
-extension Store {
-    var cursorSigner: CursorSigner { CursorSigner(secret: engine.cursorSecret) }
+/// One page of a query to read: the engine's specification (`limit + 1` records, so that a
+/// cursor is made only when more remain) and what turns its records into a ``QueryPage``.
+struct PageRead {
+    let specification: QuerySpecification
+    let query: RecordQuery
+    let limit: Int
+    let offset: Int
+    let keysetMode: Bool
+    let desiredKeys: [String]?
 
-    /// Runs one page of a query: `limit + 1` records are read, so a cursor is made only when more remain.
-    func page(
-        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
-        desiredKeys: [String]?, mode: QueryCursor.Mode
-    ) throws(RecordStoreError) -> QueryPage {
-        // One below Int.max, so reading `limit + 1` records cannot overflow.
-        let limit = resultsLimit > 0 ? min(resultsLimit, Int.max - 1) : QueryOperation.defaultResultsLimit
-        var specification = try specification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
-        var offset = 0
-        var keysetMode = mode == .keyset
-        switch resume {
-        case .keyset(let position)?:
-            specification.after = position
-            keysetMode = true
-        case .offset(let skipped)?:
-            specification.offset = skipped
-            offset = skipped
-            keysetMode = false
-        case nil:
-            break
-        }
-        var records = try engine.records(specification)
+    /// The page the records read make.
+    func page(_ read: [Record]) -> QueryPage {
+        var records = read
         var next: CursorPayload.ResumePoint?
         if records.count > limit {
             records.removeSubrange(limit...)
@@ -45,10 +33,56 @@ extension Store {
         }
         return QueryPage(records: records, next: next)
     }
+}
+
+extension Store {
+    var cursorSigner: CursorSigner { CursorSigner(secret: engine.secret) }
+
+    /// What to read for one page of a query.
+    func pageRead(
+        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
+        desiredKeys: [String]?, mode: QueryCursor.Mode
+    ) -> PageRead {
+        // One below Int.max, so reading `limit + 1` records cannot overflow.
+        let limit = resultsLimit > 0 ? min(resultsLimit, Int.max - 1) : QueryOperation.defaultResultsLimit
+        var specification = checkedSpecification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
+        var offset = 0
+        var keysetMode = mode == .keyset
+        switch resume {
+        case .keyset(let position)?:
+            specification.after = position
+            keysetMode = true
+        case .offset(let skipped)?:
+            specification.offset = skipped
+            offset = skipped
+            keysetMode = false
+        case nil:
+            break
+        }
+        return PageRead(specification: specification, query: query, limit: limit, offset: offset, keysetMode: keysetMode, desiredKeys: desiredKeys)
+    }
+
+    /// Runs one page of a query.
+    func page(
+        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
+        desiredKeys: [String]?, mode: QueryCursor.Mode
+    ) throws(RecordStoreError) -> QueryPage {
+        let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode)
+        return read.page(try embedded.records(read.specification))
+    }
+
+    /// Runs one page of a query (async).
+    func page(
+        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
+        desiredKeys: [String]?, mode: QueryCursor.Mode
+    ) async throws(RecordStoreError) -> QueryPage {
+        let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode)
+        return read.page(try await engine.records(read.specification))
+    }
 
     private func batch(_ page: QueryPage, query: RecordQuery, zone: ZoneID) -> QueryBatch {
         let cursor = page.next.map {
-            cursorSigner.sign(CursorPayload(storeIdentifier: engine.cursorSecret.storeIdentifier, zone: zone, query: query, resumePoint: $0))
+            cursorSigner.sign(CursorPayload(storeIdentifier: engine.secret.storeIdentifier, zone: zone, query: query, resumePoint: $0))
         }
         return QueryBatch(matchResults: page.records, cursor: cursor)
     }
@@ -121,7 +155,8 @@ extension Store {
         matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
         resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
     ) async throws(RecordStoreError) -> QueryBatch {
-        try firstBatch(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursorMode: cursorMode)
+        let page = try await page(query, zone: zone, resume: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: cursorMode)
+        return batch(page, query: query, zone: zone)
     }
 
     /// The next batch after a cursor (keyset or offset, as the cursor was made).
@@ -132,7 +167,9 @@ extension Store {
     public func records(
         continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
     ) async throws(RecordStoreError) -> QueryBatch {
-        try nextBatch(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        let payload = try cursorSigner.open(cursor)
+        let page = try await page(payload.query, zone: payload.zone, resume: payload.resumePoint, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: .keyset)
+        return batch(page, query: payload.query, zone: payload.zone)
     }
 
     /// Every record of a query, read in keyset batches of `batchSize`: memory holds one batch at a time.

@@ -1,27 +1,64 @@
-/// What differs between SQL databases in the planner's output: identifier quoting,
-/// placeholders, and the functions, collations and indexes for folded comparisons,
-/// full-text and location search. Everything else in planning is shared.
-protocol SQLDialect: Sendable {
+import PredicateLanguage
+
+/// What differs between SQL databases in the planner's output. Everything else in planning,
+/// and in running the plans (``SQLExecutor``), is shared.
+///
+/// Besides spelling (quoting, placeholders, boolean literals, null order), a dialect says which
+/// comparisons the database can run *exactly as the evaluator does*. Where it cannot (no
+/// callback into Swift, no collation with Swift's order), the method returns nil and the
+/// planner falls back: a superset condition where one exists, the exact test left to the
+/// residual predicate, and sorting in Swift. Results stay exact either way; only speed differs.
+///
+/// ```swift
+/// let dialect: any SQLDialect = SQLiteDialect(registry: ComparisonTestRegistry())
+/// dialect.quote("population")                         // "population" (double-quoted)
+/// dialect.literal(true)                               // 1
+/// dialect.stringOrder("t.\"name\"", comparison: .compare)   // t."name"
+/// ```
+package protocol SQLDialect: Sendable {
     /// The dialect's name, shown in plans.
     var name: String { get }
     /// A quoted identifier (the name is already checked to be letters, digits, `_` and `$`).
     func quote(_ identifier: String) -> String
     /// The statement with the planner's `?` markers turned into the dialect's placeholders.
     func numberPlaceholders(_ sql: String) -> String
-    /// The row identifier column of a record table.
+    /// The row identifier column of a record table (a 64-bit integer unique in the table).
     var rowIdentifier: String { get }
-    /// A call that runs the evaluator's comparison number `predicate` (a placeholder) on a
-    /// stored value of the type code; true or false, never null.
-    func comparisonTest(predicate: String, typeCode: Int, value: String) -> String
+    /// A condition that is always true or always false.
+    func literal(_ value: Bool) -> String
+    /// Whether `ORDER BY x ASC` puts nulls first unless told otherwise (SQLite: yes;
+    /// PostgreSQL: no). The planner writes `NULLS FIRST`/`NULLS LAST` where the default differs
+    /// from the store's order (nil first ascending, last descending).
+    var sortsNullsFirstAscending: Bool { get }
+    /// Whether the database binds a value exactly as given (SQLite's text binding stops at a
+    /// NUL character: such a plan is run as a scan with the predicate as residual).
+    func bindsExactly(_ value: SQLValue) -> Bool
+
+    /// An expression of a string column ordered (and compared with `<`, `>`) by `comparison`:
+    /// for ``SortComparison/compare``, code-point order (SQLite's `BINARY`, PostgreSQL's
+    /// `COLLATE "C"`), which every dialect must support; for the others, nil when the
+    /// database has no collation with exactly Swift's order.
+    func stringOrder(_ expression: String, comparison: SortComparison) -> String?
+    /// A condition that runs the evaluator's comparison of `SELF` with constants on a stored
+    /// value (through a function calling back into Swift), true or false, never null; nil
+    /// when the database cannot call Swift. `predicate` is the placeholder of its number.
+    func comparisonTest(_ predicate: FormatPredicate, typeCode: Int, value: String) throws(RecordStoreError) -> SQLCondition?
+    /// The great-circle distance in meters, exactly as the evaluator computes it, from columns
+    /// of latitude and longitude to two bound values; nil when the database cannot.
+    func distance(latitude: String, longitude: String) -> String?
+
     /// A condition that the row is among the full-text matches of the one bound query.
     func fullTextCondition(recordType: String, row: String) -> String
-    /// The full-text query matching any of the tokens.
+    /// The full-text query (bound to ``fullTextCondition(recordType:row:)``) matching any of the tokens.
     func fullTextQuery(anyOf tokens: [String]) -> String
     /// A condition that the row's location field lies in a box with four bound values:
     /// minimum latitude, maximum latitude, minimum longitude, maximum longitude.
     func boundingBoxCondition(recordType: String, field: String, row: String) -> String
-    /// The great-circle distance in meters from columns of latitude and longitude to two bound values.
-    func distance(latitude: String, longitude: String) -> String
-    /// An ordering expression with a string comparison.
-    func collate(_ expression: String, comparison: SortComparison) -> String
+}
+
+extension SQLDialect {
+    /// A string column in code-point order.
+    package func codePointOrder(_ expression: String) -> String {
+        stringOrder(expression, comparison: .compare) ?? expression
+    }
 }

@@ -3,11 +3,11 @@ import PredicateLanguage
 
 /// How field values are stored in SQL columns: strings as text, integers and booleans
 /// as integers, doubles as reals, dates as seconds since 2001 (reals, so they sort),
-/// bytes as blobs, locations and references as text. Lists store their member count in
-/// the record's row and their members in the list table.
-enum StoredValueEncoding {
+/// bytes as blobs, locations and references as text. A list is stored whole, as typed JSON,
+/// in the record's row, and member by member (each encoded here) in the list table.
+package enum StoredValueEncoding {
     /// The stored form of a scalar value of a field type.
-    static func encode(_ value: Value) -> SQLArgument {
+    package static func encode(_ value: Value) -> SQLValue {
         switch value {
         case .null, .object: return .null
         case .bool(let flag): return .integer(flag ? 1 : 0)
@@ -23,26 +23,26 @@ enum StoredValueEncoding {
     }
 
     /// `latitude,longitude` or `latitude,longitude,altitude`, each number printed exactly.
-    static func encodeLocation(_ location: Location) -> String {
+    package static func encodeLocation(_ location: Location) -> String {
         var text = "\(location.latitude),\(location.longitude)"
         if let altitude = location.altitude { text += ",\(altitude)" }
         return text
     }
 
     /// Parses ``encodeLocation(_:)``'s form.
-    static func decodeLocation(_ text: String) -> Location? {
+    package static func decodeLocation(_ text: String) -> Location? {
         let parts = text.split(separator: ",").compactMap { Double($0) }
         guard parts.count >= 2 else { return nil }
         return Location(latitude: parts[0], longitude: parts[1], altitude: parts.count > 2 ? parts[2] : nil)
     }
 
     /// The zone name's length in UTF-8 bytes, a colon, the zone name, then the record name.
-    static func encodeReference(_ reference: Reference) -> String {
+    package static func encodeReference(_ reference: Reference) -> String {
         "\(reference.zoneName.utf8.count):\(reference.zoneName)\(reference.recordName)"
     }
 
     /// Parses ``encodeReference(_:)``'s form.
-    static func decodeReference(_ text: String) -> Reference? {
+    package static func decodeReference(_ text: String) -> Reference? {
         guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")),
               let length = Int(String(text[..<colon])) else { return nil }
         let rest = text.utf8[text.utf8.index(after: colon)...]
@@ -53,7 +53,7 @@ enum StoredValueEncoding {
     }
 
     /// A small code for each scalar type, passed to SQL functions that decode stored values.
-    static func typeCode(_ type: FieldType) -> Int {
+    package static func typeCode(_ type: FieldType) -> Int {
         switch type {
         case .string: 1
         case .int64: 2
@@ -68,7 +68,7 @@ enum StoredValueEncoding {
     }
 
     /// The scalar type of a type code.
-    static func fieldType(code: Int) -> FieldType? {
+    package static func fieldType(code: Int) -> FieldType? {
         switch code {
         case 1: .string
         case 2: .int64
@@ -84,19 +84,59 @@ enum StoredValueEncoding {
 
     /// The stored form of a constant for a comparison with a field of the type, when
     /// SQL compares the two exactly as the evaluator does; nil otherwise.
-    static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLArgument? {
+    package static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
         switch (fieldType, constant) {
         case (.int64, .int), (.int64, .bool), (.double, .int), (.double, .bool), (.bool, .int), (.bool, .bool):
             return encode(constant)
         case (.int64, .double(let double)), (.double, .double(let double)), (.bool, .double(let double)):
             return double.isNaN ? nil : .real(double)
-        case (.string, .string(let text)):
-            // SQLite's text binding stops at a NUL character: such a constant goes to the evaluator.
-            return text.utf8.contains(0) ? nil : encode(constant)
+        case (.string, .string):
+            return encode(constant)
         case (.date, .date):
             return encode(constant)
         default:
             return nil
+        }
+    }
+
+    /// The value a stored column holds, read as a field of the type (a scalar type, or a list's
+    /// element type); the inverse of ``encode(_:)``.
+    ///
+    /// ```swift
+    /// StoredValueEncoding.decode(.real(0), as: .date)   // .date(2001-01-01 00:00:00 UTC)
+    /// ```
+    package static func decode(_ stored: SQLValue, as type: FieldType) -> Value {
+        switch (stored, type) {
+        case (.null, _):
+            return .null
+        case (.text(let text), .string):
+            return .string(text)
+        case (.integer(let integer), .bool):
+            return .bool(integer != 0)
+        case (.integer(let integer), .int64), (.integer(let integer), .double):
+            return .int(integer)
+        case (.real(let double), .int64), (.real(let double), .double):
+            return .double(double)
+        case (.real(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.integer(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.blob(let data), .bytes):
+            return .bytes(data)
+        case (.text(let text), .location):
+            return decodeLocation(text).map(Value.location) ?? .null
+        case (.text(let text), .reference):
+            return decodeReference(text).map(Value.reference) ?? .null
+        case (_, .list):
+            return .null
+        case (.integer(let integer), _):
+            return .int(integer)
+        case (.real(let double), _):
+            return .double(double)
+        case (.text(let text), _):
+            return .string(text)
+        case (.blob(let data), _):
+            return .bytes(data)
         }
     }
 }

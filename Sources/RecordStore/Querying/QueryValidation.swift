@@ -1,12 +1,27 @@
 import PredicateLanguage
 
-/// Checks a query against the schema before it runs: sorts that cannot work, and in
-/// production mode, fields without the index the query needs.
-enum QueryValidation {
+/// Checks a query before it runs, in two steps:
+/// - ``checkShape(recordType:predicate:)``: what needs no schema (a valid record type name, a
+///   predicate not nested too deeply), once, where a query enters the store (``RecordQuery``
+///   checks it when created);
+/// - ``check(_:schema:)``: what needs the schema (sorts that cannot work; in production mode,
+///   fields without the index the query needs), by the engine, against the catalog of the
+///   snapshot the query reads.
+///
+/// ```swift
+/// try QueryValidation.checkShape(recordType: "City", predicate: predicate)
+/// try QueryValidation.check(specification, schema: catalog.recordTypes["City"])
+/// ```
+package enum QueryValidation {
+    /// Throws when the record type name is invalid or the predicate nests too deeply.
+    package static func checkShape(recordType: String, predicate: FormatPredicate) throws(RecordStoreError) {
+        try Identifier.checkRecordType(recordType)
+        try PredicateNesting.check(predicate)
+    }
+
     /// Throws when a sort or (in production mode) a predicate needs what the schema lacks.
-    static func check(_ specification: QuerySpecification, schema: RecordTypeSchema?, mode: SchemaMode) throws(RecordStoreError) {
-        try Identifier.checkRecordType(specification.recordType)
-        try PredicateNesting.check(specification.predicate)
+    package static func check(_ specification: QuerySpecification, schema: RecordTypeSchema?) throws(RecordStoreError) {
+        let mode = specification.mode
         if mode == .production, schema == nil {
             throw .unknownRecordType(specification.recordType)
         }

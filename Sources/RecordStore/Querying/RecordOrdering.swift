@@ -56,7 +56,7 @@ public struct RecordOrdering: Sendable {
     }
 
     /// Whether a record comes strictly after a keyset position in this order.
-    func follows(_ record: Record, _ position: KeysetPosition) -> Bool {
+    package func follows(_ record: Record, _ position: KeysetPosition) -> Bool {
         for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
             let order = Self.compare(Self.sortValue(of: record, for: sort), position.sortValues[index], comparison: sort.comparison)
             if order != .orderedSame {
@@ -64,6 +64,28 @@ public struct RecordOrdering: Sendable {
             }
         }
         return SortComparison.compareBytes(record.recordID.recordName, position.recordName) == .orderedDescending
+    }
+
+    /// One page of a query's matches (in any order): those after the keyset position, sorted,
+    /// then `offset` skipped and at most `limit` kept; only the first `offset + limit` are
+    /// sorted fully.
+    ///
+    /// ```swift
+    /// let page = ordering.page(of: matches, after: nil, offset: 20, limit: 10)   // matches 21...30
+    /// ```
+    package func page(of matches: [Record], after position: KeysetPosition?, offset: Int, limit: Int?) -> [Record] {
+        var matches = matches
+        if let position { matches.removeAll { !follows($0, position) } }
+        let skip = max(0, offset)
+        if let limit {
+            let (wanted, overflow) = skip.addingReportingOverflow(max(0, limit))
+            matches = overflow ? matches.sorted(by: precedes) : first(wanted, of: matches)
+        } else {
+            matches.sort(by: precedes)
+        }
+        if skip > 0 { matches.removeFirst(min(skip, matches.count)) }
+        if let limit, matches.count > limit { matches.removeSubrange(max(0, limit)...) }
+        return matches
     }
 
     /// The first `count` records in this order, found in one pass (a bounded sorted buffer).

@@ -95,9 +95,4 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
             }
         }
     }
-
-    /// The name of the SQLite collation for this comparison (nil for `.compare`, which is `BINARY`).
-    var collationName: String? {
-        self == .compare ? nil : "query_\(rawValue)"
-    }
 }

@@ -1,7 +1,7 @@
 import PredicateLanguage
 
 /// A change that admitting records made to the schema, which an engine applies to its storage.
-enum SchemaChange: Sendable, Hashable {
+package enum SchemaChange: Sendable, Hashable {
     /// A new record type.
     case addedRecordType(String)
     /// A new field in a record type.
@@ -11,18 +11,21 @@ enum SchemaChange: Sendable, Hashable {
 }
 
 /// The record types of a store, and the rules that admit records into them.
-struct SchemaCatalog: Sendable, Hashable, Codable {
+package struct SchemaCatalog: Sendable, Hashable, Codable {
     /// The record types by name.
-    var recordTypes: [String: RecordTypeSchema] = [:]
+    package var recordTypes: [String: RecordTypeSchema] = [:]
+
+    /// An empty catalog.
+    package init() {}
 
     /// The record types in name order.
-    var sorted: [RecordTypeSchema] {
+    package var sorted: [RecordTypeSchema] {
         recordTypes.values.sorted { $0.name < $1.name }
     }
 
     /// Checks records against the schema, normalizes their numbers to the field types,
     /// and (in development mode) adds what is missing. Returns the schema changes.
-    mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
+    package mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         for index in records.indices {
             let recordType = records[index].recordType
@@ -129,7 +132,7 @@ struct SchemaCatalog: Sendable, Hashable, Codable {
     }
 
     /// Adds or replaces a record type (``Store/define(_:)``); returns the changes.
-    mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
+    package mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
         try Identifier.checkRecordType(schema.name)
         var changes: [SchemaChange] = []
         var merged = recordTypes[schema.name] ?? RecordTypeSchema(name: schema.name)

@@ -154,7 +154,7 @@ struct FetchRequestTests {
             #expect(sizes == [5, 5, 2])
             // weight = (index % 10) / 4, descending; equal weights in record name order
             #expect(all == [9, 8, 7, 6, 5, 4, 3, 2, 1, 11, 0, 10].map { String(format: "item%03d", $0) })
-            #expect(names(try store.fetch(request)) == all)
+            await #expect(names(try store.fetch(request)) == all)
             request.fetchLimit = 11
             request.fetchOffset = 0
             sizes = []
@@ -171,7 +171,7 @@ struct FetchRequestTests {
             }
             #expect(sizes == [5, 5])
             #expect(first.first?.fields == ["weight": .double(1.75)])
-            #expect(names(try store.fetch(request)).count == 10)
+            await #expect(names(try store.fetch(request)).count == 10)
         }
     }
 }

@@ -16,7 +16,7 @@ struct ConcurrentPagingTests {
     func stableUnderWrites(_ sortIndex: Int) async throws {
         for store in try SmallStores.both() {
             let initial = SmallStores.items(600)
-            try store.save(initial)
+            try await store.save(initial)
             let deletable = Set(initial.map(\.recordID).filter { (Int($0.recordName.dropFirst(4)) ?? 0) % 5 == 1 })
             let survivors = Set(initial.map(\.recordID)).subtracting(deletable)
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: Self.sorts[sortIndex])

@@ -115,7 +115,7 @@ struct CursorTests {
     @Test("Desired keys: only the asked fields; an empty list gives metadata only")
     func desiredKeys() async throws {
         for store in try SmallStores.both() {
-            try store.save(SmallStores.items(5))
+            try await store.save(SmallStores.items(5))
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: [Sort("recordName")])
             let some = try await store.records(matching: query, desiredKeys: ["title", "rank"], resultsLimit: 2)
             #expect(some.matchResults.map { Set($0.fields.keys) } == [["title"], ["title", "rank"]])

@@ -93,7 +93,7 @@ struct PagingTests {
                 names.append(record.recordID.recordName)
                 #expect(Set(record.fields.keys).isSubset(of: ["name"]))
             }
-            let all = try store.records(ofType: "City", matching: query.predicate, sorts: query.sorts).map(\.recordID.recordName)
+            let all = try await store.records(ofType: "City", matching: query.predicate, sorts: query.sorts).map(\.recordID.recordName)
             #expect(names.count == 1_831)
             #expect(names == all)
         }

@@ -15,7 +15,7 @@ struct QueryOperationTests {
     @Test("Records in order, then the cursor; the cursor operation finishes the query")
     func callbacksInOrder() async throws {
         for store in try SmallStores.both() {
-            try store.save(SmallStores.items(7))
+            try await store.save(SmallStores.items(7))
             let query = try RecordQuery(recordType: "Item", predicate: FormatPredicate(format: "rank != nil"), sorts: [Sort("rank", ascending: false)])
             let log = CallbackLog()
             let cursorBox = LockedState<QueryCursor?>(nil)
@@ -51,7 +51,7 @@ struct QueryOperationTests {
     @Test("A cancelled operation reports no record and completes with the cancelled error")
     func cancellation() async throws {
         let store = Store.inMemory()
-        try store.save(SmallStores.items(5))
+        try await store.save(SmallStores.items(5))
         let log = CallbackLog()
         let operation = QueryOperation(query: try RecordQuery(recordType: "Item", predicate: .truePredicate))
         operation.recordMatchedBlock = { id, _ in
@@ -80,7 +80,7 @@ struct QueryOperationTests {
     @Test("Errors reach the completion; the default batch is 100 records")
     func errorsAndDefaults() async throws {
         let store = Store.inMemory()
-        try store.save(SmallStores.items(150))
+        try await store.save(SmallStores.items(150))
         let operation = QueryOperation(query: try RecordQuery(recordType: "Item", predicate: .truePredicate))
         #expect(operation.resultsLimit == QueryOperation.maximumResults)
         let count = LockedState(0)

@@ -1,11 +1,18 @@
 import Foundation
 import PredicateLanguage
 
-/// The engine that keeps records in memory and runs queries with the evaluator:
-/// the reference every other engine must agree with.
-final class MemoryEngine: StorageEngine {
-    /// Everything the engine holds.
-    private struct State {
+/// The engine that keeps records in memory and runs queries with the evaluator: the reference
+/// every other engine must agree with.
+///
+/// Its work is computation only, so its `async` methods run it directly.
+///
+/// ```swift
+/// let store = Store(engine: MemoryEngine())   // Store.inMemory() says the same
+/// ```
+final class MemoryEngine: EmbeddedStorageEngine {
+    /// Everything the engine holds; it is its own write transaction (``RecordWriteTransaction``),
+    /// run under the engine's lock.
+    struct State {
         var catalog = SchemaCatalog()
         var zones: [ZoneID] = [.default]
         /// Records by zone, then record name.
@@ -18,52 +25,17 @@ final class MemoryEngine: StorageEngine {
     /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
     private let pagingCache = LockedState(SortedMatchCache())
     let name = "memory"
+    let secret = StoreSecret.random()
 
-    let cursorSecret = CursorSecret.random()
-
-    func save(_ records: [Record], mode: SchemaMode) throws(RecordStoreError) -> [Record] {
-        try modify(saving: records, deleting: [], expectedChangeTags: [:], mode: mode)
-    }
-
-    func modify(
-        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], mode: SchemaMode
-    ) throws(RecordStoreError) -> [Record] {
-        try SaveRules.checkDuplicates(records)
-        return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
-            var admitted = records
-            var catalog = state.catalog
-            _ = try catalog.admit(&admitted, mode: mode)
-            let now = Date()
-            var saved: [Record] = []
-            saved.reserveCapacity(admitted.count)
-            for record in admitted {
-                guard let zoneRecords = state.records[record.recordID.zoneID] else {
-                    throw .zoneNotFound(record.recordID.zoneID)
-                }
-                let stored = zoneRecords[record.recordID.recordName].map {
-                    StoredVersion(recordType: $0.recordType, changeTag: $0.recordChangeTag, creationDate: $0.creationDate)
-                }
-                try SaveRules.checkConflict(record, stored: stored)
-                saved.append(SaveRules.stamped(record, stored: stored, now: now))
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
+            do {
+                return try SaveProcedure.run(changes, mode: mode, in: &state)
+            } catch {
+                throw RecordStoreError(evaluating: error)
             }
-            for id in ids {
-                let stored = state.records[id.zoneID]?[id.recordName]
-                try SaveRules.checkDeletion(id, expected: expectedChangeTags[id], stored: stored?.recordChangeTag, exists: stored != nil)
-            }
-            state.catalog = catalog
-            state.generation &+= 1
-            for record in saved {
-                state.records[record.recordID.zoneID, default: [:]][record.recordID.recordName] = record
-            }
-            for id in ids {
-                state.records[id.zoneID]?[id.recordName] = nil
-            }
-            return saved
         }
     }
-
-    /// The memory engine scans; it keeps no statistics.
-    func optimize() throws(RecordStoreError) {}
 
     func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record] {
         state.withLock { state in
@@ -73,19 +45,6 @@ final class MemoryEngine: StorageEngine {
             }
             return found
         }
-    }
-
-    func delete(_ ids: [RecordID]) throws(RecordStoreError) {
-        state.withLock { state in
-            state.generation &+= 1
-            for id in ids {
-                state.records[id.zoneID]?[id.recordName] = nil
-            }
-        }
-    }
-
-    func record(for id: RecordID) throws(RecordStoreError) -> Record? {
-        state.withLock { $0.records[id.zoneID]?[id.recordName] }
     }
 
     func createZone(_ zone: ZoneID) throws(RecordStoreError) {
@@ -100,7 +59,9 @@ final class MemoryEngine: StorageEngine {
     }
 
     func zones() throws(RecordStoreError) -> [ZoneID] {
-        state.withLock { $0.zones }
+        state.withLock { state in
+            [ZoneID.default] + state.zones.filter { $0 != .default }.sorted { SortComparison.compareBytes($0.zoneName, $1.zoneName) == .orderedAscending }
+        }
     }
 
     func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
@@ -124,102 +85,170 @@ final class MemoryEngine: StorageEngine {
         }
     }
 
-    /// The records of the type in the zone, the searchable fields, and the generation they
-    /// belong to, taken under the lock.
-    private func snapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
-        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
-            guard let zoneRecords = state.records[specification.zone] else { throw .zoneNotFound(specification.zone) }
-            let searchable = state.catalog.recordTypes[specification.recordType]?.searchableFieldNames ?? []
-            return (zoneRecords.values.filter { $0.recordType == specification.recordType }, searchable, state.generation)
-        }
-    }
+    /// The memory engine scans; it keeps no statistics.
+    func optimize() throws(RecordStoreError) {}
 
-    /// The matching records, unsorted.
-    private func matching(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
-        try matchingSnapshot(specification).records
+    // MARK: Queries
+
+    /// The records of the type in the zone, the searchable fields, and the generation they
+    /// belong to, taken under the lock after validating the query against the catalog.
+    private func snapshot(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
+            let schema = state.catalog.recordTypes[query.recordType]
+            try QueryValidation.check(query, schema: schema)
+            guard let zoneRecords = state.records[query.zone] else { throw .zoneNotFound(query.zone) }
+            return (zoneRecords.values.filter { $0.recordType == query.recordType }, schema?.searchableFieldNames ?? [], state.generation)
+        }
     }
 
     /// The matching records, unsorted, and the generation they belong to.
-    private func matchingSnapshot(_ specification: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
-        let (candidates, searchable, generation) = try snapshot(specification)
-        let compiled: CompiledPredicate
-        do {
-            compiled = try CompiledPredicate(specification.predicate)
-        } catch {
-            throw Self.predicateError(error)
-        }
+    private func matches(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
+        let (candidates, searchable, generation) = try snapshot(query)
         var matches: [Record] = []
-        for record in candidates {
-            do {
-                if try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
-                    matches.append(record)
-                }
-            } catch {
-                throw Self.predicateError(error)
+        do {
+            let compiled = try CompiledPredicate(query.predicate)
+            for record in candidates where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
+                matches.append(record)
             }
+        } catch {
+            throw RecordStoreError(evaluating: error)
         }
         return (matches, generation)
     }
 
-    /// The matches after the keyset position, sorted; only the first `offset + limit` are sorted fully.
+    /// The matches after the keyset position or offset, sorted; only the first `offset + limit`
+    /// are sorted fully.
     ///
     /// Continuation pages (a keyset position or an offset) come from the paging cache, which sorts
     /// a query's matches once and serves every later page by slicing while nothing changes
     /// (not for predicates whose answer changes with time, such as `date < now()`).
-    func records(_ specification: QuerySpecification) throws(RecordStoreError) -> [Record] {
-        let ordering = RecordOrdering(sorts: specification.sorts)
-        if specification.after != nil || specification.offset > 0, !specification.predicate.isTimeDependent {
-            return try sortedMatches(specification, ordering: ordering)
-                .page(after: specification.after, ordering: ordering, skip: specification.offset, count: specification.limit)
+    func records(_ query: QuerySpecification) throws(RecordStoreError) -> [Record] {
+        let ordering = RecordOrdering(sorts: query.sorts)
+        if query.after != nil || query.offset > 0, !query.predicate.isTimeDependent {
+            return try sortedMatches(query, ordering: ordering)
+                .page(after: query.after, ordering: ordering, skip: query.offset, count: query.limit)
         }
-        var matches = try matching(specification)
-        if let position = specification.after {
-            matches.removeAll { !ordering.follows($0, position) }
-        }
-        let skip = max(0, specification.offset)
-        if let limit = specification.limit {
-            let (wanted, overflow) = skip.addingReportingOverflow(max(0, limit))
-            matches = overflow ? matches.sorted(by: ordering.precedes) : ordering.first(wanted, of: matches)
-        } else {
-            matches.sort(by: ordering.precedes)
-        }
-        if skip > 0 { matches.removeFirst(min(skip, matches.count)) }
-        if let limit = specification.limit, matches.count > limit {
-            matches.removeSubrange(max(0, limit)...)
-        }
-        return matches
+        return ordering.page(of: try matches(query).records, after: query.after, offset: query.offset, limit: query.limit)
     }
 
     /// A query's matches, sorted, from the paging cache or computed and remembered.
-    private func sortedMatches(_ specification: QuerySpecification, ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
-        let key = SortedMatchCache.Key(specification)
+    private func sortedMatches(_ query: QuerySpecification, ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
+        let key = SortedMatchCache.Key(query)
         let generation = state.withLock { $0.generation }
-        if let entry = pagingCache.withLock({ $0.entry(for: key, generation: generation) }) { return entry }
-        let (matches, matchedGeneration) = try matchingSnapshot(specification)
+        if let entry = pagingCache.withLock({ $0.entry(for: key, generation: generation) }) {
+            // The catalog may have changed the query's validity since; the generation says it did not.
+            return entry
+        }
+        let (matches, matchedGeneration) = try matches(query)
         let entry = SortedMatchCache.Entry(key: key, generation: matchedGeneration, sortedRecords: matches.sorted(by: ordering.precedes))
         pagingCache.withLock { $0.remember(entry) }
         return entry
     }
 
-    func aggregate(_ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
-        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matching(specification))
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
     }
 
-    func count(_ specification: QuerySpecification) throws(RecordStoreError) -> Int {
-        try matching(specification).count
+    func count(_ query: QuerySpecification) throws(RecordStoreError) -> Int {
+        try matches(query).records.count
     }
 
-    func explain(_ specification: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
-        QueryPlan(
+    func explain(_ query: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
+        _ = try snapshot(query)
+        return QueryPlan(
             engine: name, sql: "", arguments: [],
-            residual: specification.predicate == .truePredicate ? nil : specification.predicate.predicateFormat,
-            indexesUsed: [], queryPlanDetails: ["scan \(specification.recordType) in zone \(specification.zone.zoneName)"])
+            residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,
+            indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"])
+    }
+}
+
+extension MemoryEngine {
+    // MARK: Asynchronous API: the same work, run directly (computation, no I/O)
+
+    /// Runs the synchronous form of a method from its `async` form (inside the closure, the
+    /// synchronous overloads are the ones chosen).
+    private func synchronously<T>(_ work: () throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {
+        try work()
     }
 
-    /// A thrown error as a store error.
-    static func predicateError(_ error: any Error) -> RecordStoreError {
-        if let error = error as? FormatPredicateError { return .predicate(error) }
-        if let error = error as? RecordStoreError { return error }
-        return .predicate(.evaluation(String(describing: error)))
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
+        try synchronously { () throws(RecordStoreError) in try modify(changes, mode: mode) }
+    }
+
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        try synchronously { () throws(RecordStoreError) in try records(for: ids) }
+    }
+
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        try synchronously { () throws(RecordStoreError) in try createZone(zone) }
+    }
+
+    func zones() async throws(RecordStoreError) -> [ZoneID] {
+        try synchronously { () throws(RecordStoreError) in try zones() }
+    }
+
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        try synchronously { () throws(RecordStoreError) in try deleteZone(zone) }
+    }
+
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        try synchronously { () throws(RecordStoreError) in try catalog() }
+    }
+
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        try synchronously { () throws(RecordStoreError) in try define(schema) }
+    }
+
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        try synchronously { () throws(RecordStoreError) in try records(query) }
+    }
+
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        try synchronously { () throws(RecordStoreError) in try count(query) }
+    }
+
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        try synchronously { () throws(RecordStoreError) in try aggregate(query, groupBy: groupBy, aggregates: aggregates) }
+    }
+
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        try synchronously { () throws(RecordStoreError) in try explain(query) }
+    }
+
+    func optimize() async throws(RecordStoreError) {
+        try synchronously { () throws(RecordStoreError) in try optimize() }
+    }
+}
+
+extension MemoryEngine.State: RecordWriteTransaction {
+    func readCatalog() -> SchemaCatalog { catalog }
+
+    func storedVersions(of ids: [RecordID]) -> [RecordID: StoredVersion] {
+        var versions: [RecordID: StoredVersion] = [:]
+        for id in ids {
+            if let record = records[id.zoneID]?[id.recordName] {
+                versions[id] = StoredVersion(recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate)
+            }
+        }
+        return versions
+    }
+
+    func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> {
+        zones.filter { records[$0] != nil }
+    }
+
+    mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) {
+        self.catalog = catalog
+    }
+
+    mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) {
+        self.catalog = catalog
+        generation &+= 1
+        for write in plan.writes {
+            records[write.record.recordID.zoneID, default: [:]][write.record.recordID.recordName] = write.record
+        }
+        for id in plan.deletions {
+            records[id.zoneID]?[id.recordName] = nil
+        }
     }
 }

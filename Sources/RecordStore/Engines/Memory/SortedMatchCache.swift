@@ -18,12 +18,14 @@ struct SortedMatchCache: Sendable {
         var recordType: String
         var predicate: FormatPredicate
         var sorts: [Sort]
+        var mode: SchemaMode
 
         init(_ specification: QuerySpecification) {
             zone = specification.zone
             recordType = specification.recordType
             predicate = specification.predicate
             sorts = specification.sorts
+            mode = specification.mode
         }
     }
 

@@ -27,7 +27,7 @@ enum SQLiteFunctions {
                 throw RecordStoreError.storage("query_test called with bad arguments")
             }
             do {
-                return try registry.test(number, value: SQLiteValueCoding.decode(arguments[2], as: type)) ? 1 : 0
+                return try registry.test(number, value: StoredValueEncoding.decode(SQLiteValueConversion.value(arguments[2]), as: type)) ? 1 : 0
             } catch let error as FormatPredicateError {
                 // SQLite carries only a message: the marker lets the engine give back the typed error.
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: evaluationErrorMarker + error.description)

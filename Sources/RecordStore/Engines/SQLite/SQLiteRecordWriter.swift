@@ -6,7 +6,6 @@ import PredicateLanguage
 struct SQLiteRecordWriter {
     let db: Database
     let catalog: SchemaCatalog
-    private let dialect = SQLiteDialect()
     /// The INSERT and UPDATE statements of each record type, built once per writer.
     private let statementTexts = StatementTexts()
 
@@ -16,26 +15,48 @@ struct SQLiteRecordWriter {
         var update: [String: String] = [:]
     }
 
-    private func quote(_ name: String) -> String { dialect.quote(name) }
+    private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
 
-    /// The stored version of a record, with its table row.
-    func storedVersion(of id: RecordID) throws -> (StoredVersion, rowID: Int64)? {
+    /// The stored version of a record (its table row as the row reference), or nil.
+    static func storedVersion(of id: RecordID, _ db: Database) throws -> StoredVersion? {
         guard let recordType = try String.fetchOne(
-            db, sql: "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
+            db.cachedStatement(sql: "SELECT recordType FROM \(SQLiteDialect.quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?"),
             arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
         guard let row = try Row.fetchOne(
             db,
             sql: """
-                SELECT rowid, \(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn))
-                FROM \(quote(TableLayout.recordTable(recordType))) WHERE \(quote(TableLayout.zoneColumn)) = ? AND \(quote(TableLayout.recordNameColumn)) = ?
+                SELECT rowid, \(SQLiteDialect.quote(TableLayout.changeTagColumn)), \(SQLiteDialect.quote(TableLayout.creationDateColumn))
+                FROM \(SQLiteDialect.quote(TableLayout.recordTable(recordType))) WHERE \(SQLiteDialect.quote(TableLayout.zoneColumn)) = ? AND \(SQLiteDialect.quote(TableLayout.recordNameColumn)) = ?
                 """,
             arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
         let creation: Double? = row[2]
-        return (StoredVersion(recordType: recordType, changeTag: row[1], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:))), row[0])
+        return StoredVersion(
+            recordType: recordType, changeTag: row[1], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:)),
+            rowReference: row[0])
+    }
+
+    /// Writes what a save decided: each record inserted, updated in place, or (when its type
+    /// changed) removed and inserted; then the deletions.
+    func apply(_ plan: WritePlan) throws {
+        for write in plan.writes {
+            if let stored = write.replacing, let rowID = stored.rowReference, !write.changesRecordType {
+                try self.write(write.record, replacing: rowID)
+            } else {
+                if let stored = write.replacing, let rowID = stored.rowReference {
+                    try delete(write.record.recordID, version: stored, rowID: rowID)
+                }
+                try self.write(write.record, replacing: nil)
+            }
+        }
+        for id in plan.deletions {
+            if let stored = try Self.storedVersion(of: id, db), let rowID = stored.rowReference {
+                try delete(id, version: stored, rowID: rowID)
+            }
+        }
     }
 
     /// Inserts a new record, or replaces the stored one at `rowID` (of the same type).
-    func write(_ record: Record, replacing existingRowID: Int64?) throws {
+    private func write(_ record: Record, replacing existingRowID: Int64?) throws {
         guard let schema = catalog.recordTypes[record.recordType] else {
             throw RecordStoreError.unknownRecordType(record.recordType)
         }
@@ -55,7 +76,7 @@ struct SQLiteRecordWriter {
                 // the side table holds the members again, indexed, for queries.
                 values.append(value.jsonText().databaseValue)
             } else {
-                values.append(SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(value)))
+                values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
             }
             if field.type == .location {
                 var latitude: Double?
@@ -107,12 +128,12 @@ struct SQLiteRecordWriter {
                     sql: "INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value) VALUES (?, ?, ?, ?)")
                 for (position, member) in members.enumerated() {
                     try statement.execute(arguments: [
-                        rowID, field.name, position, SQLiteValueCoding.databaseValue(StoredValueEncoding.encode(member)),
+                        rowID, field.name, position, SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
                     ])
                 }
             case .location(let location) where location.isValid:
                 try db.cachedStatement(
-                    sql: "INSERT INTO \(quote(TableLayout.locationIndexTable(record.recordType, field: field.name))) VALUES (?, ?, ?, ?, ?)")
+                    sql: "INSERT INTO \(quote(SQLiteLayout.locationIndexTable(record.recordType, field: field.name))) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
             case .string(let text) where field.isSearchable:
                 fullText.append(contentsOf: FullTextTokenizer.tokens(text))
@@ -121,7 +142,7 @@ struct SQLiteRecordWriter {
             }
         }
         if !fullText.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO \(quote(TableLayout.fullTextTable(record.recordType))) (rowid, body) VALUES (?, ?)")
+            try db.cachedStatement(sql: "INSERT INTO \(quote(SQLiteLayout.fullTextTable(record.recordType))) (rowid, body) VALUES (?, ?)")
                 .execute(arguments: [rowID, fullText.joined(separator: " ")])
         }
     }
@@ -130,16 +151,16 @@ struct SQLiteRecordWriter {
     private func deleteSideRows(recordType: String, rowID: Int64, schema: RecordTypeSchema) throws {
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(recordType))) WHERE record = ?").execute(arguments: [rowID])
         if !schema.searchableFieldNames.isEmpty {
-            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
+            try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
         }
         for field in schema.fields where field.type == .location {
-            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.locationIndexTable(recordType, field: field.name))) WHERE id = ?")
+            try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name))) WHERE id = ?")
                 .execute(arguments: [rowID])
         }
     }
 
     /// Deletes a stored record entirely.
-    func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) throws {
+    private func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) throws {
         guard let schema = catalog.recordTypes[version.recordType] else { return }
         try deleteSideRows(recordType: version.recordType, rowID: rowID, schema: schema)
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
@@ -154,11 +175,11 @@ struct SQLiteRecordWriter {
             let rows = "SELECT rowid FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?"
             try db.execute(sql: "DELETE FROM \(quote(TableLayout.listTable(schema.name))) WHERE record IN (\(rows))", arguments: [zone.zoneName])
             if !schema.searchableFieldNames.isEmpty {
-                try db.execute(sql: "DELETE FROM \(quote(TableLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [zone.zoneName])
+                try db.execute(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [zone.zoneName])
             }
             for field in schema.fields where field.type == .location {
                 try db.execute(
-                    sql: "DELETE FROM \(quote(TableLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
+                    sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
                     arguments: [zone.zoneName])
             }
             try db.execute(sql: "DELETE FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?", arguments: [zone.zoneName])
@@ -169,7 +190,7 @@ struct SQLiteRecordWriter {
 
     /// Rebuilds the full-text documents of a record type (after its searchable fields changed).
     func rebuildFullText(_ schema: RecordTypeSchema) throws {
-        let fts = quote(TableLayout.fullTextTable(schema.name))
+        let fts = quote(SQLiteLayout.fullTextTable(schema.name))
         try db.execute(sql: "DELETE FROM \(fts)")
         let fields = schema.searchableFieldNames
         guard !fields.isEmpty else { return }

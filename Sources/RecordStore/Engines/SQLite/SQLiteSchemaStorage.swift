@@ -3,9 +3,7 @@ import GRDB
 
 /// Creates the store's tables and keeps the record-type tables in step with the schema.
 struct SQLiteSchemaStorage {
-    let dialect = SQLiteDialect()
-
-    private func quote(_ name: String) -> String { dialect.quote(name) }
+    private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
 
     /// Creates the zones, schema and registry tables when missing.
     func createBaseTables(_ db: Database) throws {
@@ -19,26 +17,8 @@ struct SQLiteSchemaStorage {
             """, arguments: [ZoneID.default.zoneName])
     }
 
-    /// The stored catalog's JSON text (empty when none).
-    func catalogText(_ db: Database) throws -> String {
-        try String.fetchOne(db, sql: "SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1") ?? ""
-    }
-
-    /// Decodes a catalog's JSON text.
-    static func decodeCatalog(_ text: String) throws -> SchemaCatalog {
-        guard !text.isEmpty else { return SchemaCatalog() }
-        return try JSONDecoder().decode(SchemaCatalog.self, from: Data(text.utf8))
-    }
-
-    /// Stores the catalog.
-    func saveCatalog(_ catalog: SchemaCatalog, _ db: Database) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let text = String(decoding: try encoder.encode(catalog), as: UTF8.self)
-        try db.execute(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.schemaTable)) (id, catalog) VALUES (1, ?)", arguments: [text])
-    }
-
-    /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree tables.
+    /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree
+    /// tables (the catalog itself is stored by the caller).
     func apply(_ changes: [SchemaChange], catalog: SchemaCatalog, _ db: Database) throws {
         for change in changes {
             switch change {
@@ -84,7 +64,7 @@ struct SQLiteSchemaStorage {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
             }
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(TableLayout.locationIndexTable(recordType, field: field.name)))
+                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name)))
                 USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)
                 """)
         }
@@ -100,7 +80,7 @@ struct SQLiteSchemaStorage {
                 """)
         }
         if !schema.searchableFieldNames.isEmpty {
-            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(TableLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
         }
     }
 }

@@ -7,10 +7,10 @@ enum SQLiteStoreSecret {
     static let table = "$metadata"
 
     /// Reads the secret, writing a fresh one the first time.
-    static func load(_ db: Database) throws -> CursorSecret {
-        let quoted = SQLiteDialect().quote(table)
+    static func load(_ db: Database) throws -> StoreSecret {
+        let quoted = SQLiteDialect.quote(table)
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoted) (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
-        let fresh = CursorSecret.random()
+        let fresh = StoreSecret.random()
         try db.execute(
             sql: "INSERT OR IGNORE INTO \(quoted) (name, value) VALUES ('storeIdentifier', ?), ('cursorKey', ?)",
             arguments: [Data(fresh.storeIdentifier), Data(fresh.key)])
@@ -19,6 +19,6 @@ enum SQLiteStoreSecret {
         guard identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }
-        return CursorSecret(storeIdentifier: Array(identifier), key: Array(key))
+        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
     }
 }

@@ -19,7 +19,7 @@ final class ComparisonTestRegistry: Sendable {
         do {
             compiled = try CompiledPredicate(predicate)
         } catch {
-            throw MemoryEngine.predicateError(error)
+            throw RecordStoreError(evaluating: error)
         }
         return state.withLock { state in
             if let number = state.numbers[predicate] { return number }

@@ -1,14 +1,19 @@
 import Foundation
 
-/// A value bound to a SQL placeholder, independent of the database library.
-enum SQLArgument: Sendable, Hashable, CustomStringConvertible {
+/// A value bound to a SQL placeholder or read from a column, independent of the database library.
+///
+/// ```swift
+/// let arguments: [SQLValue] = [.text("_defaultZone"), .integer(1_000_000)]
+/// arguments.map(\.description)   // ["\"_defaultZone\"", "1000000"]
+/// ```
+package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob(Data)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .null: "NULL"
         case .integer(let value): String(value)

@@ -1,0 +1,26 @@
+/// What one write asks of an engine: records to save and records to delete, in one
+/// transaction (``StorageEngine/modify(_:mode:)``).
+///
+/// A deletion whose identifier is in ``expectedChangeTags`` happens only while the stored
+/// record still has that change tag (otherwise the whole write is a conflict); other
+/// deletions are unconditional, and deleting what is not stored does nothing.
+///
+/// ```swift
+/// let changes = RecordChangeSet(saving: [paris], deleting: [oldID], expectedChangeTags: [oldID: "1f2e3d4c"])
+/// let saved = try await engine.modify(changes, mode: .development)
+/// ```
+package struct RecordChangeSet: Sendable {
+    /// The records to save (insert, or update when their change tag matches the stored one).
+    package var saving: [Record]
+    /// The records to delete.
+    package var deleting: [RecordID]
+    /// The change tags some deletions expect the stored records to have.
+    package var expectedChangeTags: [RecordID: String]
+
+    /// Creates a change set.
+    package init(saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:]) {
+        self.saving = saving
+        self.deleting = deleting
+        self.expectedChangeTags = expectedChangeTags
+    }
+}

@@ -1,0 +1,39 @@
+/// What a save needs from an engine inside one write transaction: the engine opens the
+/// transaction, hands ``SaveProcedure`` a value of this protocol, and commits when the
+/// procedure returns (rolls back when it throws).
+///
+/// The procedure reads first (catalog, stored versions, zones), decides everything in Swift
+/// (``SaveRules``), and only then writes, so an engine without rollback (the memory engine)
+/// never applies half a save.
+///
+/// ```swift
+/// var transaction = SQLiteWriteTransaction(db: db, storage: storage)
+/// let saved = try SaveProcedure.run(changes, mode: mode, in: &transaction)
+/// ```
+package protocol RecordWriteTransaction {
+    /// The schema as stored in this transaction.
+    mutating func readCatalog() throws -> SchemaCatalog
+    /// The stored versions of these records (absent when not stored).
+    mutating func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion]
+    /// Which of these zones exist.
+    mutating func existingZones(among zones: Set<ZoneID>) throws -> Set<ZoneID>
+    /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.
+    mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws
+    /// Writes what the save decided, under the (possibly changed) catalog.
+    mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws
+}
+
+/// ``RecordWriteTransaction`` for engines whose database is reached asynchronously (a server):
+/// the same steps, each `async`.
+package protocol AsyncRecordWriteTransaction {
+    /// The schema as stored in this transaction.
+    mutating func readCatalog() async throws -> SchemaCatalog
+    /// The stored versions of these records (absent when not stored).
+    mutating func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion]
+    /// Which of these zones exist.
+    mutating func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID>
+    /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.
+    mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws
+    /// Writes what the save decided, under the (possibly changed) catalog.
+    mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// The one save of every engine: check duplicates, admit the records into the catalog (which
+/// may grow it in development mode), read what is stored, decide with ``SaveRules``, then
+/// apply the schema changes and the writes. Engines differ only in their
+/// ``RecordWriteTransaction``.
+///
+/// ```swift
+/// let saved = try pool.write { db in
+///     var transaction = SQLiteWriteTransaction(db: db, storage: storage)
+///     return try SaveProcedure.run(changes, mode: .development, in: &transaction)
+/// }
+/// ```
+package enum SaveProcedure {
+    /// Runs a save in a transaction the caller opened; returns the saved records.
+    package static func run<Transaction: RecordWriteTransaction>(
+        _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
+    ) throws -> [Record] {
+        let save = try AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
+        let plan = try save.plan(stored: transaction.storedVersions(of: save.identifiersToRead), existingZones: transaction.existingZones(among: save.zonesToCheck))
+        if !save.schemaChanges.isEmpty { try transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
+        try transaction.apply(plan, catalog: save.catalog)
+        return plan.saved
+    }
+
+    /// Runs a save in a transaction the caller opened, on an engine reached asynchronously.
+    package static func run<Transaction: AsyncRecordWriteTransaction>(
+        _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
+    ) async throws -> [Record] {
+        let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
+        let plan = try await save.plan(stored: transaction.storedVersions(of: save.identifiersToRead), existingZones: transaction.existingZones(among: save.zonesToCheck))
+        if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
+        try await transaction.apply(plan, catalog: save.catalog)
+        return plan.saved
+    }
+}
+
+/// A save after its records were admitted into the catalog: what it must read before it can
+/// decide, and the decision once read.
+struct AdmittedSave {
+    let changes: RecordChangeSet
+    /// The records as the catalog admitted them (numbers normalized, nulls dropped).
+    let admitted: [Record]
+    /// The catalog after admitting them.
+    let catalog: SchemaCatalog
+    /// What admitting them changed in the catalog.
+    let schemaChanges: [SchemaChange]
+
+    init(_ changes: RecordChangeSet, mode: SchemaMode, catalog stored: SchemaCatalog) throws(RecordStoreError) {
+        try SaveRules.checkDuplicates(changes.saving)
+        var catalog = stored
+        var admitted = changes.saving
+        schemaChanges = try catalog.admit(&admitted, mode: mode)
+        self.changes = changes
+        self.admitted = admitted
+        self.catalog = catalog
+    }
+
+    /// The records whose stored versions the decision needs.
+    var identifiersToRead: [RecordID] { admitted.map(\.recordID) + changes.deleting }
+
+    /// The zones that must exist.
+    var zonesToCheck: Set<ZoneID> { Set(admitted.map(\.recordID.zoneID)).subtracting([.default]) }
+
+    /// The writes, once the stored versions and zones are known.
+    func plan(stored: [RecordID: StoredVersion], existingZones: Set<ZoneID>) throws(RecordStoreError) -> WritePlan {
+        try SaveRules.plan(admitted, changes: changes, stored: stored, existingZones: existingZones, now: Date())
+    }
+}

@@ -1,0 +1,28 @@
+/// A store's identity and the key it signs its cursors with: a random 16-byte store
+/// identifier and a random 256-bit HMAC key. SQLite keeps them in the `$metadata` table (so
+/// cursors outlive a connection), the memory engine per instance.
+///
+/// ```swift
+/// let secret = StoreSecret.random()
+/// secret.storeIdentifier.count   // 16
+/// ```
+package struct StoreSecret: Sendable, Hashable {
+    /// Written into every cursor; a cursor from another store is refused by it.
+    package var storeIdentifier: [UInt8]
+    /// The HMAC-SHA256 key of cursor signatures.
+    package var key: [UInt8]
+
+    /// A secret with the given bytes (16 for the identifier, 32 for the key).
+    package init(storeIdentifier: [UInt8], key: [UInt8]) {
+        self.storeIdentifier = storeIdentifier
+        self.key = key
+    }
+
+    /// A fresh random secret.
+    package static func random() -> StoreSecret {
+        var generator = SystemRandomNumberGenerator()
+        return StoreSecret(
+            storeIdentifier: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },
+            key: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

@@ -1,0 +1,79 @@
+import PredicateLanguage
+
+/// A query checked against the catalog of the snapshot it reads and planned into SQL: the
+/// first step of every query the SQL engines run (``SQLExecutor``).
+///
+/// ```swift
+/// guard let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect) else {
+///     return []   // the record type has no table yet: nothing matches
+/// }
+/// ```
+package struct PreparedQuery {
+    /// The query.
+    package let specification: QuerySpecification
+    /// The record type's schema.
+    package let schema: RecordTypeSchema
+    /// The plan the executor runs.
+    package private(set) var plan: SQLPlan
+    private let planner: SQLPlanner
+
+    /// Validates and plans a query; nil when the record type has no table yet (nothing matches).
+    /// Throws the validation's error, or ``RecordStoreError/zoneNotFound(_:)``.
+    package init?(
+        _ specification: QuerySpecification, catalog: SchemaCatalog, zoneExists: Bool, dialect: any SQLDialect
+    ) throws(RecordStoreError) {
+        let schema = catalog.recordTypes[specification.recordType]
+        try QueryValidation.check(specification, schema: schema)
+        guard zoneExists else { throw .zoneNotFound(specification.zone) }
+        guard let schema else { return nil }
+        self.specification = specification
+        self.schema = schema
+        planner = SQLPlanner(dialect: dialect, schema: schema, recordType: specification.recordType)
+        plan = try planner.plan(specification)
+        if plan.residual != specification.predicate, !plan.whereArguments.allSatisfy(dialect.bindsExactly) {
+            try fallBackToScan()
+        }
+    }
+
+    /// A statement whose condition the database's parser might refuse (deeply nested or very
+    /// long), to try preparing before running; nil when the condition is ordinary.
+    package var parserCheck: SQLStatement? {
+        guard plan.residual != specification.predicate else { return nil }
+        let nesting = plan.whereClause.utf8.reduce(0) { $1 == UInt8(ascii: "(") ? $0 + 1 : $0 }
+        guard nesting > 40 || plan.whereClause.utf8.count > 20_000 else { return nil }
+        let dialect = planner.dialect
+        return SQLStatement("SELECT 1 FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)",
+                            plan.whereArguments, dialect: dialect)
+    }
+
+    /// Replaces the plan by a scan of the zone in order, with the whole predicate as residual.
+    package mutating func fallBackToScan() throws(RecordStoreError) {
+        plan = try planner.scanPlan(specification)
+    }
+
+    /// A reader of the record type's rows.
+    package func reader(dialect: any SQLDialect) -> RecordRowReader {
+        RecordRowReader(schema: schema, zone: specification.zone, dialect: dialect)
+    }
+
+    /// The compiled residual predicate, or nil when SQL is exact.
+    package func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
+        guard let residual = plan.residual else { return nil }
+        do {
+            return try CompiledPredicate(residual)
+        } catch {
+            throw RecordStoreError(evaluating: error)
+        }
+    }
+
+    /// `FROM "Type" AS t WHERE …` with an optional extra condition, and its arguments.
+    package func fromClause(dialect: any SQLDialect, adding extra: SQLCondition? = nil) -> (String, [SQLValue]) {
+        var sql = "FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)"
+        var arguments = plan.whereArguments
+        if let extra, let condition = extra.sql {
+            sql += " AND \(condition)"
+            arguments += extra.arguments
+        }
+        return (sql, arguments)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import PredicateLanguage
+
+/// The SQL that every SQL engine shares: reading the catalog and the zones, looking records up
+/// by identifier, and running queries (records, counts, aggregates) through ``PreparedQuery``,
+/// ``SelectExecution``, ``CountExecution`` and ``AggregateStatement``.
+///
+/// An executor writes statements for one ``SQLDialect`` and runs them on a connection the
+/// engine hands it, inside a transaction the engine opened: a synchronous ``SQLConnection``
+/// (SQLite) or an ``AsyncSQLConnection`` (a server). The two drivers (this file and
+/// `SQLExecutor+Async.swift`) only run statements; every decision is in the shared types.
+///
+/// What stays in an engine: its schema storage (tables, columns, indexes), its record writer
+/// (the row and its side structures), `EXPLAIN`, and statistics.
+///
+/// ```swift
+/// let executor = SQLExecutor(dialect: SQLiteDialect(registry: registry))
+/// let cities = try pool.read { db in try executor.records(specification, on: SQLiteConnection(db)) }
+/// ```
+package struct SQLExecutor: Sendable {
+    package let dialect: any SQLDialect
+    /// The last catalog read, with the JSON text it came from: decoded once per change.
+    private let cachedCatalog = LockedState<(text: String, catalog: SchemaCatalog)>(("", SchemaCatalog()))
+
+    /// An executor writing statements for a dialect.
+    package init(dialect: any SQLDialect) {
+        self.dialect = dialect
+    }
+
+    private func quote(_ name: String) -> String { dialect.quote(name) }
+
+    // MARK: Catalog
+
+    /// Reads the stored catalog's JSON text (one row, one column; no row before the first schema).
+    package var catalogStatement: SQLStatement {
+        SQLStatement("SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1", dialect: dialect)
+    }
+
+    /// Reads a query's context in one statement: the catalog's JSON text and whether the zone exists.
+    func contextStatement(zone: ZoneID) -> SQLStatement {
+        SQLStatement(
+            "SELECT (SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1), "
+                + "(SELECT count(*) FROM \(quote(TableLayout.zonesTable)) WHERE name = ?)",
+            [.text(zone.zoneName)], dialect: dialect)
+    }
+
+    /// Stores the catalog.
+    package func saveCatalogStatement(_ catalog: SchemaCatalog) throws -> SQLStatement {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(catalog), as: UTF8.self)
+        return SQLStatement(
+            "INSERT INTO \(quote(TableLayout.schemaTable)) (id, catalog) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET catalog = excluded.catalog",
+            [.text(text)], dialect: dialect)
+    }
+
+    /// The catalog a stored JSON text holds (empty text or null: no record type yet).
+    package func catalog(from stored: SQLValue) throws -> SchemaCatalog {
+        guard case .text(let text) = stored, !text.isEmpty else { return SchemaCatalog() }
+        if let cached = cachedCatalog.withLock({ $0.text == text ? $0.catalog : nil }) { return cached }
+        let catalog = try JSONDecoder().decode(SchemaCatalog.self, from: Data(text.utf8))
+        cachedCatalog.withLock { $0 = (text, catalog) }
+        return catalog
+    }
+
+    /// The catalog and the zone's existence, from a row of ``contextStatement(zone:)``.
+    func context(from row: some SQLRow) throws -> (catalog: SchemaCatalog, zoneExists: Bool) {
+        let zoneCount: Int64
+        if case .integer(let count) = row.value(at: 1) { zoneCount = count } else { zoneCount = 0 }
+        return (try catalog(from: row.value(at: 0)), zoneCount > 0)
+    }
+
+    // MARK: Zones
+
+    /// Every zone name, in code-point order.
+    var zonesStatement: SQLStatement {
+        SQLStatement("SELECT name FROM \(quote(TableLayout.zonesTable)) ORDER BY \(dialect.codePointOrder("name"))", dialect: dialect)
+    }
+
+    /// Creates a zone unless it exists.
+    func createZoneStatement(_ zone: ZoneID) -> SQLStatement {
+        SQLStatement("INSERT INTO \(quote(TableLayout.zonesTable)) (name) VALUES (?) ON CONFLICT DO NOTHING", [.text(zone.zoneName)], dialect: dialect)
+    }
+
+    /// One row when the zone exists.
+    package func zoneExistsStatement(_ zone: ZoneID) -> SQLStatement {
+        SQLStatement("SELECT 1 FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", [.text(zone.zoneName)], dialect: dialect)
+    }
+
+    /// The zones from the names read: the default zone first.
+    func zones(named names: [String]) -> [ZoneID] {
+        [ZoneID.default] + names.filter { $0 != ZoneID.default.zoneName }.map(ZoneID.init(zoneName:))
+    }
+
+    // MARK: Lookups
+
+    /// The record type of a stored record (no row when it is not stored).
+    package func registryStatement(_ id: RecordID) -> SQLStatement {
+        SQLStatement(
+            "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
+            [.text(id.zoneID.zoneName), .text(id.recordName)], dialect: dialect)
+    }
+
+    /// The row of a stored record, read by the reader.
+    func recordStatement(_ id: RecordID, reader: RecordRowReader) -> SQLStatement {
+        SQLStatement(
+            "SELECT \(reader.selection) FROM \(quote(TableLayout.recordTable(reader.schema.name))) AS t "
+                + "WHERE t.\(quote(TableLayout.zoneColumn)) = ? AND t.\(quote(TableLayout.recordNameColumn)) = ?",
+            [.text(id.zoneID.zoneName), .text(id.recordName)], dialect: dialect)
+    }
+
+    /// The reader of a stored record of a type, or nil when the catalog has no such type.
+    func reader(for id: RecordID, recordType: SQLValue, catalog: SchemaCatalog) -> RecordRowReader? {
+        guard case .text(let name) = recordType, let schema = catalog.recordTypes[name] else { return nil }
+        return RecordRowReader(schema: schema, zone: id.zoneID, dialect: dialect)
+    }
+
+    /// The rows of a query's matches, grouped and aggregated in Swift (when a residual keeps the work out of SQL).
+    func aggregatedInSwift(_ records: [Record], groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(records)
+    }
+}
+
+extension SQLExecutor {
+    // MARK: Synchronous driver
+
+    /// The catalog.
+    package func catalog<Connection: SQLConnection>(on connection: Connection) throws -> SchemaCatalog {
+        try connection.firstRow(catalogStatement) { row in try catalog(from: row.value(at: 0)) } ?? SchemaCatalog()
+    }
+
+    /// The zones, the default zone first.
+    package func zones<Connection: SQLConnection>(on connection: Connection) throws -> [ZoneID] {
+        var names: [String] = []
+        try connection.forEachRow(zonesStatement) { row in
+            if case .text(let name) = row.value(at: 0) { names.append(name) }
+            return true
+        }
+        return zones(named: names)
+    }
+
+    /// Creates a zone unless it exists.
+    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) throws {
+        try connection.execute(createZoneStatement(zone))
+    }
+
+    /// Whether a zone exists.
+    package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) throws -> Bool {
+        try connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
+    }
+
+    /// The stored records with these identifiers.
+    package func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) throws -> [RecordID: Record] {
+        let catalog = try catalog(on: connection)
+        var found: [RecordID: Record] = [:]
+        for id in ids {
+            guard let type = try connection.firstRow(registryStatement(id), { $0.value(at: 0) }),
+                  let reader = reader(for: id, recordType: type, catalog: catalog) else { continue }
+            found[id] = try connection.firstRow(recordStatement(id, reader: reader)) { row in try reader.record(from: row) }
+        }
+        return found
+    }
+
+    /// A query checked and planned against the connection's snapshot; nil when its type has no table.
+    package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> PreparedQuery? {
+        let context = try connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
+        guard let context, var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect) else { return nil }
+        if let check = prepared.parserCheck, try !connection.canPrepare(check) { try prepared.fallBackToScan() }
+        return prepared
+    }
+
+    /// The records a query selects, in order.
+    package func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> [Record] {
+        guard let prepared = try prepare(specification, on: connection) else { return [] }
+        var execution = try SelectExecution(prepared, dialect: dialect)
+        while let statement = execution.nextStatement() {
+            try connection.forEachRow(statement) { row in try execution.accept(row) }
+        }
+        return execution.finish()
+    }
+
+    /// How many records a query selects.
+    package func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> Int {
+        guard let prepared = try prepare(specification, on: connection) else { return 0 }
+        var execution = try CountExecution(prepared, dialect: dialect)
+        try connection.forEachRow(execution.statement) { row in try execution.accept(row) }
+        return execution.count
+    }
+
+    /// The groups and aggregates of a query's matches: SQL `GROUP BY` when SQL filters exactly.
+    package func aggregate<Connection: SQLConnection>(
+        _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
+    ) throws -> [[String: Value]] {
+        guard let prepared = try prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
+        guard prepared.plan.residual == nil else {
+            return try aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
+        }
+        let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
+        var rows: [[String: Value]] = []
+        try connection.forEachRow(aggregate.statement) { row in
+            rows.append(aggregate.dictionary(from: row))
+            return true
+        }
+        return rows
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+
+/// Brings a database file written by an earlier version of the engine to the current layout,
+/// when the store opens, in the opening transaction. The layout version is kept in the
+/// `$metadata` table (`layoutVersion`); a new store starts at the current version.
+///
+/// Versions:
+/// - 0: lists stored in the record's row as their member count, members only in the list table.
+/// - 1: lists stored whole in the row as typed JSON (members also in the list table, for queries).
+///
+/// ```swift
+/// try SQLiteLayoutMigration.migrate(db, catalog: catalog)
+/// ```
+enum SQLiteLayoutMigration {
+    /// The layout this version of the engine writes.
+    static let currentVersion: Int64 = 1
+
+    private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
+
+    /// Migrates the database to ``currentVersion`` when it is older.
+    static func migrate(_ db: Database, catalog: SchemaCatalog) throws {
+        let stored = try Int64.fetchOne(db, sql: "SELECT value FROM \(metadata) WHERE name = 'layoutVersion'")
+        if stored == nil, catalog.recordTypes.isEmpty {
+            return try setVersion(currentVersion, db)
+        }
+        let version = stored ?? 0
+        guard version < currentVersion else { return }
+        if version < 1 { try storeListsInline(db, catalog: catalog) }
+        try setVersion(currentVersion, db)
+    }
+
+    private static func setVersion(_ version: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO \(metadata) (name, value) VALUES ('layoutVersion', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [version])
+    }
+
+    /// Version 0 to 1: every list column that holds a member count gets the list as JSON,
+    /// read from the list table.
+    private static func storeListsInline(_ db: Database, catalog: SchemaCatalog) throws {
+        for schema in catalog.sorted {
+            let table = SQLiteDialect.quote(TableLayout.recordTable(schema.name))
+            let listTable = SQLiteDialect.quote(TableLayout.listTable(schema.name))
+            for field in schema.fields {
+                guard let elementType = field.type.elementType else { continue }
+                let column = SQLiteDialect.quote(field.name)
+                let rowIDs = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE typeof(\(column)) = 'integer'")
+                for rowID in rowIDs {
+                    let members = try DatabaseValue.fetchAll(
+                        db, sql: "SELECT value FROM \(listTable) WHERE record = ? AND field = ? ORDER BY position",
+                        arguments: [rowID, field.name])
+                    let list = Value.list(members.map { StoredValueEncoding.decode(SQLiteValueConversion.value($0), as: elementType) })
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [list.jsonText(), rowID])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import PredicateLanguage
+
+extension SQLPlanner {
+    /// How SQL orders by one sort key.
+    enum OrderExpression {
+        /// Every record sees the same value (a field no record has): the key does not change the order.
+        case constant
+        /// The expression to order by, with its arguments.
+        case expression(String, [SQLValue])
+        /// SQL cannot order as the sort asks (the dialect lacks the collation or the exact distance).
+        case unsupported
+    }
+
+    /// The SQL expression a sort orders by: a column (strings in the sort's collation), or the
+    /// distance from a point.
+    func orderExpression(_ sort: Sort) -> OrderExpression {
+        if let metadata = MetadataField(rawValue: sort.key) {
+            return ordered(column(TableLayout.column(metadata)), type: metadata.fieldType, comparison: sort.comparison)
+        }
+        guard let field = schema?.field(named: sort.key) else { return .constant }
+        if let origin = sort.distanceOrigin {
+            guard let distance = dialect.distance(
+                latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name)))
+            else { return .unsupported }
+            return .expression(distance, [.real(origin.latitude), .real(origin.longitude)])
+        }
+        return ordered(column(field.name), type: field.type, comparison: sort.comparison)
+    }
+
+    /// A column ordered as the sort compares its values (strings by the sort's comparison).
+    private func ordered(_ column: String, type: FieldType, comparison: SortComparison) -> OrderExpression {
+        guard type == .string else { return .expression(column, []) }
+        guard let collated = dialect.stringOrder(column, comparison: comparison) else { return .unsupported }
+        return .expression(collated, [])
+    }
+
+    /// The `ORDER BY` terms and their arguments: the sorts, then the record name; nil when SQL
+    /// cannot order as asked. Nil sorts first ascending and last descending on every dialect.
+    func orderClause(_ sorts: [Sort]) -> (String, [SQLValue])? {
+        var terms: [String] = []
+        var arguments: [SQLValue] = []
+        for sort in sorts {
+            switch orderExpression(sort) {
+            case .constant:
+                continue
+            case .unsupported:
+                return nil
+            case .expression(let sql, let expressionArguments):
+                terms.append(orderTerm(sql, ascending: sort.ascending))
+                arguments += expressionArguments
+            }
+        }
+        terms.append(orderTerm(dialect.codePointOrder(column(TableLayout.recordNameColumn)), ascending: true))
+        return (terms.joined(separator: ", "), arguments)
+    }
+
+    /// `x ASC` or `x DESC`, with the null order spelled out where the dialect's default differs.
+    private func orderTerm(_ expression: String, ascending: Bool) -> String {
+        let direction = ascending ? "ASC" : "DESC"
+        if dialect.sortsNullsFirstAscending { return "\(expression) \(direction)" }
+        return "\(expression) \(direction) \(ascending ? "NULLS FIRST" : "NULLS LAST")"
+    }
+}

@@ -1,0 +1,73 @@
+import PredicateLanguage
+
+extension Store {
+    /// The records of a type in a zone that match a predicate, sorted, at most `limit` of them.
+    ///
+    /// ```swift
+    /// let french = try store.records(
+    ///     ofType: "City",
+    ///     matching: FormatPredicate(format: "countrycode == 'FR' AND population > 500000"),
+    ///     sorts: [Sort("population", ascending: false)],
+    ///     limit: 10)
+    /// ```
+    public func records(
+        ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
+        zone: ZoneID = .default, limit: Int? = nil
+    ) throws(RecordStoreError) -> [Record] {
+        try embedded.records(specification(recordType, predicate, sorts, zone, limit))
+    }
+
+    /// The records of a type in a zone that match a predicate, sorted, at most `limit` of them (async).
+    ///
+    /// ```swift
+    /// let french = try await store.records(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"))
+    /// ```
+    public func records(
+        ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
+        zone: ZoneID = .default, limit: Int? = nil
+    ) async throws(RecordStoreError) -> [Record] {
+        try await engine.records(specification(recordType, predicate, sorts, zone, limit))
+    }
+
+    /// How many records of a type in a zone match a predicate.
+    ///
+    /// ```swift
+    /// try store.count(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"))   // 470
+    /// ```
+    public func count(ofType recordType: String, matching predicate: FormatPredicate, zone: ZoneID = .default) throws(RecordStoreError) -> Int {
+        try embedded.count(specification(recordType, predicate, [], zone, nil))
+    }
+
+    /// How many records of a type in a zone match a predicate (async).
+    ///
+    /// ```swift
+    /// try await store.count(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"))   // 470
+    /// ```
+    public func count(ofType recordType: String, matching predicate: FormatPredicate, zone: ZoneID = .default) async throws(RecordStoreError) -> Int {
+        try await engine.count(specification(recordType, predicate, [], zone, nil))
+    }
+
+    /// How a query would run: its SQL, arguments, residual predicate and indexes.
+    ///
+    /// ```swift
+    /// print(try store.explain(ofType: "City", matching: FormatPredicate(format: "name BEGINSWITH 'Par'")))
+    /// ```
+    public func explain(
+        ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
+        zone: ZoneID = .default, limit: Int? = nil
+    ) throws(RecordStoreError) -> QueryPlan {
+        try embedded.explain(specification(recordType, predicate, sorts, zone, limit))
+    }
+
+    /// How a query would run (async).
+    ///
+    /// ```swift
+    /// print(try await store.explain(ofType: "City", matching: FormatPredicate(format: "name BEGINSWITH 'Par'")))
+    /// ```
+    public func explain(
+        ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
+        zone: ZoneID = .default, limit: Int? = nil
+    ) async throws(RecordStoreError) -> QueryPlan {
+        try await engine.explain(specification(recordType, predicate, sorts, zone, limit))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+extension Store {
+    /// A store that keeps everything in memory and runs queries with the evaluator.
+    ///
+    /// ```swift
+    /// let store = Store.inMemory()
+    /// ```
+    public static func inMemory(mode: SchemaMode = .development) -> Store {
+        Store(engine: MemoryEngine(), mode: mode)
+    }
+
+    /// Opens (creating when needed) a SQLite store at a file path.
+    ///
+    /// ```swift
+    /// let store = try Store.open(path: "./query.sqlite")
+    /// ```
+    public static func open(path: String, mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
+        Store(engine: try SQLiteEngine(path: path), mode: mode)
+    }
+
+    /// Opens (creating when needed) the store a location names, choosing the engine by its scheme:
+    ///
+    /// - a file path, `sqlite:PATH` or `file:///PATH`: SQLite (``open(path:mode:)``);
+    /// - `memory:`: a new store in memory (``inMemory(mode:)``).
+    ///
+    /// Any other scheme is ``RecordStoreError/invalidStoreLocation(_:reason:)``, naming the
+    /// schemes this build knows.
+    ///
+    /// ```swift
+    /// let store = try await Store.open(url: "sqlite:cities.sqlite")
+    /// let scratch = try await Store.open(url: "memory:")
+    /// ```
+    public static func open(url location: String, mode: SchemaMode = .development) async throws(RecordStoreError) -> Store {
+        switch try StoreLocation(location) {
+        case .memory:
+            return inMemory(mode: mode)
+        case .sqliteFile(let path):
+            // Opening a file (and migrating its layout) is blocking I/O: keep it off the cooperative pool.
+            return try await BlockingWork.run { () throws(RecordStoreError) in try open(path: path, mode: mode) }
+        }
+    }
+}
+
+/// Where a store lives, parsed from the text given to ``Store/open(url:mode:)``.
+enum StoreLocation: Equatable {
+    /// A SQLite database file.
+    case sqliteFile(String)
+    /// A new store in memory.
+    case memory
+
+    /// The schemes ``Store/open(url:mode:)`` knows, for error messages.
+    static let knownSchemes = "a file path, sqlite:PATH, file:///PATH or memory:"
+
+    /// Parses a location; throws ``RecordStoreError/invalidStoreLocation(_:reason:)`` for an unknown scheme.
+    init(_ location: String) throws(RecordStoreError) {
+        guard !location.isEmpty else { throw .invalidStoreLocation(location, reason: "the location is empty") }
+        guard let colon = location.firstIndex(of: ":"), Self.isScheme(location[..<colon]) else {
+            self = .sqliteFile(location)
+            return
+        }
+        let scheme = location[..<colon].lowercased()
+        var rest = String(location[location.index(after: colon)...])
+        switch scheme {
+        case "memory":
+            self = .memory
+        case "sqlite", "file":
+            if rest.hasPrefix("//") {
+                rest.removeFirst(2)
+                // sqlite://host/path is not a local file; only an empty host (sqlite:///path) is.
+                guard rest.hasPrefix("/") else {
+                    throw .invalidStoreLocation(location, reason: "a \(scheme) location names a local file: write \(scheme):///absolute/path or \(scheme):relative/path")
+                }
+            }
+            guard !rest.isEmpty else { throw .invalidStoreLocation(location, reason: "the \(scheme) location has no file path") }
+            self = .sqliteFile(rest.removingPercentEncoding ?? rest)
+        default:
+            throw .invalidStoreLocation(location, reason: "unknown scheme '\(scheme)'; this build opens \(Self.knownSchemes)")
+        }
+    }
+
+    /// Whether text before a colon is a URL scheme (a letter, then letters, digits, `+`, `-`, `.`),
+    /// and not a one-letter drive name.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard text.count > 1, let first = text.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+    }
+}

@@ -1,0 +1,87 @@
+import PredicateLanguage
+
+extension Store {
+    /// Saves records in one transaction: all of them or, on any error, none.
+    ///
+    /// A new record must have no change tag; an update must carry the change tag of the
+    /// stored version (as fetched), or the save fails with ``RecordStoreError/conflict(_:expected:found:)``.
+    /// Returns the records as saved, with their new change tags and dates.
+    ///
+    /// ```swift
+    /// var saved = try store.save([paris])[0]
+    /// saved["population"] = 2_145_906
+    /// saved = try store.save([saved])[0]     // ok: the change tag matches
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record]) throws(RecordStoreError) -> [Record] {
+        try embedded.modify(RecordChangeSet(saving: records), mode: mode)
+    }
+
+    /// Saves records in one transaction (async): all of them or, on any error, none.
+    ///
+    /// ```swift
+    /// let saved = try await store.save([paris])
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record]) async throws(RecordStoreError) -> [Record] {
+        try await engine.modify(RecordChangeSet(saving: records), mode: mode)
+    }
+
+    /// Deletes records in one transaction; identifiers without a stored record are ignored.
+    ///
+    /// ```swift
+    /// try store.delete([RecordID(recordName: "2988507")])
+    /// ```
+    public func delete(_ ids: [RecordID]) throws(RecordStoreError) {
+        _ = try embedded.modify(RecordChangeSet(deleting: ids.filter(\.canBeStored)), mode: mode)
+    }
+
+    /// Deletes records in one transaction (async); identifiers without a stored record are ignored.
+    ///
+    /// ```swift
+    /// try await store.delete([RecordID(recordName: "2988507")])
+    /// ```
+    public func delete(_ ids: [RecordID]) async throws(RecordStoreError) {
+        _ = try await engine.modify(RecordChangeSet(deleting: ids.filter(\.canBeStored)), mode: mode)
+    }
+
+    /// The stored record with this identifier, or nil.
+    ///
+    /// ```swift
+    /// let paris = try store.record(for: RecordID(recordName: "2988507"))
+    /// ```
+    public func record(for id: RecordID) throws(RecordStoreError) -> Record? {
+        guard id.canBeStored else { return nil }
+        return try embedded.records(for: [id])[id]
+    }
+
+    /// The stored record with this identifier, or nil (async).
+    ///
+    /// ```swift
+    /// let paris = try await store.record(for: RecordID(recordName: "2988507"))
+    /// ```
+    public func record(for id: RecordID) async throws(RecordStoreError) -> Record? {
+        guard id.canBeStored else { return nil }
+        return try await engine.records(for: [id])[id]
+    }
+
+    /// Refreshes the query planner's statistics; the importer calls it after a bulk import.
+    /// Call it after saving many records yourself.
+    ///
+    /// ```swift
+    /// try store.save(manyRecords)
+    /// try store.optimize()
+    /// ```
+    public func optimize() throws(RecordStoreError) {
+        try embedded.optimize()
+    }
+
+    /// Refreshes the query planner's statistics (async).
+    ///
+    /// ```swift
+    /// try await store.optimize()
+    /// ```
+    public func optimize() async throws(RecordStoreError) {
+        try await engine.optimize()
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PredicateLanguage
+
+/// An open record store: records in zones, a schema, and queries in the predicate language.
+///
+/// ```swift
+/// let store = try Store.open(path: "cities.sqlite")          // SQLite, development mode
+/// var paris = Record(recordType: "City", recordID: RecordID(recordName: "2988507"))
+/// paris["name"] = "Paris"
+/// paris["population"] = 2_138_551
+/// _ = try store.save([paris])
+/// let big = try store.records(
+///     ofType: "City",
+///     matching: FormatPredicate(format: "population > %d", 1_000_000),
+///     sorts: [Sort("population", ascending: false)])
+/// ```
+///
+/// Every operation has an `async` form that never blocks a cooperative thread on I/O (call it
+/// with `await` from `async` code, as a server does), and, on the embedded engines (SQLite,
+/// memory), a synchronous form that blocks the calling thread while the engine works. A store
+/// is safe to share between threads and tasks; with SQLite, readers run while a write is in
+/// progress.
+public final class Store: Sendable {
+    /// The engine behind the store.
+    package let engine: any StorageEngine
+    /// The same engine when it also answers synchronously (memory, SQLite); nil for a server engine.
+    private let embeddedEngine: (any EmbeddedStorageEngine)?
+    /// Development (the schema grows with the data) or production (fixed schema, indexes required).
+    public let mode: SchemaMode
+
+    /// A store over an engine.
+    package init(engine: any StorageEngine, mode: SchemaMode = .development) {
+        self.engine = engine
+        self.embeddedEngine = engine as? any EmbeddedStorageEngine
+        self.mode = mode
+    }
+
+    /// The engine's name: `memory`, `sqlite`, or `postgres`.
+    public var engineName: String { engine.name }
+
+    /// Whether the synchronous methods work: true for the embedded engines (memory, SQLite).
+    ///
+    /// ```swift
+    /// Store.inMemory().answersSynchronously   // true
+    /// ```
+    public var answersSynchronously: Bool { embeddedEngine != nil }
+
+    /// The engine for a synchronous call, or the error that says to call the `async` form.
+    package var embedded: any EmbeddedStorageEngine {
+        get throws(RecordStoreError) {
+            guard let embeddedEngine else { throw .synchronousAccessUnavailable(engine: engine.name) }
+            return embeddedEngine
+        }
+    }
+
+    /// The specification of a query given by its parts, checked for its shape (record type name,
+    /// predicate depth); the engine checks it against the schema when it runs.
+    func specification(
+        _ recordType: String, _ predicate: FormatPredicate, _ sorts: [Sort], _ zone: ZoneID, _ limit: Int?
+    ) throws(RecordStoreError) -> QuerySpecification {
+        try QueryValidation.checkShape(recordType: recordType, predicate: predicate)
+        return checkedSpecification(recordType, predicate, sorts, zone, limit)
+    }
+
+    /// The specification of a query whose shape is already checked (a ``RecordQuery``'s).
+    func checkedSpecification(
+        _ recordType: String, _ predicate: FormatPredicate, _ sorts: [Sort], _ zone: ZoneID, _ limit: Int?
+    ) -> QuerySpecification {
+        QuerySpecification(recordType: recordType, predicate: predicate, sorts: sorts, zone: zone, limit: limit, mode: mode)
+    }
+}
