@@ -65,6 +65,11 @@ let package = Package(
             name: "TestSupport",
             path: "Tests/TestSupport"
         ),
+        .target(
+            name: "EngineTestSupport",
+            dependencies: ["RecordStore"],
+            path: "Tests/EngineTestSupport"
+        ),
         .testTarget(
             name: "PredicateLanguageTests",
             dependencies: ["PredicateLanguage", "TestSupport"],
@@ -72,12 +77,15 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordStoreTests",
-            dependencies: ["RecordStore", "PredicateLanguage", "TestSupport"],
+            dependencies: [
+                "RecordStore", "PredicateLanguage", "TestSupport", "EngineTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/RecordStoreTests"
         ),
         .testTarget(
             name: "QueryBuilderTests",
-            dependencies: ["QueryBuilder", "RecordStore", "PredicateLanguage"],
+            dependencies: ["QueryBuilder", "RecordStore", "PredicateLanguage", "EngineTestSupport"],
             path: "Tests/QueryBuilderTests"
         ),
         .testTarget(

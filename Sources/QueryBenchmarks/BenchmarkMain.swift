@@ -2,7 +2,7 @@ import Foundation
 
 /// `query-bench`: side-by-side benchmarks of Query against hand-written baselines.
 ///
-/// Run in release mode from the package root (the datasets are read from `../shared/datasets`):
+/// Run in release mode from the package root (the datasets are read from the repository's `Datasets/`):
 ///
 ///     swift run -c release query-bench            # every section
 ///     swift run -c release query-bench parsing    # one section
@@ -17,6 +17,7 @@ enum BenchmarkMain {
         PagingSection(),
         StreamingSection(),
         SortingSection(),
+        ConcurrencySection(),
     ]
 
     static func main() async {

@@ -2,20 +2,21 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
-/// The shared datasets, read from `../shared/datasets` beside the package root
-/// (or the folder named by `QUERY_DATASETS`).
+/// The repository's datasets, read from its `Datasets/` folder (found from this source file, so
+/// the benchmarks run from any directory), or from the folder named by `QUERY_DATASETS`.
 enum Datasets {
     struct MissingDataset: Error, CustomStringConvertible {
         var path: String
-        var description: String { "dataset not found at \(path); run from the package root or set QUERY_DATASETS" }
+        var description: String { "dataset not found at \(path); the repository ships it in Datasets/, or set QUERY_DATASETS" }
     }
 
     static var folder: URL {
         if let override = ProcessInfo.processInfo.environment["QUERY_DATASETS"] {
             return URL(fileURLWithPath: override)
         }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-            .deletingLastPathComponent().appendingPathComponent("shared/datasets")
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Datasets")
     }
 
     /// The path of a dataset, checked to exist.

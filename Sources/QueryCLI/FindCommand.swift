@@ -58,7 +58,8 @@ struct FindCommand: ParsableCommand {
             try fetch(opened, predicate: parsed, sorts: sortList, zone: zoneID)
         }
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-        let fieldOrder = try StoreOptions.failing { () throws(RecordStoreError) in
+        // Only a table without --keys needs the schema's field order for its columns.
+        let fieldOrder = output != .table || keyList != nil ? [] : try StoreOptions.failing { () throws(RecordStoreError) in
             try opened.schema(for: recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
         RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder, cursor: nextCursor?.stringValue)

@@ -37,19 +37,11 @@ enum QueryMain {
             } else {
                 try command.run()
             }
-        } catch let error as CommandFailure {
-            CommandOutput.standardError("error: \(error.description)")
-            exit(1)
-        } catch let error as FormatPredicateError {
-            CommandOutput.standardError("error: \(error.description)")
-            exit(1)
-        } catch let error as RecordStoreError {
-            CommandOutput.standardError("error: \(error.description)")
-            exit(1)
-        } catch let error as ValueJSONError {
-            CommandOutput.standardError("error: invalid JSON: \(error.description)")
-            exit(1)
         } catch {
+            if let message = queryErrorMessage(error) {
+                CommandOutput.standardError("error: \(message)")
+                exit(1)
+            }
             let code = QueryCommand.exitCode(for: error)
             let message = QueryCommand.fullMessage(for: error)
             if code == .success {
@@ -61,6 +53,18 @@ enum QueryMain {
             }
             if !message.isEmpty { CommandOutput.standardError(message) }
             exit(2)
+        }
+    }
+
+    /// The message of an error in the query, the predicate, the store or the input (exit status 1),
+    /// or nil for an error of the command line itself (usage, help, an explicit exit code).
+    static func queryErrorMessage(_ error: any Error) -> String? {
+        switch error {
+        case let failure as CommandFailure: failure.description
+        case let predicateError as FormatPredicateError: predicateError.description
+        case let storeError as RecordStoreError: storeError.description
+        case let jsonError as ValueJSONError: "invalid JSON: \(jsonError.description)"
+        default: nil
         }
     }
 }

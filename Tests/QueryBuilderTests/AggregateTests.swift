@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -7,8 +8,8 @@ import Testing
 /// `sum`, `average`, `min`, `max` and `group(by:)`, run by the store, on both engines.
 @Suite("Query aggregates")
 struct AggregateTests {
-    @Test(arguments: EngineKind.allCases)
-    func sumsAndAverages(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func sumsAndAverages(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let all = Item.query(in: context)
         #expect(try all.sum("quantity") == .int(12))
@@ -22,8 +23,8 @@ struct AggregateTests {
         #expect(try fruit.average(\.quantity) == 1.5)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func minimumsAndMaximums(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func minimumsAndMaximums(engine: TestEngine) throws {
         let all = Item.query(in: try engine.seededContext())
         #expect(try [all.min("quantity"), all.max(.quantity), all.min(.name), all.max("name")] == [1, 4, "Apple", "item 10"])
         #expect(try [all.min(\.date), all.max(\.date)] == [day(1), day(5)])
@@ -33,8 +34,8 @@ struct AggregateTests {
         #expect(smallest == 2)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func aggregatesOfNothing(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func aggregatesOfNothing(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let none = Item.query(in: context).where([.quantity: gt(100)])
         #expect(try none.sum("quantity") == .int(0))
@@ -53,8 +54,8 @@ struct AggregateTests {
         #expect(try onlyNil.count() == 1)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func groupsWithCounts(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func groupsWithCounts(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let all = Item.query(in: context)
         #expect(try all.group(by: .department) == [
@@ -84,8 +85,8 @@ struct AggregateTests {
         ])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func aggregatesCoverSavedRecords(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func aggregatesCoverSavedRecords(engine: TestEngine) throws {
         let context = try engine.seededContext()
         try context.insert(Item(id: "f6", name: "Fig", quantity: 2, date: day(0), department: "Fruit"))
         let all = Item.query(in: context)
@@ -104,8 +105,8 @@ struct AggregateTests {
         #expect(try all.group(by: .department).first { $0.values == ["Fruit"] }?.count == 3)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func aggregatesRefusePagesAndNonNumbers(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func aggregatesRefusePagesAndNonNumbers(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(throws: QueryError.aggregateOfPagedQuery(function: "sum")) {
             try Item.query(in: context).limit(2).sum(.quantity)

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -60,8 +61,8 @@ struct FetchRequestTests {
         #expect(try query.limit(0).fetchRequest.fetchLimit == 0)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func runningTheRequestGivesTheQuerysRecords(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func runningTheRequestGivesTheQuerysRecords(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context)
             .where([.quantity: gte(2)])

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -7,8 +8,8 @@ import Testing
 /// Pending changes, saving all or nothing, conflicts and rollback, on both engines.
 @Suite("ModelContext")
 struct ModelContextTests {
-    @Test(arguments: EngineKind.allCases)
-    func pendingInsertsAreVisibleToQueries(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func pendingInsertsAreVisibleToQueries(engine: TestEngine) throws {
         let context = try engine.seededContext()
         try context.insert(Item(id: "f6", name: "Fig", quantity: 2, date: day(0), department: "Fruit"))
         #expect(context.hasChanges == true)
@@ -24,8 +25,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: context).where([.quantity: 3]).count() == 1)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func pendingUpdatesAndDeletesAreVisibleToQueries(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func pendingUpdatesAndDeletesAreVisibleToQueries(engine: TestEngine) throws {
         let context = try engine.seededContext()
         var carrot = try #require(try Item.query(in: context).fetch("c3"))
         carrot.quantity = 2
@@ -48,8 +49,8 @@ struct ModelContextTests {
             == ["b2", "d4", "c3", "a1"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func updatesRegisterTheLastValue(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func updatesRegisterTheLastValue(engine: TestEngine) throws {
         let context = try engine.seededContext()
         var apple = try #require(try Item.query(in: context).fetch("a1"))
         apple.quantity = 5
@@ -62,8 +63,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: other).fetch("a1")?.quantity == 6)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func saveIsAllOrNothingAndAConflictKeepsPendingChanges(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func saveIsAllOrNothingAndAConflictKeepsPendingChanges(engine: TestEngine) throws {
         let (first, second, stale, _) = try engine.contextsWithStaleRead(of: "a1", changingQuantityTo: 10)
         var theirs = stale
 
@@ -91,8 +92,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: second).all().ids == ["a1", "b2", "c3", "d4", "e5"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func retryAfterRereadingSucceeds(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func retryAfterRereadingSucceeds(engine: TestEngine) throws {
         let (first, second, stale, _) = try engine.contextsWithStaleRead(of: "a1", changingQuantityTo: 10)
         var theirs = stale
         theirs.name = "Green apple"
@@ -106,8 +107,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: first).fetch("a1") == Item(id: "a1", name: "Green apple", quantity: 10, date: day(1), department: "Fruit"))
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func insertingAnExistingRecordIsAConflict(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func insertingAnExistingRecordIsAConflict(engine: TestEngine) throws {
         let context = try engine.seededContext()
         try context.insert(Item(id: "a1", name: "Impostor", quantity: 0, date: day(0)))
         #expect(throws: RecordStoreError.conflict(RecordID(recordName: "a1"), expected: nil, found: try context.store.record(for: RecordID(recordName: "a1"))?.recordChangeTag)) {
@@ -116,8 +117,8 @@ struct ModelContextTests {
         #expect(context.pendingChangeCount == 1)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func deletingARecordChangedElsewhereIsAConflict(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func deletingARecordChangedElsewhereIsAConflict(engine: TestEngine) throws {
         let (first, second, theirs, readTag) = try engine.contextsWithStaleRead(of: "b2", changingQuantityTo: 20)
         let changedTag = try first.store.record(for: RecordID(recordName: "b2"))?.recordChangeTag
         try second.delete(theirs)
@@ -131,8 +132,8 @@ struct ModelContextTests {
         #expect(second.pendingChangeCount == 3)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func deletesAndInsertsCommitInOneTransaction(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func deletesAndInsertsCommitInOneTransaction(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let other = ModelContext(store: context.store)
         let grape = Item(id: "g7", name: "Grape", quantity: 7, date: day(7), department: "Fruit")
@@ -157,8 +158,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "d4", "e5", "g7", "h8"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func insertThenDeleteBeforeSavingLeavesNothing(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func insertThenDeleteBeforeSavingLeavesNothing(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let fig = Item(id: "f6", name: "Fig", quantity: 1, date: day(6))
         try context.insert(fig)
@@ -171,8 +172,8 @@ struct ModelContextTests {
         #expect(try Item.query(in: context).count() == 5)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func modelsWithoutIdentityGetGeneratedNames(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func modelsWithoutIdentityGetGeneratedNames(engine: TestEngine) throws {
         let context = ModelContext(store: try engine.makeStore())
         let id = try context.insert(Note(text: "hello"))
         #expect(id.recordName.count == 36)
@@ -188,8 +189,8 @@ struct ModelContextTests {
         }
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func contextsWorkInTheirZone(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func contextsWorkInTheirZone(engine: TestEngine) throws {
         let store = try engine.makeStore()
         let archive = ZoneID(zoneName: "Archive")
         try store.createZone(archive)

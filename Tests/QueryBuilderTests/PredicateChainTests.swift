@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -128,8 +129,8 @@ struct PredicateChainTests {
 /// Behaviours beyond the Query package's suite, on both engines.
 @Suite("Query results")
 struct QueryResultTests {
-    @Test(arguments: EngineKind.allCases)
-    func groupingIsTellableByResults(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func groupingIsTellableByResults(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let grouped = try Item.query(in: context).where("quantity == 2").where("department == 'Fruit'").or("name == 'Carrot'")
         #expect(grouped.predicate.predicateFormat == #"(quantity == 2 AND department == "Fruit") OR name == "Carrot""#)
@@ -138,8 +139,8 @@ struct QueryResultTests {
         #expect(try nested.all().ids == ["b2"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func keyPathConditionsRun(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func keyPathConditionsRun(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where(\.quantity == 2).all().ids == ["b2", "e5"])
         #expect(try Item.query(in: context).where(\.name, .beginsWith("i", .caseInsensitive)).all().ids == ["d4", "e5"])
@@ -148,8 +149,8 @@ struct QueryResultTests {
         #expect(try Item.query(in: context).where(.name, .endsWith("ot")).all().ids == ["c3"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func limitAndOffset(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func limitAndOffset(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let byDate = Item.query(in: context).order(by: .date)
         #expect(try byDate.limit(2).all().ids == ["a1", "b2"])
@@ -160,8 +161,8 @@ struct QueryResultTests {
         #expect(try byDate.offset(9).count() == 0)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func selectFetchesOnlySomeFields(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func selectFetchesOnlySomeFields(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let rows = try Item.query(in: context).where([.quantity: 1]).select(.name, .quantity).records()
         #expect(rows.map(\.fields) == [["name": "Apple", "quantity": 1]])
@@ -172,8 +173,8 @@ struct QueryResultTests {
         }
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func deleteMarksMatches(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func deleteMarksMatches(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where([.department: "Fruit"]).delete() == 2)
         #expect(try Item.query(in: context).all().ids == ["c3", "d4", "e5"])
@@ -182,8 +183,8 @@ struct QueryResultTests {
         #expect(try Item.query(in: context).includesPendingChanges(false).all().ids == ["c3", "d4", "e5"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func asyncResults(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func asyncResults(engine: TestEngine) async throws {
         let context = try engine.seededContext()
         let query = Item.query(in: context).where([.quantity: 2]).order(by: .date)
         let all: [Item] = try await query.all()
@@ -196,12 +197,12 @@ struct QueryResultTests {
         #expect(exists == true)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func explainShowsThePlan(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func explainShowsThePlan(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let plan = try Item.query(in: context).where([.quantity: 1]).explain()
-        #expect(plan.engine == engine.rawValue)
-        if engine == .sqlite {
+        #expect(plan.engine == engine.engineName)
+        if engine != .memory {
             #expect(plan.sql.contains("\"quantity\""))
         } else {
             #expect(plan.sql == "")

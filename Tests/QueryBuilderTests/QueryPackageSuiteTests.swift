@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -7,23 +8,23 @@ import Testing
 /// The behaviours of the Query package's own test suite, on both engines.
 @Suite("Query package suite")
 struct QueryPackageSuiteTests {
-    @Test(arguments: EngineKind.allCases)
-    func allRecords(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func allRecords(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).all().ids == ["a1", "b2", "c3", "d4", "e5"])
         #expect(try Item.query(in: context).all() == fixtureItems)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func count(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func count(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).count() == 5)
         #expect(try Item.query(in: context).where("quantity == 2").count() == 2)
         #expect(try Item.query(in: context).where("quantity == 99").count() == 0)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func exists(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func exists(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where("name == %@", "Apple").exists() == true)
         #expect(try Item.query(in: context).where("name == %@", "Durian").exists() == false)
@@ -32,15 +33,15 @@ struct QueryPackageSuiteTests {
         #expect(try Item.query(in: context).where([.quantity: 1]).exists("c3") == false)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func fetch(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func fetch(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).fetch("b2") == fixtureItems[1])
         #expect(try Item.query(in: context).fetch("zz") == nil)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func fetchOrInsert(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func fetchOrInsert(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Gadget.query(in: context).fetchOrInsert("g1") == Gadget(id: "g1", label: "", stock: 0))
         #expect(context.pendingChangeCount == 1)
@@ -54,29 +55,29 @@ struct QueryPackageSuiteTests {
         #expect(throws: QueryError.self) { try Item.query(in: context).fetchOrInsert("zz") }
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func firstWithResults(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func firstWithResults(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where("quantity == 2").order(by: "date").first()?.id == "b2")
         #expect(try Item.query(in: context).where("quantity == 2").order(by: "date", .descending).first()?.id == "e5")
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func firstWithoutResults(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func firstWithoutResults(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where("quantity > 100").first() == nil)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func firstOrInsertExisting(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func firstOrInsertExisting(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let found = try Item.query(in: context).where([.name: "Apple", .quantity: 1]).firstOrInsert()
         #expect(found == fixtureItems[0])
         #expect(context.hasChanges == false)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func firstOrInsertNew(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func firstOrInsertNew(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let made = try Gadget.query(in: context).where([.label: "Lamp", .stock: 7]).where(\.id == "g9").firstOrInsert()
         #expect(made == Gadget(id: "g9", label: "Lamp", stock: 7))
@@ -88,8 +89,8 @@ struct QueryPackageSuiteTests {
         #expect(context.hasChanges == false)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func firstOrInsertTooComplex(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func firstOrInsertTooComplex(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(throws: QueryError.tooComplex(
             reason: "the condition 'missingAttribute == 1' is a format string, not an equality from a dictionary or key path")) {
@@ -114,48 +115,48 @@ struct QueryPackageSuiteTests {
         #expect(context.hasChanges == false)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func lessThanWrapper(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func lessThanWrapper(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = Item.query(in: context).where([.quantity: lt(2)])
         #expect(query.predicate.predicateFormat == "quantity < 2")
         #expect(try query.all().ids == ["a1"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func closedRange(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func closedRange(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = Item.query(in: context).where([.quantity: 1...3])
         #expect(query.predicate.predicateFormat == "quantity BETWEEN {1, 3}")
         #expect(try query.all().ids == ["a1", "b2", "c3", "e5"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func halfOpenRange(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func halfOpenRange(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = Item.query(in: context).where([.quantity: 1..<3])
         #expect(query.predicate.predicateFormat == "quantity >= 1 AND quantity < 3")
         #expect(try query.all().ids == ["a1", "b2", "e5"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orWithFormats(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orWithFormats(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context).where("quantity == 1").or("name == %@", "Carrot")
         #expect(query.predicate.predicateFormat == #"quantity == 1 OR name == "Carrot""#)
         #expect(try query.all().ids == ["a1", "c3"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orWithDictionaries(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orWithDictionaries(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context).where([.quantity: 1]).or([.name: "Carrot", .quantity: 3])
         #expect(query.predicate.predicateFormat == #"quantity == 1 OR (name == "Carrot" AND quantity == 3)"#)
         #expect(try query.all().ids == ["a1", "c3"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orderWithStringKeys(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orderWithStringKeys(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).order(by: "name").all().ids == ["a1", "c3", "e5", "b2", "d4"])
         #expect(try Item.query(in: context).order(by: "name", .descending).all().ids == ["d4", "b2", "e5", "c3", "a1"])
@@ -170,8 +171,8 @@ struct QueryPackageSuiteTests {
             == ["d4", "b2", "a1", "e5", "c3"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orderWithAttributes(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orderWithAttributes(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).order(by: .date, .descending).all().ids == ["e5", "d4", "c3", "b2", "a1"])
         #expect(try Item.query(in: context).order(by: .quantity).order(by: .date, .descending).all().ids
@@ -180,8 +181,8 @@ struct QueryPackageSuiteTests {
             == ["a1", "b2", "c3", "e5", "d4"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orderWithKeyPaths(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orderWithKeyPaths(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).order(by: \.date).all().ids == ["a1", "b2", "c3", "d4", "e5"])
         #expect(try Item.query(in: context).order(by: \.quantity, .descending).order(by: \.name).all().ids
@@ -190,8 +191,8 @@ struct QueryPackageSuiteTests {
             == ["e5", "d4", "c3", "b2", "a1"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func whereWithFormatAndArguments(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func whereWithFormatAndArguments(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where("quantity == 1").all().ids == ["a1"])
         #expect(try Item.query(in: context).where("quantity == %d", 3).all().ids == ["c3"])
@@ -201,15 +202,15 @@ struct QueryPackageSuiteTests {
         #expect(try Item.query(in: context).where("department == %@", nil).all().ids == ["d4"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func dictionaryWithInts(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func dictionaryWithInts(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where([.quantity: 2]).all().ids == ["b2", "e5"])
         #expect(try Item.query(in: context).where([.quantity: [1, 3]]).all().ids == ["a1", "c3"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func dictionaryWithInequalities(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func dictionaryWithInequalities(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where([.quantity: lt(2)]).all().ids == ["a1"])
         #expect(try Item.query(in: context).where([.quantity: lte(2)]).all().ids == ["a1", "b2", "e5"])
@@ -219,8 +220,8 @@ struct QueryPackageSuiteTests {
         #expect(try Item.query(in: context).where([.date: lt(day(2))]).all().ids == ["a1"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func dictionaryWithOpenAndClosedRanges(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func dictionaryWithOpenAndClosedRanges(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where([.quantity: 2...4]).all().ids == ["b2", "c3", "d4", "e5"])
         #expect(try Item.query(in: context).where([.quantity: 2..<4]).all().ids == ["b2", "c3", "e5"])
@@ -231,8 +232,8 @@ struct QueryPackageSuiteTests {
         #expect(try Item.query(in: context).where([.name: "A"..<"C"]).all().ids == ["a1"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func dictionaryWithStrings(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func dictionaryWithStrings(engine: TestEngine) throws {
         let context = try engine.seededContext()
         #expect(try Item.query(in: context).where([.name: "Apple"]).all().ids == ["a1"])
         #expect(try Item.query(in: context).where([.department: "Fruit"]).all().ids == ["a1", "b2"])
@@ -240,8 +241,8 @@ struct QueryPackageSuiteTests {
         #expect(try Item.query(in: context).where([.name: "apple"]).all().ids == [])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func multiplePredicates(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func multiplePredicates(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context).where("quantity == 2").where("department == %@", "Fruit")
         #expect(query.predicate.predicateFormat == #"quantity == 2 AND department == "Fruit""#)
@@ -251,16 +252,16 @@ struct QueryPackageSuiteTests {
         #expect(try mixed.all().ids == ["d4"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func orWithMoreThanTwoClauses(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func orWithMoreThanTwoClauses(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context).where([.quantity: 1]).or([.quantity: 3]).or("name == %@", "item 10")
         #expect(query.predicate.predicateFormat == #"quantity == 1 OR quantity == 3 OR name == "item 10""#)
         #expect(try query.all().ids == ["a1", "c3", "d4"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func complexChainOfWhereAndOr(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func complexChainOfWhereAndOr(engine: TestEngine) throws {
         let context = try engine.seededContext()
         let query = try Item.query(in: context)
             .where([.department: "Fruit"])

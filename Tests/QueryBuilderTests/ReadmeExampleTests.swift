@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -24,8 +25,8 @@ struct Entity: Queryable, Identifiable {
 /// The README's builder examples run as written, on both engines.
 @Suite("README examples")
 struct ReadmeExampleTests {
-    @Test(arguments: EngineKind.allCases)
-    func builderExamplesRunAsWritten(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func builderExamplesRunAsWritten(engine: TestEngine) throws {
         let context = ModelContext(store: try engine.makeStore())
         try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
@@ -79,12 +80,12 @@ struct ReadmeExampleTests {
         #expect(try Entity.query(in: ModelContext(store: context.store)).where([.quantity: 4]).count() == 1)
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func streamExampleRunsAsWritten(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func streamExampleRunsAsWritten(engine: TestEngine) async throws {
         let context = ModelContext(store: try engine.makeStore())
         try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
-        try context.save()
+        try await context.save()
         var printed: [String] = []
         for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
             printed.append(entity.name)

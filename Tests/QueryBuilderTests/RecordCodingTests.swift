@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -115,8 +116,8 @@ struct RecordCodingTests {
         #expect(try RecordDecoder().decode(Note.self, from: record) == Note(recordName: "n1", text: "x"))
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func roundTripThroughTheStore(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func roundTripThroughTheStore(engine: TestEngine) throws {
         let context = ModelContext(store: try engine.makeStore())
         let sample = Everything.sample()
         try context.insert(sample)
@@ -174,8 +175,8 @@ struct RecordCodingTests {
         }
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func aBadStoredRecordFailsTheQueryWithItsName(engine: EngineKind) throws {
+    @Test(arguments: TestEngine.allCases)
+    func aBadStoredRecordFailsTheQueryWithItsName(engine: TestEngine) throws {
         let store = try engine.makeStore()
         try store.save([Record(recordType: "Item", recordID: RecordID(recordName: "x1"), fields: [
             "id": "x1", "name": "Pear", "quantity": 2.5, "date": .date(day(1)),

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import QueryBuilder
@@ -14,8 +15,8 @@ struct StreamTests {
         return ids
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func streamsEveryMatchInOrderAcrossBatches(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func streamsEveryMatchInOrderAcrossBatches(engine: TestEngine) async throws {
         let context = try engine.seededContext()
         let byQuantity = Item.query(in: context).order(by: .quantity)
         #expect(try await streamedIDs(byQuantity.stream(batchSize: 2)) == ["a1", "b2", "e5", "c3", "d4"])
@@ -27,13 +28,13 @@ struct StreamTests {
         #expect(try await streamedIDs(Item.query(in: context).where([.quantity: 100]).stream()) == [])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func streamMergesPendingChangesAsAllDoes(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func streamMergesPendingChangesAsAllDoes(engine: TestEngine) async throws {
         let context = try engine.seededContext()
         try context.insert(Item(id: "f6", name: "Fig", quantity: 2, date: day(0), department: "Fruit"))
-        var carrot = try #require(try Item.query(in: context).fetch("c3"))
+        var carrot = try #require(try await Item.query(in: context).fetch("c3"))
         carrot.quantity = 0
-        try context.update(carrot)
+        try await context.update(carrot)
         try context.delete(fixtureItems[0])
         let byQuantity = Item.query(in: context).order(by: .quantity)
         let expected = ["c3", "b2", "e5", "f6", "d4"]
@@ -47,8 +48,8 @@ struct StreamTests {
         #expect(updated == [Item(id: "c3", name: "Carrot", quantity: 0, date: day(3), department: "Vegetable")])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func pendingChangesAreCopiedWhenIterationStarts(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func pendingChangesAreCopiedWhenIterationStarts(engine: TestEngine) async throws {
         let context = try engine.seededContext()
         let stream = Item.query(in: context).order(by: .quantity).stream(batchSize: 2)
         try context.insert(Item(id: "z0", name: "Zucchini", quantity: 0, date: day(0)))
@@ -60,14 +61,14 @@ struct StreamTests {
         #expect(rest == ["a1", "b2", "e5", "c3", "d4"])
     }
 
-    @Test(arguments: EngineKind.allCases)
-    func streamedModelsCanBeUpdated(engine: EngineKind) async throws {
+    @Test(arguments: TestEngine.allCases)
+    func streamedModelsCanBeUpdated(engine: TestEngine) async throws {
         let context = try engine.seededContext()
         for try await var item in Item.query(in: context).where([.department: "Fruit"]).stream(batchSize: 1) {
             item.quantity += 10
-            try context.update(item)
+            try await context.update(item)
         }
-        try context.save()
+        try await context.save()
         #expect(try await Item.query(in: context).where([.quantity: gt(10)]).order(by: .quantity).all().ids == ["a1", "b2"])
     }
 }

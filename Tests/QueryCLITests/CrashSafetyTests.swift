@@ -14,13 +14,11 @@ import TestSupport
 /// `CRASH_SAFETY_SEED=<seed>` replays a run.
 @Suite("Crash safety: query import killed with SIGKILL", .serialized)
 struct CrashSafetyTests {
-    /// `../shared/datasets/cities1000.jsonl.gz`, from the package root.
+    /// `Datasets/cities1000.jsonl.gz`, shipped in the repository.
     static let datasetPath: String = {
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/cities1000.jsonl.gz").path
+        return packageRoot.appendingPathComponent("Datasets/cities1000.jsonl.gz").path
     }()
-
-    static let datasetIsPresent = FileManager.default.fileExists(atPath: datasetPath)
 
     static let batchSize = 100
     static let rounds = 5
@@ -62,7 +60,7 @@ struct CrashSafetyTests {
          "--batch", String(batchSize), file]
     }
 
-    @Test(.enabled(if: datasetIsPresent, "skipped: ../shared/datasets/cities1000.jsonl.gz is missing (the crash test imports it)"))
+    @Test
     func killedImportsKeepEveryCommittedBatchAndNothingHalfWritten() throws {
         let seed = ProcessInfo.processInfo.environment["CRASH_SAFETY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         print("CrashSafetyTests seed \(seed) (replay with CRASH_SAFETY_SEED=\(seed))")

@@ -1,20 +1,16 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
 
-/// The cities15000 data set loaded once into a memory store and a SQLite store.
+/// The cities15000 data set loaded once into a store of every ``TestEngine``.
 enum CitiesFixture {
-    /// `../shared/datasets/cities15000.jsonl.gz`, from the package root.
-    static let datasetPath: String = {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/cities15000.jsonl.gz").path
-    }()
+    /// `Datasets/cities15000.jsonl.gz`, shipped in the repository.
+    static let datasetPath: String = TestEngine.datasetPath("cities15000.jsonl.gz")
 
     /// A fresh temporary database path.
     static func temporaryDatabasePath(_ name: String) -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-store-tests-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("\(name).sqlite").path
+        TestEngine.temporaryDatabasePath(name)
     }
 
     static func importer() -> RecordImporter {
@@ -24,16 +20,41 @@ enum CitiesFixture {
         return importer
     }
 
-    /// Both stores, loaded (or the error that stopped loading).
-    static let stores: Result<(memory: Store, sqlite: Store), RecordStoreError> = {
-        do throws(RecordStoreError) {
-            let memory = Store.inMemory()
-            let sqlite = try Store.open(path: temporaryDatabasePath("cities"))
-            _ = try importer().importFile(at: datasetPath, into: memory)
-            _ = try importer().importFile(at: datasetPath, into: sqlite)
-            return .success((memory, sqlite))
+    /// A store of every engine, loaded, in ``TestEngine/allCases`` order (or the error that stopped loading).
+    static let stores: Result<EngineStores, any Error> = {
+        do {
+            var stores: [(TestEngine, Store)] = []
+            for engine in TestEngine.allCases {
+                let store = try engine.makeStore()
+                _ = try importer().importFile(at: datasetPath, into: store)
+                stores.append((engine, store))
+            }
+            return .success(EngineStores(stores))
         } catch {
             return .failure(error)
         }
     }()
+}
+
+/// One store per ``TestEngine``, holding the same records.
+struct EngineStores: Sendable {
+    /// Every engine's store, in ``TestEngine/allCases`` order.
+    let all: [(engine: TestEngine, store: Store)]
+
+    init(_ all: [(TestEngine, Store)]) {
+        self.all = all.map { (engine: $0.0, store: $0.1) }
+    }
+
+    /// The reference engine's store, whose answers the others must give.
+    var reference: Store { self[TestEngine.reference] }
+
+    /// The stores of the engines checked against the reference.
+    var others: [(engine: TestEngine, store: Store)] { all.filter { $0.engine != TestEngine.reference } }
+
+    /// Every store, in ``TestEngine/allCases`` order.
+    var stores: [Store] { all.map(\.store) }
+
+    subscript(engine: TestEngine) -> Store {
+        all.first { $0.engine == engine }!.store
+    }
 }

@@ -70,28 +70,26 @@ let conformanceCases: [ConformanceCase] = [
     .init(format: "FALSEPREDICATE", expectedCount: 0),
 ]
 
-@Suite("Conformance: memory and SQLite agree on cities15000")
+@Suite("Conformance: every engine agrees on cities15000")
 struct ConformanceTests {
-    @Test("Both engines load all 34,006 cities")
+    @Test("Every engine loads all 34,006 cities")
     func loaded() throws {
-        let (memory, sqlite) = try CitiesFixture.stores.get()
-        #expect(try memory.count(ofType: "City", matching: .truePredicate) == 34_006)
-        #expect(try sqlite.count(ofType: "City", matching: .truePredicate) == 34_006)
+        for (engine, store) in try CitiesFixture.stores.get().all {
+            #expect(try store.count(ofType: "City", matching: .truePredicate) == 34_006, "\(engine)")
+        }
     }
 
     @Test("Same records in the same order", arguments: conformanceCases)
     func sameResults(_ testCase: ConformanceCase) throws {
-        let (memory, sqlite) = try CitiesFixture.stores.get()
+        let stores = try CitiesFixture.stores.get()
         let predicate = try FormatPredicate(format: testCase.format, argumentArray: testCase.arguments)
-        let fromMemory = try memory.records(ofType: "City", matching: predicate, sorts: testCase.sorts, limit: testCase.limit)
+        let fromReference = try stores.reference.records(ofType: "City", matching: predicate, sorts: testCase.sorts, limit: testCase.limit)
             .map(\.recordID.recordName)
-        let fromSQLite = try sqlite.records(ofType: "City", matching: predicate, sorts: testCase.sorts, limit: testCase.limit)
-            .map(\.recordID.recordName)
-        #expect(fromMemory == fromSQLite)
-        let memoryCount = try memory.count(ofType: "City", matching: predicate)
-        let sqliteCount = try sqlite.count(ofType: "City", matching: predicate)
-        print("CONFORMANCE \(testCase.format) => \(memoryCount) / \(sqliteCount)")
-        #expect(memoryCount == testCase.expectedCount)
-        #expect(sqliteCount == testCase.expectedCount)
+        for (engine, store) in stores.all {
+            let names = try store.records(ofType: "City", matching: predicate, sorts: testCase.sorts, limit: testCase.limit)
+                .map(\.recordID.recordName)
+            #expect(names == fromReference, "\(engine)")
+            #expect(try store.count(ofType: "City", matching: predicate) == testCase.expectedCount, "\(engine)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import Testing
@@ -10,11 +11,11 @@ import Testing
 /// and afterwards the store still answers a known query with the known result.
 @Suite("Hardening: hostile input through the store's entry points")
 struct HostileStoreInputTests {
-    static let engines = ["memory", "sqlite"]
+    static let engines = TestEngine.allCases
 
     /// A fresh store of an engine holding ``knownItems``.
-    static func store(_ engine: String) throws -> Store {
-        let store = engine == "memory" ? Store.inMemory() : try Store.open(path: CitiesFixture.temporaryDatabasePath("hostile"))
+    static func store(_ engine: TestEngine) throws -> Store {
+        let store = try engine.makeStore()
         try store.save(knownItems)
         return store
     }
@@ -69,7 +70,7 @@ struct HostileStoreInputTests {
     // MARK: - Record type names
 
     @Test(arguments: engines)
-    func invalidRecordTypeNamesAreRejectedEverywhere(engine: String) throws {
+    func invalidRecordTypeNamesAreRejectedEverywhere(engine: TestEngine) throws {
         let store = try Self.store(engine)
         for name in Self.invalidNames {
             let record = Record(recordType: name, recordID: RecordID(recordName: "x"))
@@ -101,7 +102,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func longestValidRecordTypeNameWorks(engine: String) throws {
+    func longestValidRecordTypeNameWorks(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let name = "T" + String(repeating: "x_9", count: 84) + "Z"   // 254 + 1 = 255 bytes
         #expect(name.utf8.count == 254)
@@ -114,7 +115,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func sqliteReservedRecordTypeNamesAreRejected(engine: String) throws {
+    func sqliteReservedRecordTypeNamesAreRejected(engine: TestEngine) throws {
         let store = try Self.store(engine)
         try store.optimize()   // SQLite creates sqlite_stat1 here
         for name in ["sqlite_master", "sqlite_stat1", "SQLITE_schema", "Sqlite_x"] {
@@ -135,7 +136,7 @@ struct HostileStoreInputTests {
     // MARK: - Field names
 
     @Test(arguments: engines)
-    func invalidFieldNamesAreRejected(engine: String) throws {
+    func invalidFieldNamesAreRejected(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let metadata = ["recordName", "recordType", "recordID", "creationDate", "modificationDate", "recordChangeTag"]
         for name in Self.invalidNames + metadata {
@@ -154,7 +155,7 @@ struct HostileStoreInputTests {
     /// Field names that collide with the SQLite layout's own names (`T$list`, `T$fts`, the
     /// unique index `T$$record`) are ordinary fields.
     @Test(arguments: engines)
-    func fieldNamesLikeTheLayoutsOwnNamesAreOrdinary(engine: String) throws {
+    func fieldNamesLikeTheLayoutsOwnNamesAreOrdinary(engine: TestEngine) throws {
         let store = try Self.store(engine)
         var record = Record(recordType: "Item", recordID: RecordID(recordName: "layout"))
         for name in ["list", "fts", "rtree", "record", "value", "index", "latitude", "longitude", "zones", "schema", "records"] {
@@ -176,7 +177,7 @@ struct HostileStoreInputTests {
     // MARK: - Zone names
 
     @Test(arguments: engines)
-    func hostileZoneNamesAreOrdinaryNames(engine: String) throws {
+    func hostileZoneNamesAreOrdinaryNames(engine: TestEngine) throws {
         let store = try Self.store(engine)
         for name in Self.nulStrings {
             let zone = ZoneID(zoneName: name)
@@ -223,7 +224,7 @@ struct HostileStoreInputTests {
     // MARK: - Record names and lookups
 
     @Test(arguments: engines)
-    func hostileRecordNamesAreStoredAndFoundExactly(engine: String) throws {
+    func hostileRecordNamesAreStoredAndFoundExactly(engine: TestEngine) throws {
         let store = try Self.store(engine)
         for name in Self.nulStrings {
             #expect(throws: RecordStoreError.invalidRecordName(name)) { try store.save([Record(recordType: "Item", recordID: RecordID(recordName: name))]) }
@@ -254,7 +255,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func lookupsByHostileIDsFindNothing(engine: String) throws {
+    func lookupsByHostileIDsFindNothing(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let ids = (Self.hostileStrings + ["", Self.megabyte, "item000\u{0}"]).map { RecordID(recordName: $0) }
             + [RecordID(recordName: "item000", zoneID: ZoneID(zoneName: "' OR 1=1 --"))]
@@ -277,7 +278,7 @@ struct HostileStoreInputTests {
     /// The values stored in `text` by ``valueStore(_:)``: every hostile string, a 1 MB string, and plain ones.
     static let values: [String] = storableStrings + [megabyte, "plain", "a", "b", "a\u{1}b", "ab"]
 
-    static func valueStore(_ engine: String) throws -> Store {
+    static func valueStore(_ engine: TestEngine) throws -> Store {
         let store = try Self.store(engine)
         try store.save(values.enumerated().map { index, text in
             var record = Record(recordType: "Item", recordID: RecordID(recordName: String(format: "value%03d", index)))
@@ -309,7 +310,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func hostileValuesAreStoredByteExactAndMatchExactly(engine: String) throws {
+    func hostileValuesAreStoredByteExactAndMatchExactly(engine: TestEngine) throws {
         let store = try Self.valueStore(engine)
         func names(_ format: String, _ argument: any FormatArgument) throws -> [String] {
             try store.records(ofType: "Item", matching: FormatPredicate(format: format, argument), sorts: [Sort("recordName")]).map(\.recordID.recordName)
@@ -338,7 +339,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func nulCharactersCannotBeStoredAndMatchNothing(engine: String) throws {
+    func nulCharactersCannotBeStoredAndMatchNothing(engine: TestEngine) throws {
         let store = try Self.valueStore(engine)
         for text in Self.nulStrings {
             var record = Record(recordType: "Item", recordID: RecordID(recordName: "nul"))
@@ -375,23 +376,25 @@ struct HostileStoreInputTests {
     }
 
     @Test func fullTextSearchForHostileWordsAgreesAcrossEngines() throws {
-        let memory = try Self.valueStore("memory")
-        let sqlite = try Self.valueStore("sqlite")
-        for text in Self.hostileStrings + ["DROP TABLE", "records", "\"drop\" OR \"x\"", "drop*", "NEAR(drop table)", "known"] {
-            let predicate = try FormatPredicate(format: "self CONTAINS %@", text)
-            let expected = try memory.records(ofType: "Item", matching: predicate, sorts: [Sort("recordName")]).map(\.recordID.recordName)
-            let found = try sqlite.records(ofType: "Item", matching: predicate, sorts: [Sort("recordName")]).map(\.recordID.recordName)
-            #expect(found == expected, "\(text.debugDescription)")
+        let memory = try Self.valueStore(TestEngine.reference)
+        for engine in TestEngine.allCases where engine != TestEngine.reference {
+            let store = try Self.valueStore(engine)
+            for text in Self.hostileStrings + ["DROP TABLE", "records", "\"drop\" OR \"x\"", "drop*", "NEAR(drop table)", "known"] {
+                let predicate = try FormatPredicate(format: "self CONTAINS %@", text)
+                let expected = try memory.records(ofType: "Item", matching: predicate, sorts: [Sort("recordName")]).map(\.recordID.recordName)
+                let found = try store.records(ofType: "Item", matching: predicate, sorts: [Sort("recordName")]).map(\.recordID.recordName)
+                #expect(found == expected, "\(engine): \(text.debugDescription)")
+            }
+            let drop = try store.records(ofType: "Item", matching: FormatPredicate(format: "self CONTAINS 'drop table'"), sorts: [Sort("recordName")])
+            #expect(drop.map(\.recordID.recordName) == ["value000", "value002"], "\(engine)")
+            try Self.expectIntact(store)
         }
-        let drop = try sqlite.records(ofType: "Item", matching: FormatPredicate(format: "self CONTAINS 'drop table'"), sorts: [Sort("recordName")])
-        #expect(drop.map(\.recordID.recordName) == ["value000", "value002"])
-        try Self.expectIntact(sqlite)
     }
 
     // MARK: - %K keys and sort keys
 
     @Test(arguments: engines)
-    func hostileKeysAreUnknownFields(engine: String) throws {
+    func hostileKeysAreUnknownFields(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let keys = [#"rank"; DROP TABLE "Item"; --"#, "' OR 1=1 --", "rank\u{0}", "rank) OR (1=1", "t.rank", "rank ", "\"rank\""]
         for key in keys {
@@ -410,7 +413,7 @@ struct HostileStoreInputTests {
     // MARK: - Huge IN lists and deep nesting
 
     @Test(arguments: engines)
-    func hundredThousandMemberInListsGiveExactResults(engine: String) throws {
+    func hundredThousandMemberInListsGiveExactResults(engine: TestEngine) throws {
         let store = try Self.store(engine)
         // Every third rank from -150,000: 0, 3, 6 and 9 are among the known items.
         let numbers: [Value] = stride(from: -150_000, to: 150_000, by: 3).map { .int(Int64($0)) }
@@ -430,7 +433,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func deepNestingIsExactUpToTheLimitAndAClearErrorBeyond(engine: String) throws {
+    func deepNestingIsExactUpToTheLimitAndAClearErrorBeyond(engine: TestEngine) throws {
         let store = try Self.store(engine)
         // 199 NOTs around a comparison: the deepest the parser takes; an odd count negates.
         let parsed = try FormatPredicate(format: String(repeating: "NOT ", count: 199) + "rank < 10")
@@ -458,7 +461,7 @@ struct HostileStoreInputTests {
     // MARK: - Fetch requests
 
     @Test(arguments: engines)
-    func fetchRequestsWithHostilePropertiesFetchOnlyRealFields(engine: String) throws {
+    func fetchRequestsWithHostilePropertiesFetchOnlyRealFields(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let hostile = #"title"; DROP TABLE "Item"; --"#
         var request = FetchRequest(entityName: "Item", predicate: try FormatPredicate(format: "rank < 2"), sortDescriptors: [Sort("rank")], resultType: .dictionaries)
@@ -493,7 +496,7 @@ struct HostileStoreInputTests {
     // MARK: - Cursors
 
     @Test(arguments: engines)
-    func damagedCursorsAreRefusedWithTheExactProblem(engine: String) throws {
+    func damagedCursorsAreRefusedWithTheExactProblem(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let other = try Self.store(engine)
         let query = try RecordQuery(recordType: "Item", predicate: FormatPredicate(format: "title != %@", "'; DROP TABLE Item; --\u{0}"), sorts: [Sort("rank")])
@@ -553,7 +556,7 @@ struct HostileStoreInputTests {
     }
 
     @Test(arguments: engines)
-    func cursorsOfHostileZonesContinueThereAndNowhereElse(engine: String) throws {
+    func cursorsOfHostileZonesContinueThereAndNowhereElse(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let zone = ZoneID(zoneName: "' OR 1=1 --\u{1}\(Self.fromInvalidUTF8)")
         try store.createZone(zone)

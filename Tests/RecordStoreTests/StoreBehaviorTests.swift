@@ -1,11 +1,12 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
 
-/// Both engines, fresh and empty, for the behaviour tests.
+/// Every engine, fresh and empty, for the behaviour tests.
 func freshStores(mode: SchemaMode = .development) throws -> [Store] {
-    [Store.inMemory(mode: mode), try Store.open(path: CitiesFixture.temporaryDatabasePath("behaviour"), mode: mode)]
+    try TestEngine.freshStores(mode: mode)
 }
 
 func city(_ name: String, _ fields: [String: Value], zone: ZoneID = .default) -> Record {

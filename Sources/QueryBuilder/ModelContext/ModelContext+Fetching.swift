@@ -2,6 +2,55 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
+/// How a context answers a fetch request when pending changes must be merged with the store's
+/// matches: what to ask the store, and how to merge its answer. Pure, so that the synchronous and
+/// the asynchronous reads share it and differ only in how they call the store.
+struct PendingMerge {
+    let request: FetchRequest
+    let pending: [(RecordID, PendingChange)]
+
+    /// The request sent to the store: every stored match that could land on the page (the offset
+    /// and limit widened by the pending count, all fields, since pending records are projected after).
+    var storedRequest: FetchRequest {
+        var stored = request
+        stored.fetchOffset = 0
+        stored.fetchLimit = request.fetchLimit > 0 ? request.fetchOffset + request.fetchLimit + pending.count : 0
+        stored.propertiesToFetch = nil
+        return stored
+    }
+
+    /// The page: stored matches without the records changed in the context, plus the pending
+    /// inserts and updates that match, in sort order, then the offset, limit and fields applied.
+    func merged(with fetched: [Record], context: ModelContext) throws -> [Record] {
+        let pendingIDs = Set(pending.map(\.0))
+        var merged = fetched.filter { !pendingIDs.contains($0.recordID) }
+        merged += try context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate)
+        merged.sort(by: RecordOrdering(sorts: request.sortDescriptors).precedes)
+        var paged = Array(merged.dropFirst(request.fetchOffset))
+        if request.fetchLimit > 0, paged.count > request.fetchLimit { paged.removeSubrange(request.fetchLimit...) }
+        guard let fields = request.propertiesToFetch else { return paged }
+        return paged.map { ModelContext.projected($0, fields: fields) }
+    }
+
+    /// The predicate counting the stored records that pending changes replace.
+    var storedPendingPredicate: FormatPredicate {
+        let names = pending.map { Value.string($0.0.recordName) }
+        return .and([
+            request.predicate ?? .truePredicate,
+            .comparison(ComparisonPredicate(.keyPath("recordName"), .in, .constant(.list(names)))),
+        ])
+    }
+
+    /// The count with the offset and limit applied, from the store's count of all matches and of
+    /// the matches that pending changes replace.
+    func count(storedMatches: Int, storedReplaced: Int, context: ModelContext) throws -> Int {
+        let pendingMatches = try context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate).count
+        let total = storedMatches - storedReplaced + pendingMatches
+        let afterOffset = max(0, total - request.fetchOffset)
+        return request.fetchLimit > 0 ? min(request.fetchLimit, afterOffset) : afterOffset
+    }
+}
+
 extension ModelContext {
     /// The records a request matches. Without pending changes of its type (or when they are not
     /// included) the store does everything: predicate, sorts, offset, limit and fields. Otherwise
@@ -9,44 +58,54 @@ extension ModelContext {
     /// inserts and updates that match are in, in sort order; pending deletes are out), then
     /// the offset, the limit and the fields are applied.
     func records(for request: FetchRequest, includesPendingChanges: Bool) throws -> [Record] {
-        let pending = includesPendingChanges ? pendingChanges(ofType: request.entityName) : []
-        if pending.isEmpty {
-            let fetched = try store.fetch(request).records
-            remember(fetched)
-            return fetched
+        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
+            return remembering(try store.fetch(request).records)
         }
-        var stored = request
-        stored.fetchOffset = 0
-        stored.fetchLimit = request.fetchLimit > 0 ? request.fetchOffset + request.fetchLimit + pending.count : 0
-        stored.propertiesToFetch = nil
-        let fetched = try store.fetch(stored).records
-        remember(fetched)
-        let pendingIDs = Set(pending.map(\.0))
-        var merged = fetched.filter { !pendingIDs.contains($0.recordID) }
-        merged += try matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate)
-        merged.sort(by: RecordOrdering(sorts: request.sortDescriptors).precedes)
-        var paged = Array(merged.dropFirst(request.fetchOffset))
-        if request.fetchLimit > 0, paged.count > request.fetchLimit { paged.removeSubrange(request.fetchLimit...) }
-        guard let fields = request.propertiesToFetch else { return paged }
-        return paged.map { Self.projected($0, fields: fields) }
+        return try merge.merged(with: remembering(try store.fetch(merge.storedRequest).records), context: self)
+    }
+
+    /// The records a request matches (async): as the synchronous form, never blocking a thread.
+    func records(for request: FetchRequest, includesPendingChanges: Bool) async throws -> [Record] {
+        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
+            return remembering(try await store.fetch(request).records)
+        }
+        return try merge.merged(with: remembering(try await store.fetch(merge.storedRequest).records), context: self)
     }
 
     /// How many records a request matches, with the offset and limit applied: the store's count,
     /// corrected for this context's pending changes when included.
     func count(for request: FetchRequest, includesPendingChanges: Bool) throws -> Int {
-        let pending = includesPendingChanges ? pendingChanges(ofType: request.entityName) : []
-        if pending.isEmpty { return try store.count(for: request) }
+        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
+            return try store.count(for: request)
+        }
         let predicate = request.predicate ?? .truePredicate
-        var total = try store.count(ofType: request.entityName, matching: predicate, zone: zone)
-        let names = pending.map { Value.string($0.0.recordName) }
-        let storedPending = FormatPredicate.and([
-            predicate,
-            .comparison(ComparisonPredicate(.keyPath("recordName"), .in, .constant(.list(names)))),
-        ])
-        total -= try store.count(ofType: request.entityName, matching: storedPending, zone: zone)
-        total += try matchingPendingRecords(pending, predicate: predicate).count
-        let afterOffset = max(0, total - request.fetchOffset)
-        return request.fetchLimit > 0 ? min(request.fetchLimit, afterOffset) : afterOffset
+        return try merge.count(
+            storedMatches: store.count(ofType: request.entityName, matching: predicate, zone: zone),
+            storedReplaced: store.count(ofType: request.entityName, matching: merge.storedPendingPredicate, zone: zone),
+            context: self)
+    }
+
+    /// How many records a request matches (async).
+    func count(for request: FetchRequest, includesPendingChanges: Bool) async throws -> Int {
+        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
+            return try await store.count(for: request)
+        }
+        let predicate = request.predicate ?? .truePredicate
+        let storedMatches = try await store.count(ofType: request.entityName, matching: predicate, zone: zone)
+        let storedReplaced = try await store.count(ofType: request.entityName, matching: merge.storedPendingPredicate, zone: zone)
+        return try merge.count(storedMatches: storedMatches, storedReplaced: storedReplaced, context: self)
+    }
+
+    /// The merge a request needs, or nil when the store answers it alone.
+    private func pendingMerge(for request: FetchRequest, includesPendingChanges: Bool) -> PendingMerge? {
+        let pending = includesPendingChanges ? pendingChanges(ofType: request.entityName) : []
+        return pending.isEmpty ? nil : PendingMerge(request: request, pending: pending)
+    }
+
+    /// Remembers the change tags of fetched records and hands them back.
+    private func remembering(_ records: [Record]) -> [Record] {
+        remember(records)
+        return records
     }
 
     /// The pending inserts and updates that match a predicate, in the order the changes were made.

@@ -88,14 +88,38 @@ public final class ModelContext: Sendable {
     /// try context.update(apple)
     /// ```
     public func update<T: RecordModel>(_ model: T) throws {
+        let record = try updatedRecord(for: model)
+        let currentTag = needsStoredChangeTag(record.recordID) ? try store.record(for: record.recordID)?.recordChangeTag : nil
+        registerUpdate(record, currentTag: currentTag)
+    }
+
+    /// Registers the current value of a changed model (async): as ``update(_:)``, reading the
+    /// change tag of a record this context has not read yet without blocking a thread.
+    ///
+    /// ```swift
+    /// try await context.update(apple)
+    /// ```
+    public func update<T: RecordModel>(_ model: T) async throws {
+        let record = try updatedRecord(for: model)
+        let currentTag = needsStoredChangeTag(record.recordID) ? try await store.record(for: record.recordID)?.recordChangeTag : nil
+        registerUpdate(record, currentTag: currentTag)
+    }
+
+    /// The record an update saves; the model must have a record name.
+    private func updatedRecord<T: RecordModel>(for model: T) throws -> Record {
         guard let name = model.recordName else { throw QueryError.missingRecordName(recordType: T.recordType) }
-        let record = try encoder.record(for: model, zone: zone, generatedName: name)
+        return try encoder.record(for: model, zone: zone, generatedName: name)
+    }
+
+    /// Whether an update must read the stored change tag first: the context has neither read the
+    /// record nor a pending change of it.
+    private func needsStoredChangeTag(_ id: RecordID) -> Bool {
+        state.withLock { $0.knownChangeTags[id] == nil && $0.pending[id] == nil }
+    }
+
+    /// Registers an updated record, with the stored change tag when it was read.
+    private func registerUpdate(_ record: Record, currentTag: String?) {
         let id = record.recordID
-        let knownTag = state.withLock { $0.knownChangeTags[id] }
-        var currentTag: String?
-        if knownTag == nil, state.withLock({ $0.pending[id] == nil }) {
-            currentTag = try store.record(for: id)?.recordChangeTag
-        }
         state.withLock { state in
             switch state.pending[id] {
             case .insert?:
@@ -184,24 +208,59 @@ public final class ModelContext: Sendable {
     /// ```
     public func save() throws {
         try state.withLock { state in
-            let changes = state.pending.ordered
-            guard !changes.isEmpty else { return }
-            let records = changes.compactMap { $0.1.savedRecord }
-            var deletions: [RecordID] = []
-            var expectedTags: [RecordID: String] = [:]
+            guard let batch = SaveBatch(state.pending.ordered) else { return }
+            let result = try store.modify(
+                saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
+            try Self.commit(batch, result: result, to: &state)
+        }
+    }
+
+    /// Commits every pending change, all or nothing (async): as ``save()``, without blocking a thread
+    /// while the store writes.
+    ///
+    /// The changes saved are the ones pending when the call starts. A change registered while the
+    /// store writes stays pending (it is not lost, and not reported saved) for the next save.
+    ///
+    /// ```swift
+    /// try await context.save()
+    /// ```
+    public func save() async throws {
+        guard let batch = state.withLock({ SaveBatch($0.pending.ordered) }) else { return }
+        let result = try await store.modify(
+            saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
+        try state.withLock { state in try Self.commit(batch, result: result, to: &state) }
+    }
+
+    /// The pending changes of one save, as the store's `modify` takes them.
+    private struct SaveBatch {
+        let changes: [(RecordID, PendingChange)]
+        let records: [Record]
+        var deletions: [RecordID] = []
+        var expectedTags: [RecordID: String] = [:]
+
+        /// Nil when nothing is pending.
+        init?(_ changes: [(RecordID, PendingChange)]) {
+            guard !changes.isEmpty else { return nil }
+            self.changes = changes
+            records = changes.compactMap { $0.1.savedRecord }
             for (id, change) in changes {
                 guard case .delete(_, _, let expectedTag) = change else { continue }
                 deletions.append(id)
                 if let expectedTag { expectedTags[id] = expectedTag }
             }
-            let result = try store.modify(saving: records, deleting: deletions, expectedChangeTags: expectedTags, atomically: true)
-            if let error = Self.firstError(of: result, in: changes.map(\.0)) { throw error }
-            for (id, outcome) in result.saveResults {
-                if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
-            }
-            for id in deletions { state.knownChangeTags[id] = nil }
-            for (id, _) in changes { state.pending[id] = nil }
         }
+    }
+
+    /// Records the outcome of a save: on an error nothing changes (and the error is thrown);
+    /// otherwise the saved change tags are remembered and the saved changes stop being pending,
+    /// unless one was replaced by a newer change while the store wrote.
+    private static func commit(_ batch: SaveBatch, result: ModifyResult, to state: inout State) throws {
+        if let error = firstError(of: result, in: batch.changes.map(\.0)) { throw error }
+        for (id, outcome) in result.saveResults {
+            if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
+        }
+        for id in batch.deletions { state.knownChangeTags[id] = nil }
+        for (id, change) in batch.changes where state.pending[id] == change { state.pending[id] = nil }
     }
 
     /// The error of an atomic modify, preferring the record that caused it over the others'

@@ -1,7 +1,7 @@
 import RecordStore
 
 /// One change a ``ModelContext`` holds until `save()`.
-enum PendingChange: Sendable {
+enum PendingChange: Sendable, Equatable {
     /// A new record (saved without a change tag: the save fails when the record already exists).
     case insert(Record)
     /// A changed record, carrying the change tag of the version the context last read.

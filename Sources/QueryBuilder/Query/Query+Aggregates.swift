@@ -72,29 +72,116 @@ extension Query {
     /// ```
     public func group(by keys: [String]) throws -> [GroupCount] {
         try checkAggregatable()
-        let countName = "@count"
-        var request = fetchRequest
-        request.resultType = .dictionaries
-        request.propertiesToGroupBy = keys
-        request.propertiesToFetch = keys.map(FetchProperty.field)
-            + [.aggregate(AggregateProperty(name: countName, function: .count, key: "recordName"))]
-        return try context.store.fetch(request).dictionaries.map { row in
-            GroupCount(values: keys.map { row[$0] ?? .null }, count: Int(row[countName]?.numericValue ?? 0))
-        }
+        return Self.groupCounts(try context.store.fetch(groupRequest(keys)).dictionaries, keys: keys)
     }
+
+    // MARK: Async versions
+
+    /// The sum of a numeric field over every match (async); see the synchronous `sum(_:)`.
+    ///
+    /// ```swift
+    /// let total = try await Item.query(in: context).sum("quantity")   // .int(12)
+    /// ```
+    public func sum(_ key: String) async throws -> Value {
+        let total = try await aggregate(.sum, of: key)
+        return total.isNull ? .int(0) : total
+    }
+
+    /// The average of a numeric field over the matches that have a value (async).
+    ///
+    /// ```swift
+    /// let mean = try await Item.query(in: context).average("quantity")   // Optional(2.4)
+    /// ```
+    public func average(_ key: String) async throws -> Double? {
+        try await aggregate(.average, of: key).numericValue
+    }
+
+    /// The smallest value of a field over the matches (async).
+    ///
+    /// ```swift
+    /// let least = try await Item.query(in: context).min("quantity")   // .int(1)
+    /// ```
+    public func min(_ key: String) async throws -> Value {
+        try await aggregate(.min, of: key)
+    }
+
+    /// The largest value of a field over the matches (async).
+    ///
+    /// ```swift
+    /// let most = try await Item.query(in: context).max("quantity")   // .int(4)
+    /// ```
+    public func max(_ key: String) async throws -> Value {
+        try await aggregate(.max, of: key)
+    }
+
+    /// The matches grouped by the values of some fields, with counts (async).
+    ///
+    /// ```swift
+    /// let groups = try await Item.query(in: context).group(by: "department")
+    /// ```
+    public func group(by keys: String...) async throws -> [GroupCount] {
+        try await group(by: keys)
+    }
+
+    /// The matches grouped by the values of a list of fields, with counts (async).
+    ///
+    /// ```swift
+    /// let groups = try await Item.query(in: context).group(by: ["department"])
+    /// ```
+    public func group(by keys: [String]) async throws -> [GroupCount] {
+        try checkAggregatable()
+        return Self.groupCounts(try await context.store.fetch(groupRequest(keys)).dictionaries, keys: keys)
+    }
+
+    // MARK: Internals
 
     /// One aggregate of a field over every match; `.null` when nothing is aggregated.
     func aggregate(_ function: AggregateProperty.Function, of key: String) throws -> Value {
+        let request = try aggregateRequest(function, of: key)
+        return try context.store.fetch(request).dictionaries.first?[Self.aggregateName] ?? .null
+    }
+
+    /// One aggregate of a field over every match (async).
+    func aggregate(_ function: AggregateProperty.Function, of key: String) async throws -> Value {
+        let request = try aggregateRequest(function, of: key)
+        return try await context.store.fetch(request).dictionaries.first?[Self.aggregateName] ?? .null
+    }
+
+    /// The name of the aggregate in the dictionary an aggregate request returns.
+    private static var aggregateName: String { "value" }
+
+    /// The name of the count in the dictionaries a group request returns.
+    private static var countName: String { "@count" }
+
+    /// The dictionary request of one aggregate over every match; throws for a paged query or
+    /// pending changes the store would leave out.
+    private func aggregateRequest(_ function: AggregateProperty.Function, of key: String) throws -> FetchRequest {
         try checkAggregatable()
         guard fetchLimit == nil, fetchOffset == 0 else {
             throw QueryError.aggregateOfPagedQuery(function: function.rawValue)
         }
-        let name = "value"
         var request = fetchRequest
         request.resultType = .dictionaries
         request.sortDescriptors = []
-        request.propertiesToFetch = [.aggregate(AggregateProperty(name: name, function: function, key: key))]
-        return try context.store.fetch(request).dictionaries.first?[name] ?? .null
+        request.propertiesToFetch = [.aggregate(AggregateProperty(name: Self.aggregateName, function: function, key: key))]
+        return request
+    }
+
+    /// The dictionary request counting the matches in each group of some fields' values.
+    private func groupRequest(_ keys: [String]) -> FetchRequest {
+        var request = fetchRequest
+        request.resultType = .dictionaries
+        request.propertiesToGroupBy = keys
+        request.propertiesToFetch = keys.map(FetchProperty.field)
+            + [.aggregate(AggregateProperty(name: Self.countName, function: .count, key: "recordName"))]
+        return request
+    }
+
+    /// The groups of a group request's rows.
+    private static func groupCounts(_ rows: [[String: Value]], keys: [String]) -> [GroupCount] {
+        rows.map { row in
+            GroupCount(values: keys.map { row[$0] ?? .null }, count: Int(row[countName]?.numericValue ?? 0))
+        }
     }
 
     /// Throws when the store's answer would leave out pending changes the query includes.

@@ -19,7 +19,23 @@ extension Query {
     public func firstOrInsert() throws -> T {
         if let insertionProblem { throw QueryError.tooComplex(reason: insertionProblem) }
         if let found = try first() { return found }
-        let model = try makeModel(from: insertionValues)
+        return try insertModel(from: insertionValues)
+    }
+
+    /// The first match, or a new model inserted into the context (async); see the synchronous form.
+    ///
+    /// ```swift
+    /// let apple = try await Item.query(in: context).where([.name: "Apple"]).firstOrInsert()
+    /// ```
+    public func firstOrInsert() async throws -> T {
+        if let insertionProblem { throw QueryError.tooComplex(reason: insertionProblem) }
+        if let found = try await first() { return found }
+        return try insertModel(from: insertionValues)
+    }
+
+    /// A new model from field values, registered as a pending insert.
+    func insertModel(from values: [String: Value]) throws -> T {
+        let model = try makeModel(from: values)
         try context.insert(model)
         return model
     }
@@ -68,15 +84,46 @@ extension Query where T: Identifiable {
     /// ```
     public func fetchOrInsert(_ id: T.ID) throws -> T {
         if let found = try fetch(id) { return found }
+        return try insertModel(from: insertionValues(withID: id))
+    }
+
+    /// Whether a model with this id matches the query (async).
+    ///
+    /// ```swift
+    /// let known = try await Item.query(in: context).exists("a1")
+    /// ```
+    public func exists(_ id: T.ID) async throws -> Bool {
+        try await withID(id).exists()
+    }
+
+    /// The model with this id when it matches the query, or nil (async).
+    ///
+    /// ```swift
+    /// let apple = try await Item.query(in: context).fetch("a1")
+    /// ```
+    public func fetch(_ id: T.ID) async throws -> T? {
+        try await withID(id).first()
+    }
+
+    /// The model with this id, or a new one inserted into the context (async); see the synchronous form.
+    ///
+    /// ```swift
+    /// let pear = try await Item.query(in: context).fetchOrInsert("p1")
+    /// ```
+    public func fetchOrInsert(_ id: T.ID) async throws -> T {
+        if let found = try await fetch(id) { return found }
+        return try insertModel(from: insertionValues(withID: id))
+    }
+
+    /// The fields of a new model with this id: the query's equality conditions, and the id.
+    private func insertionValues(withID id: T.ID) throws -> [String: Value] {
         guard let encodableID = id as? any Encodable else {
             throw QueryError.tooComplex(reason: "the id type \(T.ID.self) is not Encodable")
         }
         let idValue = try ValueEncoder(recordType: T.recordType, codingPath: []).encodeRoot(encodableID)
         var values = insertionProblem == nil ? insertionValues : [:]
         values["id"] = idValue
-        let model = try makeModel(from: values)
-        try context.insert(model)
-        return model
+        return values
     }
 
     /// The query narrowed to the record named by an id.

@@ -58,13 +58,7 @@ extension Query {
     /// ```
     @discardableResult
     public func delete() throws -> Int {
-        var request = fetchRequest
-        request.propertiesToFetch = nil
-        let matches = try context.records(for: request, includesPendingChanges: includesPendingChanges)
-        for record in matches {
-            context.deleteRecord(record.recordID, recordType: record.recordType)
-        }
-        return matches.count
+        markDeleted(try context.records(for: deletionRequest, includesPendingChanges: includesPendingChanges))
     }
 
     /// How the store would run the query (SQL, arguments, residual predicate, indexes). The
@@ -81,13 +75,13 @@ extension Query {
 
     // MARK: Async versions
 
-    /// Every matching model (async).
+    /// Every matching model (async), never blocking a thread while the store reads.
     ///
     /// ```swift
     /// let items = try await Item.query(in: context).where("quantity == 1").all()
     /// ```
     public func all() async throws -> [T] {
-        try decodeAll(fetchRecords())
+        try decodeAll(await fetchRecords())
     }
 
     /// The first matching model, or nil (async).
@@ -96,8 +90,7 @@ extension Query {
     /// let item = try await Item.query(in: context).first()
     /// ```
     public func first() async throws -> T? {
-        let limited = try limit(1)
-        return try limited.decodeAll(limited.fetchRecords()).first
+        try await limit(1).all().first
     }
 
     /// How many models match (async).
@@ -106,7 +99,7 @@ extension Query {
     /// let count = try await Item.query(in: context).count()
     /// ```
     public func count() async throws -> Int {
-        try context.count(for: fetchRequest, includesPendingChanges: includesPendingChanges)
+        try await context.count(for: fetchRequest, includesPendingChanges: includesPendingChanges)
     }
 
     /// Whether any model matches (async).
@@ -118,12 +111,63 @@ extension Query {
         try await limit(1).count() > 0
     }
 
+    /// The matching records themselves (async), with only the ``selectedKeys`` when the query selects fields.
+    ///
+    /// ```swift
+    /// let rows = try await Item.query(in: context).select("name").records()
+    /// ```
+    public func records() async throws -> [Record] {
+        try await fetchRecords()
+    }
+
+    /// Marks every match for deletion in the context (async); returns how many matched.
+    ///
+    /// ```swift
+    /// try await Item.query(in: context).where([.quantity: 0]).delete()
+    /// try await context.save()
+    /// ```
+    @discardableResult
+    public func delete() async throws -> Int {
+        markDeleted(try await context.records(for: deletionRequest, includesPendingChanges: includesPendingChanges))
+    }
+
+    /// How the store would run the query (async).
+    ///
+    /// ```swift
+    /// print(try await Item.query(in: context).where([.quantity: 1]).explain())
+    /// ```
+    public func explain() async throws -> QueryPlan {
+        try await context.store.explain(
+            ofType: T.recordType, matching: predicate, sorts: sorts, zone: context.zone,
+            limit: fetchLimit.map { $0 + fetchOffset })
+    }
+
     // MARK: Internals
 
     /// The matching records, with only the selected fields: offset, limit and fields are the
     /// store's work unless pending changes must be merged in.
     func fetchRecords() throws -> [Record] {
         try context.records(for: fetchRequest, includesPendingChanges: includesPendingChanges)
+    }
+
+    /// The matching records (async).
+    func fetchRecords() async throws -> [Record] {
+        try await context.records(for: fetchRequest, includesPendingChanges: includesPendingChanges)
+    }
+
+    /// The request whose matches ``delete()`` marks: whole records.
+    private var deletionRequest: FetchRequest {
+        var request = fetchRequest
+        request.propertiesToFetch = nil
+        return request
+    }
+
+    /// Registers the deletion of every record; returns how many.
+    private func markDeleted(_ matches: [Record]) -> Int {
+        for record in matches {
+            context.deleteRecord(record.recordID, recordType: record.recordType)
+        }
+        return matches.count
     }
 
     func decodeAll(_ records: [Record]) throws -> [T] {

@@ -120,15 +120,23 @@ extension Query where T: Queryable {
     }
 
     /// A sum decoded as the property's type, zero when there is nothing to add.
-    private func typedSum<Field: Numeric & Decodable>(of field: String) throws -> Field {
-        let total = try aggregate(.sum, of: field)
-        return total.isNull ? .zero : try decodeAggregate(total, as: Field.self, field: field)
+    func typedSum<Field: Numeric & Decodable>(of field: String) throws -> Field {
+        try decodedSum(try aggregate(.sum, of: field), field: field)
     }
 
     /// A minimum or maximum decoded as the property's type.
-    private func typedExtreme<Field: Decodable>(_ function: AggregateProperty.Function, of field: String) throws -> Field? {
-        let extreme = try aggregate(function, of: field)
-        return extreme.isNull ? nil : try decodeAggregate(extreme, as: Field.self, field: field)
+    func typedExtreme<Field: Decodable>(_ function: AggregateProperty.Function, of field: String) throws -> Field? {
+        try decodedExtreme(try aggregate(function, of: field), field: field)
+    }
+
+    /// A sum as the property's type: zero for `.null`.
+    func decodedSum<Field: Numeric & Decodable>(_ total: Value, field: String) throws -> Field {
+        total.isNull ? .zero : try decodeAggregate(total, as: Field.self, field: field)
+    }
+
+    /// A minimum or maximum as the property's type: nil for `.null`.
+    func decodedExtreme<Field: Decodable>(_ extreme: Value, field: String) throws -> Field? {
+        extreme.isNull ? nil : try decodeAggregate(extreme, as: Field.self, field: field)
     }
 
     /// An aggregate value as a property's type, as the record decoder reads a field.

@@ -46,7 +46,7 @@ struct ModifyBatch {
 
     /// Takes the outcome of step `index`; a storage failure (the database itself) is rethrown.
     mutating func receive(_ outcome: Result<[Record], RecordStoreError>, forStep index: Int) throws(RecordStoreError) {
-        if case .failure(.storage) = outcome { try outcome.get() }
+        if case .failure(let error) = outcome, case .storage = error { throw error }
         switch (subjects[index], outcome) {
         case (.all, .success(let saved)):
             for record in saved { saveResults[record.recordID] = .success(record) }

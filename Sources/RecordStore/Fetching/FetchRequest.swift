@@ -13,6 +13,9 @@ import PredicateLanguage
 ///   group-by values; they run as SQL `GROUP BY` on SQLite and in Swift on the memory engine.
 /// - A predicate with `$VARIABLE`s is a template: bind it per call with ``substituting(_:)``.
 ///
+/// Which is which: a `FetchRequest` is Core Data's request; ``RecordQuery`` is CloudKit's query
+/// (batches and cursors); both become a package-internal `QuerySpecification` for the engine.
+///
 /// ```swift
 /// var template = FetchRequest(entityName: "City")
 /// template.predicate = try FormatPredicate(format: "countrycode == $COUNTRY AND population > $MINIMUM")

@@ -1,6 +1,9 @@
 /// How a query runs: the SQL with its placeholders and bound arguments, the residual
 /// predicate the evaluator checks on the rows SQL returns, and the indexes SQLite uses.
 ///
+/// Which is which: a `QueryPlan` is the printed explanation `explain` returns; the planner's
+/// working plan is the package-internal `SQLPlan`, made by `SQLPlanner`.
+///
 /// ```swift
 /// let plan = try store.explain(ofType: "City", matching: FormatPredicate(format: "population > 1000000"))
 /// print(plan)

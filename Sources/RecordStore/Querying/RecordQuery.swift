@@ -5,6 +5,10 @@ import PredicateLanguage
 /// A query for records of one type: `CKQuery`'s counterpart. The record type and the
 /// predicate are fixed at creation; the sorts can change.
 ///
+/// Which is which: a `RecordQuery` is CloudKit's query, run in batches with cursors;
+/// ``FetchRequest`` is Core Data's (limit, offset, result types, aggregates); both become a
+/// package-internal `QuerySpecification` on their way to an engine.
+///
 /// The predicate is checked against a rule profile when the query is created: `.full`
 /// (the default) accepts the whole language, `.cloudKit` rejects what CloudKit rejects.
 ///

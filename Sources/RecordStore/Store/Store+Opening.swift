@@ -19,6 +19,19 @@ extension Store {
         Store(engine: try SQLiteEngine(path: path), mode: mode)
     }
 
+    /// Opens a SQLite store whose planner never calls back into Swift from SQL (no `query_test`,
+    /// `query_distance` nor Swift collations), as a database server cannot: what SQL cannot
+    /// answer exactly becomes a superset condition plus the residual predicate. The test suites
+    /// run it beside the other engines, so that the fallback a server engine relies on is checked
+    /// on every behaviour.
+    ///
+    /// ```swift
+    /// let store = try Store.openPortableSQLite(path: "/tmp/portable.sqlite")
+    /// ```
+    package static func openPortableSQLite(path: String, mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
+        Store(engine: try SQLiteEngine(path: path, evaluatorCallbacks: false), mode: mode)
+    }
+
     /// Opens (creating when needed) the store a location names, choosing the engine by its scheme:
     ///
     /// - a file path, `sqlite:PATH` or `file:///PATH`: SQLite (``open(path:mode:)``);

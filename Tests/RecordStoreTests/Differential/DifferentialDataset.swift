@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
@@ -5,14 +6,17 @@ import PredicateLanguage
 /// The records the differential tests query: every 130th city of cities15000 (262 cities
 /// from every country, with a few derived fields of the types cities lack) plus a few records written to hurt (empty strings and lists, missing
 /// fields, decomposed accents, LIKE wildcards, quotes, integer extremes, locations at the
-/// poles and the antimeridian), loaded into a memory store and a SQLite store.
+/// poles and the antimeridian), loaded into a store of every ``TestEngine``.
 struct DifferentialDataset: Sendable {
     /// Every record, as saved.
     let records: [Record]
-    /// The same records in the memory engine.
+    /// The same records in the reference engine (memory).
     let memory: Store
-    /// The same records in the SQLite engine.
-    let sqlite: Store
+    /// The same records in every other engine, checked against ``memory``.
+    let others: [(engine: TestEngine, store: Store)]
+
+    /// Every store, the reference first.
+    var stores: [Store] { [memory] + others.map(\.store) }
 
     /// Every `sampleStride`-th line of the data set is kept.
     static let sampleStride = 130
@@ -46,11 +50,15 @@ struct DifferentialDataset: Sendable {
         }
         records += edgeRecords
         let memory = Store.inMemory()
-        let sqlite = try Store.open(path: CitiesFixture.temporaryDatabasePath("differential"))
         let saved = try memory.save(records)
-        try sqlite.save(records)
-        try sqlite.optimize()
-        return DifferentialDataset(records: saved, memory: memory, sqlite: sqlite)
+        var others: [(engine: TestEngine, store: Store)] = []
+        for engine in TestEngine.allCases where engine != TestEngine.reference {
+            let store = try engine.makeStore()
+            try store.save(records)
+            try store.optimize()
+            others.append((engine, store))
+        }
+        return DifferentialDataset(records: saved, memory: memory, others: others)
     }
 
     /// Fields of the other types, derived from the city's numbers so every run sees the same:

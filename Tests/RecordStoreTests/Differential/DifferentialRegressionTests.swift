@@ -19,7 +19,7 @@ struct DifferentialRegressionTests {
         let expectedCounts = [0, 0, 0, 0, 0, 1, 0, 0]
         for (format, expected) in zip(formats, expectedCounts) {
             let predicate = try FormatPredicate(format: format)
-            for store in [dataset.memory, dataset.sqlite] {
+            for store in dataset.stores {
                 #expect(try store.count(ofType: "City", matching: predicate) == expected, "\(store.engineName): \(format)")
                 #expect(try store.records(ofType: "City", matching: predicate).count == expected, "\(store.engineName): \(format)")
             }
@@ -33,7 +33,7 @@ struct DifferentialRegressionTests {
             field: "name", recordType: "Item", reason: "a string holds a NUL character (U+0000), which cannot be stored")
         let expectedInList = RecordStoreError.unsupportedValue(
             field: "tags", recordType: "Item", reason: "a string holds a NUL character (U+0000), which cannot be stored")
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             #expect(throws: expected, "\(store.engineName)") {
                 try store.save([Record(recordType: "Item", recordID: RecordID(recordName: "one"), fields: ["name": "a\u{0}b"])])
             }

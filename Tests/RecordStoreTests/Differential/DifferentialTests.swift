@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Property-based differential tests: random well-typed predicates and sorts over the
-/// cities schema run on the memory engine (the reference) and the SQLite engine; any
+/// cities schema run on the memory engine (the reference) and every other ``TestEngine``; any
 /// difference in the records, their order, the count or an error is a failure that prints
 /// the seed, the predicate, the sorts and the first differing record.
 ///
@@ -13,8 +13,7 @@ import TestSupport
 /// `QUERY_DIFFERENTIAL_COUNT` the number of predicates (default 2,000), and
 /// `QUERY_DIFFERENTIAL_CASE_SEED` replays the one case a failure printed, and
 /// `QUERY_DIFFERENTIAL_PROFILE=1` prints every case with the time each engine took.
-/// PostgreSQL has no engine yet: it is skipped.
-@Suite("Differential: random predicates agree on memory and SQLite")
+@Suite("Differential: random predicates agree on every engine")
 struct DifferentialTests {
     static let defaultSeed: UInt64 = 20_240_601
     static let defaultCount = 2_000
@@ -75,41 +74,57 @@ struct DifferentialTests {
         } catch {
             return "the generated predicate does not parse: \(error)"
         }
-        let printed = "predicate: \(predicate.predicateFormat)"
         let memoryStart = Date()
         let memory = answer(predicate, testCase, store: dataset.memory)
-        let sqliteStart = Date()
-        let sqlite = answer(predicate, testCase, store: dataset.sqlite)
         if profile {
-            print(String(format: "DIFFERENTIAL memory %.3f s, sqlite %.3f s: %@", sqliteStart.timeIntervalSince(memoryStart),
-                         Date().timeIntervalSince(sqliteStart), testCase.description))
+            print(String(format: "DIFFERENTIAL memory %.3f s: %@", Date().timeIntervalSince(memoryStart), testCase.description))
         }
-        switch (memory, sqlite) {
-        case (.success(let fromMemory), .success(let fromSQLite)):
-            if !fromMemory.recordNames.isEmpty { nonEmpty += 1 }
-            if fromMemory == fromSQLite { return nil }
-            var lines = [printed, "count: memory \(fromMemory.count), sqlite \(fromSQLite.count)",
-                         "records: memory \(fromMemory.recordNames.count), sqlite \(fromSQLite.recordNames.count)"]
-            if let index = firstDifference(fromMemory.recordNames, fromSQLite.recordNames) {
+        if case .success(let fromMemory) = memory, !fromMemory.recordNames.isEmpty { nonEmpty += 1 }
+        var differences: [String] = []
+        for (engine, store) in dataset.others {
+            let start = Date()
+            let other = answer(predicate, testCase, store: store)
+            if profile {
+                print(String(format: "DIFFERENTIAL %@ %.3f s: %@", engine.rawValue, Date().timeIntervalSince(start), testCase.description))
+            }
+            if let difference = difference(memory, other, engine: engine.rawValue, predicate: predicate, testCase, dataset) {
+                differences.append(difference)
+            }
+        }
+        return differences.isEmpty ? nil : differences.joined(separator: "\n")
+    }
+
+    /// How one engine's answer differs from the memory engine's, or nil when they agree.
+    static func difference(
+        _ memory: Result<Answer, RecordStoreError>, _ other: Result<Answer, RecordStoreError>, engine: String,
+        predicate: FormatPredicate, _ testCase: DifferentialCase, _ dataset: DifferentialDataset
+    ) -> String? {
+        let printed = "predicate: \(predicate.predicateFormat)"
+        switch (memory, other) {
+        case (.success(let fromMemory), .success(let fromOther)):
+            if fromMemory == fromOther { return nil }
+            var lines = [printed, "count: memory \(fromMemory.count), \(engine) \(fromOther.count)",
+                         "records: memory \(fromMemory.recordNames.count), \(engine) \(fromOther.recordNames.count)"]
+            if let index = firstDifference(fromMemory.recordNames, fromOther.recordNames) {
                 lines.append("first difference at position \(index):")
                 let memoryName = index < fromMemory.recordNames.count ? fromMemory.recordNames[index] : nil
-                let sqliteName = index < fromSQLite.recordNames.count ? fromSQLite.recordNames[index] : nil
+                let otherName = index < fromOther.recordNames.count ? fromOther.recordNames[index] : nil
                 lines.append("  memory: \(describe(memoryName, testCase, dataset))")
-                lines.append("  sqlite: \(describe(sqliteName, testCase, dataset))")
-                let missing = Set(fromMemory.recordNames).symmetricDifference(fromSQLite.recordNames).sorted().prefix(3)
+                lines.append("  \(engine): \(describe(otherName, testCase, dataset))")
+                let missing = Set(fromMemory.recordNames).symmetricDifference(fromOther.recordNames).sorted().prefix(3)
                 for name in missing {
-                    let side = fromMemory.recordNames.contains(name) ? "only memory" : "only sqlite"
+                    let side = fromMemory.recordNames.contains(name) ? "only memory" : "only \(engine)"
                     lines.append("  \(side): \(describe(name, testCase, dataset))")
                 }
             }
             return lines.joined(separator: "\n")
-        case (.failure(let memoryError), .failure(let sqliteError)):
-            if memoryError.description == sqliteError.description { return nil }
-            return [printed, "memory error: \(memoryError)", "sqlite error: \(sqliteError)"].joined(separator: "\n")
-        case (.success(let fromMemory), .failure(let sqliteError)):
-            return [printed, "memory answered \(fromMemory.count) records", "sqlite error: \(sqliteError)"].joined(separator: "\n")
-        case (.failure(let memoryError), .success(let fromSQLite)):
-            return [printed, "memory error: \(memoryError)", "sqlite answered \(fromSQLite.count) records"].joined(separator: "\n")
+        case (.failure(let memoryError), .failure(let otherError)):
+            if memoryError.description == otherError.description { return nil }
+            return [printed, "memory error: \(memoryError)", "\(engine) error: \(otherError)"].joined(separator: "\n")
+        case (.success(let fromMemory), .failure(let otherError)):
+            return [printed, "memory answered \(fromMemory.count) records", "\(engine) error: \(otherError)"].joined(separator: "\n")
+        case (.failure(let memoryError), .success(let fromOther)):
+            return [printed, "memory error: \(memoryError)", "\(engine) answered \(fromOther.count) records"].joined(separator: "\n")
         }
     }
 

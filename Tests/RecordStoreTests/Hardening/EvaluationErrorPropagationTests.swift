@@ -9,7 +9,7 @@ import Testing
 @Suite("Hardening: evaluation errors reach the caller from both engines")
 struct EvaluationErrorPropagationTests {
     private func store(_ fields: [String: Value]) throws -> [Store] {
-        let stores = try SmallStores.both()
+        let stores = try SmallStores.all()
         for store in stores {
             try store.save([Record(recordType: "Item", recordID: RecordID(recordName: "one"), fields: fields)])
         }

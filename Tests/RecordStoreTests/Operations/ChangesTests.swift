@@ -12,7 +12,7 @@ struct ChangesTests {
 
     @Test("Lookups report each missing ID")
     func lookups() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try store.save(SmallStores.items(3))
             let missing = RecordID(recordName: "ghost")
             let elsewhere = RecordID(recordName: "item001", zoneID: ZoneID(zoneName: "Other"))
@@ -26,7 +26,7 @@ struct ChangesTests {
 
     @Test("Atomic: all or nothing; the failing record names its error, the others batchRequestFailed")
     func atomic() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try store.save(SmallStores.items(3))
             var stale = Record(recordType: "Item", recordID: RecordID(recordName: "item000"))   // no change tag: a conflict
             stale["group"] = "z"
@@ -53,7 +53,7 @@ struct ChangesTests {
 
     @Test("Deletions with expected change tags delete only the version read")
     func conditionalDeletions() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             let saved = try store.save(SmallStores.items(4))
             let tags = Dictionary(uniqueKeysWithValues: saved.map { ($0.recordID, $0.recordChangeTag ?? "") })
             let first = RecordID(recordName: "item000")
@@ -97,7 +97,7 @@ struct ChangesTests {
 
     @Test("Non-atomic: each record succeeds or fails alone")
     func nonAtomic() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try store.save(SmallStores.items(3))
             var stale = Record(recordType: "Item", recordID: RecordID(recordName: "item000"))
             stale["group"] = "z"

@@ -14,7 +14,7 @@ struct ConcurrentPagingTests {
 
     @Test("Records present throughout appear exactly once; inserted ones at most once", arguments: sorts.indices)
     func stableUnderWrites(_ sortIndex: Int) async throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             let initial = SmallStores.items(600)
             try await store.save(initial)
             let deletable = Set(initial.map(\.recordID).filter { (Int($0.recordName.dropFirst(4)) ?? 0) % 5 == 1 })

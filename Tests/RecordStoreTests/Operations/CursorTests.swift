@@ -9,7 +9,7 @@ struct CursorTests {
 
     @Test("Offset mode shifts like CloudKit; keyset mode does not")
     func offsetShifting() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try store.save(SmallStores.items(10))
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: [Sort("recordName")])
             let offsetFirst = try store.firstBatch(matching: query, resultsLimit: 3, cursorMode: .offset)
@@ -37,7 +37,7 @@ struct CursorTests {
 
     @Test("No cursor when the batch holds the last record")
     func exactEnd() throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try store.save(SmallStores.items(6))
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate)
             let first = try store.firstBatch(matching: query, resultsLimit: 3)
@@ -114,7 +114,7 @@ struct CursorTests {
 
     @Test("Desired keys: only the asked fields; an empty list gives metadata only")
     func desiredKeys() async throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try await store.save(SmallStores.items(5))
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: [Sort("recordName")])
             let some = try await store.records(matching: query, desiredKeys: ["title", "rank"], resultsLimit: 2)

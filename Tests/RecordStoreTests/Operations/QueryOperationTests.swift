@@ -14,7 +14,7 @@ final class CallbackLog: Sendable {
 struct QueryOperationTests {
     @Test("Records in order, then the cursor; the cursor operation finishes the query")
     func callbacksInOrder() async throws {
-        for store in try SmallStores.both() {
+        for store in try SmallStores.all() {
             try await store.save(SmallStores.items(7))
             let query = try RecordQuery(recordType: "Item", predicate: FormatPredicate(format: "rank != nil"), sorts: [Sort("rank", ascending: false)])
             let log = CallbackLog()

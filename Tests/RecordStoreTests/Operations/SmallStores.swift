@@ -1,12 +1,13 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
 
-/// Small fresh stores (memory and SQLite) for tests that write.
+/// Small fresh stores (one of every ``TestEngine``) for tests that write.
 enum SmallStores {
-    /// A memory store and a SQLite store in a temporary file.
-    static func both() throws -> [Store] {
-        [Store.inMemory(), try Store.open(path: CitiesFixture.temporaryDatabasePath("small"))]
+    /// A fresh store of every engine, in ``TestEngine/allCases`` order.
+    static func all() throws -> [Store] {
+        try TestEngine.freshStores()
     }
 
     /// Items `item000`…: `rank` is nil for every third item, `group` cycles over 4 letters.

@@ -70,7 +70,7 @@ struct PrintableASCIICollationTests {
 
     @Test func cityNamesAgreeWithFoundation() throws {
         let collation = try #require(Self.collation)
-        let (memory, _) = try CitiesFixture.stores.get()
+        let memory = try CitiesFixture.stores.get().reference
         let names = try memory.records(ofType: "City", matching: .truePredicate).flatMap { record -> [String] in
             ["name", "asciiname"].compactMap { if case .string(let text)? = record.fields[$0] { text } else { nil } }
         }

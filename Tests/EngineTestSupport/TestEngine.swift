@@ -1,0 +1,66 @@
+import Foundation
+import RecordStore
+
+/// The engines every engine-parameterized suite runs on: the one list to extend when an engine
+/// is added (conformance, differential, paging, aggregates, the store behaviours and the Query
+/// package suite all take their engines from here).
+///
+/// ``memory`` is the reference: it evaluates every predicate in Swift, and the other engines
+/// must give its answers.
+///
+/// ```swift
+/// @Test(arguments: TestEngine.allCases)
+/// func counts(engine: TestEngine) throws {
+///     let store = try engine.makeStore()
+///     ...
+/// }
+/// ```
+package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// The memory engine: the reference.
+    case memory
+    /// SQLite with its Swift callbacks (`query_test`, `query_distance`, collations): the default.
+    case sqlite
+    /// SQLite without callbacks into Swift, as a database server plans: superset SQL and the residual.
+    case portableSQLite = "sqlite-portable"
+
+    package var description: String { rawValue }
+
+    /// The name the store reports (``Store/engineName``): both SQLite variants are `sqlite`.
+    package var engineName: String {
+        self == .memory ? "memory" : "sqlite"
+    }
+
+    /// The engine whose answers the others must match.
+    package static let reference = TestEngine.memory
+
+    /// A new, empty store of this engine (SQLite in a fresh temporary file).
+    package func makeStore(mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
+        switch self {
+        case .memory: Store.inMemory(mode: mode)
+        case .sqlite: try Store.open(path: Self.temporaryDatabasePath(rawValue), mode: mode)
+        case .portableSQLite: try Store.openPortableSQLite(path: Self.temporaryDatabasePath(rawValue), mode: mode)
+        }
+    }
+
+    /// A new, empty store of every engine, in ``allCases`` order.
+    package static func freshStores(mode: SchemaMode = .development) throws(RecordStoreError) -> [Store] {
+        var stores: [Store] = []
+        for engine in allCases { stores.append(try engine.makeStore(mode: mode)) }
+        return stores
+    }
+
+    /// The path of a file of the repository's `Datasets/` folder (found from this source file,
+    /// so that tests run from any directory).
+    package static func datasetPath(_ name: String) -> String {
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return packageRoot.appendingPathComponent("Datasets").appendingPathComponent(name).path
+    }
+
+    /// A fresh temporary database path, in a directory of its own.
+    package static func temporaryDatabasePath(_ name: String) -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("\(name).sqlite").path
+    }
+}

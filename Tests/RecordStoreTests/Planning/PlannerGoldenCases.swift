@@ -1,0 +1,272 @@
+import Foundation
+import PredicateLanguage
+@testable import RecordStore
+
+private let goldenParis = Location(latitude: 48.8566, longitude: 2.3522)
+
+/// The golden cases: each query with the plan the SQLite dialect makes of it, as
+/// ``PlannerGoldenCase/render(_:)`` prints it.
+let plannerGoldenCases: [PlannerGoldenCase] = [
+    // Comparisons of one field with a constant: exact in SQL.
+    .init(format: "population > 100000", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" > ?)
+          ARGUMENTS "_defaultZone", 100000
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population == 5", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" = ?)
+          ARGUMENTS "_defaultZone", 5
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population != 5", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NULL OR t."population" <> ?)
+          ARGUMENTS "_defaultZone", 5
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population <= 5.5", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" <= ?)
+          ARGUMENTS "_defaultZone", 5.5
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "elevation >= 10", expected: #"""
+        WHERE t."$zone" = ? AND (t."elevation" IS NOT NULL AND t."elevation" >= ?)
+          ARGUMENTS "_defaultZone", 10
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "capital == YES", expected: #"""
+        WHERE t."$zone" = ? AND (t."capital" IS NOT NULL AND t."capital" = ?)
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "capital == NO", expected: #"""
+        WHERE t."$zone" = ? AND (t."capital" IS NOT NULL AND t."capital" = ?)
+          ARGUMENTS "_defaultZone", 0
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "founded < %@", arguments: [.date(Date(timeIntervalSince1970: 0))], expected: #"""
+        WHERE t."$zone" = ? AND (t."founded" IS NOT NULL AND t."founded" < ?)
+          ARGUMENTS "_defaultZone", -978307200.0
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name == 'Paris'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" = ?)
+          ARGUMENTS "_defaultZone", "Paris"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name < 'M'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "M"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name BETWEEN {'A', 'C'}", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" BETWEEN ? AND ?)
+          ARGUMENTS "_defaultZone", "A", "C"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population BETWEEN {1000, 2000}", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" BETWEEN ? AND ?)
+          ARGUMENTS "_defaultZone", 1000, 2000
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name IN {'Paris', 'Lyon'}", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" IN (?, ?))
+          ARGUMENTS "_defaultZone", "Paris", "Lyon"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population IN {1, 2, 3}", expected: #"""
+        WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" IN (?, ?, ?))
+          ARGUMENTS "_defaultZone", 1, 2, 3
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name == nil", expected: #"""
+        WHERE t."$zone" = ? AND t."name" IS NULL
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name != nil", expected: #"""
+        WHERE t."$zone" = ? AND t."name" IS NOT NULL
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "recordName == 'paris'", expected: #"""
+        WHERE t."$zone" = ? AND (t."$recordName" IS NOT NULL AND t."$recordName" = ?)
+          ARGUMENTS "_defaultZone", "paris"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "creationDate > %@", arguments: [.date(Date(timeIntervalSince1970: 1_000_000))], expected: #"""
+        WHERE t."$zone" = ? AND (t."$creationDate" IS NOT NULL AND t."$creationDate" > ?)
+          ARGUMENTS "_defaultZone", -977307200.0
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "missing == 3", expected: #"""
+        WHERE t."$zone" = ? AND 0
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        """#),
+    // String operators SQL cannot do natively: query_test with callbacks, the residual without.
+    .init(format: "name BEGINSWITH 'Par'", expected: #"""
+        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name BEGINSWITH 'Par'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ?
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL name BEGINSWITH "Par"
+        """#),
+    .init(format: "name ==[c] 'paris'", expected: #"""
+        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name ==[c] 'paris'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ?
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL name ==[c] "paris"
+        """#),
+    .init(format: "name LIKE 'P*s'", expected: #"""
+        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name MATCHES '[A-Z].*'", expected: #"""
+        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name < 'M'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "M"
+        ORDER BY t."$recordName" ASC
+        """#),
+    // Lists through the list table.
+    .init(format: "'x' IN tags", expected: #"""
+        WHERE t."$zone" = ? AND EXISTS (SELECT 1 FROM "City$list" AS l WHERE l.record = t.rowid AND l.field = ? AND l.value = ?)
+          ARGUMENTS "_defaultZone", "tags", "x"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "ANY codes > 3", expected: #"""
+        WHERE t."$zone" = ? AND EXISTS (SELECT 1 FROM "City$list" AS l WHERE l.record = t.rowid AND l.field = ? AND query_test(?, 2, l.value))
+          ARGUMENTS "_defaultZone", "codes", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "tags.@count > 2", expected: #"""
+        WHERE t."$zone" = ?
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL tags.@count > 2
+        """#),
+    // Full text and radius searches.
+    .init(format: "self CONTAINS 'saint'", expected: #"""
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT rowid FROM "City$fts" WHERE "City$fts" MATCH ?)
+          ARGUMENTS "_defaultZone", "\"saint\""
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "distanceToLocation:fromLocation:(location, %@) < 50000", arguments: [.location(goldenParis)], expected: #"""
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT id FROM "City$location$rtree" WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?) AND query_test(?, 7, t."location")
+          ARGUMENTS "_defaultZone", 48.40639015795587, 49.30680984204413, 1.66797698277054, 3.0364230172294597, 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "distanceToLocation:fromLocation:(location, %@) < 50000", arguments: [.location(goldenParis)], callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT id FROM "City$location$rtree" WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)
+          ARGUMENTS "_defaultZone", 48.40639015795587, 49.30680984204413, 1.66797698277054, 3.0364230172294597
+        ORDER BY t."$recordName" ASC
+        RESIDUAL distanceToLocation:fromLocation:(location, CAST({48.8566, 2.3522}, "CLLocation")) < 50000
+        """#),
+    // AND, OR, NOT, and what goes to the residual.
+    .init(format: "population > 1000 AND capital == YES", expected: #"""
+        WHERE t."$zone" = ? AND ((t."population" IS NOT NULL AND t."population" > ?) AND (t."capital" IS NOT NULL AND t."capital" = ?))
+          ARGUMENTS "_defaultZone", 1000, 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population > 1000 OR elevation < 0", expected: #"""
+        WHERE t."$zone" = ? AND ((t."population" IS NOT NULL AND t."population" > ?) OR (t."elevation" IS NOT NULL AND t."elevation" < ?))
+          ARGUMENTS "_defaultZone", 1000, 0
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "NOT (population > 1000)", expected: #"""
+        WHERE t."$zone" = ? AND NOT ((t."population" IS NOT NULL AND t."population" > ?))
+          ARGUMENTS "_defaultZone", 1000
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "population > elevation", expected: #"""
+        WHERE t."$zone" = ?
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL population > elevation
+        """#),
+    .init(format: "population > 1000 AND population > elevation", expected: #"""
+        WHERE t."$zone" = ? AND ((t."population" IS NOT NULL AND t."population" > ?))
+          ARGUMENTS "_defaultZone", 1000
+        ORDER BY t."$recordName" ASC
+        RESIDUAL population > elevation
+        """#),
+    .init(format: "SUBQUERY(tags, $t, $t BEGINSWITH 'a').@count > 0", expected: #"""
+        WHERE t."$zone" = ?
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL SUBQUERY(tags, $t, $t BEGINSWITH "a").@count > 0
+        """#),
+    .init(format: "TRUEPREDICATE", expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "FALSEPREDICATE", expected: #"""
+        WHERE t."$zone" = ? AND 0
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" ASC
+        """#),
+    // Sorts: nulls first ascending, explicit; localized orders by collation or in Swift.
+    .init(format: "TRUEPREDICATE", sorts: [Sort("population", ascending: false)], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."population" DESC, t."$recordName" ASC
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name"), Sort("population", ascending: false)], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."name" ASC, t."population" DESC, t."$recordName" ASC
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localized)], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."name" COLLATE query_localized ASC, t."$recordName" ASC
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localized)], callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY (sorted in Swift)
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .caseInsensitive)], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."name" COLLATE query_caseInsensitive ASC, t."$recordName" ASC
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort.distance(from: goldenParis, key: "location")], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY query_distance(t."location$latitude", t."location$longitude", ?, ?) ASC, t."$recordName" ASC
+          ARGUMENTS 48.8566, 2.3522
+        """#),
+    // Keyset segments after a page.
+    .init(format: "TRUEPREDICATE", sorts: [Sort("population", ascending: false)],
+          after: KeysetPosition(sortValues: [.int(5000)], recordName: "lyon"), expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."population" DESC, t."$recordName" ASC
+        KEYSET t."population" <= ? AND ((t."population" < ?) OR (t."population" = ? AND t."$recordName" > ?))
+          ARGUMENTS 5000, 5000, 5000, "lyon"
+        KEYSET t."population" IS NULL
+        """#),
+    .init(format: "capital == YES", sorts: [Sort("name"), Sort("elevation")],
+          after: KeysetPosition(sortValues: [.string("Lyon"), .null], recordName: "lyon"), expected: #"""
+        WHERE t."$zone" = ? AND (t."capital" IS NOT NULL AND t."capital" = ?)
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."name" ASC, t."elevation" ASC, t."$recordName" ASC
+        KEYSET t."name" >= ? AND ((t."name" > ?) OR (t."name" = ? AND t."elevation" IS NOT NULL) OR (t."name" = ? AND t."elevation" IS NULL AND t."$recordName" > ?))
+          ARGUMENTS "Lyon", "Lyon", "Lyon", "Lyon", "lyon"
+        """#),
+]

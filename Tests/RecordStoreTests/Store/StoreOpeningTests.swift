@@ -1,0 +1,92 @@
+import EngineTestSupport
+import Foundation
+import GRDB
+import PredicateLanguage
+import Testing
+@testable import RecordStore
+
+/// `Store.open(url:)` picks the engine from the location's scheme, and an older SQLite layout
+/// is brought up to date when the store opens.
+@Suite("Opening stores by location")
+struct StoreOpeningTests {
+    static func item(_ name: String, tags: [String] = []) -> RecordStore.Record {
+        RecordStore.Record(recordType: "Item", recordID: RecordID(recordName: name), fields: ["title": .string(name), "tags": .list(tags.map(Value.string))])
+    }
+
+    @Test("A path, sqlite: and file: locations open the same SQLite file")
+    func sqliteLocations() async throws {
+        let path = TestEngine.temporaryDatabasePath("opening")
+        let byPath = try await Store.open(url: path)
+        #expect(byPath.engineName == "sqlite")
+        try await byPath.save([Self.item("one")])
+        for location in ["sqlite:\(path)", "sqlite://\(path)", "file://\(path)", "SQLite:\(path)"] {
+            let store = try await Store.open(url: location)
+            #expect(store.engineName == "sqlite", "\(location)")
+            #expect(try await store.record(for: RecordID(recordName: "one"))?["title"] == "one", "\(location)")
+        }
+        // Percent escapes are decoded: a space written %20 opens the file with a space.
+        let spaced = TestEngine.temporaryDatabasePath("with space")
+        try await Store.open(url: spaced).save([Self.item("two")])
+        let escaped = try await Store.open(url: "file://" + spaced.replacingOccurrences(of: " ", with: "%20"))
+        #expect(try await escaped.count(ofType: "Item", matching: .truePredicate) == 1)
+    }
+
+    @Test("memory: opens a new, empty store in memory")
+    func memoryLocation() async throws {
+        let store = try await Store.open(url: "memory:")
+        #expect(store.engineName == "memory")
+        #expect(try await store.schema() == [])
+    }
+
+    @Test("An unknown scheme or a malformed location is a clear error")
+    func badLocations() async throws {
+        let cases: [(String, RecordStoreError)] = [
+            ("postgres://localhost/cities", .invalidStoreLocation(
+                "postgres://localhost/cities",
+                reason: "unknown scheme 'postgres'; this build opens a file path, sqlite:PATH, file:///PATH or memory:")),
+            ("sqlite://server/cities.sqlite", .invalidStoreLocation(
+                "sqlite://server/cities.sqlite",
+                reason: "a sqlite location names a local file: write sqlite:///absolute/path or sqlite:relative/path")),
+            ("sqlite:", .invalidStoreLocation("sqlite:", reason: "the sqlite location has no file path")),
+            ("", .invalidStoreLocation("", reason: "the location is empty")),
+        ]
+        for (location, expected) in cases {
+            await #expect(throws: expected, "\(location)") { try await Store.open(url: location) }
+        }
+        #expect(RecordStoreError.invalidStoreLocation("x:y", reason: "why").description == "Cannot open a store at 'x:y': why")
+    }
+
+    @Test("A one-letter scheme is a drive-like path, not a scheme")
+    func oneLetterPrefixIsAPath() throws {
+        #expect(try StoreLocation("c:cities.sqlite") == .sqliteFile("c:cities.sqlite"))
+        #expect(try StoreLocation("./cities.sqlite") == .sqliteFile("./cities.sqlite"))
+    }
+
+    @Test("A layout-0 file (lists as member counts) is migrated when opened, and queries see its lists")
+    func layoutZeroIsMigrated() throws {
+        let path = TestEngine.temporaryDatabasePath("layout0")
+        do {
+            let store = try Store.open(path: path)
+            try store.save([Self.item("a", tags: ["red", "blue"]), Self.item("b", tags: []), Self.item("c", tags: ["green"])])
+        }
+        // Rewrite the file as version 0 wrote it: the row holds the member count; no layout version.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: #"UPDATE "Item" SET "tags" = (SELECT count(*) FROM "Item$list" AS l WHERE l.record = "Item".rowid AND l.field = 'tags')"#)
+            try db.execute(sql: #"DELETE FROM "$metadata" WHERE name = 'layoutVersion'"#)
+        }
+        let counts = try queue.read { db in try Int64.fetchAll(db, sql: #"SELECT "tags" FROM "Item" ORDER BY "$recordName""#) }
+        #expect(counts == [2, 0, 1])
+        try queue.close()
+
+        let reopened = try Store.open(path: path)
+        #expect(try reopened.record(for: RecordID(recordName: "a"))?["tags"] == .list(["red", "blue"]))
+        #expect(try reopened.record(for: RecordID(recordName: "b"))?["tags"] == .list([]))
+        let green = try reopened.records(ofType: "Item", matching: FormatPredicate(format: "'green' IN tags"))
+        #expect(green.map(\.recordID.recordName) == ["c"])
+        let version = try DatabaseQueue(path: path).read { db in
+            try Int64.fetchOne(db, sql: #"SELECT value FROM "$metadata" WHERE name = 'layoutVersion'"#)
+        }
+        #expect(version == SQLiteLayoutMigration.currentVersion)
+    }
+}
