@@ -19,7 +19,14 @@ let package = Package(
     targets: [
         .target(
             name: "PredicateLanguage",
+            dependencies: ["CFoundationICU"],
             path: "Sources/PredicateLanguage"
+        ),
+        // Links the toolchain's ICU (lib_FoundationICU) for MATCHES: ICU's uregex C API with a
+        // deterministic work limit. The declarations come from the toolchain's _FoundationICU module.
+        .systemLibrary(
+            name: "CFoundationICU",
+            path: "Sources/CFoundationICU"
         ),
         .systemLibrary(
             name: "CZlib",

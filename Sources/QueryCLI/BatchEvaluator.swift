@@ -5,7 +5,8 @@ import PredicateLanguage
 ///
 /// A request is `{"format": "...", "args": [...], "object": ..., "variables": {...}, "rules": "full"}`;
 /// the answer is `{"canonical": "...", "result": true}`, `{"canonical": "..."}` without an
-/// object, or `{"error": "..."}`. A line that fails never stops the batch.
+/// object, or `{"error": "..."}`; the canonical form has the variables substituted. A line that
+/// fails never stops the batch.
 enum BatchEvaluator {
     /// Reads all of `input` line by line and writes the answers to `output`.
     static func run(input: FileHandle, output: FileHandle) {
@@ -54,7 +55,9 @@ enum BatchEvaluator {
                 rules = named
             default: return errorLine("\"rules\" must be a string")
             }
-            let predicate = try FormatPredicate(format: format, argumentArray: arguments)
+            // With variables, the canonical form is the substituted predicate, as Apple prints the
+            // result of predicateWithSubstitutionVariables:.
+            let predicate = try FormatPredicate(format: format, argumentArray: arguments).substituting(variables)
             try rules.validate(predicate)
             let canonical = Value.jsonQuoted(predicate.predicateFormat)
             guard let object = fields["object"] else {

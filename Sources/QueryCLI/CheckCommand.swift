@@ -10,6 +10,10 @@ struct CheckCommand: ParsableCommand {
             Example:
               query check 'name BEGINSWITH[c] %@ AND population > %d' --arg '"sa"' --arg 100000
               name BEGINSWITH[c] "sa" AND population > 100000
+
+            With --var, prints the predicate with its template variables substituted:
+              query check 'population > $MINIMUM' --var MINIMUM=100000
+              population > 100000
             """
     )
 
@@ -18,8 +22,12 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var predicate: PredicateArguments
 
+    @Option(name: .customLong("var"), help: ArgumentHelp("A template variable as NAME=JSON (repeat the flag).", valueName: "name=json"))
+    var variables: [String] = []
+
     func run() throws {
-        let parsed = try predicate.parsedPredicate()
+        let bindings = try EvalCommand.parseVariables(variables)
+        let parsed = try predicate.parsedPredicate().substituting(bindings)
         try rules.validate(parsed)
         print(parsed.predicateFormat)
     }

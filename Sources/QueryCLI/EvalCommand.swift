@@ -12,11 +12,13 @@ struct EvalCommand: ParsableCommand {
               query eval 'population > 100000 AND name BEGINSWITH[c] "s"' --object '{"name": "Sapporo", "population": 1973395}'
               true
 
+            With --var, the template variables are substituted before the predicate runs.
+
             With --batch, reads one JSON object per line from standard input:
               {"format": "...", "args": [...], "object": {...}, "variables": {...}, "rules": "full"}
             (all but "format" optional) and writes one line per input line, in order:
               {"canonical": "...", "result": true}, {"canonical": "..."} when no object was given,
-              or {"error": "..."}.
+              or {"error": "..."}; the canonical form has the variables substituted.
             """
     )
 
@@ -61,7 +63,9 @@ struct EvalCommand: ParsableCommand {
             throw CommandFailure("--object is not valid JSON: \(error.description)")
         }
         let bindings = try EvalCommand.parseVariables(variables)
-        let result = try CompiledPredicate(parsed).evaluate(value: target, variables: bindings)
+        // Substituted first, as predicateWithSubstitutionVariables: does; the variables are also
+        // given to the evaluation for the ones substitution leaves in place (key components).
+        let result = try CompiledPredicate(parsed.substituting(bindings)).evaluate(value: target, variables: bindings)
         print(result ? "true" : "false")
     }
 

@@ -79,7 +79,57 @@ struct PredicateCommandTests {
         #expect(lines[4] == #"{"error":"ALL is not supported in CloudKit queries: ALL tags == \"x\""}"#)
         #expect(lines[5].hasPrefix(#"{"error":"expected "#))
         #expect(lines[6].hasPrefix(#"{"error":"invalid JSON: "#))
-        #expect(lines[7] == #"{"canonical":"ANY tags == $T","result":true}"#)
+        // With variables, the canonical form is the substituted predicate.
+        #expect(lines[7] == #"{"canonical":"ANY tags == \"x\"","result":true}"#)
         #expect(lines[8] == "")
+    }
+
+    @Test func batchPrintsTheSubstitutedForm() throws {
+        let input = """
+            {"format": "$a == 1", "variables": {"a": "a"}}
+            {"format": "deletedAt == $when AND name == %@", "args": [null], "variables": {"when": null}}
+            {"format": "a & $mask == $mask", "object": {"a": 7}, "variables": {"mask": 3}}
+            {"format": "$a.$b == 'ABC'", "object": null, "variables": {"a": {"k": "ABC"}, "b": "k"}}
+
+            """
+        let outcome = try CommandRunner.run(["eval", "--batch"], input: input)
+        #expect(outcome.status == 0)
+        let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[0] == #"{"canonical":"\"a\" == 1"}"#)
+        #expect(lines[1] == #"{"canonical":"deletedAt == <null> AND name == <null>"}"#)
+        #expect(lines[2] == #"{"canonical":"a & 3 == 3","result":true}"#)
+        // The object constant prints as a cast of its JSON text; the key follows it.
+        #expect(lines[3].hasPrefix(#"{"canonical":"CAST("#), "\(lines[3])")
+        #expect(lines[3].hasSuffix(#", \"NSDictionary\").k == \"ABC\"","result":true}"#), "\(lines[3])")
+        #expect(lines[4] == "")
+    }
+
+    @Test func checkSubstitutesVariables() throws {
+        let outcome = try CommandRunner.run(["check", "population > $MINIMUM AND name == $NAME", "--var", "MINIMUM=100000", "--var", #"NAME="Sapporo""#])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == "population > 100000 AND name == \"Sapporo\"\n")
+        let null = try CommandRunner.run(["check", "a == $X AND b == nil", "--var", "X=null"])
+        #expect(null.standardOutput == "a == <null> AND b == nil\n")
+        let badJSON = try CommandRunner.run(["check", "a == $X", "--var", "X=["])
+        #expect(badJSON.status == 1)
+        #expect(badJSON.standardError.hasPrefix("error: --var X is not valid JSON: "))
+    }
+
+    @Test func checkIgnoresArgumentsBeyondTheSpecifiers() throws {
+        let outcome = try CommandRunner.run(["check", "a == %@", "--arg", "1", "--arg", "2"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == "a == 1\n")
+        let null = try CommandRunner.run(["check", "a == %@", "--arg", "null"])
+        #expect(null.standardOutput == "a == <null>\n")
+    }
+
+    @Test func evalSubstitutesVariablesIncludingKeyComponents() throws {
+        let object = #"{"address": {"city": "Paris"}, "flags": 6}"#
+        let outcome = try CommandRunner.run(["eval", "address.$field == 'Paris' AND flags & $bit == $bit", "--var", #"field="city""#, "--var", "bit=2", "--object", object])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardOutput == "true\n")
+        let other = try CommandRunner.run(["eval", "address.$field == 'Paris'", "--var", #"field="country""#, "--object", object])
+        #expect(other.standardOutput == "false\n")
     }
 }

@@ -12,7 +12,8 @@ struct ArgumentBinder {
 
     /// The expression for the next argument, given to the specifier `text` (`%@`, `%K`, `%d`, ...).
     ///
-    /// - `%@`: any value, as a constant (an array is a constant list).
+    /// - `%@`: any value, as a constant (an array is a constant list); a null is
+    ///   ``FormatExpression/nullValue`` (Apple's `NSNull`, printed `<null>`).
     /// - `%K`: a non-empty string, as a key path.
     /// - `%d` and the other integer specifiers: an integer or a boolean, as an integer constant.
     /// - `%f` and the other floating-point specifiers: a number, as a double constant.
@@ -27,7 +28,7 @@ struct ArgumentBinder {
         used += 1
         switch specifier {
         case .object:
-            return .constant(value)
+            return value.isNull ? .nullValue : .constant(value)
         case .keyPath:
             guard case .string(let key) = value, !key.isEmpty else {
                 let given = value.stringValue != nil ? "an empty string" : ArgumentBinder.article(value)
@@ -53,14 +54,6 @@ struct ArgumentBinder {
                     position: position, message: "\(text) expects a number, but \(ArgumentBinder.article(value)) was given")
             }
         }
-    }
-
-    /// Throws when arguments are left over after the whole format string was parsed.
-    func checkAllUsed() throws(FormatPredicateError) {
-        guard used < values.count else { return }
-        throw FormatPredicateError.argument(
-            position: used + 1,
-            message: "the format string has \(used) \(used == 1 ? "specifier" : "specifiers"), but \(ArgumentBinder.count(values.count)) were given")
     }
 
     private static func count(_ number: Int) -> String {

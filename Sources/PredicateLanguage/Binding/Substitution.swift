@@ -1,8 +1,10 @@
 /// Binding `$VARIABLE`s to values, and listing them.
 extension FormatPredicate {
     /// The predicate with every free `$NAME` found in `variables` replaced by its value
-    /// as a constant; variables not in the dictionary stay in place. A `SUBQUERY`'s own
-    /// variable is never replaced inside its predicate.
+    /// as a constant (a null by ``FormatExpression/nullValue``, printed `<null>` as Apple prints
+    /// `NSNull`); variables not in the dictionary stay in place. A variable used as a key-path
+    /// component (`$a.$b`) is replaced by its value when that is a string, and becomes part of the
+    /// key path. A `SUBQUERY`'s own variable is never replaced inside its predicate.
     ///
     /// ```swift
     /// let template = try FormatPredicate(format: "age > $minimum AND name == $name")
@@ -79,9 +81,9 @@ private struct VariableSubstitution {
             return expression
         case .variable(let name):
             guard !bound.contains(name), let value = values[name] else { return expression }
-            return .constant(value)
-        case .member(let base, let key):
-            return .member(self.expression(base, bound: bound), key)
+            return value.isNull ? .nullValue : .constant(value)
+        case .member(let base, let path):
+            return member(self.expression(base, bound: bound), path, bound: bound)
         case .index(let base, let indexSubscript):
             let newSubscript: IndexSubscript =
                 if case .expression(let inner) = indexSubscript { .expression(self.expression(inner, bound: bound)) } else { indexSubscript }
@@ -112,6 +114,28 @@ private struct VariableSubstitution {
     }
 }
 
+extension VariableSubstitution {
+    /// `base.path` with each variable component (`$b`) bound to a string replaced by that
+    /// string; the result merges into a key path as the parser would (`SELF.a` is `a`, `a.b` one key path).
+    func member(_ base: FormatExpression, _ path: String, bound: Set<String>) -> FormatExpression {
+        guard path.utf8.contains(UInt8(ascii: "$")) else { return .member(base, path) }
+        var result = base
+        var isFirst = true
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            var key = String(component)
+            if let name = VariableComponent.name(of: component), !bound.contains(name),
+                case .string(let text)? = values[name], VariableComponent.isUsableKey(text)
+            {
+                key = text
+            }
+            result = isFirst ? .member(result, key) : Parser.member(result, key, merging: true)
+            if isFirst, let merged = VariableComponent.merged(result) { result = merged }
+            isFirst = false
+        }
+        return result
+    }
+}
+
 /// Collects the free variables of a tree.
 private enum VariableCollection {
     static func predicate(_ predicate: FormatPredicate, bound: Set<String>, into names: inout Set<String>) {
@@ -134,7 +158,12 @@ private enum VariableCollection {
             break
         case .variable(let name):
             if !bound.contains(name) { names.insert(name) }
-        case .member(let base, _), .negation(let base), .cast(let base, _):
+        case .member(let base, let path):
+            self.expression(base, bound: bound, into: &names)
+            for component in path.split(separator: ".") {
+                if let name = VariableComponent.name(of: component), !bound.contains(name) { names.insert(name) }
+            }
+        case .negation(let base), .cast(let base, _):
             self.expression(base, bound: bound, into: &names)
         case .index(let base, let indexSubscript):
             self.expression(base, bound: bound, into: &names)

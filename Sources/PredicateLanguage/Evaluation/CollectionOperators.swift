@@ -9,7 +9,7 @@
 /// CollectionOperator(rawValue: "@sum")?.apply(to: [1, 2, 3.5])   // .double(6.5)
 /// ```
 public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
-    /// The number of members of a list; `nil` counts 0; any other value gives `nil`.
+    /// The number of members of a list, or of entries of an object; `nil` counts 0; any other value gives `nil`.
     case count = "@count"
     /// The sum of the numeric members (null members skipped); 0 for an empty list.
     case sum = "@sum"
@@ -52,6 +52,7 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
         case .count:
             switch value {
             case .list(let list): return .int(Int64(list.count))
+            case .object(let fields): return .int(Int64(fields.count))
             case .null: return .int(0)
             default: return .null
             }

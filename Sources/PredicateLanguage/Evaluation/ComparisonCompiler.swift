@@ -50,7 +50,7 @@ enum ComparisonCompiler {
             return fullTextComparison(comparison, left: left, right: right, options: options)
         }
 
-        if case .constant(let constant) = comparison.right {
+        if let constant = comparison.right.constantValue {
             let test = try constantTest(comparison.operator, constant, options: comparison.options, evaluation: options)
             if modifier == .direct, case .keyPath(let path) = comparison.left, let key = try CompiledKeyPath(path).singleKey {
                 return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key)) }
@@ -137,9 +137,9 @@ enum ComparisonCompiler {
 
     /// The general test, for a right side known only at evaluation.
     static func pairTest(_ operator: ComparisonOperator, options: ComparisonOptions, evaluation: EvaluationOptions) -> PairTest {
-        let timeLimit = evaluation.regexTimeLimit
+        let limits = evaluation.regularExpressionLimits
         return { left, right throws(FormatPredicateError) in
-            try ComparisonSemantics.holds(`operator`, left, right, options: options, regexTimeLimit: timeLimit)
+            try ComparisonSemantics.holds(`operator`, left, right, options: options, regularExpressionLimits: limits)
         }
     }
 
@@ -227,7 +227,7 @@ enum ComparisonCompiler {
             }
 
         case (.matches, .string(let pattern)):
-            let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, timeLimit: evaluation.regexTimeLimit)
+            let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, limits: evaluation.regularExpressionLimits)
             return { value throws(FormatPredicateError) in
                 guard case .string(let string) = value else { return false }
                 return try matcher.matches(string)
@@ -256,9 +256,9 @@ enum ComparisonCompiler {
         default:
             break
         }
-        let timeLimit = evaluation.regexTimeLimit
+        let limits = evaluation.regularExpressionLimits
         return { value throws(FormatPredicateError) in
-            try ComparisonSemantics.holds(`operator`, value, constant, options: options, regexTimeLimit: timeLimit)
+            try ComparisonSemantics.holds(`operator`, value, constant, options: options, regularExpressionLimits: limits)
         }
     }
 

@@ -9,14 +9,14 @@ import Foundation
 /// try ComparisonSemantics.holds(.equalTo, "42", 42)                                                              // false
 /// ```
 public enum ComparisonSemantics {
-    /// Whether `left op right` holds. Only `MATCHES` can throw (invalid pattern, time limit).
+    /// Whether `left op right` holds. Only `MATCHES` can throw (invalid pattern, work limit).
     ///
     /// ```swift
     /// try ComparisonSemantics.holds(.lessThan, 1, 2.5)   // true
     /// ```
     public static func holds(
         _ operator: ComparisonOperator, _ left: Value, _ right: Value,
-        options: ComparisonOptions = [], regexTimeLimit: TimeInterval = 0.5
+        options: ComparisonOptions = [], regularExpressionLimits: RegularExpressionLimits = RegularExpressionLimits()
     ) throws(FormatPredicateError) -> Bool {
         switch `operator` {
         case .equalTo: return equal(left, right, options: options)
@@ -41,7 +41,7 @@ public enum ComparisonSemantics {
         case .matches:
             guard case .string(let string) = left, case .string(let pattern) = right else { return false }
             return try sharedRegularExpressions
-                .matcher(for: pattern, options: options, timeLimit: regexTimeLimit)
+                .matcher(for: pattern, options: options, limits: regularExpressionLimits)
                 .matches(string)
         case .in:
             return isMember(left, of: right, options: options)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Settings for evaluating predicates and expressions: the functions that
-/// `FUNCTION(...)` may call, the clock `now()` reads, the time a
-/// regular expression may run, and the work one evaluation may do.
+/// `FUNCTION(...)` may call, the clock `now()` reads, the work a
+/// regular expression may do, and the work one evaluation may do.
 ///
 /// ```swift
 /// var options = EvaluationOptions()
@@ -22,11 +22,9 @@ public struct EvaluationOptions: Sendable {
     public var functions: [String: Function]
     /// The clock `now()` reads; nil reads the system clock (`Date()`).
     public var now: (@Sendable () -> Date)?
-    /// How long, in seconds, one `MATCHES` may run before evaluation fails with
-    /// `FormatPredicateError.evaluation`. The default is half a second: ICU itself abandons a match
-    /// after about a second of work and reports "no match" with no error, so a longer limit would let
-    /// that silent answer through instead of this clear error.
-    public var regexTimeLimit: TimeInterval
+    /// How much work (match-engine steps, not seconds) and backtracking stack one `MATCHES` may
+    /// use before evaluation fails with `FormatPredicateError.evaluation`. See ``RegularExpressionLimits``.
+    public var regularExpressionLimits: RegularExpressionLimits
     /// How many steps one evaluation (of a predicate or expression against one object) may
     /// take before it fails with `FormatPredicateError.evaluation`. A step is one collection
     /// member visited by `SUBQUERY`, by `ANY`/`SOME`/`ALL`/`NONE`, or by a key-path collection
@@ -54,17 +52,17 @@ public struct EvaluationOptions: Sendable {
     /// Creates options.
     ///
     /// ```swift
-    /// let options = EvaluationOptions(regexTimeLimit: 0.5, maximumEvaluationSteps: 10_000)
+    /// let options = EvaluationOptions(regularExpressionLimits: RegularExpressionLimits(workUnits: 1_000), maximumEvaluationSteps: 10_000)
     /// ```
     public init(
         functions: [String: Function] = [:],
         now: (@Sendable () -> Date)? = nil,
-        regexTimeLimit: TimeInterval = 0.5,
+        regularExpressionLimits: RegularExpressionLimits = RegularExpressionLimits(),
         maximumEvaluationSteps: Int = EvaluationOptions.defaultMaximumEvaluationSteps
     ) {
         self.functions = functions
         self.now = now
-        self.regexTimeLimit = regexTimeLimit
+        self.regularExpressionLimits = regularExpressionLimits
         self.maximumEvaluationSteps = maximumEvaluationSteps
     }
 }

@@ -25,11 +25,16 @@ enum ExpressionCompiler {
             return { context throws(FormatPredicateError) in try keyPath.resolve(fromRoot: context.root) }
 
         case .member(let base, let path):
-            if case .evaluatedObject = base {
+            let keyPath = try CompiledKeyPath(path, allowsVariables: true)
+            if case .evaluatedObject = base, !keyPath.hasVariables {
                 return try compile(.keyPath(path), options: options)
             }
-            let keyPath = try CompiledKeyPath(path)
             let baseValue = try compile(base, options: options)
+            if keyPath.hasVariables {
+                return { context throws(FormatPredicateError) in
+                    try keyPath.apply(to: baseValue(context), steps: context.steps, variables: context.variables)
+                }
+            }
             if keyPath.hasCollectionOperator {
                 return { context throws(FormatPredicateError) in try keyPath.apply(to: baseValue(context), steps: context.steps) }
             }
@@ -122,6 +127,10 @@ enum ExpressionCompiler {
             return { context throws(FormatPredicateError) in
                 try compiledCondition(context) ? compiledTrue(context) : compiledFalse(context)
             }
+
+        case .cast(.constant(.null), FormatExpression.nullValueTypeName):
+            // A null that arrived as a value (printed `<null>`).
+            return { _ in .null }
 
         case .cast(let operand, let typeName):
             guard ValueCast.typeNames.contains(typeName) else {

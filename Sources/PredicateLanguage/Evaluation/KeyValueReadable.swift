@@ -83,15 +83,17 @@ extension Dictionary: KeyValueReadable where Key == String, Value == PredicateLa
 }
 
 extension Value: KeyValueReadable {
-    /// The value under `key` of an `.object`; `.null` for every other kind.
+    /// The value under `key` of an `.object`; for other kinds, what Apple's key-value coding
+    /// reaches (see ``KeyValueCoding``: a string's `length`, a number's `intValue`, ...), else `.null`.
     ///
     /// ```swift
     /// Value.object(["name": "Paris"]).value(forKey: "name")   // .string("Paris")
+    /// Value.string("Paris").value(forKey: "length")           // .int(5)
     /// ```
     @inlinable
     public func value(forKey key: String) -> Value {
         if case .object(let fields) = self { return fields[key] ?? .null }
-        return .null
+        return KeyValueCoding.value(forKey: key, of: self)
     }
 
     /// For an `.object`, its string fields and the string members of its list fields;

@@ -1,87 +1,78 @@
 import Foundation
 
-/// A compiled `MATCHES` pattern: an ICU regular expression (through
-/// `NSRegularExpression`) that must match the whole string, with a time limit.
+/// A compiled `MATCHES` pattern: an ICU regular expression (through ICU's `uregex` C API) that
+/// must match the whole string, within a deterministic work limit.
 ///
-/// A match that runs longer than the limit stops (through the `.reportProgress`
-/// matching option, which works on Linux as on Apple platforms) and fails with
-/// `FormatPredicateError.evaluation`.
+/// A match that needs more work than ``limits`` allows (counted in match-engine steps, not
+/// seconds) or a deeper backtracking stack fails with `FormatPredicateError.evaluation`, naming
+/// the pattern and the limit: the answer is never a silent `false`, and it never depends on
+/// how busy the machine is.
+///
+/// `[c]` matches without regard to case (`UREGEX_CASE_INSENSITIVE`); `[d]` folds diacritics
+/// out of the pattern and of the subject before matching, so `([Á-B])\w+` with `[d]` matches
+/// "Alice", as on Apple platforms.
 ///
 /// ```swift
 /// let matcher = try RegularExpressionMatcher(pattern: "[A-Z][a-z]+")
 /// try matcher.matches("Paris")    // true
 /// try matcher.matches("Paris!")   // false: the whole string must match
 /// ```
-public final class RegularExpressionMatcher: @unchecked Sendable {
-    // NSRegularExpression is immutable and documented as safe to use from several threads.
-
+public final class RegularExpressionMatcher: Sendable {
     /// The pattern as written.
     public let pattern: String
     /// Whether `[c]` asked for case-insensitive matching.
     public let caseInsensitive: Bool
-    /// Whether `[d]` asked for diacritic-insensitive matching (the string is folded first).
+    /// Whether `[d]` asked for diacritic-insensitive matching (pattern and subject are folded).
     public let diacriticInsensitive: Bool
-    /// The longest one match may run, in seconds.
-    public let timeLimit: TimeInterval
+    /// The work and stack one match may use.
+    public let limits: RegularExpressionLimits
 
-    private let expression: NSRegularExpression
+    private let compiled: CompiledPattern
 
     /// Compiles a pattern; throws `FormatPredicateError.evaluation` naming the pattern when it is invalid.
     ///
     /// ```swift
-    /// let matcher = try RegularExpressionMatcher(pattern: "a+", options: .caseInsensitive, timeLimit: 0.5)
+    /// let matcher = try RegularExpressionMatcher(pattern: "a+", options: .caseInsensitive)
     /// ```
-    public init(pattern: String, options: ComparisonOptions = [], timeLimit: TimeInterval = 0.5) throws(FormatPredicateError) {
+    public init(
+        pattern: String, options: ComparisonOptions = [], limits: RegularExpressionLimits = RegularExpressionLimits()
+    ) throws(FormatPredicateError) {
         self.pattern = pattern
         self.caseInsensitive = options.contains(.caseInsensitive)
         self.diacriticInsensitive = options.contains(.diacriticInsensitive)
-        self.timeLimit = timeLimit
+        self.limits = limits
+        let matchedPattern = diacriticInsensitive ? TextFolding.fold(pattern, options: .diacriticInsensitive) : pattern
         do {
-            let compiled = try CompiledPatternCache.shared.compiled(pattern, caseInsensitive: caseInsensitive)
-            self.expression = compiled.expression
+            self.compiled = try CompiledPatternCache.shared.compiled(matchedPattern, caseInsensitive: caseInsensitive)
         } catch {
-            throw FormatPredicateError.evaluation(
-                "invalid regular expression \"\(pattern)\" in MATCHES: \(Self.describe(error))")
+            throw FormatPredicateError.evaluation("invalid regular expression \"\(pattern)\" in MATCHES: \(error.description)")
         }
     }
 
-    /// Whether the whole string matches; throws `FormatPredicateError.evaluation` when
-    /// matching takes longer than the time limit.
+    /// Whether the whole string matches; throws `FormatPredicateError.evaluation` when the match
+    /// needs more work or stack than ``limits`` allows.
     ///
     /// ```swift
     /// try RegularExpressionMatcher(pattern: "a+").matches("aaa")   // true
     /// ```
     public func matches(_ string: String) throws(FormatPredicateError) -> Bool {
         let subject = diacriticInsensitive ? TextFolding.fold(string, options: .diacriticInsensitive) : string
-        let length = subject.utf16.count
-        let clock = ContinuousClock()
-        let start = clock.now
-        let limit = Duration.nanoseconds(Int64(max(0, min(timeLimit, 1e9)) * 1e9))
-        var matched = false
-        var timedOut = false
-        expression.enumerateMatches(
-            in: subject, options: [.anchored, .reportProgress],
-            range: NSRange(location: 0, length: length)
-        ) { result, flags, stop in
-            if let result {
-                matched = result.range.location == 0 && result.range.length == length
-                stop.pointee = true
-            } else if flags.contains(.progress), clock.now - start > limit {
-                timedOut = true
-                stop.pointee = true
-            }
-        }
-        if timedOut {
+        switch compiled.matchesWhole(subject, limits: limits) {
+        case .matched(let matched):
+            return matched
+        case .exceededWorkLimit:
             throw FormatPredicateError.evaluation(
-                "regular expression \"\(pattern)\" took longer than \(timeLimit) seconds to match a string of \(length) UTF-16 code units; simplify the pattern")
+                "regular expression \"\(pattern)\" needed more than its work limit of \(limits.workUnits) units "
+                    + "(ICU match-engine steps) to match a string of \(subject.utf16.count) UTF-16 code units; "
+                    + "simplify the pattern or raise EvaluationOptions.regularExpressionLimits")
+        case .exceededStackLimit:
+            throw FormatPredicateError.evaluation(
+                "regular expression \"\(pattern)\" needed more than its backtracking stack limit of \(limits.stackBytes) bytes "
+                    + "to match a string of \(subject.utf16.count) UTF-16 code units; "
+                    + "simplify the pattern or raise EvaluationOptions.regularExpressionLimits")
+        case .failed(let reason):
+            throw FormatPredicateError.evaluation("regular expression \"\(pattern)\" failed to match: \(reason)")
         }
-        return matched
-    }
-
-    static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo["NSInvalidValue"] { return "not a valid ICU pattern (\(detail))" }
-        return "not a valid ICU pattern (\(nsError.domain) error \(nsError.code))"
     }
 }
 
@@ -90,6 +81,7 @@ final class RegularExpressionCache: @unchecked Sendable {
     private struct Key: Hashable {
         var pattern: String
         var options: UInt8
+        var limits: RegularExpressionLimits
     }
 
     private let lock = NSLock()
@@ -97,15 +89,15 @@ final class RegularExpressionCache: @unchecked Sendable {
     private let capacity = 64
 
     /// The matcher for a pattern, compiling it on first use.
-    func matcher(for pattern: String, options: ComparisonOptions, timeLimit: TimeInterval) throws(FormatPredicateError)
+    func matcher(for pattern: String, options: ComparisonOptions, limits: RegularExpressionLimits) throws(FormatPredicateError)
         -> RegularExpressionMatcher
     {
-        let key = Key(pattern: pattern, options: options.rawValue)
+        let key = Key(pattern: pattern, options: options.rawValue, limits: limits)
         lock.lock()
         let cached = matchers[key]
         lock.unlock()
         if let cached { return cached }
-        let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, timeLimit: timeLimit)
+        let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, limits: limits)
         lock.lock()
         if matchers.count >= capacity { matchers.removeAll(keepingCapacity: true) }
         matchers[key] = matcher

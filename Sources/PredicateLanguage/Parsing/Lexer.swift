@@ -52,20 +52,26 @@ struct Lexer {
             switch peek(1) {
             case UInt8(ascii: "="): return double(.lessOrEqual, start)
             case UInt8(ascii: ">"): return double(.notEqual, start)
-            default: return single(.less, start)
+            case UInt8(ascii: "<"): return double(.shiftLeft, start)
+            default:
+                if spellsNullValue(at: start) {
+                    position = start + 6
+                    return Token(kind: .nullValue, start: start, end: position, sourceStart: start)
+                }
+                return single(.less, start)
             }
         case UInt8(ascii: ">"):
-            return peek(1) == UInt8(ascii: "=") ? double(.greaterOrEqual, start) : single(.greater, start)
+            switch peek(1) {
+            case UInt8(ascii: "="): return double(.greaterOrEqual, start)
+            case UInt8(ascii: ">"): return double(.shiftRight, start)
+            default: return single(.greater, start)
+            }
         case UInt8(ascii: "&"):
-            guard peek(1) == UInt8(ascii: "&") else {
-                throw ParseFailure(expected: "'&&'", found: "a single '&'", byteOffset: start)
-            }
-            return double(.doubleAmpersand, start)
+            return peek(1) == UInt8(ascii: "&") ? double(.doubleAmpersand, start) : single(.ampersand, start)
         case UInt8(ascii: "|"):
-            guard peek(1) == UInt8(ascii: "|") else {
-                throw ParseFailure(expected: "'||'", found: "a single '|'", byteOffset: start)
-            }
-            return double(.doubleBar, start)
+            return peek(1) == UInt8(ascii: "|") ? double(.doubleBar, start) : single(.bar, start)
+        case UInt8(ascii: "^"):
+            return single(.caret, start)
         case UInt8(ascii: ":"):
             guard peek(1) == UInt8(ascii: "=") else {
                 throw ParseFailure(expected: "an expression or an operator", found: "':'", byteOffset: start)
@@ -104,6 +110,18 @@ struct Lexer {
             if scanName() { return name(start) }
             throw unexpectedCharacter(at: start)
         }
+    }
+
+    /// Whether the bytes at `start` spell `<null>`: how a null that arrived as a value (Apple's
+    /// `NSNull`) prints. Apple's parser does not read it back; this one does, so that printing then
+    /// parsing gives an equal tree. (`x <null> ...` is not valid otherwise: a comparison with `NULL`
+    /// cannot be followed by `>`.)
+    private func spellsNullValue(at start: Int) -> Bool {
+        guard start + 6 <= bytes.count else { return false }
+        let word: StaticString = "<null>"
+        let letters = word.utf8Start
+        for index in 0..<6 where bytes[start + index] != letters[index] { return false }
+        return true
     }
 
     private func peek(_ distance: Int) -> UInt8? {
@@ -310,6 +328,7 @@ struct Lexer {
                 return Token(kind: .string(hasEscapes: false), start: contentStart, end: index, sourceStart: start)
             }
             if byte == UInt8(ascii: "\\") { break }
+            if byte == 0x0A || byte == 0x0D { throw lineBreakInString(at: index, quote: quote) }
             index += 1
         }
         guard index < bytes.count else {
@@ -328,6 +347,7 @@ struct Lexer {
                 decodedString = String(decoding: decoded, as: UTF8.self)
                 return Token(kind: .string(hasEscapes: true), start: contentStart, end: index, sourceStart: start)
             }
+            if byte == 0x0A || byte == 0x0D { throw lineBreakInString(at: index, quote: quote) }
             if byte != UInt8(ascii: "\\") {
                 decoded.append(byte)
                 index += 1
@@ -355,6 +375,15 @@ struct Lexer {
         throw ParseFailure(
             expected: "a closing \(quote == UInt8(ascii: "'") ? "\"'\"" : "'\"'")", found: "an unterminated string",
             byteOffset: start)
+    }
+
+    /// A raw line feed or carriage return inside a quoted string: a syntax error, as in Apple's
+    /// parser (write `\n` or `\r` instead).
+    private func lineBreakInString(at index: Int, quote: UInt8) -> ParseFailure {
+        let closing = quote == UInt8(ascii: "'") ? "\"'\"" : "'\"'"
+        return ParseFailure(
+            expected: "a closing \(closing) before the end of the line (write a line break inside a string as \\n)",
+            found: "a line break inside a quoted string", byteOffset: index)
     }
 
     /// Decodes `\uXXXX` (with a following low surrogate when needed) or `\u{X...}`;

@@ -31,23 +31,22 @@ struct Parser {
 
     // MARK: - Entry points
 
-    /// Parses a whole predicate and checks that the input and the arguments are used up.
+    /// Parses a whole predicate and checks that the input is used up. Arguments beyond the
+    /// specifiers are ignored, as `predicateWithFormat:` ignores them.
     mutating func parseWholePredicate() throws -> FormatPredicate {
         let predicate = try parseOr()
         guard current.kind == .end else {
             throw failure(expected: "AND, OR or the end of the input")
         }
-        try arguments.checkAllUsed()
         return predicate
     }
 
-    /// Parses a whole expression and checks that the input and the arguments are used up.
+    /// Parses a whole expression and checks that the input is used up (extra arguments are ignored).
     mutating func parseWholeExpression() throws -> FormatExpression {
         let expression = try parseExpression()
         guard current.kind == .end else {
             throw failure(expected: "an operator or the end of the input")
         }
-        try arguments.checkAllUsed()
         return expression
     }
 
@@ -359,7 +358,7 @@ struct Parser {
     private func startsExpression(_ kind: TokenKind) -> Bool {
         switch kind {
         case .number, .string, .identifier, .selector, .variable, .collectionOperator, .formatSpecifier,
-            .leftParenthesis, .leftBrace, .minus:
+            .leftParenthesis, .leftBrace, .minus, .nullValue:
             return true
         case .keyword(let keyword):
             switch keyword {
@@ -386,7 +385,7 @@ struct Parser {
                 operand = try parsePostfixRest(operand, mergesKeys: true)
             }
             switch current.kind {
-            case .plus, .minus, .star, .slash, .doubleStar:
+            case .plus, .minus, .star, .slash, .doubleStar, .ampersand, .bar, .caret, .shiftLeft, .shiftRight:
                 return try parseExpression(startingWith: operand)
             default:
                 return operand
@@ -396,11 +395,38 @@ struct Parser {
         }
     }
 
-    /// expression := multiplicative (('+' | '-') multiplicative)*
+    /// expression := bitwiseXor ('|' bitwiseXor)*
+    ///
+    /// The bitwise operators bind looser than arithmetic and tighter than comparisons, in C's
+    /// order: `|`, then `^`, then `&`, then `<<` and `>>` (see ``BitwiseOperator``). Each parses to
+    /// the call of its built-in function (`a & b` is `bitwiseAnd:with:(a, b)`), as Apple's parser does.
     ///
     /// When `first` is given, it is the already parsed leading operand (the content of a
     /// parenthesis, or an operand parsed by the short path), whose postfix part is complete.
     mutating func parseExpression(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
+        try parseBitwise(level: 0, startingWith: first)
+    }
+
+    /// One level of the bitwise operators (0: `|`, 1: `^`, 2: `&`, 3: `<<` and `>>`), left-associative;
+    /// below the last level come the additive operators.
+    private mutating func parseBitwise(level: Int, startingWith first: consuming FormatExpression?) throws -> FormatExpression {
+        var left =
+            level + 1 < BitwiseOperator.levels.count
+            ? try parseBitwise(level: level + 1, startingWith: first) : try parseAdditive(startingWith: first)
+        var chainLength = 0
+        while let bitwiseOperator = BitwiseOperator(current.kind), bitwiseOperator.level == level {
+            try checkChainLength(&chainLength)
+            try advance()
+            let right =
+                level + 1 < BitwiseOperator.levels.count
+                ? try parseBitwise(level: level + 1, startingWith: nil) : try parseAdditive(startingWith: nil)
+            left = .function(bitwiseOperator.functionName, [left, right])
+        }
+        return left
+    }
+
+    /// additive := multiplicative (('+' | '-') multiplicative)*
+    private mutating func parseAdditive(startingWith first: consuming FormatExpression?) throws -> FormatExpression {
         var left = try parseMultiplicative(startingWith: first)
         var chainLength = 0
         while true {
@@ -502,8 +528,17 @@ struct Parser {
                     key = text(of: current)
                 case .collectionOperator:
                     key = try collectionOperatorName(current)
+                case .formatSpecifier(.keyPath):
+                    // `%K` as a component: `ANY %K.%K == %@`, `$t.%K`.
+                    guard case .keyPath(let path) = try arguments.bind(.keyPath, text: text(of: current)) else {
+                        throw failure(expected: "a key name after '.'")
+                    }
+                    key = path
+                case .variable:
+                    // `$b` as a component: `$a.$b`, resolved at substitution or evaluation.
+                    key = "$" + text(of: current)
                 default:
-                    throw failure(expected: "a key name after '.'")
+                    throw failure(expected: "a key name, %K or a $VARIABLE after '.'")
                 }
                 try advance()
                 expression = Parser.member(expression, key, merging: mergesKeys)
@@ -530,9 +565,11 @@ struct Parser {
     }
 
     /// Appends a key to an expression: `a` + `b` is the key path `a.b`, `SELF` + `a` is `a`,
-    /// `$x.a` + `b` is `$x.a.b`, anything else gets a member access.
-    private static func member(_ base: FormatExpression, _ key: String, merging: Bool) -> FormatExpression {
-        if merging {
+    /// `$x.a` + `b` is `$x.a.b`, anything else gets a member access. A variable component (`$b`)
+    /// never merges into a key path: `a.$b` is a member access of `a`.
+    static func member(_ base: FormatExpression, _ key: String, merging: Bool) -> FormatExpression {
+        let isVariableComponent = key.utf8.first == UInt8(ascii: "$")
+        if merging, !isVariableComponent {
             switch base {
             case .keyPath(let path): return .keyPath(path + "." + key)
             case .evaluatedObject: return .keyPath(key)
@@ -540,19 +577,25 @@ struct Parser {
             default: break
             }
         }
+        if merging, isVariableComponent, case .member(let inner, let path) = base {
+            return .member(inner, path + "." + key)
+        }
         return .member(base, key)
     }
 
     private static let collectionOperators: Set<String> = [
         "@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfObjects", "@unionOfObjects",
         "@distinctUnionOfArrays", "@unionOfArrays", "@distinctUnionOfSets",
+        // Properties of the collection itself (Apple's KVC strips the `@` and asks the collection).
+        "@firstObject", "@lastObject", "@allKeys", "@allValues",
     ]
 
     private func collectionOperatorName(_ token: Token) throws(ParseFailure) -> String {
         let name = text(of: token)
         guard Parser.collectionOperators.contains(name) else {
             throw ParseFailure(
-                expected: "a collection operator (@count, @sum, @avg, @min, @max, @distinctUnionOfObjects or @unionOfObjects)",
+                expected: "a collection operator (@count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects) "
+                    + "or collection property (@firstObject, @lastObject, @allKeys, @allValues)",
                 found: "'\(name)'", byteOffset: token.sourceStart)
         }
         return name
@@ -596,6 +639,9 @@ struct Parser {
             return try arguments.bind(specifier, text: text(of: token))
         case .leftBrace:
             return try parseAggregate()
+        case .nullValue:
+            try advance()
+            return .nullValue
         case .keyword(let keyword):
             switch keyword {
             case .true, .yes:

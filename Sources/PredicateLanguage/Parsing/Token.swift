@@ -41,6 +41,18 @@ enum TokenKind: Equatable {
     /// `!=` or `<>`
     case notEqual
     case less, lessOrEqual, greater, greaterOrEqual
+    /// `&`: bitwise and.
+    case ampersand
+    /// `|`: bitwise or.
+    case bar
+    /// `^`: bitwise exclusive or.
+    case caret
+    /// `<<`
+    case shiftLeft
+    /// `>>`
+    case shiftRight
+    /// `<null>`: a null that arrived as a value (Apple's `NSNull`), as it prints.
+    case nullValue
     /// `&&`
     case doubleAmpersand
     /// `||`

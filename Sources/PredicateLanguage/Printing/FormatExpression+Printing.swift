@@ -28,10 +28,19 @@ extension FormatExpression: CustomStringConvertible {
         case .aggregate(let members):
             return "{\(members.map(\.expressionFormat).joined(separator: ", "))}"
         case .function(let name, let arguments):
+            if let (bitwiseOperator, left, right) = bitwiseOperation {
+                let leftText = left.bitwiseOperandFormat(parent: bitwiseOperator, isLeft: true)
+                let rightText = right.bitwiseOperandFormat(parent: bitwiseOperator, isLeft: false)
+                return "\(leftText) \(bitwiseOperator.symbol) \(rightText)"
+            }
             return "\(name)(\(arguments.map(\.expressionFormat).joined(separator: ", ")))"
         case .customFunction(let target, let name, let arguments):
-            let parts = [target.expressionFormat, ValueFormatting.quoted(name)] + arguments.map(\.expressionFormat)
-            return "FUNCTION(\(parts.joined(separator: ", ")))"
+            // Apple prints a space before the comma after the selector: FUNCTION(a, "pow:" , 3).
+            let head = "FUNCTION(\(target.expressionFormat), \(ValueFormatting.quoted(name))"
+            if arguments.isEmpty { return head + ")" }
+            return "\(head) , \(arguments.map(\.expressionFormat).joined(separator: ", ")))"
+        case .cast(.constant(.null), let typeName) where typeName == FormatExpression.nullValueTypeName:
+            return "<null>"
         case .arithmetic(let arithmeticOperator, let left, let right):
             let leftText = left.arithmeticOperandFormat(parent: arithmeticOperator, isLeft: true)
             let rightText = right.arithmeticOperandFormat(parent: arithmeticOperator, isLeft: false)
@@ -74,6 +83,7 @@ extension FormatExpression: CustomStringConvertible {
     /// arithmetic or starts with a unary minus, since postfix binds tighter, and when it
     /// is a number constant.
     private var postfixBaseFormat: String {
+        if bitwiseOperation != nil { return "(\(expressionFormat))" }
         switch self {
         case .arithmetic: return "(\(expressionFormat))"
         // A bare number before `.key` would read as a decimal point: `(1).key`.
@@ -88,6 +98,7 @@ extension FormatExpression: CustomStringConvertible {
     /// printed form of deeply nested input could pass the parser's nesting limit.
     private var needsParenthesesUnderNegation: Bool {
         if case .arithmetic(let arithmeticOperator, _, _) = self { return arithmeticOperator != .power }
+        if bitwiseOperation != nil { return true }
         return printsAsNumberLiteral
     }
 
@@ -105,6 +116,7 @@ extension FormatExpression: CustomStringConvertible {
     /// precedence for the right-associative `**`. A left operand of `**` that starts
     /// with a unary minus is parenthesized too (`(-a) ** 2`), as `-a ** 2` is ambiguous.
     private func arithmeticOperandFormat(parent: ArithmeticOperator, isLeft: Bool) -> String {
+        if bitwiseOperation != nil { return "(\(expressionFormat))" }
         if case .arithmetic(let child, _, _) = self {
             let needsParentheses: Bool
             if child.precedence != parent.precedence {
@@ -117,6 +129,27 @@ extension FormatExpression: CustomStringConvertible {
             return needsParentheses ? "(\(expressionFormat))" : expressionFormat
         }
         if parent == .power, isLeft, printsWithLeadingMinus {
+            return "(\(expressionFormat))"
+        }
+        return expressionFormat
+    }
+}
+
+extension FormatExpression {
+    /// The expression as an operand of a bitwise operator: parenthesized when it is arithmetic,
+    /// another bitwise operator, the right operand of the same one (they are left-associative),
+    /// or starts with a unary minus. The printed text then reads the same whatever the relative
+    /// precedence of these operators.
+    fileprivate func bitwiseOperandFormat(parent: BitwiseOperator, isLeft: Bool) -> String {
+        if let (child, _, _) = bitwiseOperation {
+            let needsParentheses = child != parent || !isLeft
+            return needsParentheses ? "(\(expressionFormat))" : expressionFormat
+        }
+        switch self {
+        case .arithmetic, .negation: return "(\(expressionFormat))"
+        default: break
+        }
+        if case .constant(let value) = self, value.formatLiteral.utf8.first == UInt8(ascii: "-") {
             return "(\(expressionFormat))"
         }
         return expressionFormat

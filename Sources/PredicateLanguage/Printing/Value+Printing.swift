@@ -49,23 +49,22 @@ extension Value {
 
 /// The pieces of constant printing shared by values, function names and cast types.
 enum ValueFormatting {
-    /// The string in double quotes, with `"` and `\` escaped, `\n`, `\r`, `\t` for those
-    /// control characters and `\u00XX` for the other control characters.
+    /// The string in double quotes, as Apple prints it: `"` and `\` escaped and every other
+    /// character as it is (a tab prints as a tab), except three: a line feed and a carriage return
+    /// print as `\n` and `\r` (Apple prints those raw too, but its parser, like this one, rejects
+    /// a raw line break inside quotes: escaping them keeps printing then parsing exact), and NUL
+    /// prints as `\u0000` (a raw NUL would cut the text short wherever it meets a C string).
     static func quoted(_ text: String) -> String {
         var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
             case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.properties.generalCategory == .control {
-                    result += "\\u" + hex(scalar.value, digits: 4)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+            case "\u{0}": result += "\\u0000"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
@@ -96,11 +95,5 @@ enum ValueFormatting {
         let whole = magnitude / 1_000_000
         let fraction = String(magnitude % 1_000_000)
         return "\(sign)\(whole).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
-    }
-
-    /// Upper-case hexadecimal, left-padded with zeros to `digits`.
-    static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -179,6 +179,9 @@ struct CloudKitRuleChecker {
         case .constant, .variable, .evaluatedObject:
             // SELF is checked with the comparison it appears in.
             break
+        case .cast where expression.isNullValue:
+            // A null argument (`<null>`) is a constant.
+            break
         case .keyPath(let path):
             let components = path.split(separator: ".", omittingEmptySubsequences: false)
             if components.contains(where: { $0.hasPrefix("@") }) {

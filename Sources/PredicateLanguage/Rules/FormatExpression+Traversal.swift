@@ -4,7 +4,7 @@ extension FormatExpression {
     var isConstantOrVariable: Bool {
         switch self {
         case .constant, .variable: true
-        default: false
+        default: isNullValue
         }
     }
 

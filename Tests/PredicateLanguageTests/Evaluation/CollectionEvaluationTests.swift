@@ -85,7 +85,8 @@ struct CollectionEvaluationTests {
         #expect(try value(.keyPath("customer.name")) == "Ana")
         #expect(try value(.keyPath("customer.address.city")) == "Lyon")
         #expect(try value(.keyPath("customer.address.zip")) == .null)
-        #expect(try value(.keyPath("customer.name.length")) == .null)
+        #expect(try value(.keyPath("customer.name.length")) == .int(3))   // NSString length
+        #expect(try value(.keyPath("customer.name.size")) == .null)
         #expect(try value(.keyPath("nothing.at.all")) == .null)
         #expect(try value(.keyPath("items.name")) == ["pen", "ink", "pen"])
         #expect(try value(.keyPath("items.price")) == [2, 3.5, .null])
@@ -117,7 +118,7 @@ struct CollectionEvaluationTests {
         #expect(sumOfNames == .evaluation("@sum needs numbers, but the list holds a string (string(\"pen\"))"))
         let unknown = EvaluationTestSupport.error { try CompiledExpression(.keyPath("items.@median")) }
         #expect(unknown == .evaluation(
-            "unknown collection operator @median in the key path \"items.@median\"; use one of @count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects, @distinctUnionOfArrays, @unionOfArrays"))
+            "unknown collection operator @median in the key path \"items.@median\"; use one of @count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects, @distinctUnionOfArrays, @unionOfArrays, @firstObject, @lastObject, @allKeys, @allValues"))
     }
 
     @Test func collectionOperatorsInPredicates() throws {

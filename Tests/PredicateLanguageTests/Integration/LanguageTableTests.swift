@@ -179,7 +179,8 @@ struct LanguageTableTests {
         Case(format: "ratio > %g", arguments: [0.125], canonical: "ratio > 0.125", result: true),
         Case(format: "tags CONTAINS %@", arguments: ["city"], canonical: #"tags CONTAINS "city""#, result: true),
         Case(format: "countrycode IN %@", arguments: [["FR", "BE"]], canonical: #"countrycode IN {"FR", "BE"}"#, result: true),
-        Case(format: "nothing == %@", arguments: [.null], canonical: "nothing == nil", result: true),
+        Case(format: "nothing == %@", arguments: [.null], canonical: "nothing == <null>", result: true),
+        Case(format: "nothing == nil", canonical: "nothing == nil", result: true),
         Case(format: "name == '%@'", canonical: #"name == "%@""#, result: false),
         // Variables.
         Case(format: "population > $LIMIT", canonical: "population > $LIMIT", result: true, variables: ["LIMIT": 1000]),

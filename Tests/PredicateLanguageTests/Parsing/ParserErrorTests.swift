@@ -71,13 +71,14 @@ struct ParserErrorTests {
         .init(format: "a == {1, 2", expected: "',' or '}'", found: "the end of the input", offset: 10),
         .init(format: "a == {1 2}", expected: "',' or '}'", found: "'2'", offset: 8),
         .init(format: "a[0 == 1", expected: "']'", found: "'=='", offset: 4),
-        .init(format: "a. == 1", expected: "a key name after '.'", found: "'=='", offset: 3),
+        .init(format: "a. == 1", expected: "a key name, %K or a $VARIABLE after '.'", found: "'=='", offset: 3),
         .init(
             format: "a.@foo == 1",
-            expected: "a collection operator (@count, @sum, @avg, @min, @max, @distinctUnionOfObjects or @unionOfObjects)",
+            expected: "a collection operator (@count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects) "
+                + "or collection property (@firstObject, @lastObject, @allKeys, @allValues)",
             found: "'@foo'", offset: 2),
         .init(format: "$ == 1", expected: "a variable name after '$'", found: "a space", offset: 1),
-        .init(format: "a & b", expected: "'&&'", found: "a single '&'", offset: 2),
+        .init(format: "a & b", expected: "a comparison operator after 'a & b'", found: "the end of the input", offset: 5),
         .init(format: "FUNCTION(a, b) == 1", expected: "the function name as a quoted string", found: "'b'", offset: 12),
         .init(
             format: "SUBQUERY(a, x, x > 1).@count > 0",

@@ -60,7 +60,7 @@ struct ExpressionPrintingTests {
             (.aggregate([a, .variable("v"), .constant("s")]), #"{a, $v, "s"}"#),
             (.customFunction(target: a, name: "reversed", arguments: []), #"FUNCTION(a, "reversed")"#),
             (.customFunction(target: .evaluatedObject, name: "distance:to:", arguments: [b, .constant(1)]),
-             #"FUNCTION(SELF, "distance:to:", b, 1)"#),
+             #"FUNCTION(SELF, "distance:to:" , b, 1)"#),   // Apple's space before the comma
             (.ternary(Tree.equals("a", 1), .constant("one"), .constant("other")), #"TERNARY(a == 1, "one", "other")"#),
             (.ternary(.or([Tree.equals("a", 1), Tree.equals("b", 2)]), a, b), "TERNARY(a == 1 OR b == 2, a, b)"),
             (.cast(.keyPath("stamp"), "NSDate"), #"CAST(stamp, "NSDate")"#),

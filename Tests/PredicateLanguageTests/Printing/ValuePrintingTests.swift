@@ -17,8 +17,9 @@ struct ValuePrintingTests {
             ("", #""""#),
             (#"say "hi""#, #""say \"hi\"""#),
             (#"back\slash"#, #""back\\slash""#),
-            ("line\nfeed\rreturn\ttab", #""line\nfeed\rreturn\ttab""#),
-            ("bell\u{07}escape\u{1B}delete\u{7F}", #""bell\u0007escape\u001Bdelete\u007F""#),
+            // Only `"` and `\` are escaped, and line breaks (which no parser reads raw inside quotes).
+            ("line\nfeed\rreturn\ttab", "\"line\\nfeed\\rreturn\ttab\""),
+            ("bell\u{07}escape\u{1B}delete\u{7F}", "\"bell\u{07}escape\u{1B}delete\u{7F}\""),
             ("héllo wörld 東京 🚀", #""héllo wörld 東京 🚀""#),
             ("it's", #""it's""#),
         ])
