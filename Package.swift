@@ -36,6 +36,7 @@ let package = Package(
             name: "RecordStore",
             dependencies: [
                 "PredicateLanguage",
+                "CFoundationICU",
                 "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -54,7 +54,7 @@ public func predicateFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     }
     // Evaluation errors are fine (the throws are typed: only FormatPredicateError); crashes are not.
     var options = EvaluationOptions()
-    options.regexTimeLimit = 0.2
+    options.regularExpressionLimits = RegularExpressionLimits(workUnits: 200)
     _ = try? CompiledPredicate(predicate, options: options).evaluate(value: sampleObject, variables: ["X": 1])
     return 0
 }

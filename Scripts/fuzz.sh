@@ -22,6 +22,7 @@ mkdir -p "$out/work"
 
 echo "fuzz: building"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name PredicateLanguage \
+    -I Sources/CFoundationICU -L /opt/swift/usr/lib/swift/linux -l_FoundationICU \
     $(find Sources/PredicateLanguage -name '*.swift' | sort) Fuzz/PredicateFuzzTarget.swift \
     -o "$out/predicate-fuzzer" 2> >(grep -v 'Cannot export local symbol' >&2)
 

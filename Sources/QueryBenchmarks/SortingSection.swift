@@ -2,10 +2,10 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
-/// Sorting the 34,006 city names of `cities15000` by the locale's collation: the store's
-/// `SortComparison.localized` (an exact printable-ASCII shortcut, Foundation for the rest)
-/// against Foundation's `localizedCompare` for every pair. Both the memory engine and the SQLite
-/// collation sort with `SortComparison`, so this is the cost behind every `.localized` sort.
+/// Sorting the 34,006 city names of `cities15000` by the localized collation: the store's
+/// `SortComparison.localized` (ICU's root collation, a strict total order) against Foundation's
+/// `localizedCompare` for every pair. Both the memory engine and the SQLite collation sort with
+/// `SortComparison`, so this is the cost behind every `.localized` sort.
 struct SortingSection: BenchmarkSection {
     let name = "sorting"
     let title = "Localized sorting of cities15000 names (34,006 strings)"
@@ -21,9 +21,8 @@ struct SortingSection: BenchmarkSection {
             foundation = names.sorted { $0.localizedCompare($1) == .orderedAscending }
         }
         report.figure("sort by .localized vs Foundation localizedCompare", measured: oursSeconds * 1000, baseline: foundationSeconds * 1000,
-                      unit: "ms", target: .ratioAtMost(1), baselineName: "the same sort calling localizedCompare for every pair")
-        let ascii = names.filter { $0.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }.count
-        report.note("\(ascii) of \(names.count) names are printable ASCII; the two sorts agree on \(zip(ours, foundation).filter { $0 == $1 }.count) positions"
-            + " (Foundation's localized order is not transitive on some non-ASCII names, so a sort's output depends on the comparisons it makes)")
+                      unit: "ms", target: .ratioAtMost(0.5), baselineName: "the same sort calling localizedCompare for every pair")
+        report.note("the two sorts agree on \(zip(ours, foundation).filter { $0 == $1 }.count) of \(names.count) positions"
+            + " (Foundation's localized order on Linux is not transitive on some non-ASCII names; ICU's collation is a total order)")
     }
 }

@@ -31,10 +31,12 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case typeMismatch(field: String, recordType: String, schemaType: FieldType, valueType: String)
     /// A field holds a value that cannot be stored (an object, a list of mixed or nested members).
     case unsupportedValue(field: String, recordType: String, reason: String)
-    /// The record type does not exist (production mode).
-    case unknownRecordType(String)
-    /// The field does not exist in the record type's schema (production mode).
-    case unknownField(String, recordType: String)
+    /// The store has never had this record type (a query names it, or a production-mode save
+    /// brings it); `suggestions` are the existing types with the closest names.
+    case unknownRecordType(String, suggestions: [String] = [])
+    /// The record type has never had this field (a query's predicate or sort names it, or a
+    /// production-mode save brings it); `suggestions` are its fields with the closest names.
+    case unknownField(String, recordType: String, suggestions: [String] = [])
     /// Production mode forbids adding this record type or field.
     case schemaChangeNotAllowed(recordType: String, field: String?)
     /// The field has no queryable index (production mode).
@@ -95,10 +97,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Field '\(field)' of record type '\(type)' has type \(schemaType), but a value of type \(valueType) arrived"
         case .unsupportedValue(let field, let type, let reason):
             return "Field '\(field)' of record type '\(type)' cannot be stored: \(reason)"
-        case .unknownRecordType(let type):
-            return "Record type '\(type)' does not exist"
-        case .unknownField(let field, let type):
-            return "Field '\(field)' does not exist in record type '\(type)'"
+        case .unknownRecordType(let type, let suggestions):
+            return "Did not find record type '\(type)'" + NameSuggestions.didYouMean(suggestions)
+        case .unknownField(let field, let type, let suggestions):
+            return "Field '\(field)' does not exist in record type '\(type)'" + NameSuggestions.didYouMean(suggestions)
         case .schemaChangeNotAllowed(let type, let field):
             if let field {
                 return "Cannot add field '\(field)' to record type '\(type)' in production mode"

@@ -27,6 +27,7 @@ enum CitiesFixture {
             for engine in TestEngine.allCases {
                 let store = try engine.makeStore()
                 _ = try importer().importFile(at: datasetPath, into: store)
+                try store.define(DifferentialDataset.declaredOnly)
                 stores.append((engine, store))
             }
             return .success(EngineStores(stores))

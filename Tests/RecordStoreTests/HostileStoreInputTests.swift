@@ -397,14 +397,24 @@ struct HostileStoreInputTests {
     func hostileKeysAreUnknownFields(engine: TestEngine) throws {
         let store = try Self.store(engine)
         let keys = [#"rank"; DROP TABLE "Item"; --"#, "' OR 1=1 --", "rank\u{0}", "rank) OR (1=1", "t.rank", "rank ", "\"rank\""]
+        // Each is a field the type never had: an error naming it (the first component of a key
+        // path), with the type's closest names, never SQL and never an empty result.
+        let names = ["rank", "title"] + MetadataField.allCases.map(\.rawValue)
+        func unknown(_ name: String) -> RecordStoreError {
+            .unknownField(name, recordType: "Item", suggestions: NameSuggestions.closest(to: name, among: names))
+        }
+        #expect(unknown("rank\u{0}") == .unknownField("rank\u{0}", recordType: "Item", suggestions: ["rank"]))
+        #expect(unknown("' OR 1=1 --") == .unknownField("' OR 1=1 --", recordType: "Item", suggestions: []))
         for key in keys {
-            #expect(try store.count(ofType: "Item", matching: FormatPredicate(format: "%K == 5", key)) == 0, "\(key)")
-            #expect(try store.count(ofType: "Item", matching: FormatPredicate(format: "%K != 5", key)) == 12, "\(key)")
-            #expect(try store.count(ofType: "Item", matching: FormatPredicate(format: "%K == nil", key)) == 12, "\(key)")
-            #expect(try store.count(ofType: "Item", matching: FormatPredicate(format: "%K BEGINSWITH 'k'", key)) == 0, "\(key)")
-            // Sorting by an unknown key leaves the record-name order.
-            let sorted = try store.records(ofType: "Item", matching: FormatPredicate(format: "rank < 3"), sorts: [Sort(key, ascending: false)])
-            #expect(sorted.map(\.recordID.recordName) == ["item000", "item001", "item002"], "\(key)")
+            let predicateName = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            for format in ["%K == 5", "%K != 5", "%K == nil", "%K BEGINSWITH 'k'"] {
+                #expect(throws: unknown(predicateName), "\(key): \(format)") {
+                    try store.count(ofType: "Item", matching: FormatPredicate(format: format, key))
+                }
+            }
+            #expect(throws: unknown(key), "\(key)") {
+                try store.records(ofType: "Item", matching: FormatPredicate(format: "rank < 3"), sorts: [Sort(key, ascending: false)])
+            }
             #expect(throws: RecordStoreError.invalidSort(key: "-", reason: "the key is empty")) { try Sort(parsing: "-") }
         }
         try Self.expectIntact(store)
@@ -479,7 +489,7 @@ struct HostileStoreInputTests {
         #expect(try store.fetch(request).dictionaries == [["n": 2]])
         var sorted = FetchRequest(entityName: "Item", predicate: try FormatPredicate(format: "rank < 3"), sortDescriptors: [Sort(hostile)])
         sorted.fetchLimit = 2
-        #expect(try store.fetch(sorted).records.map(\.recordID.recordName) == ["item000", "item001"])
+        #expect(throws: RecordStoreError.unknownField(hostile, recordType: "Item")) { try store.fetch(sorted) }
         var negative = FetchRequest(entityName: "Item")
         negative.fetchLimit = -1
         #expect(throws: RecordStoreError.invalidQuery("fetchLimit, fetchOffset and fetchBatchSize must not be negative")) { try store.fetch(negative) }

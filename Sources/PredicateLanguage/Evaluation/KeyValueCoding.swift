@@ -87,8 +87,9 @@ public enum KeyValueCoding {
         case .bool(let flag): return flag ? 1 : 0
         case .double(let number):
             if number.isNaN { return 0 }
-            if number >= 9_223_372_036_854_775_807 { return .max }
-            if number <= -9_223_372_036_854_775_808 { return .min }
+            // 2^63 is the first double past Int64.max; -2^63 is Int64.min exactly.
+            if number >= 9_223_372_036_854_775_808.0 { return .max }
+            if number <= -9_223_372_036_854_775_808.0 { return .min }
             return Int64(number.rounded(.towardZero))
         default: return 0
         }

@@ -59,40 +59,85 @@ extension ModelContext {
     /// the offset, the limit and the fields are applied.
     func records(for request: FetchRequest, includesPendingChanges: Bool) throws -> [Record] {
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return remembering(try store.fetch(request).records)
+            return remembering(try storedRecords(request))
         }
-        return try merge.merged(with: remembering(try store.fetch(merge.storedRequest).records), context: self)
+        return try merge.merged(with: remembering(try storedRecords(merge.storedRequest)), context: self)
     }
 
     /// The records a request matches (async): as the synchronous form, never blocking a thread.
     func records(for request: FetchRequest, includesPendingChanges: Bool) async throws -> [Record] {
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return remembering(try await store.fetch(request).records)
+            return remembering(try await storedRecords(request))
         }
-        return try merge.merged(with: remembering(try await store.fetch(merge.storedRequest).records), context: self)
+        return try merge.merged(with: remembering(try await storedRecords(merge.storedRequest)), context: self)
+    }
+
+    /// The stored records a request matches; none when the store has never had the record type
+    /// (a model whose records were never saved has none, which is not an error).
+    func storedRecords(_ request: FetchRequest) throws -> [Record] {
+        try Self.emptyForNewType(request.entityName, empty: []) { () throws(RecordStoreError) in try store.fetch(request).records }
+    }
+
+    /// The stored records a request matches (async).
+    func storedRecords(_ request: FetchRequest) async throws -> [Record] {
+        try await Self.emptyForNewType(request.entityName, empty: []) { () async throws(RecordStoreError) in
+            try await store.fetch(request).records
+        }
+    }
+
+    /// Runs a store read, answering `empty` when the store has never had the record type.
+    static func emptyForNewType<Answer>(
+        _ recordType: String, empty: Answer, _ read: () throws(RecordStoreError) -> Answer
+    ) throws(RecordStoreError) -> Answer {
+        do {
+            return try read()
+        } catch .unknownRecordType(let name, _) where name == recordType {
+            return empty
+        }
+    }
+
+    /// Runs a store read (async), answering `empty` when the store has never had the record type.
+    static func emptyForNewType<Answer>(
+        _ recordType: String, empty: Answer, _ read: () async throws(RecordStoreError) -> Answer
+    ) async throws(RecordStoreError) -> Answer {
+        do {
+            return try await read()
+        } catch .unknownRecordType(let name, _) where name == recordType {
+            return empty
+        }
     }
 
     /// How many records a request matches, with the offset and limit applied: the store's count,
     /// corrected for this context's pending changes when included.
     func count(for request: FetchRequest, includesPendingChanges: Bool) throws -> Int {
+        let type = request.entityName
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return try store.count(for: request)
+            return try Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in try store.count(for: request) }
         }
         let predicate = request.predicate ?? .truePredicate
         return try merge.count(
-            storedMatches: store.count(ofType: request.entityName, matching: predicate, zone: zone),
-            storedReplaced: store.count(ofType: request.entityName, matching: merge.storedPendingPredicate, zone: zone),
+            storedMatches: Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in
+                try store.count(ofType: type, matching: predicate, zone: zone)
+            },
+            storedReplaced: Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in
+                try store.count(ofType: type, matching: merge.storedPendingPredicate, zone: zone)
+            },
             context: self)
     }
 
     /// How many records a request matches (async).
     func count(for request: FetchRequest, includesPendingChanges: Bool) async throws -> Int {
+        let type = request.entityName
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return try await store.count(for: request)
+            return try await Self.emptyForNewType(type, empty: 0) { () async throws(RecordStoreError) in try await store.count(for: request) }
         }
         let predicate = request.predicate ?? .truePredicate
-        let storedMatches = try await store.count(ofType: request.entityName, matching: predicate, zone: zone)
-        let storedReplaced = try await store.count(ofType: request.entityName, matching: merge.storedPendingPredicate, zone: zone)
+        let storedMatches = try await Self.emptyForNewType(type, empty: 0) { () async throws(RecordStoreError) in
+            try await store.count(ofType: type, matching: predicate, zone: zone)
+        }
+        let storedReplaced = try await Self.emptyForNewType(type, empty: 0) { () async throws(RecordStoreError) in
+            try await store.count(ofType: type, matching: merge.storedPendingPredicate, zone: zone)
+        }
         return try merge.count(storedMatches: storedMatches, storedReplaced: storedReplaced, context: self)
     }
 

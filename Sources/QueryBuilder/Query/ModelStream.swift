@@ -103,7 +103,12 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
         /// Reads the store's next batch; false when the store has no more.
         private mutating func readBatch() async throws -> Bool {
             guard var reading = batches else { return false }
-            let next = try await reading.next()
+            let next: [Record]?
+            do {
+                next = try await reading.next()
+            } catch RecordStoreError.unknownRecordType(let name, _) where name == T.recordType {
+                next = nil   // the store has never had the type: no stored records, only pending ones
+            }
             batches = reading
             guard let next else {
                 batches = nil

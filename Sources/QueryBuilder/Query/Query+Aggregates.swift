@@ -72,7 +72,11 @@ extension Query {
     /// ```
     public func group(by keys: [String]) throws -> [GroupCount] {
         try checkAggregatable()
-        return Self.groupCounts(try context.store.fetch(groupRequest(keys)).dictionaries, keys: keys)
+        let request = groupRequest(keys)
+        let rows = try ModelContext.emptyForNewType(T.recordType, empty: []) { () throws(RecordStoreError) in
+            try context.store.fetch(request).dictionaries
+        }
+        return Self.groupCounts(rows, keys: keys)
     }
 
     // MARK: Async versions
@@ -130,7 +134,11 @@ extension Query {
     /// ```
     public func group(by keys: [String]) async throws -> [GroupCount] {
         try checkAggregatable()
-        return Self.groupCounts(try await context.store.fetch(groupRequest(keys)).dictionaries, keys: keys)
+        let request = groupRequest(keys)
+        let rows = try await ModelContext.emptyForNewType(T.recordType, empty: []) { () async throws(RecordStoreError) in
+            try await context.store.fetch(request).dictionaries
+        }
+        return Self.groupCounts(rows, keys: keys)
     }
 
     // MARK: Internals
@@ -138,13 +146,19 @@ extension Query {
     /// One aggregate of a field over every match; `.null` when nothing is aggregated.
     func aggregate(_ function: AggregateProperty.Function, of key: String) throws -> Value {
         let request = try aggregateRequest(function, of: key)
-        return try context.store.fetch(request).dictionaries.first?[Self.aggregateName] ?? .null
+        let rows = try ModelContext.emptyForNewType(T.recordType, empty: []) { () throws(RecordStoreError) in
+            try context.store.fetch(request).dictionaries
+        }
+        return rows.first?[Self.aggregateName] ?? .null
     }
 
     /// One aggregate of a field over every match (async).
     func aggregate(_ function: AggregateProperty.Function, of key: String) async throws -> Value {
         let request = try aggregateRequest(function, of: key)
-        return try await context.store.fetch(request).dictionaries.first?[Self.aggregateName] ?? .null
+        let rows = try await ModelContext.emptyForNewType(T.recordType, empty: []) { () async throws(RecordStoreError) in
+            try await context.store.fetch(request).dictionaries
+        }
+        return rows.first?[Self.aggregateName] ?? .null
     }
 
     /// The name of the aggregate in the dictionary an aggregate request returns.

@@ -87,7 +87,7 @@ struct ModifyBatch {
         case .invalidRecordName(let name):
             return Set(records.map(\.recordID).filter { $0.recordName == name })
         case .typeMismatch(_, let recordType, _, _), .unsupportedValue(_, let recordType, _),
-             .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType):
+             .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType, _):
             return Set(records.filter { $0.recordType == recordType }.map(\.recordID))
         default:
             return []

@@ -4,13 +4,15 @@ import PredicateLanguage
 /// - ``checkShape(recordType:predicate:)``: what needs no schema (a valid record type name, a
 ///   predicate not nested too deeply), once, where a query enters the store (``RecordQuery``
 ///   checks it when created);
-/// - ``check(_:schema:)``: what needs the schema (sorts that cannot work; in production mode,
-///   fields without the index the query needs), by the engine, against the catalog of the
-///   snapshot the query reads.
+/// - ``check(_:catalog:)``: what needs the schema, by the engine, against the catalog of the
+///   snapshot the query reads: a record type the store has never had, a field the type has never
+///   had (in the predicate or a sort; metadata names are always there), sorts that cannot work,
+///   and in production mode fields without the index the query needs. Unknown names are errors
+///   with the closest existing names, so that a typo never reads as an empty result.
 ///
 /// ```swift
 /// try QueryValidation.checkShape(recordType: "City", predicate: predicate)
-/// try QueryValidation.check(specification, schema: catalog.recordTypes["City"])
+/// let schema = try QueryValidation.check(specification, catalog: catalog)
 /// ```
 package enum QueryValidation {
     /// Throws when the record type name is invalid or the predicate nests too deeply.
@@ -19,37 +21,35 @@ package enum QueryValidation {
         try PredicateNesting.check(predicate)
     }
 
-    /// Throws when a sort or (in production mode) a predicate needs what the schema lacks.
-    package static func check(_ specification: QuerySpecification, schema: RecordTypeSchema?) throws(RecordStoreError) {
-        let mode = specification.mode
-        if mode == .production, schema == nil {
-            throw .unknownRecordType(specification.recordType)
+    /// Returns the record type's schema; throws when the type or a field the query names does not
+    /// exist, a sort cannot work, or (in production mode) a field lacks the index the query needs.
+    @discardableResult
+    package static func check(_ specification: QuerySpecification, catalog: SchemaCatalog) throws(RecordStoreError) -> RecordTypeSchema {
+        guard let schema = catalog.recordTypes[specification.recordType] else {
+            throw .unknownRecordType(
+                specification.recordType, suggestions: NameSuggestions.closest(to: specification.recordType, among: catalog.recordTypes.keys))
         }
         for sort in specification.sorts {
-            try check(sort, recordType: specification.recordType, schema: schema, mode: mode)
+            try check(sort, schema: schema, mode: specification.mode)
         }
-        if mode == .production, let schema {
-            try checkIndexes(specification.predicate, schema: schema)
-        }
+        try checkFields(specification.predicate, schema: schema, needsIndexes: specification.mode == .production)
+        return schema
     }
 
-    private static func check(_ sort: Sort, recordType: String, schema: RecordTypeSchema?, mode: SchemaMode) throws(RecordStoreError) {
+    private static func check(_ sort: Sort, schema: RecordTypeSchema, mode: SchemaMode) throws(RecordStoreError) {
         if let metadata = MetadataField(rawValue: sort.key) {
             if sort.distanceOrigin != nil {
                 throw .invalidSort(key: sort.key, reason: "\(metadata.rawValue) is not a location field")
             }
             return
         }
-        guard let field = schema?.field(named: sort.key) else {
-            if mode == .production { throw .unknownField(sort.key, recordType: recordType) }
-            return
-        }
+        let field = try field(sort.key, of: schema)
         if sort.distanceOrigin != nil {
             guard field.type == .location else {
                 throw .invalidSort(key: sort.key, reason: "a distance sort needs a location field, and '\(sort.key)' has type \(field.type)")
             }
             if mode == .production, !field.isSortable, !field.isQueryable {
-                throw .notSortable(field: sort.key, recordType: recordType)
+                throw .notSortable(field: sort.key, recordType: schema.name)
             }
             return
         }
@@ -57,58 +57,69 @@ package enum QueryValidation {
             throw .invalidSort(key: sort.key, reason: "fields of type \(field.type) do not sort")
         }
         if mode == .production, !field.isSortable {
-            throw .notSortable(field: sort.key, recordType: recordType)
+            throw .notSortable(field: sort.key, recordType: schema.name)
         }
     }
 
-    /// Throws for the first field the predicate tests that is not queryable, or for a
-    /// full-text search on a type without searchable fields.
-    private static func checkIndexes(_ predicate: FormatPredicate, schema: RecordTypeSchema) throws(RecordStoreError) {
+    /// A field of the schema, or ``RecordStoreError/unknownField(_:recordType:suggestions:)``
+    /// naming the closest fields (metadata names included).
+    private static func field(_ name: String, of schema: RecordTypeSchema) throws(RecordStoreError) -> FieldSchema {
+        guard let field = schema.field(named: name) else {
+            let names = schema.fields.map(\.name) + MetadataField.allCases.map(\.rawValue)
+            throw .unknownField(name, recordType: schema.name, suggestions: NameSuggestions.closest(to: name, among: names))
+        }
+        return field
+    }
+
+    /// Throws for the first field the predicate tests that the type does not have; with
+    /// `needsIndexes`, also for one that is not queryable, or for a full-text search on a type
+    /// without searchable fields.
+    private static func checkFields(_ predicate: FormatPredicate, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
         switch predicate {
         case .constant: return
         case .and(let parts), .or(let parts):
-            for part in parts { try checkIndexes(part, schema: schema) }
+            for part in parts { try checkFields(part, schema: schema, needsIndexes: needsIndexes) }
         case .not(let inner):
-            try checkIndexes(inner, schema: schema)
+            try checkFields(inner, schema: schema, needsIndexes: needsIndexes)
         case .comparison(let comparison):
             if case .evaluatedObject = comparison.left, comparison.operator == .contains {
-                if schema.searchableFieldNames.isEmpty { throw .notSearchable(recordType: schema.name) }
+                if needsIndexes, schema.searchableFieldNames.isEmpty { throw .notSearchable(recordType: schema.name) }
                 return
             }
             for expression in [comparison.left, comparison.right] {
-                try checkIndexes(expression, schema: schema)
+                try checkFields(expression, schema: schema, needsIndexes: needsIndexes)
             }
         }
     }
 
-    private static func checkIndexes(_ expression: FormatExpression, schema: RecordTypeSchema) throws(RecordStoreError) {
+    private static func checkFields(_ expression: FormatExpression, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
         switch expression {
         case .keyPath(let path):
             let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
             if MetadataField(rawValue: first) != nil || first.hasPrefix("@") { return }
-            guard let field = schema.field(named: first) else { throw .unknownField(first, recordType: schema.name) }
-            guard field.isQueryable else { throw .notQueryable(field: first, recordType: schema.name) }
+            let field = try field(first, of: schema)
+            if needsIndexes, !field.isQueryable { throw .notQueryable(field: first, recordType: schema.name) }
         case .constant, .evaluatedObject, .variable:
             return
         case .member(let base, _), .negation(let base), .cast(let base, _):
-            try checkIndexes(base, schema: schema)
+            try checkFields(base, schema: schema, needsIndexes: needsIndexes)
         case .index(let base, let subscriptExpression):
-            try checkIndexes(base, schema: schema)
-            if case .expression(let inner) = subscriptExpression { try checkIndexes(inner, schema: schema) }
+            try checkFields(base, schema: schema, needsIndexes: needsIndexes)
+            if case .expression(let inner) = subscriptExpression { try checkFields(inner, schema: schema, needsIndexes: needsIndexes) }
         case .aggregate(let members), .function(_, let members):
-            for member in members { try checkIndexes(member, schema: schema) }
+            for member in members { try checkFields(member, schema: schema, needsIndexes: needsIndexes) }
         case .customFunction(let target, _, let arguments):
-            try checkIndexes(target, schema: schema)
-            for argument in arguments { try checkIndexes(argument, schema: schema) }
+            try checkFields(target, schema: schema, needsIndexes: needsIndexes)
+            for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
         case .arithmetic(_, let left, let right):
-            try checkIndexes(left, schema: schema)
-            try checkIndexes(right, schema: schema)
+            try checkFields(left, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(right, schema: schema, needsIndexes: needsIndexes)
         case .subquery(let collection, _, _):
-            try checkIndexes(collection, schema: schema)
+            try checkFields(collection, schema: schema, needsIndexes: needsIndexes)
         case .ternary(let condition, let then, let otherwise):
-            try checkIndexes(condition, schema: schema)
-            try checkIndexes(then, schema: schema)
-            try checkIndexes(otherwise, schema: schema)
+            try checkFields(condition, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(then, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(otherwise, schema: schema, needsIndexes: needsIndexes)
         }
     }
 }

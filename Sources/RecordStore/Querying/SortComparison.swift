@@ -11,9 +11,10 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
     case compare
     /// Code points after case folding.
     case caseInsensitive
-    /// The locale's collation (`localizedCompare`).
+    /// The Unicode collation (`localizedCompare`): ICU's root order, a strict total order
+    /// (``UnicodeCollation/localized``).
     case localized
-    /// The locale's collation, ignoring case (`localizedCaseInsensitiveCompare`).
+    /// The Unicode collation, case only breaking ties (`localizedCaseInsensitiveCompare`).
     case localizedCaseInsensitive
     /// Finder-like order: numbers inside strings compare numerically (`localizedStandardCompare`).
     case localizedStandard
@@ -32,16 +33,13 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
                 ?? Self.compareBytes(
                     TextFolding.fold(lhs, options: .caseInsensitive), TextFolding.fold(rhs, options: .caseInsensitive))
         case .localized:
-            return Self.printableASCII?.compare(lhs, rhs, ignoringCase: false) ?? lhs.localizedCompare(rhs)
+            return UnicodeCollation.localized.compare(lhs, rhs)
         case .localizedCaseInsensitive:
-            return Self.printableASCII?.compare(lhs, rhs, ignoringCase: true) ?? lhs.localizedCaseInsensitiveCompare(rhs)
+            return UnicodeCollation.localizedCaseInsensitive.compare(lhs, rhs)
         case .localizedStandard:
-            return lhs.localizedStandardCompare(rhs)
+            return UnicodeCollation.localizedStandard.compare(lhs, rhs)
         }
     }
-
-    /// The exact shortcut for localized comparisons of printable ASCII (nil where it does not apply).
-    private static let printableASCII = PrintableASCIICollation.current
 
     /// Code-point order, which is the order of the UTF-8 bytes (SQLite's `BINARY`).
     static func compareBytes(_ lhs: String, _ rhs: String) -> ComparisonResult {

@@ -34,7 +34,9 @@ package struct SchemaCatalog: Sendable, Hashable, Codable {
             if NulCharacter.isIn(id.zoneID.zoneName) { throw .zoneNotFound(id.zoneID) }
             if NulCharacter.isIn(id.recordName) { throw .invalidRecordName(id.recordName) }
             if recordTypes[recordType] == nil {
-                guard mode == .development else { throw .unknownRecordType(recordType) }
+                guard mode == .development else {
+                    throw .unknownRecordType(recordType, suggestions: NameSuggestions.closest(to: recordType, among: recordTypes.keys))
+                }
                 recordTypes[recordType] = RecordTypeSchema(name: recordType)
                 changes.append(.addedRecordType(recordType))
             }

@@ -51,10 +51,12 @@ struct DifferentialDataset: Sendable {
         records += edgeRecords
         let memory = Store.inMemory()
         let saved = try memory.save(records)
+        try memory.define(declaredOnly)
         var others: [(engine: TestEngine, store: Store)] = []
         for engine in TestEngine.allCases where engine != TestEngine.reference {
             let store = try engine.makeStore()
             try store.save(records)
+            try store.define(declaredOnly)
             try store.optimize()
             others.append((engine, store))
         }
@@ -77,6 +79,10 @@ struct DifferentialDataset: Sendable {
         }
         return fields
     }
+
+    /// `missingField`: a field the schema declares and no record holds, so that predicates and
+    /// sorts on a field that is nil everywhere are tested (a field the type never had is an error).
+    static let declaredOnly = RecordTypeSchema(name: recordType, fields: [FieldSchema(name: "missingField", type: .string)])
 
     /// Records with the values that most often split engines apart.
     static let edgeRecords: [Record] = {

@@ -31,7 +31,9 @@ struct FetchRequestTests {
             request.fetchOffset = 4
             #expect(try store.count(for: request) == 1)
             #expect(try store.count(for: FetchRequest(entityName: "Item")) == 12)
-            #expect(try store.count(for: FetchRequest(entityName: "Nothing")) == 0)
+            #expect(throws: RecordStoreError.unknownRecordType("Nothing", suggestions: [])) {
+                try store.count(for: FetchRequest(entityName: "Nothing"))
+            }
         }
     }
 

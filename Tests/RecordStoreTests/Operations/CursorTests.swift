@@ -100,11 +100,13 @@ struct CursorTests {
     @Test("The cursor carries its query: the string alone continues")
     func cursorCarriesQuery() throws {
         let store = Store.inMemory()
-        try store.save(SmallStores.items(9))
         let paris = Location(latitude: 48.8566, longitude: 2.3522)
+        var placed = Record(recordType: "Item", recordID: RecordID(recordName: "placed"))
+        placed["place"] = .location(paris)
+        try store.save(SmallStores.items(9) + [placed])
         let query = try RecordQuery(
             recordType: "Item", predicate: FormatPredicate(format: "rank != nil OR title BEGINSWITH[cd] %@", "a"),
-            sorts: [Sort("weight", ascending: false), Sort.distance(from: paris, key: "nowhere")])
+            sorts: [Sort("weight", ascending: false), Sort.distance(from: paris, key: "place")])
         let first = try store.firstBatch(matching: query, resultsLimit: 1)
         let text = try #require(first.cursor).stringValue
         let (decoded, zone) = try store.query(of: QueryCursor(string: text))

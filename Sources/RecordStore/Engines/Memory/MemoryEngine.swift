@@ -94,10 +94,9 @@ final class MemoryEngine: EmbeddedStorageEngine {
     /// belong to, taken under the lock after validating the query against the catalog.
     private func snapshot(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
         try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
-            let schema = state.catalog.recordTypes[query.recordType]
-            try QueryValidation.check(query, schema: schema)
+            let schema = try QueryValidation.check(query, catalog: state.catalog)
             guard let zoneRecords = state.records[query.zone] else { throw .zoneNotFound(query.zone) }
-            return (zoneRecords.values.filter { $0.recordType == query.recordType }, schema?.searchableFieldNames ?? [], state.generation)
+            return (zoneRecords.values.filter { $0.recordType == query.recordType }, schema.searchableFieldNames, state.generation)
         }
     }
 

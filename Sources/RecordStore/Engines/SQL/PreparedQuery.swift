@@ -4,9 +4,8 @@ import PredicateLanguage
 /// first step of every query the SQL engines run (``SQLExecutor``).
 ///
 /// ```swift
-/// guard let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect) else {
-///     return []   // the record type has no table yet: nothing matches
-/// }
+/// let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect)
+/// prepared.plan.whereClause   // t."$zone" = ? AND ...
 /// ```
 package struct PreparedQuery {
     /// The query.
@@ -17,15 +16,13 @@ package struct PreparedQuery {
     package private(set) var plan: SQLPlan
     private let planner: SQLPlanner
 
-    /// Validates and plans a query; nil when the record type has no table yet (nothing matches).
-    /// Throws the validation's error, or ``RecordStoreError/zoneNotFound(_:)``.
-    package init?(
+    /// Validates and plans a query. Throws the validation's error (an unknown record type or
+    /// field among them), or ``RecordStoreError/zoneNotFound(_:)``.
+    package init(
         _ specification: QuerySpecification, catalog: SchemaCatalog, zoneExists: Bool, dialect: any SQLDialect
     ) throws(RecordStoreError) {
-        let schema = catalog.recordTypes[specification.recordType]
-        try QueryValidation.check(specification, schema: schema)
+        let schema = try QueryValidation.check(specification, catalog: catalog)
         guard zoneExists else { throw .zoneNotFound(specification.zone) }
-        guard let schema else { return nil }
         self.specification = specification
         self.schema = schema
         planner = SQLPlanner(dialect: dialect, schema: schema, recordType: specification.recordType)

@@ -45,7 +45,8 @@ extension SQLExecutor {
     /// A query checked and planned against the connection's snapshot; nil when its type has no table.
     package func prepare<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
         let context = try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
-        guard let context, var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect) else { return nil }
+        guard let context else { return nil }
+        var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
         if let check = prepared.parserCheck, try await !connection.canPrepare(check) { try prepared.fallBackToScan() }
         return prepared
     }

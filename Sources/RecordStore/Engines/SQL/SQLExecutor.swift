@@ -161,10 +161,12 @@ extension SQLExecutor {
         return found
     }
 
-    /// A query checked and planned against the connection's snapshot; nil when its type has no table.
+    /// A query checked and planned against the connection's snapshot; nil only when the database
+    /// has no layout yet (no catalog row to read).
     package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> PreparedQuery? {
         let context = try connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
-        guard let context, var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect) else { return nil }
+        guard let context else { return nil }
+        var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
         if let check = prepared.parserCheck, try !connection.canPrepare(check) { try prepared.fallBackToScan() }
         return prepared
     }

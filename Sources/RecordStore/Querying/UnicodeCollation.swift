@@ -1,0 +1,110 @@
+import CFoundationICU
+import Foundation
+import _FoundationICU
+
+/// The localized string orders of ``SortComparison``, from ICU's root collation (the Unicode
+/// Collation Algorithm with CLDR's root order), as strict total orders: two different strings
+/// never compare equal, because a tie under the collation is broken by code-point order.
+///
+/// Foundation's `localizedCompare` on Linux is not transitive ("Hoàng Mai" < "Hong Kong" <
+/// "Hồng Lĩnh" < "Hoàng Mai"), so a sort's output depended on the comparisons the algorithm made.
+/// ICU's collation is a total order; every engine uses this one (the memory engine, Swift-side
+/// sorts, and SQLite's collation callbacks), so a localized sort gives one sequence everywhere.
+///
+/// - ``localized``: base letters first, then accents, then case (`a` < `A` < `á` < `b`).
+/// - ``localizedCaseInsensitive``: base letters, then accents; case only breaks ties.
+/// - ``localizedStandard``: as ``localized``, with digit runs compared as numbers
+///   (`File 2` < `File 10`), as Finder's `localizedStandardCompare`.
+///
+/// The ICU is the toolchain's own copy (`_FoundationICU`), so nothing beyond Swift is needed.
+///
+/// ```swift
+/// UnicodeCollation.localizedStandard.compare("File 2", "File 10")   // .orderedAscending
+/// UnicodeCollation.localized.compare("resume", "résumé")            // .orderedAscending
+/// ```
+package final class UnicodeCollation: @unchecked Sendable {
+    // An ICU collator is only read after it is configured here; ICU allows comparisons and sort
+    // keys on one collator from several threads at once.
+    private let collator: OpaquePointer?
+
+    /// The root collation: accents and case are secondary and tertiary differences.
+    package static let localized = UnicodeCollation(strength: UCOL_TERTIARY, numeric: false)
+    /// The root collation without case differences (which then only break ties).
+    package static let localizedCaseInsensitive = UnicodeCollation(strength: UCOL_SECONDARY, numeric: false)
+    /// The root collation with numbers inside strings compared by value.
+    package static let localizedStandard = UnicodeCollation(strength: UCOL_TERTIARY, numeric: true)
+
+    private init(strength: UColAttributeValue, numeric: Bool) {
+        var status = U_ZERO_ERROR
+        let opened = swift_ucol_open("", &status)
+        guard let opened, status.rawValue <= U_ZERO_ERROR.rawValue else {
+            // Without ICU's data nothing can collate; code-point order is the fallback.
+            if let opened { swift_ucol_close(opened) }
+            collator = nil
+            return
+        }
+        swift_ucol_setAttribute(opened, UCOL_STRENGTH, strength, &status)
+        swift_ucol_setAttribute(opened, UCOL_NUMERIC_COLLATION, numeric ? UCOL_ON : UCOL_OFF, &status)
+        // Canonically equivalent strings (composed and decomposed accents) collate alike.
+        swift_ucol_setAttribute(opened, UCOL_NORMALIZATION_MODE, UCOL_ON, &status)
+        collator = opened
+    }
+
+    deinit {
+        if let collator { swift_ucol_close(collator) }
+    }
+
+    /// The order of two strings: the collation's, then code points for strings it finds equal.
+    package func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        guard let collator else { return SortComparison.compareBytes(lhs, rhs) }
+        var left = lhs
+        var right = rhs
+        let order = left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                var status = U_ZERO_ERROR
+                return leftBytes.withMemoryRebound(to: CChar.self) { leftChars in
+                    rightBytes.withMemoryRebound(to: CChar.self) { rightChars in
+                        swift_ucol_strcollUTF8(
+                            collator, leftChars.baseAddress, Int32(clamping: leftChars.count),
+                            rightChars.baseAddress, Int32(clamping: rightChars.count), &status)
+                    }
+                }
+            }
+        }
+        switch order {
+        case UCOL_LESS: return .orderedAscending
+        case UCOL_GREATER: return .orderedDescending
+        default: return SortComparison.compareBytes(lhs, rhs)
+        }
+    }
+
+    /// The collation's sort key of a string, followed by its UTF-8 bytes: comparing two such keys
+    /// byte by byte gives ``compare(_:_:)``'s order, so the keys can be stored and indexed.
+    ///
+    /// ```swift
+    /// let keys = names.map(UnicodeCollation.localized.sortKey)   // sort by keys: memcmp order
+    /// ```
+    package func sortKey(_ string: String) -> [UInt8] {
+        let units = Array(string.utf16)
+        var key: [UInt8] = []
+        if let collator {
+            var capacity = max(32, units.count * 4)
+            while true {
+                var buffer = [UInt8](repeating: 0, count: capacity)
+                let length = units.withUnsafeBufferPointer { source in
+                    buffer.withUnsafeMutableBufferPointer { target in
+                        Int(swift_ucol_getSortKey(collator, source.baseAddress, Int32(clamping: source.count), target.baseAddress, Int32(clamping: capacity)))
+                    }
+                }
+                if length <= capacity {
+                    // The key ends with a zero byte that no other key byte equals: a key that is a
+                    // prefix of another sorts first, and the UTF-8 bytes after it only break ties.
+                    key = Array(buffer[0..<length])
+                    break
+                }
+                capacity = length
+            }
+        }
+        return key + Array(string.utf8)
+    }
+}
