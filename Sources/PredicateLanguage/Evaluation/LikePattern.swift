@@ -17,6 +17,32 @@ public struct LikePattern: Sendable, Hashable {
 
     let elements: [Element]
 
+    /// The literal characters a pattern starts with, before its first `*` or `?` (escapes
+    /// resolved, not folded): every string the pattern matches starts with them.
+    ///
+    /// ```swift
+    /// LikePattern.literalPrefix(of: "San*o")    // "San"
+    /// LikePattern.literalPrefix(of: "a\\*b*")   // "a*b"
+    /// ```
+    public static func literalPrefix(of pattern: String) -> String {
+        var literal = ""
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                literal.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case "*", "?": return literal
+            default: literal.append(character)
+            }
+        }
+        if escaped { literal.append("\\") }
+        return literal
+    }
+
     /// Compiles a pattern. When `options` fold (`[c]`, `[d]`), the literal parts
     /// are folded so that the pattern matches folded strings.
     ///

@@ -5,7 +5,10 @@ import Foundation
 ///
 /// Folding is Foundation's `folding(options:locale: nil)` with
 /// `.caseInsensitive` for `[c]` and `.diacriticInsensitive` for `[d]`
-/// (`"straße"` folds to `"strasse"` under `[c]`; `"Ärger"` to `"arger"` under `[cd]`).
+/// (`"straße"` folds to `"strasse"` under `[c]`; `"Ärger"` to `"arger"` under `[cd]`),
+/// in Unicode normalization form C. Canonically equivalent strings fold to the same bytes,
+/// so the SQL engines can store the folded form in an indexed column and compare it byte
+/// for byte (equality, prefixes) exactly as the evaluator compares the folded strings.
 /// Pure-ASCII strings take a fast path that gives the same result.
 ///
 /// ```swift
@@ -26,7 +29,7 @@ public enum TextFolding {
         var foundationOptions: String.CompareOptions = []
         if caseInsensitive { foundationOptions.insert(.caseInsensitive) }
         if diacriticInsensitive { foundationOptions.insert(.diacriticInsensitive) }
-        return string.folding(options: foundationOptions, locale: nil)
+        return string.folding(options: foundationOptions, locale: nil).precomposedStringWithCanonicalMapping
     }
 
     /// Whether folding with these options can change a string.

@@ -41,4 +41,16 @@ package protocol EmbeddedStorageEngine: StorageEngine {
     func explain(_ query: QuerySpecification) throws(RecordStoreError) -> QueryPlan
     /// The synchronous form of ``StorageEngine/optimize()``.
     func optimize() throws(RecordStoreError)
+    /// Prepares a bulk load of about `incoming` records of a type (an engine may defer index
+    /// upkeep until ``finishBulkLoad()``; queries stay exact meanwhile).
+    func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError)
+    /// Ends a bulk load: whatever ``beginBulkLoad(of:incoming:)`` deferred is done now.
+    func finishBulkLoad() throws(RecordStoreError)
+}
+
+extension EmbeddedStorageEngine {
+    /// Nothing to defer: indexes are kept up to date row by row.
+    package func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError) {}
+    /// Nothing was deferred.
+    package func finishBulkLoad() throws(RecordStoreError) {}
 }

@@ -7,6 +7,10 @@ import PredicateLanguage
 /// A malformed line fails the import with its line number; the batch holding it is not
 /// written, the batches before it are. A record whose name is already stored replaces it.
 ///
+/// An import into a new record type, or into one with fewer records than the file holds, builds
+/// the type's indexes once at the end rather than row by row (on SQLite; if the import stops
+/// early, the indexes are built when it fails, or when the store next opens).
+///
 /// ```swift
 /// var importer = RecordImporter(recordType: "City")
 /// importer.idField = "geonameid"
@@ -107,7 +111,7 @@ public struct RecordImporter: Sendable {
         at path: String, into store: Store, progress: (Progress) -> Void = { _ in }
     ) throws(RecordStoreError) -> Summary {
         guard let format = Format(path: path) else {
-            throw .malformedInput(file: path, line: 0, message: "unknown file type: use .json, .jsonl or .csv, optionally .gz")
+            throw RecordStoreError.malformedInput(file: path, line: 0, message: "unknown file type: use .json, .jsonl or .csv, optionally .gz")
         }
         let reader = try CompressedFileReader(path: path)
         let start = Date()
@@ -116,8 +120,15 @@ public struct RecordImporter: Sendable {
         var generated = 0
         let file = (path as NSString).lastPathComponent
 
+        var bulkLoadStarted = false
         func flush() throws(RecordStoreError) {
             guard !batch.isEmpty else { return }
+            if !bulkLoadStarted {
+                // The file's size over the bytes of the first batch estimates the records to come.
+                let estimate = reader.bytesRead > 0 ? Int(Double(batch.count) * Double(reader.fileSize) / Double(reader.bytesRead)) : batch.count
+                try store.embedded.beginBulkLoad(of: recordType, incoming: estimate)
+                bulkLoadStarted = true
+            }
             try save(batch, into: store)
             count += batch.count
             let lastRecordName = batch.last?.recordID.recordName
@@ -129,77 +140,85 @@ public struct RecordImporter: Sendable {
 
         func add(_ object: Value, line: Int) throws(RecordStoreError) {
             guard case .object(let fields) = object else {
-                throw .malformedInput(file: file, line: line, message: "expected a JSON object, found \(object.typeName)")
+                throw RecordStoreError.malformedInput(file: file, line: line, message: "expected a JSON object, found \(object.typeName)")
             }
             generated += 1
             batch.append(try record(from: fields, line: line, file: file, generatedNumber: generated))
             if batch.count >= batchSize { try flush() }
         }
 
-        switch format {
-        case .jsonLines:
-            var lineNumber = 0
-            while let line = reader.nextLine() {
-                lineNumber += 1
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+        do throws(RecordStoreError) {
+            switch format {
+            case .jsonLines:
+                var lineNumber = 0
+                while let line = reader.nextLine() {
+                    lineNumber += 1
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    let value: Value
+                    do {
+                        value = try Value(jsonBytes: line)
+                    } catch {
+                        throw RecordStoreError.malformedInput(file: file, line: lineNumber, message: "bad JSON: \(error)")
+                    }
+                    try add(value, line: lineNumber)
+                }
+            case .json:
+                let bytes = reader.readAll()
                 let value: Value
                 do {
-                    value = try Value(jsonBytes: line)
+                    value = try Value(jsonBytes: bytes)
+                } catch let error as ValueJSONError {
+                    let line = 1 + bytes.prefix(max(0, min(error.offset, bytes.count))).filter { $0 == 0x0A }.count
+                    throw RecordStoreError.malformedInput(file: file, line: line, message: "bad JSON: \(error.message)")
                 } catch {
-                    throw .malformedInput(file: file, line: lineNumber, message: "bad JSON: \(error)")
+                    throw RecordStoreError.malformedInput(file: file, line: 1, message: "bad JSON: \(error)")
                 }
-                try add(value, line: lineNumber)
-            }
-        case .json:
-            let bytes = reader.readAll()
-            let value: Value
-            do {
-                value = try Value(jsonBytes: bytes)
-            } catch let error as ValueJSONError {
-                let line = 1 + bytes.prefix(max(0, min(error.offset, bytes.count))).filter { $0 == 0x0A }.count
-                throw .malformedInput(file: file, line: line, message: "bad JSON: \(error.message)")
-            } catch {
-                throw .malformedInput(file: file, line: 1, message: "bad JSON: \(error)")
-            }
-            guard case .list(let objects) = value else {
-                throw .malformedInput(file: file, line: 1, message: "expected a JSON array of objects")
-            }
-            for (index, object) in objects.enumerated() {
-                try add(object, line: index + 1)
-            }
-        case .csv:
-            var lineNumber = 0
-            func nextLine() -> [UInt8]? {
-                lineNumber += 1
-                return reader.nextLine()
-            }
-            guard let headerLine = nextLine() else { break }
-            let header: [String]
-            do {
-                header = try CSVParser.cells(firstLine: headerLine, moreLines: nextLine)
-            } catch {
-                throw .malformedInput(file: file, line: lineNumber, message: error.message)
-            }
-            while let line = nextLine() {
-                let first = lineNumber
-                if line.isEmpty { continue }
-                let cells: [String]
+                guard case .list(let objects) = value else {
+                    throw RecordStoreError.malformedInput(file: file, line: 1, message: "expected a JSON array of objects")
+                }
+                for (index, object) in objects.enumerated() {
+                    try add(object, line: index + 1)
+                }
+            case .csv:
+                var lineNumber = 0
+                func nextLine() -> [UInt8]? {
+                    lineNumber += 1
+                    return reader.nextLine()
+                }
+                guard let headerLine = nextLine() else { break }
+                let header: [String]
                 do {
-                    cells = try CSVParser.cells(firstLine: line, moreLines: nextLine)
+                    header = try CSVParser.cells(firstLine: headerLine, moreLines: nextLine)
                 } catch {
-                    throw .malformedInput(file: file, line: first, message: error.message)
+                    throw RecordStoreError.malformedInput(file: file, line: lineNumber, message: error.message)
                 }
-                guard cells.count == header.count else {
-                    throw .malformedInput(file: file, line: first, message: "expected \(header.count) cells, found \(cells.count)")
+                while let line = nextLine() {
+                    let first = lineNumber
+                    if line.isEmpty { continue }
+                    let cells: [String]
+                    do {
+                        cells = try CSVParser.cells(firstLine: line, moreLines: nextLine)
+                    } catch {
+                        throw RecordStoreError.malformedInput(file: file, line: first, message: error.message)
+                    }
+                    guard cells.count == header.count else {
+                        throw RecordStoreError.malformedInput(file: file, line: first, message: "expected \(header.count) cells, found \(cells.count)")
+                    }
+                    var fields: [String: Value] = [:]
+                    for (name, cell) in zip(header, cells) where !cell.isEmpty {
+                        fields[name] = Self.csvValue(cell)
+                    }
+                    try add(.object(fields), line: first)
                 }
-                var fields: [String: Value] = [:]
-                for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                    fields[name] = Self.csvValue(cell)
-                }
-                try add(.object(fields), line: first)
             }
+    try flush()
+        } catch {
+            // A failed import leaves the batches it committed, indexed.
+            if bulkLoadStarted { try? store.embedded.finishBulkLoad() }
+            throw error
         }
-        try flush()
+        // The indexes a bulk load deferred are built in one pass, then measured for the planner.
+        if bulkLoadStarted { try store.embedded.finishBulkLoad() }
         try store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
     }
@@ -226,7 +245,7 @@ public struct RecordImporter: Sendable {
             case .int(let number)?: name = String(number)
             case .double(let number)? where number == number.rounded(): name = String(Int64(number))
             default:
-                throw .malformedInput(file: file, line: line, message: "the id field '\(idField)' is missing or not a string or integer")
+                throw RecordStoreError.malformedInput(file: file, line: line, message: "the id field '\(idField)' is missing or not a string or integer")
             }
         } else {
             name = UUID().uuidString
@@ -236,7 +255,7 @@ public struct RecordImporter: Sendable {
                   let longitude = fields[mapping.longitudeField]?.numericValue else { continue }
             let location = Location(latitude: latitude, longitude: longitude)
             guard location.isValid else {
-                throw .malformedInput(file: file, line: line, message: "latitude \(latitude), longitude \(longitude) is not a valid location")
+                throw RecordStoreError.malformedInput(file: file, line: line, message: "latitude \(latitude), longitude \(longitude) is not a valid location")
             }
             fields[mapping.name] = .location(location)
         }

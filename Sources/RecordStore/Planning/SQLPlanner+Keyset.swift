@@ -20,10 +20,11 @@ extension SQLPlanner {
         for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
             let x: String
             let xa: [SQLValue]
+            let derived: DerivedColumn?
             switch orderExpression(sort) {
             case .constant: continue
             case .unsupported: return nil
-            case .expression(let sql, let arguments): (x, xa) = (sql, arguments)
+            case .expression(let sql, let arguments, let derivedColumn): (x, xa, derived) = (sql, arguments, derivedColumn)
             }
             let value = position.sortValues[index]
             let after: Part?
@@ -35,7 +36,7 @@ extension SQLPlanner {
                 after = sort.ascending ? ("\(x) IS NOT NULL", xa) : nil
                 atOrAfter = sort.ascending ? nil : equal
             } else {
-                let argument = StoredValueEncoding.encode(value)
+                let argument = derived.map { $0.value(of: value) } ?? StoredValueEncoding.encode(value)
                 equal = ("\(x) = ?", xa + [argument])
                 if sort.ascending {
                     after = ("\(x) > ?", xa + [argument])

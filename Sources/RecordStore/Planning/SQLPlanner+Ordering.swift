@@ -5,13 +5,15 @@ extension SQLPlanner {
     enum OrderExpression {
         /// Every record sees the same value (a field no record has): the key does not change the order.
         case constant
-        /// The expression to order by, with its arguments.
-        case expression(String, [SQLValue])
+        /// The expression to order by, with its arguments; `derived` is the derived column it
+        /// reads, whose value a keyset position's string becomes before it is compared.
+        case expression(String, [SQLValue], derived: DerivedColumn? = nil)
         /// SQL cannot order as the sort asks (the dialect lacks the collation or the exact distance).
         case unsupported
     }
 
-    /// The SQL expression a sort orders by: a column (strings in the sort's collation), or the
+    /// The SQL expression a sort orders by: a column (strings by their ``DerivedColumn`` for the
+    /// sort's comparison when the field has it, else in the dialect's collation), or the
     /// distance from a point.
     func orderExpression(_ sort: Sort) -> OrderExpression {
         if let metadata = MetadataField(rawValue: sort.key) {
@@ -23,6 +25,11 @@ extension SQLPlanner {
                 latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name)))
             else { return .unsupported }
             return .expression(distance, [.real(origin.latitude), .real(origin.longitude)])
+        }
+        if field.type == .string, let derived = DerivedColumn.sortColumn(for: sort.comparison),
+           DerivedColumn.columns(for: field).contains(derived) {
+            // The derived column's bytes are in the sort's order: an index can serve it.
+            return .expression(column(TableLayout.derivedColumn(field.name, derived)), [], derived: derived)
         }
         return ordered(column(field.name), type: field.type, comparison: sort.comparison)
     }
@@ -45,7 +52,7 @@ extension SQLPlanner {
                 continue
             case .unsupported:
                 return nil
-            case .expression(let sql, let expressionArguments):
+            case .expression(let sql, let expressionArguments, _):
                 terms.append(orderTerm(sql, ascending: sort.ascending))
                 arguments += expressionArguments
             }

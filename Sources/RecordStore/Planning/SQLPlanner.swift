@@ -6,11 +6,15 @@ import PredicateLanguage
 /// SQL gets what it can do exactly as the evaluator does: comparisons of a field (or metadata)
 /// with constants where the stored form compares like the value (numbers, dates, code-point
 /// string order, equality), `IN` lists, `BETWEEN`, nil tests, `ANY`/`IN`/`CONTAINS` on lists
-/// through the list table, and `AND`/`OR`/`NOT` of exact parts. Comparisons that SQL cannot
-/// do natively but that involve one stored value and constants (`BEGINSWITH`, `[c]`, `LIKE`,
-/// `MATCHES`, ...) run the evaluator itself through the dialect's callback
-/// (``SQLDialect/comparisonTest(_:typeCode:value:)``: SQLite's `query_test`), which is exact but
-/// evaluates every row of the zone; a dialect without callbacks leaves them to the residual.
+/// through the list table, and `AND`/`OR`/`NOT` of exact parts. `[c]` and `[cd]` equality,
+/// `IN`, `!=` and `BEGINSWITH` on a string field are exact range scans of its folded column
+/// (``DerivedColumn``), and `LIKE[c]`/`LIKE[cd]` with a literal prefix narrows to that
+/// prefix's range there, the pattern checked by the residual. Other comparisons that involve
+/// one stored value and constants (`BEGINSWITH` without options, `ENDSWITH`, `CONTAINS`,
+/// `LIKE` without a folded column, `MATCHES`, ...) run the evaluator itself through the
+/// dialect's callback (``SQLDialect/comparisonTest(_:typeCode:value:)``: SQLite's
+/// `query_test`), which is exact but evaluates every row of the zone; a dialect without
+/// callbacks leaves them to the residual.
 /// Full-text and radius searches narrow the rows through the dialect's indexes. The rest
 /// (several fields at once, key paths into values, `SUBQUERY`, `ALL`, variables) is the
 /// residual, checked by the evaluator on the rows SQL returns; an `OR` or `NOT` with an inexact
@@ -139,6 +143,7 @@ package struct SQLPlanner {
             type = metadata.fieldType
         } else if let field = schema?.field(named: key) {
             guard !field.type.isList else { return .residualOnly }
+            if let folded = foldedCondition(comparison, key: key, field: field) { return folded }
             columnName = field.name
             type = field.type
         } else {

@@ -25,6 +25,12 @@ package enum TableLayout {
     package static func latitudeColumn(_ field: String) -> String { "\(field)$latitude" }
     /// The longitude column of a location field.
     package static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
+    /// A column derived from a string field (``DerivedColumn``): `name$c`, `name$localized`.
+    package static func derivedColumn(_ field: String, _ derived: DerivedColumn) -> String { "\(field)$\(derived.rawValue)" }
+    /// The index of a derived column.
+    package static func derivedIndex(_ recordType: String, field: String, _ derived: DerivedColumn) -> String {
+        "\(recordType)$\(field)$\(derived.rawValue)$index"
+    }
     /// The index of a field. The `$index` suffix keeps it apart from the type's other
     /// objects: `T$list` and `T$fts` would name the list and FTS tables for fields called
     /// `list` and `fts` (SQLite tables and indexes share one namespace).

@@ -50,6 +50,17 @@ package final class UnicodeCollation: @unchecked Sendable {
         collator = opened
     }
 
+    /// The version of ICU's root collation (`ucol_getVersion`, as `a.b.c.d`): stored sort keys
+    /// are valid only for the version that made them.
+    package static let version: String = {
+        guard let collator = localized.collator else { return "code-points" }
+        var info: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &info) { bytes in
+            swift_ucol_getVersion(collator, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+        return "\(info.0).\(info.1).\(info.2).\(info.3)"
+    }()
+
     deinit {
         if let collator { swift_ucol_close(collator) }
     }

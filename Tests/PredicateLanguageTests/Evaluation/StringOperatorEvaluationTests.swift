@@ -13,8 +13,11 @@ struct StringOperatorEvaluationTests {
         #expect(try holds("Étienne", .beginsWith, "e", [.caseInsensitive, .diacriticInsensitive]) == true)
         #expect(try holds("Étienne", .beginsWith, "E", [.diacriticInsensitive]) == true)
         // An ASCII prefix followed by a combining accent: the fast path must not decide alone.
-        #expect(try holds("E\u{301}tienne", .beginsWith, "e", [.caseInsensitive]) == true)
-        #expect(try holds("E\u{301}tienne", .beginsWith, "ét", [.caseInsensitive]) == false)
+        // Folding gives NFC, so a decomposed accent starts with the composed letter, as Apple's
+        // canonical matching has it: "E\u{301}" is "é", which does not start with "e".
+        #expect(try holds("E\u{301}tienne", .beginsWith, "e", [.caseInsensitive]) == false)
+        #expect(try holds("E\u{301}tienne", .beginsWith, "ét", [.caseInsensitive]) == true)
+        #expect(try holds("E\u{301}tienne", .beginsWith, "e\u{301}t", [.caseInsensitive]) == true)
         #expect(try holds("ﬁne", .beginsWith, "fi", [.caseInsensitive]) == true)
         #expect(try holds("abc", .beginsWith, "") == false)
         #expect(try holds("abc", .beginsWith, "", [.caseInsensitive]) == false)

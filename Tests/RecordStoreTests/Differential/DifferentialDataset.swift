@@ -127,6 +127,15 @@ struct DifferentialDataset: Sendable {
                 "population": 15_001, "alternatenames": ["san jose", "SAN JOSÉ", "San José"],
                 "latitude": 9.93, "longitude": -84.08, "location": .location(Location(latitude: 9.93, longitude: -84.08)),
             ]),
+            // Case pairs that fold to more or fewer characters, for the folded columns.
+            edge("strasse", [
+                "name": "STRASSE", "countrycode": "DE", "timezone": "Europe/Berlin", "admin1code": "16",
+                "population": 15_002, "alternatenames": ["straße", "Straße", "İ", "i̇"],
+            ]),
+            edge("sao", [
+                "name": "SÃO PAULO", "countrycode": "BR", "timezone": "America/Sao_Paulo", "admin1code": "27",
+                "population": 15_003, "alternatenames": ["Sao Paulo", "são paulo", "ﬁ"],
+            ]),
         ]
     }()
 }

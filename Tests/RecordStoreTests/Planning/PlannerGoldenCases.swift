@@ -103,30 +103,57 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
           ARGUMENTS "_defaultZone"
         ORDER BY t."$recordName" ASC
         """#),
-    // String operators SQL cannot do natively: query_test with callbacks, the residual without.
+    // Prefixes are byte ranges on the field; [c] and [cd] use the folded columns (name$c,
+    // name$cd), with or without callbacks. LIKE narrows to its literal prefix, the residual checks the rest.
     .init(format: "name BEGINSWITH 'Par'", expected: #"""
-        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
-          ARGUMENTS "_defaultZone", 1
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "Par", "Pas"
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "name BEGINSWITH 'Par'", callbacks: false, expected: #"""
-        WHERE t."$zone" = ?
-          ARGUMENTS "_defaultZone"
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "Par", "Pas"
         ORDER BY t."$recordName" ASC
-        RESIDUAL name BEGINSWITH "Par"
         """#),
     .init(format: "name ==[c] 'paris'", expected: #"""
-        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
-          ARGUMENTS "_defaultZone", 1
+        WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" = ?)
+          ARGUMENTS "_defaultZone", "paris"
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "name ==[c] 'paris'", callbacks: false, expected: #"""
-        WHERE t."$zone" = ?
-          ARGUMENTS "_defaultZone"
+        WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" = ?)
+          ARGUMENTS "_defaultZone", "paris"
         ORDER BY t."$recordName" ASC
-        RESIDUAL name ==[c] "paris"
+        """#),
+    .init(format: "name BEGINSWITH[cd] 'São'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND t."name$cd" >= ? AND t."name$cd" < ?)
+          ARGUMENTS "_defaultZone", "sao", "sap"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name IN[cd] {'Zürich', 'GENÈVE'}", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND t."name$cd" IN (?, ?))
+          ARGUMENTS "_defaultZone", "zurich", "geneve"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name !=[c] 'Paris'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$c" IS NULL OR t."name$c" <> ?)
+          ARGUMENTS "_defaultZone", "paris"
+        ORDER BY t."$recordName" ASC
         """#),
     .init(format: "name LIKE 'P*s'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "P", "Q"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL name LIKE "P*s"
+        """#),
+    .init(format: "name LIKE[c] 'SAN*'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" >= ? AND t."name$c" < ?)
+          ARGUMENTS "_defaultZone", "san", "sao"
+        ORDER BY t."$recordName" ASC
+        RESIDUAL name LIKE[c] "SAN*"
+        """#),
+    // [d] alone and [n] have no folded column: the callback decides.
+    .init(format: "name ==[d] 'Paris'", expected: #"""
         WHERE t."$zone" = ? AND query_test(?, 1, t."name")
           ARGUMENTS "_defaultZone", 1
         ORDER BY t."$recordName" ASC
@@ -233,17 +260,28 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
     .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localized)], expected: #"""
         WHERE t."$zone" = ? AND 1
           ARGUMENTS "_defaultZone"
-        ORDER BY t."name" COLLATE query_localized ASC, t."$recordName" ASC
+        ORDER BY t."name$localized" ASC, t."$recordName" ASC
         """#),
-    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localized)], callbacks: false, expected: #"""
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localizedStandard)], callbacks: false, expected: #"""
         WHERE t."$zone" = ? AND 1
           ARGUMENTS "_defaultZone"
-        ORDER BY (sorted in Swift)
+        ORDER BY t."name$localizedStandard" ASC, t."$recordName" ASC
         """#),
     .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .caseInsensitive)], expected: #"""
         WHERE t."$zone" = ? AND 1
           ARGUMENTS "_defaultZone"
-        ORDER BY t."name" COLLATE query_caseInsensitive ASC, t."$recordName" ASC
+        ORDER BY t."name$c" ASC, t."$recordName" ASC
+        """#),
+    // Metadata has no derived columns: the collation, or Swift without callbacks.
+    .init(format: "TRUEPREDICATE", sorts: [Sort("recordName", comparison: .localized)], expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."$recordName" COLLATE query_localized ASC, t."$recordName" ASC
+        """#),
+    .init(format: "TRUEPREDICATE", sorts: [Sort("recordName", comparison: .localized)], callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY (sorted in Swift)
         """#),
     .init(format: "TRUEPREDICATE", sorts: [Sort.distance(from: goldenParis, key: "location")], expected: #"""
         WHERE t."$zone" = ? AND 1
@@ -268,5 +306,14 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."name" ASC, t."elevation" ASC, t."$recordName" ASC
         KEYSET t."name" >= ? AND ((t."name" > ?) OR (t."name" = ? AND t."elevation" IS NOT NULL) OR (t."name" = ? AND t."elevation" IS NULL AND t."$recordName" > ?))
           ARGUMENTS "Lyon", "Lyon", "Lyon", "Lyon", "lyon"
+        """#),
+    // Under a localized sort the position's string becomes its sort key: the index seeks it.
+    .init(format: "TRUEPREDICATE", sorts: [Sort("name", comparison: .localized)],
+          after: KeysetPosition(sortValues: [.string("Lyon")], recordName: "lyon"), callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND 1
+          ARGUMENTS "_defaultZone"
+        ORDER BY t."name$localized" ASC, t."$recordName" ASC
+        KEYSET t."name$localized" >= ? AND ((t."name$localized" > ?) OR (t."name$localized" = ? AND t."$recordName" > ?))
+          ARGUMENTS <14 bytes>, <14 bytes>, <14 bytes>, "lyon"
         """#),
 ]

@@ -44,7 +44,10 @@ final class SQLiteEngine: EmbeddedStorageEngine {
             secret = try pool.write { db in
                 try storage.createBaseTables(db)
                 let secret = try SQLiteStoreSecret.load(db)
-                try SQLiteLayoutMigration.migrate(db, catalog: executor.catalog(on: SQLiteConnection(db)))
+                let catalog = try executor.catalog(on: SQLiteConnection(db))
+                try SQLiteLayoutMigration.migrate(db, catalog: catalog)
+                // A bulk load cut off before its end left indexes to build.
+                try SQLiteDeferredIndexes(db: db).finish(catalog)
                 return secret
             }
         } catch {
@@ -128,6 +131,29 @@ final class SQLiteEngine: EmbeddedStorageEngine {
             }
         }
         try connection.execute(executor.saveCatalogStatement(catalog))
+    }
+
+    /// Starts a bulk load of about `incoming` records into a record type: when the type's table
+    /// is missing or holds fewer rows than that, its B-tree indexes are dropped until
+    /// ``finishBulkLoad()`` builds them in one pass (``SQLiteDeferredIndexes``).
+    func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError) {
+        let executor = self.executor
+        try write { db in
+            let table = TableLayout.recordTable(recordType)
+            if try db.tableExists(table) {
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLiteDialect.quote(table))") ?? 0
+                guard rows < incoming else { return }
+            }
+            try SQLiteDeferredIndexes(db: db).defer(recordType, catalog: executor.catalog(on: SQLiteConnection(db)))
+        }
+    }
+
+    /// Builds the indexes a bulk load deferred.
+    func finishBulkLoad() throws(RecordStoreError) {
+        let executor = self.executor
+        try write { db in
+            try SQLiteDeferredIndexes(db: db).finish(executor.catalog(on: SQLiteConnection(db)))
+        }
     }
 
     /// Gathers index statistics (`ANALYZE`, sampling at most 1,000 rows per index) so

@@ -9,26 +9,37 @@ import PredicateLanguage
 /// Versions:
 /// - 0: lists stored in the record's row as their member count, members only in the list table.
 /// - 1: lists stored whole in the row as typed JSON (members also in the list table, for queries).
+/// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), indexed.
+///
+/// Whatever the version, the sort keys are computed again when ICU's collation version differs
+/// from the one that made them.
 ///
 /// ```swift
 /// try SQLiteLayoutMigration.migrate(db, catalog: catalog)
 /// ```
 enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
 
     private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
 
     /// Migrates the database to ``currentVersion`` when it is older.
     static func migrate(_ db: Database, catalog: SchemaCatalog) throws {
+        let derivedColumns = SQLiteDerivedColumns(db: db)
         let stored = try Int64.fetchOne(db, sql: "SELECT value FROM \(metadata) WHERE name = 'layoutVersion'")
         if stored == nil, catalog.recordTypes.isEmpty {
+            try derivedColumns.refreshSortKeys(catalog)
             return try setVersion(currentVersion, db)
         }
         let version = stored ?? 0
-        guard version < currentVersion else { return }
-        if version < 1 { try storeListsInline(db, catalog: catalog) }
-        try setVersion(currentVersion, db)
+        if version < currentVersion {
+            if version < 1 { try storeListsInline(db, catalog: catalog) }
+            if version < 2 {
+                for schema in catalog.sorted { try derivedColumns.ensure(schema) }
+            }
+            try setVersion(currentVersion, db)
+        }
+        try derivedColumns.refreshSortKeys(catalog)
     }
 
     private static func setVersion(_ version: Int64, _ db: Database) throws {

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import PredicateLanguage
 
-/// Writes records into their type tables and keeps the list, full-text and R*Tree tables in step.
+/// Writes records into their type tables (with the ``DerivedColumn``s of string fields) and
+/// keeps the list, full-text and R*Tree tables in step.
 struct SQLiteRecordWriter {
     let db: Database
     let catalog: SchemaCatalog
@@ -77,6 +78,10 @@ struct SQLiteRecordWriter {
                 values.append(value.jsonText().databaseValue)
             } else {
                 values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
+            }
+            for derived in DerivedColumn.columns(for: field) {
+                columns.append(TableLayout.derivedColumn(field.name, derived))
+                values.append(SQLiteValueConversion.databaseValue(derived.value(of: value)))
             }
             if field.type == .location {
                 var latitude: Double?

@@ -48,8 +48,18 @@ struct SQLiteSchemaStorage {
                 \(quote(TableLayout.changeTagColumn)) TEXT);
             CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(recordType)$$record")) ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)));
             CREATE TABLE IF NOT EXISTS \(list) (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value);
-            CREATE INDEX IF NOT EXISTS \(quote("\(recordType)$list$value")) ON \(list) (field, value, record);
             CREATE INDEX IF NOT EXISTS \(quote("\(recordType)$list$record")) ON \(list) (record);
+            """)
+        if try !SQLiteDeferredIndexes(db: db).isDeferred(recordType) {
+            try createListValueIndex(recordType, db)
+        }
+    }
+
+    /// Creates the list table's index of members, which list queries seek.
+    func createListValueIndex(_ recordType: String, _ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX IF NOT EXISTS \(quote(SQLiteDeferredIndexes.listValueIndex(recordType)))
+            ON \(quote(TableLayout.listTable(recordType))) (field, value, record)
             """)
     }
 
@@ -58,6 +68,9 @@ struct SQLiteSchemaStorage {
         let existing = Set(try db.columns(in: TableLayout.recordTable(recordType)).map(\.name))
         if !existing.contains(field.name) {
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(field.name))")
+        }
+        for derived in DerivedColumn.columns(for: field) where !existing.contains(TableLayout.derivedColumn(field.name, derived)) {
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(TableLayout.derivedColumn(field.name, derived)))")
         }
         if field.type == .location {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
@@ -70,15 +83,22 @@ struct SQLiteSchemaStorage {
         }
     }
 
-    /// Creates the indexes the schema's flags ask for, and the FTS table when a field is searchable.
+    /// Creates the indexes the schema's flags ask for (with the derived columns and their
+    /// indexes), and the FTS table when a field is searchable.
+    ///
+    /// While a bulk load defers the type's indexes (``SQLiteDeferredIndexes``), only the columns
+    /// and the FTS table are made; the load's end builds the indexes.
     func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database) throws {
+        let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
         let table = quote(TableLayout.recordTable(schema.name))
-        for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location {
+        for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location && !deferred {
             try db.execute(sql: """
                 CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)))
                 """)
         }
+        // Columns a field gains with a flag (say, sortable) are added and filled here.
+        try SQLiteDerivedColumns(db: db).ensure(schema, indexes: !deferred)
         if !schema.searchableFieldNames.isEmpty {
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
         }

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+
+/// Keeps the ``DerivedColumn``s of a record type's table in step with its schema: the columns
+/// a field's flags ask for exist, are filled from the field, and have their index.
+///
+/// The writer fills them for every record it writes; this fills them for the rows already
+/// there, when a field gains a column (a new flag, or a database from before derived columns)
+/// or when ICU's collation version changes (sort keys are then computed again).
+///
+/// ```swift
+/// try SQLiteDerivedColumns(db: db).ensure(schema)
+/// ```
+struct SQLiteDerivedColumns {
+    let db: Database
+
+    /// The metadata entry that records the collation version the stored sort keys were made with.
+    static let collationVersionName = "collationVersion"
+
+    private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
+
+    /// Adds the derived columns the schema asks for that the table lacks, fills them from the
+    /// rows, and creates their indexes (unless `indexes` is false: a bulk load builds them last).
+    func ensure(_ schema: RecordTypeSchema, indexes: Bool = true) throws {
+        let table = TableLayout.recordTable(schema.name)
+        guard try db.tableExists(table) else { return }
+        let existing = Set(try db.columns(in: table).map(\.name))
+        for field in schema.fields {
+            let missing = DerivedColumn.columns(for: field).filter { !existing.contains(TableLayout.derivedColumn(field.name, $0)) }
+            guard !missing.isEmpty else { continue }
+            for derived in missing {
+                try db.execute(sql: "ALTER TABLE \(quote(table)) ADD COLUMN \(quote(TableLayout.derivedColumn(field.name, derived)))")
+            }
+            try fill(missing, of: field.name, in: table)
+        }
+        if indexes { try createIndexes(schema) }
+    }
+
+    /// Creates the index of every derived column the schema asks for.
+    func createIndexes(_ schema: RecordTypeSchema) throws {
+        let table = quote(TableLayout.recordTable(schema.name))
+        for field in schema.fields {
+            for derived in DerivedColumn.columns(for: field) {
+                try db.execute(sql: """
+                    CREATE INDEX IF NOT EXISTS \(quote(TableLayout.derivedIndex(schema.name, field: field.name, derived)))
+                    ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.derivedColumn(field.name, derived))))
+                    """)
+            }
+        }
+    }
+
+    /// Computes the sort-key columns of every type again when the stored keys were made by
+    /// another version of ICU's collation (a toolchain upgrade), and records the version.
+    func refreshSortKeys(_ catalog: SchemaCatalog) throws {
+        let current = UnicodeCollation.version
+        let stored = try String.fetchOne(
+            db, sql: "SELECT value FROM \(quote(SQLiteStoreSecret.table)) WHERE name = ?", arguments: [Self.collationVersionName])
+        guard stored != current else { return }
+        if stored != nil {
+            for schema in catalog.sorted {
+                guard try db.tableExists(TableLayout.recordTable(schema.name)) else { continue }
+                for field in schema.fields {
+                    let keys = DerivedColumn.columns(for: field).filter(\.isSortKey)
+                    if !keys.isEmpty { try fill(keys, of: field.name, in: TableLayout.recordTable(schema.name)) }
+                }
+            }
+        }
+        try db.execute(
+            sql: "INSERT INTO \(quote(SQLiteStoreSecret.table)) (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [Self.collationVersionName, current])
+    }
+
+    /// Computes the columns from the field for every row that has a string in it.
+    private func fill(_ columns: [DerivedColumn], of field: String, in table: String) throws {
+        let assignments = columns.map { "\(quote(TableLayout.derivedColumn(field, $0))) = ?" }.joined(separator: ", ")
+        let update = try db.makeStatement(sql: "UPDATE \(quote(table)) SET \(assignments) WHERE rowid = ?")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT rowid, \(quote(field)) FROM \(quote(table)) WHERE typeof(\(quote(field))) = 'text'")
+        var pending: [(Int64, String)] = []
+        while let row = try rows.next() {
+            pending.append((row[0], row[1]))
+        }
+        for (rowID, text) in pending {
+            var arguments = columns.map { SQLiteValueConversion.databaseValue($0.value(of: text)) }
+            arguments.append(rowID.databaseValue)
+            try update.execute(arguments: StatementArguments(arguments))
+        }
+    }
+}

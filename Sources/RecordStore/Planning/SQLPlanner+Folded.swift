@@ -1,0 +1,114 @@
+import PredicateLanguage
+
+extension SQLPlanner {
+    /// A `[c]` or `[cd]` comparison of a string field with string constants, on the field's
+    /// folded column (``DerivedColumn/caseFolded`` or ``DerivedColumn/caseAndDiacriticFolded``),
+    /// or nil when the comparison is not one of these:
+    ///
+    /// - `==`, `!=`, `IN`: equality of the folded column with the folded constants, exact (the
+    ///   evaluator compares folded strings by canonical equivalence, and folding gives NFC, so
+    ///   equal bytes is the same test);
+    /// - `BEGINSWITH`: a byte range on the folded column, exact (the evaluator compares the
+    ///   folded strings' bytes);
+    /// - `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
+    ///
+    /// Without options, `BEGINSWITH` and `LIKE` are the same ranges on the field's own column.
+    /// Each is an index range scan on `(zone, column)`.
+    ///
+    /// ```swift
+    /// // name BEGINSWITH[cd] "São"  →  (t."name$cd" >= ? AND t."name$cd" < ?)  ["sao", "sap"]
+    /// ```
+    func foldedCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
+        guard field.type == .string else { return nil }
+        if comparison.options.isEmpty {
+            // Without options, prefixes are byte ranges on the field itself.
+            guard comparison.operator == .beginsWith || comparison.operator == .like else { return nil }
+            return prefixCondition(comparison, key: key, column: column(field.name)) { value in
+                guard case .string(let string) = value, dialect.bindsExactly(.text(string)) else { return nil }
+                return string
+            }
+        }
+        guard let derived = DerivedColumn.folded(for: comparison.options),
+              DerivedColumn.columns(for: field).contains(derived) else { return nil }
+        let folded = column(TableLayout.derivedColumn(field.name, derived))
+        func fold(_ value: Value) -> SQLValue? {
+            guard case .string(let string) = value else { return nil }
+            let argument = derived.value(of: string)
+            return dialect.bindsExactly(argument) ? argument : nil
+        }
+        switch (comparison.left, comparison.operator, comparison.right) {
+        case (.keyPath(key), .equalTo, .constant(let value)), (.constant(let value), .equalTo, .keyPath(key)):
+            guard let argument = fold(value) else { return nil }
+            return .exact("(\(folded) IS NOT NULL AND \(folded) = ?)", [argument])
+        case (.keyPath(key), .notEqualTo, .constant(let value)), (.constant(let value), .notEqualTo, .keyPath(key)):
+            guard let argument = fold(value) else { return nil }
+            return .exact("(\(folded) IS NULL OR \(folded) <> ?)", [argument])
+        case (.keyPath(key), .in, .constant(.list(let members))):
+            var arguments: [SQLValue] = []
+            for member in members {
+                guard let argument = fold(member) else { return nil }
+                arguments.append(argument)
+            }
+            if arguments.isEmpty { return constant(false) }
+            let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
+            return .exact("(\(folded) IS NOT NULL AND \(folded) IN (\(placeholders)))", arguments)
+        case (.keyPath(key), .beginsWith, _), (.keyPath(key), .like, _):
+            return prefixCondition(comparison, key: key, column: folded) { value in
+                guard case .text(let text)? = fold(value) else { return nil }
+                return text
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// `BEGINSWITH` a string (exact) or `LIKE` a pattern with a literal prefix (a superset) as
+    /// a range of `column`, the constant made comparable with it by `form` (nil: no plan).
+    private func prefixCondition(
+        _ comparison: ComparisonPredicate, key: String, column: String, form: (Value) -> String?
+    ) -> SQLCondition? {
+        switch (comparison.left, comparison.operator, comparison.right) {
+        case (.keyPath(key), .beginsWith, .constant(.string(let prefix))):
+            // An empty prefix matches nothing, as in the evaluator.
+            guard !prefix.isEmpty else { return constant(false) }
+            guard let lower = form(.string(prefix)) else { return nil }
+            return prefixRange(column, lower, isExact: true)
+        case (.keyPath(key), .like, .constant(.string(let pattern))):
+            let literal = LikePattern.literalPrefix(of: pattern)
+            guard !literal.isEmpty, let lower = form(.string(literal)) else { return nil }
+            return prefixRange(column, lower, isExact: false)
+        default:
+            return nil
+        }
+    }
+
+    /// The strings that start with `prefix` (in UTF-8 byte order): `column >= prefix AND column <
+    /// the next string after every string with that prefix`; nil when there is no such bound.
+    private func prefixRange(_ column: String, _ prefix: String, isExact: Bool) -> SQLCondition? {
+        guard let upper = Self.prefixUpperBound(prefix) else { return nil }
+        let ordered = dialect.codePointOrder(column)
+        return SQLCondition(sql: "(\(column) IS NOT NULL AND \(ordered) >= ? AND \(ordered) < ?)", arguments: [.text(prefix), .text(upper)], isExact: isExact)
+    }
+
+    /// The least string greater than every string that starts with `prefix`: the prefix with its
+    /// last code point increased by one (a maximal code point is dropped and the one before it
+    /// increased); nil when there is none (every code point maximal).
+    ///
+    /// ```swift
+    /// SQLPlanner.prefixUpperBound("sao")   // "sap"
+    /// ```
+    static func prefixUpperBound(_ prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }  // skip the surrogates, which are not scalars
+            if let scalar = Unicode.Scalar(next) {
+                scalars.append(scalar)
+                var result = String.UnicodeScalarView()
+                result.append(contentsOf: scalars)
+                return String(result)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,170 @@
+import EngineTestSupport
+import Foundation
+import GRDB
+import PredicateLanguage
+import Testing
+@testable import RecordStore
+
+/// The derived columns of string fields (folded forms and collation sort keys): what they hold,
+/// that `[c]`/`[cd]` searches and localized sorts seek their indexes with the memory engine's
+/// answers, that a layout-1 file gains them when opened, and that a bulk load builds its
+/// deferred indexes (also after being cut off).
+@Suite("Derived columns: folded search and sort keys")
+struct DerivedColumnTests {
+    static func place(_ name: String, _ title: String) -> RecordStore.Record {
+        RecordStore.Record(recordType: "Place", recordID: RecordID(recordName: name), fields: ["title": .string(title)])
+    }
+
+    static let places = [
+        place("a", "São Paulo"), place("b", "SAO PAULO"), place("c", "Sao Tome"), place("d", "Straße"),
+        place("e", "STRASSE"), place("f", "İstanbul"), place("g", "istanbul"), place("h", "Santos"),
+        place("i", "sa"), place("j", "São"), place("k", "E\u{301}cole"), place("l", "ÉCOLE"), place("m", "File 10"),
+        place("n", "File 2"), place("o", "file 1"),
+    ]
+
+    @Test("Folding and sort keys as the evaluator and UnicodeCollation make them")
+    func derivedValues() {
+        #expect(DerivedColumn.caseAndDiacriticFolded.value(of: "São Paulo") == .text("sao paulo"))
+        #expect(DerivedColumn.caseFolded.value(of: "Straße") == .text("strasse"))
+        #expect(DerivedColumn.caseFolded.value(of: "E\u{301}cole") == .text("\u{E9}cole"))
+        #expect(DerivedColumn.localizedKey.value(of: "b") == .blob(Data(UnicodeCollation.localized.sortKey("b"))))
+        #expect(DerivedColumn.caseFolded.value(of: .int(3)) == .null)
+        let name = FieldSchema(name: "name", type: .string)
+        #expect(DerivedColumn.columns(for: name) == DerivedColumn.allCases)
+        #expect(DerivedColumn.columns(for: FieldSchema(name: "name", type: .string, isQueryable: true, isSortable: false)) == [.caseFolded, .caseAndDiacriticFolded])
+        #expect(DerivedColumn.columns(for: FieldSchema(name: "n", type: .int64)) == [])
+        #expect(SQLPlanner.prefixUpperBound("sao") == "sap")
+        #expect(SQLPlanner.prefixUpperBound("a\u{10FFFF}") == "b")
+        #expect(SQLPlanner.prefixUpperBound("\u{D7FF}") == "\u{E000}")
+        #expect(SQLPlanner.prefixUpperBound("\u{10FFFF}") == nil)
+    }
+
+    @Test("Folded searches and localized sorts give the memory engine's records, in its order", arguments: TestEngine.allCases)
+    func foldedSearchesMatchMemory(engine: TestEngine) throws {
+        let store = try engine.makeStore()
+        let memory = Store.inMemory()
+        for target in [store, memory] { try target.save(Self.places) }
+        let expectations: [(String, [String])] = [
+            ("title BEGINSWITH[cd] 'sao'", ["a", "b", "c", "j"]),
+            ("title ==[cd] 'sao paulo'", ["a", "b"]),
+            ("title ==[c] 'são paulo'", ["a"]),
+            ("title ==[c] 'strasse'", ["d", "e"]),
+            ("title LIKE[c] 'sa*'", ["b", "c", "h", "i"]),
+            ("title LIKE[cd] 's?o*'", ["a", "b", "c", "j"]),
+            ("title IN[cd] {'ecole', 'santos'}", ["h", "k", "l"]),
+            ("title !=[cd] 'sao paulo'", ["c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"]),
+            ("NOT title BEGINSWITH[c] 's'", ["f", "g", "k", "l", "m", "n", "o"]),
+            ("title BEGINSWITH 'S'", ["a", "b", "c", "d", "e", "h", "j"]),
+            ("title BEGINSWITH[c] 'é'", ["k", "l"]),
+            ("title BEGINSWITH[c] ''", []),
+            ("title ==[c] 'i̇stanbul'", ["f"]),
+        ]
+        for (format, names) in expectations {
+            let predicate = try FormatPredicate(format: format)
+            let sorted = [Sort("recordName")]
+            #expect(try store.records(ofType: "Place", matching: predicate, sorts: sorted).map(\.recordID.recordName) == names, "\(format)")
+            #expect(try memory.records(ofType: "Place", matching: predicate, sorts: sorted).map(\.recordID.recordName) == names, "\(format)")
+        }
+        for comparison in SortComparison.allCases {
+            for ascending in [true, false] {
+                let sorts = [Sort("title", ascending: ascending, comparison: comparison)]
+                let expected = try memory.records(ofType: "Place", matching: .truePredicate, sorts: sorts).map(\.recordID.recordName)
+                #expect(try store.records(ofType: "Place", matching: .truePredicate, sorts: sorts).map(\.recordID.recordName) == expected,
+                        "\(comparison) \(ascending)")
+            }
+        }
+        let standard = try store.records(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[c] 'file'"),
+                                         sorts: [Sort("title", comparison: .localizedStandard)])
+        #expect(standard.map(\.recordID.recordName) == ["o", "n", "m"])
+    }
+
+    @Test("explain names the folded and sort-key indexes SQLite seeks")
+    func explainNamesTheIndexes() throws {
+        let store = try Store.open(path: TestEngine.temporaryDatabasePath("derived-explain"))
+        try store.save(Self.places)
+        let folded = try store.explain(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'sao'"))
+        #expect(folded.indexesUsed == ["Place$title$cd$index"], "\(folded)")
+        #expect(folded.residual == nil)
+        let like = try store.explain(ofType: "Place", matching: FormatPredicate(format: "title LIKE[c] 'sa*o'"))
+        #expect(like.indexesUsed == ["Place$title$c$index"], "\(like)")
+        #expect(like.residual == #"title LIKE[c] "sa*o""#)
+        let sorted = try store.explain(ofType: "Place", matching: .truePredicate, sorts: [Sort("title", comparison: .localized)])
+        #expect(sorted.indexesUsed == ["Place$title$localized$index"], "\(sorted)")
+    }
+
+    @Test("A layout-1 file (no derived columns) gains them when opened, filled and indexed")
+    func layoutOneIsMigrated() throws {
+        let path = TestEngine.temporaryDatabasePath("layout1")
+        try Store.open(path: path).save(Self.places)
+        // Rewrite the file as layout 1 had it: no derived columns or their indexes.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            for derived in DerivedColumn.allCases {
+                try db.execute(sql: "DROP INDEX \(SQLiteDialect.quote(TableLayout.derivedIndex("Place", field: "title", derived)))")
+                try db.execute(sql: "ALTER TABLE \"Place\" DROP COLUMN \(SQLiteDialect.quote(TableLayout.derivedColumn("title", derived)))")
+            }
+            try db.execute(sql: #"UPDATE "$metadata" SET value = 1 WHERE name = 'layoutVersion'"#)
+        }
+        try queue.close()
+        let store = try Store.open(path: path)
+        #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'sao'")) == 4)
+        let reopened = try DatabaseQueue(path: path)
+        let indexes = try reopened.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$title$%' ORDER BY name")
+        }
+        #expect(indexes == ["Place$title$c$index", "Place$title$cd$index", "Place$title$index", "Place$title$localized$index",
+                            "Place$title$localizedCaseInsensitive$index", "Place$title$localizedStandard$index"])
+        let version = try reopened.read { db in try Int64.fetchOne(db, sql: #"SELECT value FROM "$metadata" WHERE name = 'layoutVersion'"#) }
+        #expect(version == SQLiteLayoutMigration.currentVersion)
+        try reopened.close()
+    }
+
+    @Test("Sort keys made by another collation version are computed again when the store opens")
+    func staleSortKeysAreRecomputed() throws {
+        let path = TestEngine.temporaryDatabasePath("collation-version")
+        try Store.open(path: path).save(Self.places)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: #"UPDATE "Place" SET "title$localized" = X'00'"#)
+            try db.execute(sql: #"UPDATE "$metadata" SET value = '0.0.0.0' WHERE name = 'collationVersion'"#)
+        }
+        try queue.close()
+        let store = try Store.open(path: path)
+        let sorts = [Sort("title", comparison: .localized)]
+        let expected = try Self.memoryOrder(sorts)
+        #expect(try store.records(ofType: "Place", matching: .truePredicate, sorts: sorts).map(\.recordID.recordName) == expected)
+    }
+
+    static func memoryOrder(_ sorts: [Sort]) throws -> [String] {
+        let memory = Store.inMemory()
+        try memory.save(places)
+        return try memory.records(ofType: "Place", matching: .truePredicate, sorts: sorts).map(\.recordID.recordName)
+    }
+
+    @Test("A bulk load cut off before its end has its indexes built when the store opens")
+    func deferredIndexesAreBuiltOnOpen() throws {
+        let path = TestEngine.temporaryDatabasePath("deferred")
+        do {
+            let engine = try SQLiteEngine(path: path)
+            try engine.beginBulkLoad(of: "Place", incoming: 1_000)
+            let store = Store(engine: engine)
+            try store.save(Self.places)
+            // Queries are exact while the indexes wait.
+            #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title ==[cd] 'sao paulo'")) == 2)
+            let indexes = try engine.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$%' ORDER BY name")
+            }
+            #expect(indexes == ["Place$$record", "Place$list$record"])
+        }
+        let store = try Store.open(path: path)
+        #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title ==[cd] 'sao paulo'")) == 2)
+        let queue = try DatabaseQueue(path: path)
+        let indexes = try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$%' ORDER BY name")
+        }
+        #expect(indexes.contains("Place$title$cd$index") && indexes.contains("Place$title$index") && indexes.contains("Place$list$value"))
+        let pending = try queue.read { db in try Int.fetchOne(db, sql: #"SELECT count(*) FROM "$metadata" WHERE name LIKE 'deferredIndexes:%'"#) }
+        #expect(pending == 0)
+        try queue.close()
+    }
+}
