@@ -13,8 +13,10 @@ enum SameLayoutImport {
         #"CREATE TABLE "$records" (zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL, PRIMARY KEY (zone, recordName)) WITHOUT ROWID"#,
         #"CREATE TABLE "City" ("$zone" TEXT NOT NULL, "$recordName" TEXT NOT NULL, "$creationDate" REAL, "$modificationDate" REAL, "$recordChangeTag" TEXT, "admin1code", "alternatenames", "countrycode", "geonameid", "latitude", "location", "location$latitude" REAL, "location$longitude" REAL, "longitude", "name", "population", "timezone")"#,
         #"CREATE UNIQUE INDEX "City$$record" ON "City" ("$zone", "$recordName")"#,
-        #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value)"#,
+        #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value, "value$c", "value$cd")"#,
         #"CREATE INDEX "City$list$value" ON "City$list" (field, value, record)"#,
+        #"CREATE INDEX "City$list$c" ON "City$list" (field, "value$c", record)"#,
+        #"CREATE INDEX "City$list$cd" ON "City$list" (field, "value$cd", record)"#,
         #"CREATE INDEX "City$list$record" ON "City$list" (record)"#,
         #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
         #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
@@ -53,7 +55,7 @@ enum SameLayoutImport {
             try pool.write { db in
                 let registry = try db.cachedStatement(sql: #"INSERT INTO "$records" (zone, recordName, recordType) VALUES (?, ?, 'City')"#)
                 let city = try db.cachedStatement(sql: insertCity)
-                let member = try db.cachedStatement(sql: #"INSERT INTO "City$list" (record, field, position, value) VALUES (?, 'alternatenames', ?, ?)"#)
+                let member = try db.cachedStatement(sql: #"INSERT INTO "City$list" (record, field, position, value, "value$c", "value$cd") VALUES (?, 'alternatenames', ?, ?, ?, ?)"#)
                 let fullText = try db.cachedStatement(sql: #"INSERT INTO "City$fts" (rowid, body) VALUES (?, ?)"#)
                 let rtree = try db.cachedStatement(sql: #"INSERT INTO "City$location$rtree" VALUES (?, ?, ?, ?, ?)"#)
                 for fields in batch {
@@ -90,7 +92,11 @@ enum SameLayoutImport {
                     try city.execute(arguments: StatementArguments(values))
                     let rowID = db.lastInsertedRowID
                     for (position, alternate) in names.enumerated() {
-                        try member.execute(arguments: [rowID, position, alternate.stringValue])
+                        let text = alternate.stringValue ?? ""
+                        try member.execute(arguments: [
+                            rowID, position, text, TextFolding.fold(text, options: .caseInsensitive),
+                            TextFolding.fold(text, options: [.caseInsensitive, .diacriticInsensitive]),
+                        ])
                     }
                     let searchable = ["admin1code", "countrycode", "name", "timezone"].compactMap { fields[$0]?.stringValue }
                     try fullText.execute(arguments: [rowID, searchable.flatMap(FullTextTokenizer.tokens).joined(separator: " ")])

@@ -70,17 +70,17 @@ struct StoreSection: BenchmarkSection {
             report, store: store, queue: queue, name: "folded prefix: name BEGINSWITH[cd] \"sao\"",
             predicate: FormatPredicate(format: "name BEGINSWITH[cd] %@", "sao"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$cd" >= ? AND "name$cd" < ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "sao", "sap"], scanFormat: "TERNARY(TRUE, name, '') BEGINSWITH[cd] %@", scanArgument: "sao")
+            handArguments: ["_defaultZone", "sao", "sap"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') BEGINSWITH[cd] %@", scanArgument: "sao")
         try await measureQuery(
             report, store: store, queue: queue, name: "folded equality: name ==[cd] \"sao paulo\"",
             predicate: FormatPredicate(format: "name ==[cd] %@", "sao paulo"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$cd" = ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "sao paulo"], scanFormat: "TERNARY(TRUE, name, '') ==[cd] %@", scanArgument: "sao paulo")
+            handArguments: ["_defaultZone", "sao paulo"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') ==[cd] %@", scanArgument: "sao paulo")
         try await measureQuery(
             report, store: store, queue: queue, name: "folded pattern: name LIKE[c] \"san*\"",
             predicate: FormatPredicate(format: "name LIKE[c] %@", "san*"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$c" >= ? AND "name$c" < ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "san", "sao"], scanFormat: "TERNARY(TRUE, name, '') LIKE[c] %@", scanArgument: "san*")
+            handArguments: ["_defaultZone", "san", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') LIKE[c] %@", scanArgument: "san*")
         let latitudeDelta = 50_000 / 111_320.0
         let longitudeDelta = latitudeDelta / cos(StoreSection.paris.latitude * .pi / 180)
         try await measureQuery(

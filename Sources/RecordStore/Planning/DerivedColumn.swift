@@ -15,7 +15,8 @@ import PredicateLanguage
 ///
 /// Queryable string fields get the folded columns; sortable string fields get the folded case
 /// column (for ``SortComparison/caseInsensitive``) and the three keys. Each column has an index
-/// `(zone, column)`, as the field itself has.
+/// `(zone, column)`, as the field itself has. Members of string lists have their folded forms
+/// in the list table (``memberColumns(for:)``), indexed `(field, column, record)`.
 ///
 /// ```swift
 /// DerivedColumn.caseAndDiacriticFolded.value(of: "São Paulo")   // .text("sao paulo")
@@ -44,6 +45,12 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
             case .localizedKey, .localizedCaseInsensitiveKey, .localizedStandardKey: field.isSortable
             }
         }
+    }
+
+    /// The derived columns of a list's members in the list table (`value$c`, `value$cd`): the
+    /// folded forms, for lists of strings.
+    package static func memberColumns(for field: FieldSchema) -> [DerivedColumn] {
+        field.type.elementType == .string ? [.caseFolded, .caseAndDiacriticFolded] : []
     }
 
     /// The folded column that decides comparisons with these options, or nil: `[c]` and `[cd]`

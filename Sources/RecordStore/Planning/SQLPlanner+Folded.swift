@@ -20,30 +20,50 @@ extension SQLPlanner {
     /// ```
     func foldedCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
         guard field.type == .string else { return nil }
+        return stringCondition(comparison, subject: .keyPath(key)) { derived in
+            guard let derived else { return column(field.name) }
+            return DerivedColumn.columns(for: field).contains(derived) ? column(TableLayout.derivedColumn(field.name, derived)) : nil
+        }
+    }
+
+    /// The same conditions on a member of a string list in the list table (`l.value`, and its
+    /// folded forms `l."value$c"`, `l."value$cd"`), for `ANY names BEGINSWITH[cd] "sao"` and the like.
+    func foldedMemberCondition(_ element: ComparisonPredicate, field: FieldSchema) -> SQLCondition? {
+        guard field.type.elementType == .string else { return nil }
+        return stringCondition(element, subject: .evaluatedObject) { derived in
+            guard let derived else { return "l.value" }
+            return DerivedColumn.memberColumns(for: field).contains(derived) ? "l.\(dialect.quote(TableLayout.derivedColumn("value", derived)))" : nil
+        }
+    }
+
+    /// A comparison of `subject` (the field, or a list member) with string constants as a
+    /// condition on `column(nil)` (the stored string) or `column(derived)` (its folded form);
+    /// nil when it is not one of the comparisons above, or the column is missing.
+    private func stringCondition(
+        _ comparison: ComparisonPredicate, subject: FormatExpression, column: (DerivedColumn?) -> String?
+    ) -> SQLCondition? {
         if comparison.options.isEmpty {
-            // Without options, prefixes are byte ranges on the field itself.
-            guard comparison.operator == .beginsWith || comparison.operator == .like else { return nil }
-            return prefixCondition(comparison, key: key, column: column(field.name)) { value in
+            // Without options, prefixes are byte ranges on the stored string itself.
+            guard comparison.operator == .beginsWith || comparison.operator == .like, let stored = column(nil) else { return nil }
+            return prefixCondition(comparison, subject: subject, column: stored) { value in
                 guard case .string(let string) = value, dialect.bindsExactly(.text(string)) else { return nil }
                 return string
             }
         }
-        guard let derived = DerivedColumn.folded(for: comparison.options),
-              DerivedColumn.columns(for: field).contains(derived) else { return nil }
-        let folded = column(TableLayout.derivedColumn(field.name, derived))
+        guard let derived = DerivedColumn.folded(for: comparison.options), let folded = column(derived) else { return nil }
         func fold(_ value: Value) -> SQLValue? {
             guard case .string(let string) = value else { return nil }
             let argument = derived.value(of: string)
             return dialect.bindsExactly(argument) ? argument : nil
         }
         switch (comparison.left, comparison.operator, comparison.right) {
-        case (.keyPath(key), .equalTo, .constant(let value)), (.constant(let value), .equalTo, .keyPath(key)):
+        case (subject, .equalTo, .constant(let value)), (.constant(let value), .equalTo, subject):
             guard let argument = fold(value) else { return nil }
             return .exact("(\(folded) IS NOT NULL AND \(folded) = ?)", [argument])
-        case (.keyPath(key), .notEqualTo, .constant(let value)), (.constant(let value), .notEqualTo, .keyPath(key)):
+        case (subject, .notEqualTo, .constant(let value)), (.constant(let value), .notEqualTo, subject):
             guard let argument = fold(value) else { return nil }
             return .exact("(\(folded) IS NULL OR \(folded) <> ?)", [argument])
-        case (.keyPath(key), .in, .constant(.list(let members))):
+        case (subject, .in, .constant(.list(let members))):
             var arguments: [SQLValue] = []
             for member in members {
                 guard let argument = fold(member) else { return nil }
@@ -52,8 +72,8 @@ extension SQLPlanner {
             if arguments.isEmpty { return constant(false) }
             let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
             return .exact("(\(folded) IS NOT NULL AND \(folded) IN (\(placeholders)))", arguments)
-        case (.keyPath(key), .beginsWith, _), (.keyPath(key), .like, _):
-            return prefixCondition(comparison, key: key, column: folded) { value in
+        case (subject, .beginsWith, _), (subject, .like, _):
+            return prefixCondition(comparison, subject: subject, column: folded) { value in
                 guard case .text(let text)? = fold(value) else { return nil }
                 return text
             }
@@ -65,15 +85,15 @@ extension SQLPlanner {
     /// `BEGINSWITH` a string (exact) or `LIKE` a pattern with a literal prefix (a superset) as
     /// a range of `column`, the constant made comparable with it by `form` (nil: no plan).
     private func prefixCondition(
-        _ comparison: ComparisonPredicate, key: String, column: String, form: (Value) -> String?
+        _ comparison: ComparisonPredicate, subject: FormatExpression, column: String, form: (Value) -> String?
     ) -> SQLCondition? {
         switch (comparison.left, comparison.operator, comparison.right) {
-        case (.keyPath(key), .beginsWith, .constant(.string(let prefix))):
+        case (subject, .beginsWith, .constant(.string(let prefix))):
             // An empty prefix matches nothing, as in the evaluator.
             guard !prefix.isEmpty else { return constant(false) }
             guard let lower = form(.string(prefix)) else { return nil }
             return prefixRange(column, lower, isExact: true)
-        case (.keyPath(key), .like, .constant(.string(let pattern))):
+        case (subject, .like, .constant(.string(let pattern))):
             let literal = LikePattern.literalPrefix(of: pattern)
             guard !literal.isEmpty, let lower = form(.string(literal)) else { return nil }
             return prefixRange(column, lower, isExact: false)

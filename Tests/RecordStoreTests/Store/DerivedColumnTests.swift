@@ -12,8 +12,15 @@ import Testing
 @Suite("Derived columns: folded search and sort keys")
 struct DerivedColumnTests {
     static func place(_ name: String, _ title: String) -> RecordStore.Record {
-        RecordStore.Record(recordType: "Place", recordID: RecordID(recordName: name), fields: ["title": .string(title)])
+        RecordStore.Record(recordType: "Place", recordID: RecordID(recordName: name), fields: [
+            "title": .string(title), "names": .list(alternateNames[name, default: []].map(Value.string)),
+        ])
     }
+
+    static let alternateNames: [String: [String]] = [
+        "a": ["Sampa", "São Paulo"], "d": ["STRASSE", "Strasse"], "f": ["Constantinople", "İSTANBUL"], "h": ["santos"],
+        "k": ["e\u{301}cole"],
+    ]
 
     static let places = [
         place("a", "São Paulo"), place("b", "SAO PAULO"), place("c", "Sao Tome"), place("d", "Straße"),
@@ -58,6 +65,12 @@ struct DerivedColumnTests {
             ("title BEGINSWITH[c] 'é'", ["k", "l"]),
             ("title BEGINSWITH[c] ''", []),
             ("title ==[c] 'i̇stanbul'", ["f"]),
+            ("ANY names BEGINSWITH[cd] 'sao'", ["a"]),
+            ("ANY names ==[c] 'strasse'", ["d"]),
+            ("ANY names LIKE[cd] 'sa*'", ["a", "h"]),
+            ("ANY names BEGINSWITH 'S'", ["a", "d"]),
+            ("ANY names IN[cd] {'ECOLE', 'constantinople'}", ["f", "k"]),
+            ("ANY names !=[c] 'santos'", ["a", "d", "f", "k"]),
         ]
         for (format, names) in expectations {
             let predicate = try FormatPredicate(format: format)
@@ -84,6 +97,9 @@ struct DerivedColumnTests {
         try store.save(Self.places)
         let folded = try store.explain(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'sao'"))
         #expect(folded.indexesUsed == ["Place$title$cd$index"], "\(folded)")
+        let member = try store.explain(ofType: "Place", matching: FormatPredicate(format: "ANY names BEGINSWITH[cd] 'sao'"))
+        #expect(member.indexesUsed.contains("Place$list$cd"), "\(member)")
+        #expect(member.residual == nil)
         #expect(folded.residual == nil)
         let like = try store.explain(ofType: "Place", matching: FormatPredicate(format: "title LIKE[c] 'sa*o'"))
         #expect(like.indexesUsed == ["Place$title$c$index"], "\(like)")
@@ -103,11 +119,16 @@ struct DerivedColumnTests {
                 try db.execute(sql: "DROP INDEX \(SQLiteDialect.quote(TableLayout.derivedIndex("Place", field: "title", derived)))")
                 try db.execute(sql: "ALTER TABLE \"Place\" DROP COLUMN \(SQLiteDialect.quote(TableLayout.derivedColumn("title", derived)))")
             }
+            try db.execute(sql: #"DROP INDEX "Place$list$c""#)
+            try db.execute(sql: #"DROP INDEX "Place$list$cd""#)
+            try db.execute(sql: #"ALTER TABLE "Place$list" DROP COLUMN "value$c""#)
+            try db.execute(sql: #"ALTER TABLE "Place$list" DROP COLUMN "value$cd""#)
             try db.execute(sql: #"UPDATE "$metadata" SET value = 1 WHERE name = 'layoutVersion'"#)
         }
         try queue.close()
         let store = try Store.open(path: path)
         #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'sao'")) == 4)
+        #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "ANY names ==[cd] 'istanbul'")) == 1)
         let reopened = try DatabaseQueue(path: path)
         let indexes = try reopened.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$title$%' ORDER BY name")
@@ -155,6 +176,7 @@ struct DerivedColumnTests {
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$%' ORDER BY name")
             }
             #expect(indexes == ["Place$$record", "Place$list$record"])
+            #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "ANY names ==[cd] 'istanbul'")) == 1)
         }
         let store = try Store.open(path: path)
         #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title ==[cd] 'sao paulo'")) == 2)
@@ -162,7 +184,8 @@ struct DerivedColumnTests {
         let indexes = try queue.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$%' ORDER BY name")
         }
-        #expect(indexes.contains("Place$title$cd$index") && indexes.contains("Place$title$index") && indexes.contains("Place$list$value"))
+        #expect(indexes.contains("Place$title$cd$index") && indexes.contains("Place$title$index") && indexes.contains("Place$list$value")
+                && indexes.contains("Place$list$cd"))
         let pending = try queue.read { db in try Int.fetchOne(db, sql: #"SELECT count(*) FROM "$metadata" WHERE name LIKE 'deferredIndexes:%'"#) }
         #expect(pending == 0)
         try queue.close()

@@ -34,7 +34,9 @@ struct SQLiteDeferredIndexes {
     func `defer`(_ recordType: String, catalog: SchemaCatalog) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO \(metadata) (name, value) VALUES (?, X'')", arguments: [Self.namePrefix + recordType])
-        try db.execute(sql: "DROP INDEX IF EXISTS \(quote(Self.listValueIndex(recordType)))")
+        for index in SQLiteListTable(recordType: recordType).searchIndexes {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(quote(index))")
+        }
         for field in catalog.recordTypes[recordType]?.fields ?? [] {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.fieldIndex(recordType, field: field.name)))")
             for derived in DerivedColumn.allCases {
@@ -52,11 +54,8 @@ struct SQLiteDeferredIndexes {
             try db.execute(sql: "DELETE FROM \(metadata) WHERE name = ?", arguments: [name])
             guard let schema = catalog.recordTypes[recordType],
                   try db.tableExists(TableLayout.recordTable(recordType)) else { continue }
-            try SQLiteSchemaStorage().createListValueIndex(recordType, db)
+            try SQLiteListTable(recordType: recordType).createSearchIndexes(db)
             try SQLiteSchemaStorage().ensureIndexes(schema, db)
         }
     }
-
-    /// The index of the list table that list queries seek: (field, value, record).
-    static func listValueIndex(_ recordType: String) -> String { "\(recordType)$list$value" }
 }

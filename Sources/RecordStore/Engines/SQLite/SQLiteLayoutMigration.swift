@@ -9,7 +9,8 @@ import PredicateLanguage
 /// Versions:
 /// - 0: lists stored in the record's row as their member count, members only in the list table.
 /// - 1: lists stored whole in the row as typed JSON (members also in the list table, for queries).
-/// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), indexed.
+/// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), and
+///   string list members their folded forms in the list table, indexed.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -35,7 +36,14 @@ enum SQLiteLayoutMigration {
         if version < currentVersion {
             if version < 1 { try storeListsInline(db, catalog: catalog) }
             if version < 2 {
-                for schema in catalog.sorted { try derivedColumns.ensure(schema) }
+                for schema in catalog.sorted {
+                    try derivedColumns.ensure(schema)
+                    if try db.tableExists(TableLayout.listTable(schema.name)) {
+                        let list = SQLiteListTable(recordType: schema.name)
+                        try list.addFoldedColumns(db)
+                        try list.createSearchIndexes(db)
+                    }
+                }
             }
             try setVersion(currentVersion, db)
         }

@@ -129,11 +129,15 @@ struct SQLiteRecordWriter {
             guard let value = record.fields[field.name] else { continue }
             switch value {
             case .list(let members) where !members.isEmpty:
-                let statement = try db.cachedStatement(
-                    sql: "INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value) VALUES (?, ?, ?, ?)")
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value, \(SQLiteListTable.foldedColumnNames))
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
                 for (position, member) in members.enumerated() {
                     try statement.execute(arguments: [
                         rowID, field.name, position, SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
+                        SQLiteValueConversion.databaseValue(DerivedColumn.caseFolded.value(of: member)),
+                        SQLiteValueConversion.databaseValue(DerivedColumn.caseAndDiacriticFolded.value(of: member)),
                     ])
                 }
             case .location(let location) where location.isValid:

@@ -38,7 +38,6 @@ struct SQLiteSchemaStorage {
 
     private func createRecordType(_ recordType: String, _ db: Database) throws {
         let table = quote(TableLayout.recordTable(recordType))
-        let list = quote(TableLayout.listTable(recordType))
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(table) (
                 \(quote(TableLayout.zoneColumn)) TEXT NOT NULL,
@@ -47,20 +46,8 @@ struct SQLiteSchemaStorage {
                 \(quote(TableLayout.modificationDateColumn)) REAL,
                 \(quote(TableLayout.changeTagColumn)) TEXT);
             CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(recordType)$$record")) ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)));
-            CREATE TABLE IF NOT EXISTS \(list) (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value);
-            CREATE INDEX IF NOT EXISTS \(quote("\(recordType)$list$record")) ON \(list) (record);
             """)
-        if try !SQLiteDeferredIndexes(db: db).isDeferred(recordType) {
-            try createListValueIndex(recordType, db)
-        }
-    }
-
-    /// Creates the list table's index of members, which list queries seek.
-    func createListValueIndex(_ recordType: String, _ db: Database) throws {
-        try db.execute(sql: """
-            CREATE INDEX IF NOT EXISTS \(quote(SQLiteDeferredIndexes.listValueIndex(recordType)))
-            ON \(quote(TableLayout.listTable(recordType))) (field, value, record)
-            """)
+        try SQLiteListTable(recordType: recordType).create(db, withSearchIndexes: !SQLiteDeferredIndexes(db: db).isDeferred(recordType))
     }
 
     private func addField(_ field: FieldSchema, to recordType: String, _ db: Database) throws {
