@@ -18,6 +18,7 @@ enum BenchmarkMain {
         StreamingSection(),
         SortingSection(),
         ConcurrencySection(),
+        ScaleSection(),
     ]
 
     static func main() async {

@@ -12,9 +12,33 @@ struct StoreOptions: ParsableArguments {
         databasePath ?? ProcessInfo.processInfo.environment["QUERY_DB"] ?? "./query.sqlite"
     }
 
-    /// Opens the store; a store error becomes a command failure.
+    /// Opens the store; a store error becomes a command failure. Work the store does while it
+    /// opens (migrating an older file) is drawn as a progress line on a terminal.
     func openStore() throws -> Store {
-        try StoreOptions.failing { () throws(RecordStoreError) in try Store.open(path: resolvedPath) }
+        let progress: StoreOpeningProgressHandler? = isatty(STDERR_FILENO) == 1 ? StoreOptions.drawProgress : nil
+        let store = try StoreOptions.failing { () throws(RecordStoreError) in try Store.open(path: resolvedPath, progress: progress) }
+        if progress != nil, StoreOptions.progressDrawn.value { FileHandle.standardError.write(Data("\n".utf8)) }
+        return store
+    }
+
+    /// Whether a progress line was drawn (and needs a line break after it).
+    private static let progressDrawn = DrawnFlag()
+
+    /// Redraws one line on standard error: `Computing c, cd of City.name  42%`.
+    private static let drawProgress: StoreOpeningProgressHandler = { progress in
+        let percent = progress.total > 0 ? 100 * progress.completed / progress.total : 100
+        FileHandle.standardError.write(Data("\r\(progress.task)  \(percent)%\u{1B}[K".utf8))
+        progressDrawn.value = true
+    }
+
+    /// A flag set from the progress handler, read after opening.
+    private final class DrawnFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored = false
+        var value: Bool {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
+        }
     }
 
     /// Runs `body`, turning a store error into a command failure (exit status 1).

@@ -25,22 +25,12 @@ public struct LikePattern: Sendable, Hashable {
     /// LikePattern.literalPrefix(of: "a\\*b*")   // "a*b"
     /// ```
     public static func literalPrefix(of pattern: String) -> String {
-        var literal = ""
-        var escaped = false
-        for character in pattern {
-            if escaped {
-                literal.append(character)
-                escaped = false
-                continue
-            }
-            switch character {
-            case "\\": escaped = true
-            case "*", "?": return literal
-            default: literal.append(character)
-            }
+        var prefix = ""
+        for element in LikePattern(pattern).elements {
+            guard case .literal(let character) = element else { break }
+            prefix.append(character)
         }
-        if escaped { literal.append("\\") }
-        return literal
+        return prefix
     }
 
     /// Compiles a pattern. When `options` fold (`[c]`, `[d]`), the literal parts

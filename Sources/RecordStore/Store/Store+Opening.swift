@@ -10,13 +10,17 @@ extension Store {
         Store(engine: MemoryEngine(), mode: mode)
     }
 
-    /// Opens (creating when needed) a SQLite store at a file path.
+    /// Opens (creating when needed) a SQLite store at a file path. A file written by an older
+    /// version is brought to the current layout first, in one transaction; `progress` hears how
+    /// that goes (the `query` tool draws it on a terminal).
     ///
     /// ```swift
     /// let store = try Store.open(path: "./query.sqlite")
     /// ```
-    public static func open(path: String, mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
-        Store(engine: try SQLiteEngine(path: path), mode: mode)
+    public static func open(
+        path: String, mode: SchemaMode = .development, progress: StoreOpeningProgressHandler? = nil
+    ) throws(RecordStoreError) -> Store {
+        Store(engine: try SQLiteEngine(path: path, progress: progress), mode: mode)
     }
 
     /// Opens a SQLite store whose planner never calls back into Swift from SQL (no `query_test`,

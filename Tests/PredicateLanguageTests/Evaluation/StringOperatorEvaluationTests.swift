@@ -49,6 +49,14 @@ struct StringOperatorEvaluationTests {
         #expect(try holds(.int(123), .contains, "2") == false)
     }
 
+    @Test func likePatternsLiteralPrefix() {
+        #expect(LikePattern.literalPrefix(of: "San*o") == "San")
+        #expect(LikePattern.literalPrefix(of: "a\\*b*") == "a*b")
+        #expect(LikePattern.literalPrefix(of: "?abc") == "")
+        #expect(LikePattern.literalPrefix(of: "plain") == "plain")
+        #expect(LikePattern.literalPrefix(of: "ends\\") == "ends\\")
+    }
+
     @Test func like() throws {
         #expect(try holds("Santos", .like, "Sa*o?") == true)
         #expect(try holds("Sao", .like, "Sa*o?") == false)

@@ -126,7 +126,16 @@ struct DerivedColumnTests {
             try db.execute(sql: #"UPDATE "$metadata" SET value = 1 WHERE name = 'layoutVersion'"#)
         }
         try queue.close()
-        let store = try Store.open(path: path)
+        let reports = Reports()
+        let store = try Store.open(path: path) { reports.append($0) }
+        // The last report of each task says it is complete.
+        #expect(reports.last(of: #"Computing c, cd, localized, localizedCaseInsensitive, localizedStandard of Place.title"#)
+            == StoreOpeningProgress(task: "Computing c, cd, localized, localizedCaseInsensitive, localizedStandard of Place.title", completed: 15, total: 15))
+        #expect(reports.last(of: "Folding the list members of Place") == StoreOpeningProgress(task: "Folding the list members of Place", completed: 8, total: 8))
+        // Opening a file that is up to date reports nothing.
+        let quiet = Reports()
+        _ = try Store.open(path: path) { quiet.append($0) }
+        #expect(quiet.all.isEmpty)
         #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'sao'")) == 4)
         #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "ANY names ==[cd] 'istanbul'")) == 1)
         let reopened = try DatabaseQueue(path: path)
@@ -154,6 +163,15 @@ struct DerivedColumnTests {
         let sorts = [Sort("title", comparison: .localized)]
         let expected = try Self.memoryOrder(sorts)
         #expect(try store.records(ofType: "Place", matching: .truePredicate, sorts: sorts).map(\.recordID.recordName) == expected)
+    }
+
+    /// Progress reports collected from the opening thread.
+    final class Reports: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reports: [StoreOpeningProgress] = []
+        func append(_ report: StoreOpeningProgress) { lock.withLock { reports.append(report) } }
+        var all: [StoreOpeningProgress] { lock.withLock { reports } }
+        func last(of task: String) -> StoreOpeningProgress? { all.last { $0.task == task } }
     }
 
     static func memoryOrder(_ sorts: [Sort]) throws -> [String] {

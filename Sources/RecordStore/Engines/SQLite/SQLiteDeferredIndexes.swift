@@ -19,6 +19,8 @@ import GRDB
 /// ```
 struct SQLiteDeferredIndexes {
     let db: Database
+    /// Hears which record type's indexes are being built.
+    var progress: StoreOpeningProgressHandler?
 
     private static let namePrefix = "deferredIndexes:"
     private var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
@@ -49,8 +51,9 @@ struct SQLiteDeferredIndexes {
     func finish(_ catalog: SchemaCatalog) throws {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM \(metadata) WHERE name LIKE ? ESCAPE '\\'", arguments: [Self.namePrefix + "%"])
-        for name in names {
+        for (index, name) in names.enumerated() {
             let recordType = String(name.dropFirst(Self.namePrefix.count))
+            progress?(StoreOpeningProgress(task: "Building the indexes of \(recordType)", completed: index, total: names.count))
             try db.execute(sql: "DELETE FROM \(metadata) WHERE name = ?", arguments: [name])
             guard let schema = catalog.recordTypes[recordType],
                   try db.tableExists(TableLayout.recordTable(recordType)) else { continue }

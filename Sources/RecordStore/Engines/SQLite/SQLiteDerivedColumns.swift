@@ -14,6 +14,8 @@ import PredicateLanguage
 /// ```
 struct SQLiteDerivedColumns {
     let db: Database
+    /// Hears how filling the columns of existing rows goes.
+    var progress: StoreOpeningProgressHandler?
 
     /// The metadata entry that records the collation version the stored sort keys were made with.
     static let collationVersionName = "collationVersion"
@@ -81,10 +83,13 @@ struct SQLiteDerivedColumns {
         while let row = try rows.next() {
             pending.append((row[0], row[1]))
         }
-        for (rowID, text) in pending {
+        let reporter = ProgressReporter(
+            task: "Computing \(columns.map(\.rawValue).joined(separator: ", ")) of \(table).\(field)", total: pending.count, handler: progress)
+        for (index, (rowID, text)) in pending.enumerated() {
             var arguments = columns.map { SQLiteValueConversion.databaseValue($0.value(of: text)) }
             arguments.append(rowID.databaseValue)
             try update.execute(arguments: StatementArguments(arguments))
+            reporter.report(index + 1)
         }
     }
 }

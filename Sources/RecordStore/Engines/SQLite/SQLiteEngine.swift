@@ -25,7 +25,7 @@ final class SQLiteEngine: EmbeddedStorageEngine {
     /// to date. With `evaluatorCallbacks` false, the planner does not call back into Swift from
     /// SQL (no `query_test`, `query_distance` nor collations), as on a database server: the
     /// tests run it so to check that fallback.
-    init(path: String, evaluatorCallbacks: Bool = true) throws(RecordStoreError) {
+    init(path: String, evaluatorCallbacks: Bool = true, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
         let registry = ComparisonTestRegistry()
         executor = SQLExecutor(dialect: SQLiteDialect(registry: evaluatorCallbacks ? registry : nil))
         var configuration = Configuration()
@@ -45,9 +45,9 @@ final class SQLiteEngine: EmbeddedStorageEngine {
                 try storage.createBaseTables(db)
                 let secret = try SQLiteStoreSecret.load(db)
                 let catalog = try executor.catalog(on: SQLiteConnection(db))
-                try SQLiteLayoutMigration.migrate(db, catalog: catalog)
+                try SQLiteLayoutMigration.migrate(db, catalog: catalog, progress: progress)
                 // A bulk load cut off before its end left indexes to build.
-                try SQLiteDeferredIndexes(db: db).finish(catalog)
+                try SQLiteDeferredIndexes(db: db, progress: progress).finish(catalog)
                 return secret
             }
         } catch {

@@ -25,8 +25,8 @@ enum SQLiteLayoutMigration {
     private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
 
     /// Migrates the database to ``currentVersion`` when it is older.
-    static func migrate(_ db: Database, catalog: SchemaCatalog) throws {
-        let derivedColumns = SQLiteDerivedColumns(db: db)
+    static func migrate(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler? = nil) throws {
+        let derivedColumns = SQLiteDerivedColumns(db: db, progress: progress)
         let stored = try Int64.fetchOne(db, sql: "SELECT value FROM \(metadata) WHERE name = 'layoutVersion'")
         if stored == nil, catalog.recordTypes.isEmpty {
             try derivedColumns.refreshSortKeys(catalog)
@@ -40,7 +40,7 @@ enum SQLiteLayoutMigration {
                     try derivedColumns.ensure(schema)
                     if try db.tableExists(TableLayout.listTable(schema.name)) {
                         let list = SQLiteListTable(recordType: schema.name)
-                        try list.addFoldedColumns(db)
+                        try list.addFoldedColumns(db, progress: progress)
                         try list.createSearchIndexes(db)
                     }
                 }

@@ -43,7 +43,7 @@ struct SQLiteListTable {
     }
 
     /// Adds the folded columns to a list table of an older layout and fills them.
-    func addFoldedColumns(_ db: Database) throws {
+    func addFoldedColumns(_ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let existing = Set(try db.columns(in: TableLayout.listTable(recordType)).map(\.name))
         for derived in Self.foldedColumns where !existing.contains(TableLayout.derivedColumn("value", derived)) {
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(SQLiteDialect.quote(TableLayout.derivedColumn("value", derived)))")
@@ -53,11 +53,13 @@ struct SQLiteListTable {
             WHERE rowid = ?
             """)
         let members = try Row.fetchAll(db, sql: "SELECT rowid, value FROM \(table) WHERE typeof(value) = 'text'")
-        for member in members {
+        let reporter = ProgressReporter(task: "Folding the list members of \(recordType)", total: members.count, handler: progress)
+        for (index, member) in members.enumerated() {
             let text: String = member[1]
             var arguments = Self.foldedColumns.map { SQLiteValueConversion.databaseValue($0.value(of: text)) }
             arguments.append(member[0])
             try update.execute(arguments: StatementArguments(arguments))
+            reporter.report(index + 1)
         }
     }
 }

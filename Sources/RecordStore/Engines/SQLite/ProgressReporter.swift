@@ -1,0 +1,32 @@
+import Foundation
+
+/// Passes row-by-row progress to a ``StoreOpeningProgressHandler`` at most ten times a second
+/// (and always the last row), so that reporting never slows the work.
+///
+/// ```swift
+/// let reporter = ProgressReporter(task: "Folding", total: rows.count, handler: progress)
+/// for (index, row) in rows.enumerated() { work(row); reporter.report(index + 1) }
+/// ```
+final class ProgressReporter {
+    private let task: String
+    private let total: Int
+    private let handler: StoreOpeningProgressHandler?
+    private var lastReport = Date.distantPast
+
+    init(task: String, total: Int, handler: StoreOpeningProgressHandler?) {
+        self.task = task
+        self.total = total
+        self.handler = handler
+    }
+
+    /// Reports `completed` units when a tenth of a second has passed since the last report, or when done.
+    func report(_ completed: Int) {
+        guard let handler else { return }
+        // Reading the clock every row would cost more than the work of small rows.
+        guard completed == total || completed % 256 == 0 else { return }
+        let now = Date()
+        guard completed == total || now.timeIntervalSince(lastReport) >= 0.1 else { return }
+        lastReport = now
+        handler(StoreOpeningProgress(task: task, completed: completed, total: total))
+    }
+}

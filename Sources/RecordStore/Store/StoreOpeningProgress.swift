@@ -1,0 +1,31 @@
+/// Progress of the work a store does while it opens: bringing an older file to the current
+/// layout (say, computing the folded forms and sort keys of every string of a large table), or
+/// building the indexes an interrupted bulk import left. Reported from the opening thread, a
+/// few times a second at most; nothing is reported when there is nothing to do.
+///
+/// ```swift
+/// let store = try Store.open(path: "cities.sqlite") { progress in
+///     print("\(progress.task): \(progress.completed)/\(progress.total)")
+/// }
+/// ```
+public struct StoreOpeningProgress: Sendable, Hashable, CustomStringConvertible {
+    /// What is being done: `Computing folded forms and sort keys of City.name`.
+    public var task: String
+    /// Units done (rows, or indexes).
+    public var completed: Int
+    /// Units in all.
+    public var total: Int
+
+    /// Creates a progress report.
+    public init(task: String, completed: Int, total: Int) {
+        self.task = task
+        self.completed = completed
+        self.total = total
+    }
+
+    /// `task: completed/total`.
+    public var description: String { "\(task): \(completed)/\(total)" }
+}
+
+/// Receives ``StoreOpeningProgress`` reports.
+public typealias StoreOpeningProgressHandler = @Sendable (StoreOpeningProgress) -> Void
