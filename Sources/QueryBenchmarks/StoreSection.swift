@@ -81,6 +81,11 @@ struct StoreSection: BenchmarkSection {
             predicate: FormatPredicate(format: "name LIKE[c] %@", "san*"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$c" >= ? AND "name$c" < ? ORDER BY "$recordName""#,
             handArguments: ["_defaultZone", "san", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') LIKE[c] %@", scanArgument: "san*")
+        try await measureQuery(
+            report, store: store, queue: queue, name: "folded substring: name CONTAINS[cd] \"sao\"",
+            predicate: FormatPredicate(format: "name CONTAINS[cd] %@", "sao"), sorts: [], limit: nil,
+            handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND instr("name$cd", ?) > 0 ORDER BY "$recordName""#,
+            handArguments: ["_defaultZone", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') CONTAINS[cd] %@", scanArgument: "sao")
         let latitudeDelta = 50_000 / 111_320.0
         let longitudeDelta = latitudeDelta / cos(StoreSection.paris.latitude * .pi / 180)
         try await measureQuery(

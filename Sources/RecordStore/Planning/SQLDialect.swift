@@ -47,6 +47,14 @@ package protocol SQLDialect: Sendable {
     /// of latitude and longitude to two bound values; nil when the database cannot.
     func distance(latitude: String, longitude: String) -> String?
 
+    /// A condition that the string expression contains the one bound string, code point for code
+    /// point (SQLite: `instr(x, ?) > 0`; PostgreSQL: `strpos(x, $1) > 0`); the expression is
+    /// never null where this is used.
+    func containsCondition(_ expression: String) -> String
+    /// A condition that the string expression ends with a bound string, given as two bound
+    /// values: its length in code points, then the string (SQLite: `substr(x, -?) = ?`).
+    func endsWithCondition(_ expression: String) -> String
+
     /// A condition that the row is among the full-text matches of the one bound query.
     func fullTextCondition(recordType: String, row: String) -> String
     /// The full-text query (bound to ``fullTextCondition(recordType:row:)``) matching any of the tokens.

@@ -12,8 +12,12 @@ extension SQLPlanner {
     ///   folded strings' bytes);
     /// - `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
     ///
-    /// Without options, `BEGINSWITH` and `LIKE` are the same ranges on the field's own column.
-    /// Each is an index range scan on `(zone, column)`.
+    /// - `CONTAINS`, `ENDSWITH`: native substring tests of the folded column (``SQLDialect/containsCondition(_:)``),
+    ///   exact; they read every row of the zone, without calling back into Swift.
+    ///
+    /// Without options, `BEGINSWITH` and `LIKE` are the same ranges on the field's own column,
+    /// and `CONTAINS`, `ENDSWITH` the same tests of it. The ranges are index range scans on
+    /// `(zone, column)`.
     ///
     /// ```swift
     /// // name BEGINSWITH[cd] "São"  →  (t."name$cd" >= ? AND t."name$cd" < ?)  ["sao", "sap"]
@@ -43,12 +47,15 @@ extension SQLPlanner {
         _ comparison: ComparisonPredicate, subject: FormatExpression, column: (DerivedColumn?) -> String?
     ) -> SQLCondition? {
         if comparison.options.isEmpty {
-            // Without options, prefixes are byte ranges on the stored string itself.
-            guard comparison.operator == .beginsWith || comparison.operator == .like, let stored = column(nil) else { return nil }
-            return prefixCondition(comparison, subject: subject, column: stored) { value in
+            // Without options, prefixes are byte ranges on the stored string itself, and
+            // substrings are tests of it.
+            guard let stored = column(nil) else { return nil }
+            let form: (Value) -> String? = { value in
                 guard case .string(let string) = value, dialect.bindsExactly(.text(string)) else { return nil }
                 return string
             }
+            return prefixCondition(comparison, subject: subject, column: stored, form: form)
+                ?? substringCondition(comparison, subject: subject, column: stored, form: form)
         }
         guard let derived = DerivedColumn.folded(for: comparison.options), let folded = column(derived) else { return nil }
         func fold(_ value: Value) -> SQLValue? {
@@ -72,11 +79,38 @@ extension SQLPlanner {
             if arguments.isEmpty { return constant(false) }
             let placeholders = Array(repeating: "?", count: arguments.count).joined(separator: ", ")
             return .exact("(\(folded) IS NOT NULL AND \(folded) IN (\(placeholders)))", arguments)
-        case (subject, .beginsWith, _), (subject, .like, _):
-            return prefixCondition(comparison, subject: subject, column: folded) { value in
+        case (subject, .beginsWith, _), (subject, .like, _), (subject, .contains, _), (subject, .endsWith, _):
+            let form: (Value) -> String? = { value in
                 guard case .text(let text)? = fold(value) else { return nil }
                 return text
             }
+            return prefixCondition(comparison, subject: subject, column: folded, form: form)
+                ?? substringCondition(comparison, subject: subject, column: folded, form: form)
+        default:
+            return nil
+        }
+    }
+
+    /// `CONTAINS` and `ENDSWITH` a string as native string tests of `column`, exact (the
+    /// evaluator compares the bytes of the strings, so the code points); they read every row of
+    /// the zone, but without calling back into Swift.
+    private func substringCondition(
+        _ comparison: ComparisonPredicate, subject: FormatExpression, column: String, form: (Value) -> String?
+    ) -> SQLCondition? {
+        guard case .constant(.string(let needle)) = comparison.right, comparison.left == subject else { return nil }
+        switch comparison.operator {
+        case .contains, .endsWith:
+            // An empty needle matches nothing, as in the evaluator.
+            guard !needle.isEmpty else { return constant(false) }
+            guard let argument = form(.string(needle)) else { return nil }
+            // Folding can empty a needle (a lone accent under [d]): that matches nothing too.
+            guard !argument.isEmpty else { return constant(false) }
+            if comparison.operator == .contains {
+                return .exact("(\(column) IS NOT NULL AND \(dialect.containsCondition(column)))", [.text(argument)])
+            }
+            return .exact(
+                "(\(column) IS NOT NULL AND \(dialect.endsWithCondition(column)))",
+                [.integer(Int64(argument.unicodeScalars.count)), .text(argument)])
         default:
             return nil
         }

@@ -158,6 +158,28 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
           ARGUMENTS "_defaultZone", 1
         ORDER BY t."$recordName" ASC
         """#),
+    // Substrings are native tests (every row, no callback), on the folded column with options.
+    .init(format: "name CONTAINS[cd] 'São'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND instr(t."name$cd", ?) > 0)
+          ARGUMENTS "_defaultZone", "sao"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name ENDSWITH 'ville'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND substr(t."name", -?) = ?)
+          ARGUMENTS "_defaultZone", 5, "ville"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name CONTAINS[d] '\u{301}'", expected: #"""
+        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+          ARGUMENTS "_defaultZone", 1
+        ORDER BY t."$recordName" ASC
+        """#),
+    // A lone accent is not removed by [cd] folding (nothing to attach to): the same byte test.
+    .init(format: "name CONTAINS[cd] '\u{301}'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND instr(t."name$cd", ?) > 0)
+          ARGUMENTS "_defaultZone", "\#u{301}"
+        ORDER BY t."$recordName" ASC
+        """#),
     .init(format: "name MATCHES '[A-Z].*'", expected: #"""
         WHERE t."$zone" = ? AND query_test(?, 1, t."name")
           ARGUMENTS "_defaultZone", 1

@@ -60,6 +60,14 @@ struct SQLiteDialect: SQLDialect {
         registry == nil ? nil : "query_distance(\(latitude), \(longitude), ?, ?)"
     }
 
+    func containsCondition(_ expression: String) -> String {
+        "instr(\(expression), ?) > 0"
+    }
+
+    func endsWithCondition(_ expression: String) -> String {
+        "substr(\(expression), -?) = ?"
+    }
+
     func fullTextCondition(recordType: String, row: String) -> String {
         let table = quote(SQLiteLayout.fullTextTable(recordType))
         return "\(row) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
