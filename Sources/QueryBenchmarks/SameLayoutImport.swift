@@ -21,11 +21,11 @@ enum SameLayoutImport {
         #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
         #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
     ] + ["admin1code", "countrycode", "geonameid", "latitude", "longitude", "name", "population", "timezone"].map {
-        #"CREATE INDEX "City$\#($0)$index" ON "City" ("$zone", "\#($0)")"#
+        #"CREATE INDEX "City$\#($0)$index" ON "City" ("$zone", "\#($0)", "$recordName")"#
     } + stringColumns.flatMap { field in
         DerivedColumn.allCases.flatMap { derived in [
             #"ALTER TABLE "City" ADD COLUMN "\#(field)$\#(derived.rawValue)""#,
-            #"CREATE INDEX "City$\#(field)$\#(derived.rawValue)$index" ON "City" ("$zone", "\#(field)$\#(derived.rawValue)")"#,
+            #"CREATE INDEX "City$\#(field)$\#(derived.rawValue)$index" ON "City" ("$zone", "\#(field)$\#(derived.rawValue)", "$recordName")"#,
         ] }
     }
 

@@ -114,6 +114,12 @@ struct DerivedColumnTests {
         #expect(like.residual == #"title LIKE[c] "sa*o""#)
         let sorted = try store.explain(ofType: "Place", matching: .truePredicate, sorts: [Sort("title", comparison: .localized)])
         #expect(sorted.indexesUsed == ["Place$title$localized$index"], "\(sorted)")
+        // Indexes end with the record name: an ascending sort by a field, then the name, needs no
+        // sort step (a descending one sorts each group of equal values by name, ascending).
+        for sort in [Sort("title"), Sort("title", comparison: .localizedStandard)] {
+            let plan = try store.explain(ofType: "Place", matching: .truePredicate, sorts: [sort])
+            #expect(!plan.queryPlanDetails.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        }
     }
 
     @Test("A layout-1 file (no derived columns) gains them when opened, filled and indexed")
@@ -127,6 +133,8 @@ struct DerivedColumnTests {
                 try db.execute(sql: "DROP INDEX \(SQLiteDialect.quote(TableLayout.derivedIndex("Place", field: "title", derived)))")
                 try db.execute(sql: "ALTER TABLE \"Place\" DROP COLUMN \(SQLiteDialect.quote(TableLayout.derivedColumn("title", derived)))")
             }
+            try db.execute(sql: #"DROP INDEX "Place$title$index""#)
+            try db.execute(sql: #"CREATE INDEX "Place$title$index" ON "Place" ("$zone", "title")"#)
             try db.execute(sql: #"DROP INDEX "Place$list$c""#)
             try db.execute(sql: #"DROP INDEX "Place$list$cd""#)
             try db.execute(sql: #"ALTER TABLE "Place$list" DROP COLUMN "value$c""#)
@@ -152,6 +160,8 @@ struct DerivedColumnTests {
         }
         #expect(indexes == ["Place$title$c$index", "Place$title$cd$index", "Place$title$index", "Place$title$localized$index",
                             "Place$title$localizedCaseInsensitive$index", "Place$title$localizedStandard$index"])
+        let fieldIndex = try reopened.read { db in try String.fetchOne(db, sql: #"SELECT sql FROM sqlite_master WHERE name = 'Place$title$index'"#) }
+        #expect(fieldIndex?.hasSuffix(#"("$zone", "title", "$recordName")"#) == true, "\(fieldIndex ?? "")")
         let version = try reopened.read { db in try Int64.fetchOne(db, sql: #"SELECT value FROM "$metadata" WHERE name = 'layoutVersion'"#) }
         #expect(version == SQLiteLayoutMigration.currentVersion)
         try reopened.close()

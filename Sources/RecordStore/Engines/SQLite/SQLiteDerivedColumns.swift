@@ -46,7 +46,7 @@ struct SQLiteDerivedColumns {
             for derived in DerivedColumn.columns(for: field) {
                 try db.execute(sql: """
                     CREATE INDEX IF NOT EXISTS \(quote(TableLayout.derivedIndex(schema.name, field: field.name, derived)))
-                    ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.derivedColumn(field.name, derived))))
+                    ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.derivedColumn(field.name, derived))), \(quote(TableLayout.recordNameColumn)))
                     """)
             }
         }

@@ -10,7 +10,8 @@ import PredicateLanguage
 /// - 0: lists stored in the record's row as their member count, members only in the list table.
 /// - 1: lists stored whole in the row as typed JSON (members also in the list table, for queries).
 /// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), and
-///   string list members their folded forms in the list table, indexed.
+///   string list members their folded forms in the list table, indexed; field indexes end with
+///   the record name.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -38,6 +39,11 @@ enum SQLiteLayoutMigration {
             if version < 2 {
                 for schema in catalog.sorted {
                     try derivedColumns.ensure(schema)
+                    // Field indexes gain the record name as their last column.
+                    for field in schema.fields {
+                        try db.execute(sql: "DROP INDEX IF EXISTS \(SQLiteDialect.quote(TableLayout.fieldIndex(schema.name, field: field.name)))")
+                    }
+                    try SQLiteSchemaStorage().ensureIndexes(schema, db)
                     if try db.tableExists(TableLayout.listTable(schema.name)) {
                         let list = SQLiteListTable(recordType: schema.name)
                         try list.addFoldedColumns(db, progress: progress)
