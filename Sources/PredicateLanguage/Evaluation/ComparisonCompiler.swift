@@ -58,7 +58,7 @@ enum ComparisonCompiler {
                 if let reader = layout?.reader(key) {
                     return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key, reader: reader)) }
                 }
-                if let fused = FusedKeyComparison.compile(key: key, comparison.operator, constant, options: comparison.options) {
+                if let fused = FusedKeyComparison.compile(comparison) {
                     return fused
                 }
                 return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key)) }

@@ -48,7 +48,7 @@ public struct CompiledExpression: Sendable {
     /// try CompiledExpression(.function("uppercase:", [.evaluatedObject])).value(forValue: "paris")   // .string("PARIS")
     /// ```
     public func value(forValue value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
-        try evaluate(root: EvaluationRoot(value: value), variables: variables)
+        try EvaluationRoot.withRoot(value) { (root) throws(FormatPredicateError) -> Value in try evaluate(root: root, variables: variables) }
     }
 
     /// The expression's value on a root: the one non-generic entry every public one ends in.

@@ -81,7 +81,7 @@ public struct CompiledPredicate: Sendable {
     /// try compiled.evaluate(value: .string("apple"))
     /// ```
     public func evaluate(value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
-        try evaluate(root: EvaluationRoot(value: value), variables: variables)
+        try EvaluationRoot.withRoot(value) { (root) throws(FormatPredicateError) -> Bool in try evaluate(root: root, variables: variables) }
     }
 
     /// Evaluates the predicate on a root: the one non-generic entry every public one ends in.

@@ -1,39 +1,28 @@
 /// The evaluated object (`SELF`) for the length of one evaluation.
 ///
-/// `[String: Value]` and `Value`, the objects most predicates run against, are held as they
-/// are and read directly: a key is one dictionary lookup on a value the compiled closures
-/// borrow, with no reference counting per key and no protocol call. Any other
-/// ``KeyValueReadable`` is borrowed in place (a pointer to the caller's value and its type)
-/// and read through its conformance, so starting an evaluation neither copies nor boxes it.
+/// A `[String: Value]` (or a `Value` holding an `.object`), the objects most predicates run
+/// against, is held as it is and read directly: a key is one dictionary lookup on a value the
+/// compiled closures borrow, with no reference counting per key and no protocol call. Any
+/// other ``KeyValueReadable`` (or `Value`) is borrowed in place, a pointer to the caller's
+/// value and its type, and read through its conformance, so starting an evaluation neither
+/// copies nor boxes it.
 ///
 /// A root that points at an object is only valid inside the `withRoot` call that made it;
 /// compiled closures receive it in their ``EvaluationContext`` and never keep it.
 struct EvaluationRoot {
     /// `SELF`'s fields when it is a dictionary or an `.object` value: read directly.
     let fields: [String: Value]?
-    /// `SELF` when it is a value other than an `.object`.
-    let value: Value?
-    /// `SELF` when it is any other conforming type, borrowed in place, and its type.
+    /// `SELF` when it is anything else, borrowed in place, and its type.
     let object: UnsafeRawPointer?
     let objectType: (any KeyValueReadable.Type)?
 
     /// A root holding a dictionary of fields.
     @inline(__always)
     init(fields: consuming [String: Value]) {
-        self.init(fields: fields, value: nil, object: nil, objectType: nil)
+        self.init(fields: fields, object: nil, objectType: nil)
     }
 
-    /// A root holding a value.
-    @inline(__always)
-    init(value: consuming Value) {
-        if case .object(let fields) = value {
-            self.init(fields: fields)
-        } else {
-            self.init(fields: nil, value: value, object: nil, objectType: nil)
-        }
-    }
-
-    /// Runs `body` with `object` as a root: a dictionary or value held, anything else borrowed.
+    /// Runs `body` with `object` as a root: a dictionary (or `.object` value) held, anything else borrowed.
     @inline(__always)
     static func withRoot<Object: KeyValueReadable, Result>(
         _ object: borrowing Object, _ body: (consuming EvaluationRoot) throws(FormatPredicateError) -> Result
@@ -43,25 +32,21 @@ struct EvaluationRoot {
         }
     }
 
-    /// A root for the object of type `type` at `pointer`: a dictionary or value is copied
-    /// (one reference count), any other type is borrowed.
+    /// A root for the object of type `type` at `pointer`: a dictionary or an `.object` value
+    /// is copied (one reference count), anything else is borrowed.
     init(_ pointer: UnsafeRawPointer, of type: any KeyValueReadable.Type) {
         if type == [String: Value].self {
             self.init(fields: pointer.assumingMemoryBound(to: [String: Value].self).pointee)
-        } else if type == Value.self {
-            self.init(value: pointer.assumingMemoryBound(to: Value.self).pointee)
+        } else if type == Value.self, case .object(let fields) = pointer.assumingMemoryBound(to: Value.self).pointee {
+            self.init(fields: fields)
         } else {
-            self.init(fields: nil, value: nil, object: pointer, objectType: type)
+            self.init(fields: nil, object: pointer, objectType: type)
         }
     }
 
     @inline(__always)
-    private init(
-        fields: consuming [String: Value]?, value: consuming Value?, object: UnsafeRawPointer?,
-        objectType: (any KeyValueReadable.Type)?
-    ) {
+    private init(fields: consuming [String: Value]?, object: UnsafeRawPointer?, objectType: (any KeyValueReadable.Type)?) {
         self.fields = fields
-        self.value = value
         self.object = object
         self.objectType = objectType
     }
@@ -70,12 +55,11 @@ struct EvaluationRoot {
     @inline(__always)
     func value(forKey key: String) -> Value {
         if let fields { return fields[key] ?? .null }
-        return otherValue(forKey: key)
+        return objectValue(forKey: key)
     }
 
     /// The value under `key` of a root that is not a dictionary.
-    func otherValue(forKey key: String) -> Value {
-        if let value { return value.value(forKey: key) }
+    func objectValue(forKey key: String) -> Value {
         if let object, let objectType { return Self.value(forKey: key, of: objectType, at: object) }
         return .null
     }
@@ -83,7 +67,6 @@ struct EvaluationRoot {
     /// The object as a value: what `SELF` evaluates to (see ``KeyValueReadable/evaluatedObjectValue()``).
     func evaluatedObjectValue() -> Value {
         if let fields { return .object(fields) }
-        if let value { return value }
         if let object, let objectType { return Self.evaluatedObjectValue(of: objectType, at: object) }
         return .null
     }
@@ -91,7 +74,6 @@ struct EvaluationRoot {
     /// The strings a full-text search looks at (see ``KeyValueReadable/fullTextValues()``).
     func fullTextValues() -> [String] {
         if let fields { return fields.fullTextValues() }
-        if let value { return value.fullTextValues() }
         if let object, let objectType { return Self.fullTextValues(of: objectType, at: object) }
         return []
     }

@@ -15,6 +15,12 @@ enum PredicateCompiler {
                 return !truth
             }
         case .and(let operands):
+            if layout == nil, operands.count >= 2, case .comparison(let first) = operands[0],
+               FusedKeyComparison.compile(first) != nil {
+                // The first comparison, fused, runs the rest of the AND itself: one call less per object.
+                let rest = try compile(.and(Array(operands.dropFirst())), options: options, layout: layout)
+                if let fused = FusedKeyComparison.compile(first, then: rest) { return fused }
+            }
             let compiled = try compileAll(operands, options: options, layout: layout)
             switch compiled.count {
             case 0: return { _ in true }
