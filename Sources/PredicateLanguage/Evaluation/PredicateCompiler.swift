@@ -17,35 +17,12 @@ enum PredicateCompiler {
         case .and(let operands):
             if layout == nil, operands.count >= 2, case .comparison(let first) = operands[0],
                FusedKeyComparison.compile(first) != nil {
-                // The first comparison, fused, runs the rest of the AND itself: one call less per object.
-                let rest = try compile(.and(Array(operands.dropFirst())), options: options, layout: layout)
+                // The first comparison, fused, runs the rest of the AND itself: one call less per
+                // object. Only the first: a chain of fused operands would nest one call per operand.
+                let rest = try conjunction(Array(operands.dropFirst()), options: options, layout: layout)
                 if let fused = FusedKeyComparison.compile(first, then: rest) { return fused }
             }
-            let compiled = try compileAll(operands, options: options, layout: layout)
-            switch compiled.count {
-            case 0: return { _ in true }
-            case 1: return compiled[0].test
-            case 2:
-                let (first, second) = (compiled[0].test, compiled[1].test)
-                return { context throws(FormatPredicateError) in
-                    if try !first(context) { return false }
-                    return try second(context)
-                }
-            case 3:
-                let (first, second, third) = (compiled[0].test, compiled[1].test, compiled[2].test)
-                return { context throws(FormatPredicateError) in
-                    if try !first(context) { return false }
-                    if try !second(context) { return false }
-                    return try third(context)
-                }
-            default:
-                return { context throws(FormatPredicateError) in
-                    for operand in compiled {
-                        if try !operand.test(context) { return false }
-                    }
-                    return true
-                }
-            }
+            return try conjunction(operands, options: options, layout: layout)
         case .or(let operands):
             let compiled = try compileAll(operands, options: options, layout: layout)
             switch compiled.count {
@@ -64,6 +41,37 @@ enum PredicateCompiler {
                     }
                     return false
                 }
+            }
+        }
+    }
+
+    /// `AND` of the operands, in order, stopping at the first false one.
+    static func conjunction(
+        _ operands: [FormatPredicate], options: EvaluationOptions, layout: CompiledFieldLayout?
+    ) throws(FormatPredicateError) -> PredicateClosure {
+        let compiled = try compileAll(operands, options: options, layout: layout)
+        switch compiled.count {
+        case 0: return { _ in true }
+        case 1: return compiled[0].test
+        case 2:
+            let (first, second) = (compiled[0].test, compiled[1].test)
+            return { context throws(FormatPredicateError) in
+                if try !first(context) { return false }
+                return try second(context)
+            }
+        case 3:
+            let (first, second, third) = (compiled[0].test, compiled[1].test, compiled[2].test)
+            return { context throws(FormatPredicateError) in
+                if try !first(context) { return false }
+                if try !second(context) { return false }
+                return try third(context)
+            }
+        default:
+            return { context throws(FormatPredicateError) in
+                for operand in compiled {
+                    if try !operand.test(context) { return false }
+                }
+                return true
             }
         }
     }

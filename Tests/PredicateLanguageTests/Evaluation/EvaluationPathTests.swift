@@ -234,6 +234,23 @@ struct EvaluationPathTests {
         }
     }
 
+    @Test func longConjunctionsOfFusedComparisonsRunInOrder() throws {
+        // Fifty thousand fused comparisons: the first runs the rest, which loop (no deep nesting).
+        let holds = FormatPredicate.comparison(ComparisonPredicate(.keyPath("population"), .greaterThan, .constant(1)))
+        let fails = FormatPredicate.comparison(ComparisonPredicate(.keyPath("country"), .equalTo, .constant("XX")))
+        let unbound = FormatPredicate.comparison(ComparisonPredicate(.keyPath("population"), .greaterThan, .variable("unbound")))
+        let strasbourg = Self.records[0]
+        let all = FormatPredicate.and(Array(repeating: holds, count: 50_000))
+        #expect(try CompiledPredicate(all).evaluate(strasbourg) == true)
+        #expect(try CompiledPredicate(.and(Array(repeating: holds, count: 49_999) + [fails])).evaluate(strasbourg) == false)
+        // A false operand stops the conjunction before a later one can throw; a throwing one before it throws.
+        #expect(try CompiledPredicate(.and([holds, fails, unbound])).evaluate(strasbourg) == false)
+        #expect(throws: FormatPredicateError.unboundVariable("unbound")) {
+            try CompiledPredicate(.and([holds, unbound, fails])).evaluate(strasbourg)
+        }
+        #expect(try CompiledPredicate(.and([fails, unbound])).evaluate(strasbourg) == false)
+    }
+
     @Test func aLayoutCompiledPredicateReadsThroughTheReaders() throws {
         // A reader that disagrees with value(forKey:) shows which path ran: the layout path
         // for the layout's type, the by-name path for anything else.
