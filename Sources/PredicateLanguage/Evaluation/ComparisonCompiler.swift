@@ -41,9 +41,11 @@ enum ComparisonCompiler {
     /// A test of a left value against a right value.
     typealias PairTest = @Sendable (Value, Value) throws(FormatPredicateError) -> Bool
 
-    static func compile(_ comparison: ComparisonPredicate, options: EvaluationOptions) throws(FormatPredicateError) -> PredicateClosure {
-        let left = try ExpressionCompiler.compile(comparison.left, options: options)
-        let right = try ExpressionCompiler.compile(comparison.right, options: options)
+    /// With a `layout`, the keys read from `SELF` are resolved to its field readers (the closures
+    /// then run only on objects of the layout's type).
+    static func compile(_ comparison: ComparisonPredicate, options: EvaluationOptions, layout: CompiledFieldLayout?) throws(FormatPredicateError) -> PredicateClosure {
+        let left = try ExpressionCompiler.compile(comparison.left, options: options, layout: layout)
+        let right = try ExpressionCompiler.compile(comparison.right, options: options, layout: layout)
         let modifier = comparison.modifier
 
         if modifier == .direct, comparison.operator == .contains, case .evaluatedObject = comparison.left {
@@ -53,6 +55,12 @@ enum ComparisonCompiler {
         if let constant = comparison.right.constantValue {
             let test = try constantTest(comparison.operator, constant, options: comparison.options, evaluation: options)
             if modifier == .direct, case .keyPath(let path) = comparison.left, let key = try CompiledKeyPath(path).singleKey {
+                if let reader = layout?.reader(key) {
+                    return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key, reader: reader)) }
+                }
+                if let fused = FusedKeyComparison.compile(comparison) {
+                    return fused
+                }
                 return { context throws(FormatPredicateError) in try test(context.root.value(forKey: key)) }
             }
             switch modifier {
@@ -160,18 +168,9 @@ enum ComparisonCompiler {
             guard let acceptance = OrderAcceptance(`operator`) else { break }
             switch constant {
             case .int(let bound):
-                return { value in
-                    if case .int(let number) = value { return acceptance.accepts(number, bound) }
-                    return acceptance.accepts(NumericComparison.compare(value, constant))
-                }
+                return { value in ordered(value, acceptance, integer: bound, constant: constant) }
             case .double(let bound):
-                return { value in
-                    if case .double(let number) = value {
-                        if number.isNaN || bound.isNaN { return false }
-                        return acceptance.accepts(number, bound)
-                    }
-                    return acceptance.accepts(NumericComparison.compare(value, constant))
-                }
+                return { value in ordered(value, acceptance, double: bound, constant: constant) }
             case .string(let bound):
                 let folded = TextFolding.fold(bound, options: options)
                 return { value in
@@ -268,10 +267,7 @@ enum ComparisonCompiler {
         switch constant {
         case .string(let expected):
             if !folds {
-                return { value in
-                    if case .string(let string) = value { return string == expected }
-                    return false
-                }
+                return { value in equals(value, string: expected) }
             }
             let folded = TextFolding.fold(expected, options: options)
             let lowercase = options.contains(.caseInsensitive)
@@ -288,14 +284,44 @@ enum ComparisonCompiler {
                 return TextFolding.fold(string, options: options) == folded
             }
         case .int(let expected):
-            return { value in
-                if case .int(let number) = value { return number == expected }
-                return value == constant
-            }
+            return { value in equals(value, integer: expected, constant: constant) }
         case .null:
             return { value in value.isNull }
         default:
             return { value in ComparisonSemantics.equal(value, constant, options: options) }
         }
+    }
+
+    // MARK: - Tests shared by the constant tests and the fused key comparisons
+
+    /// `value op bound` for an ordering operator and an integer constant.
+    @inline(__always)
+    static func ordered(_ value: Value, _ acceptance: OrderAcceptance, integer bound: Int64, constant: Value) -> Bool {
+        if case .int(let number) = value { return acceptance.accepts(number, bound) }
+        return acceptance.accepts(NumericComparison.compare(value, constant))
+    }
+
+    /// `value op bound` for an ordering operator and a double constant.
+    @inline(__always)
+    static func ordered(_ value: Value, _ acceptance: OrderAcceptance, double bound: Double, constant: Value) -> Bool {
+        if case .double(let number) = value {
+            if number.isNaN || bound.isNaN { return false }
+            return acceptance.accepts(number, bound)
+        }
+        return acceptance.accepts(NumericComparison.compare(value, constant))
+    }
+
+    /// `value == expected` for a string constant without folding.
+    @inline(__always)
+    static func equals(_ value: Value, string expected: String) -> Bool {
+        if case .string(let string) = value { return string == expected }
+        return false
+    }
+
+    /// `value == expected` for an integer constant.
+    @inline(__always)
+    static func equals(_ value: Value, integer expected: Int64, constant: Value) -> Bool {
+        if case .int(let number) = value { return number == expected }
+        return value == constant
     }
 }

@@ -20,7 +20,7 @@ public struct CompiledExpression: Sendable {
     public init(_ expression: FormatExpression, options: EvaluationOptions = .init()) throws(FormatPredicateError) {
         self.expression = expression
         self.options = options
-        self.compute = try ExpressionCompiler.compile(expression, options: options)
+        self.compute = try ExpressionCompiler.compile(expression, options: options, layout: nil)
     }
 
     /// The expression's value with `object` as `SELF`.
@@ -29,7 +29,17 @@ public struct CompiledExpression: Sendable {
     /// try CompiledExpression(.keyPath("name")).value(for: ["name": "Paris"] as [String: Value])   // .string("Paris")
     /// ```
     public func value(for object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
-        try EvaluationContext.evaluate(root: object, variables: variables, options: options, compute)
+        try EvaluationRoot.withRoot(object) { (root) throws(FormatPredicateError) -> Value in try evaluate(root: root, variables: variables) }
+    }
+
+    /// The expression's value with a dictionary of fields as `SELF`: the same as the generic
+    /// `value(for:variables:)`, with the fields read without going through the protocol.
+    ///
+    /// ```swift
+    /// try CompiledExpression(.keyPath("name")).value(for: ["name": "Paris"])   // .string("Paris")
+    /// ```
+    public func value(for object: consuming [String: Value], variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
+        try evaluate(root: EvaluationRoot(fields: object), variables: variables)
     }
 
     /// The expression's value with any value as `SELF`.
@@ -38,7 +48,12 @@ public struct CompiledExpression: Sendable {
     /// try CompiledExpression(.function("uppercase:", [.evaluatedObject])).value(forValue: "paris")   // .string("PARIS")
     /// ```
     public func value(forValue value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Value {
-        try EvaluationContext.evaluate(root: value, variables: variables, options: options, compute)
+        try EvaluationRoot.withRoot(value) { (root) throws(FormatPredicateError) -> Value in try evaluate(root: root, variables: variables) }
+    }
+
+    /// The expression's value on a root: the one non-generic entry every public one ends in.
+    func evaluate(root: consuming EvaluationRoot, variables: [String: Value]) throws(FormatPredicateError) -> Value {
+        try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, compute)
     }
 }
 

@@ -69,7 +69,7 @@ struct CompiledKeyPath: Sendable {
 
     /// The path applied to the evaluated object; the members collection operators visit
     /// are spent from `budget`, when given.
-    func resolve(fromRoot root: any KeyValueReadable, steps budget: EvaluationStepBudget? = nil) throws(FormatPredicateError) -> Value {
+    func resolve(fromRoot root: EvaluationRoot, steps budget: EvaluationStepBudget? = nil) throws(FormatPredicateError) -> Value {
         guard let first = steps.first else { return root.evaluatedObjectValue() }
         if case .key(let key) = first {
             return try apply(to: root.value(forKey: key), from: 1, steps: budget)

@@ -16,6 +16,10 @@ public struct CompiledPredicate: Sendable {
     /// The options it was compiled with.
     public let options: EvaluationOptions
     private let test: PredicateClosure
+    /// The predicate compiled against a field layout, for objects of that layout's type.
+    private let layoutTest: PredicateClosure?
+    /// The type ``layoutTest`` runs on.
+    private let layoutType: ObjectIdentifier?
 
     /// Compiles a predicate; throws `FormatPredicateError.evaluation` for what can be found
     /// wrong before evaluating (an invalid constant regular expression, an unknown
@@ -27,7 +31,29 @@ public struct CompiledPredicate: Sendable {
     public init(_ predicate: FormatPredicate, options: EvaluationOptions = .init()) throws(FormatPredicateError) {
         self.predicate = predicate
         self.options = options
-        self.test = try PredicateCompiler.compile(predicate, options: options)
+        self.test = try PredicateCompiler.compile(predicate, options: options, layout: nil)
+        self.layoutTest = nil
+        self.layoutType = nil
+    }
+
+    /// Compiles a predicate, and compiles it a second time against the field layout of
+    /// `layout`: each key it reads from `SELF` is resolved once, to the type's
+    /// ``FieldReader`` for it. Evaluating an object of that type reads its fields through
+    /// the readers (the same answers, without a lookup by name per object and key);
+    /// any other object is evaluated as usual.
+    ///
+    /// ```swift
+    /// let compiled = try CompiledPredicate(FormatPredicate(format: "population > 1000000"), layout: City.self)
+    /// ```
+    public init<Layout: FieldLayoutReadable>(
+        _ predicate: FormatPredicate, options: EvaluationOptions = .init(), layout: Layout.Type
+    ) throws(FormatPredicateError) {
+        self.predicate = predicate
+        self.options = options
+        self.test = try PredicateCompiler.compile(predicate, options: options, layout: nil)
+        let fieldLayout = CompiledFieldLayout(layout)
+        self.layoutTest = try PredicateCompiler.compile(predicate, options: options, layout: fieldLayout)
+        self.layoutType = fieldLayout.type
     }
 
     /// Evaluates the predicate with `object` as `SELF`.
@@ -36,7 +62,17 @@ public struct CompiledPredicate: Sendable {
     /// try compiled.evaluate(["name": "Paris"] as [String: Value], variables: ["limit": 10])
     /// ```
     public func evaluate(_ object: some KeyValueReadable, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
-        try EvaluationContext.evaluate(root: object, variables: variables, options: options, test)
+        try EvaluationRoot.withRoot(object) { (root) throws(FormatPredicateError) -> Bool in try evaluate(root: root, variables: variables) }
+    }
+
+    /// Evaluates the predicate with a dictionary of fields as `SELF`: the same answers as the
+    /// generic `evaluate(_:variables:)`, with the fields read without going through the protocol.
+    ///
+    /// ```swift
+    /// try compiled.evaluate(["name": "Paris", "population": 2_148_000])
+    /// ```
+    public func evaluate(_ object: consuming [String: Value], variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
+        try evaluate(root: EvaluationRoot(fields: object), variables: variables)
     }
 
     /// Evaluates the predicate with any value as `SELF` (`SELF BEGINSWITH "a"` on a string).
@@ -45,7 +81,16 @@ public struct CompiledPredicate: Sendable {
     /// try compiled.evaluate(value: .string("apple"))
     /// ```
     public func evaluate(value: Value, variables: [String: Value] = [:]) throws(FormatPredicateError) -> Bool {
-        try EvaluationContext.evaluate(root: value, variables: variables, options: options, test)
+        try EvaluationRoot.withRoot(value) { (root) throws(FormatPredicateError) -> Bool in try evaluate(root: root, variables: variables) }
+    }
+
+    /// Evaluates the predicate on a root: the one non-generic entry every public one ends in.
+    /// An object of the layout's type runs the closures compiled against its layout.
+    func evaluate(root: consuming EvaluationRoot, variables: [String: Value]) throws(FormatPredicateError) -> Bool {
+        if let layoutTest, let objectType = root.objectType, ObjectIdentifier(objectType) == layoutType {
+            return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, layoutTest)
+        }
+        return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, test)
     }
 }
 

@@ -1,23 +1,28 @@
 /// What a compiled predicate reads while it runs: the evaluated object (`SELF`),
-/// the variables, the options and the steps it has left.
+/// the variables and the steps it has left.
+///
+/// The compiled closures borrow the context, so passing it down takes no reference counts;
+/// the options are not here, the closures captured them when compiled.
 struct EvaluationContext {
     /// The object key paths start from.
-    let root: any KeyValueReadable
+    let root: EvaluationRoot
     /// `$NAME` values.
     var variables: [String: Value]
-    /// The options the predicate was compiled with.
-    let options: EvaluationOptions
     /// The steps left, shared with the contexts nested in this one (`SUBQUERY`).
     let steps: EvaluationStepBudget
 
-    /// Runs `body` with a fresh context whose step budget lasts as long as the call.
+    /// Runs `body` with a fresh context on `root` whose step budget lasts as long as the call.
+    ///
+    /// The root moves into the context, so a dictionary root is not copied: no reference count.
     @inline(__always)
     static func evaluate<Result>(
-        root: any KeyValueReadable, variables: [String: Value], options: EvaluationOptions,
+        root: consuming EvaluationRoot, variables: [String: Value], maximumSteps: Int,
         _ body: (EvaluationContext) throws(FormatPredicateError) -> Result
     ) throws(FormatPredicateError) -> Result {
-        try EvaluationStepBudget.withBudget(limit: options.maximumEvaluationSteps) { (steps) throws(FormatPredicateError) -> Result in
-            try body(EvaluationContext(root: root, variables: variables, options: options, steps: steps))
+        let root = root
+        var remaining = maximumSteps
+        return try withUnsafeMutablePointer(to: &remaining) { (pointer) throws(FormatPredicateError) -> Result in
+            try body(EvaluationContext(root: root, variables: variables, steps: EvaluationStepBudget(remaining: pointer, limit: maximumSteps)))
         }
     }
 

@@ -7,15 +7,12 @@ struct EvaluationStepBudget {
     /// The limit the evaluation started with, for the error message.
     let limit: Int
 
-    /// Runs `body` with a budget of `limit` steps that lives as long as the call.
+    /// A budget counting down the steps at `remaining`, which starts at `limit` and must
+    /// outlive every use of the budget.
     @inline(__always)
-    static func withBudget<Result>(
-        limit: Int, _ body: (EvaluationStepBudget) throws(FormatPredicateError) -> Result
-    ) throws(FormatPredicateError) -> Result {
-        var remaining = limit
-        return try withUnsafeMutablePointer(to: &remaining) { (pointer) throws(FormatPredicateError) -> Result in
-            try body(EvaluationStepBudget(remaining: pointer, limit: limit))
-        }
+    init(remaining: UnsafeMutablePointer<Int>, limit: Int) {
+        self.remaining = remaining
+        self.limit = limit
     }
 
     /// Counts `steps` steps; throws once the evaluation has taken more than its limit.

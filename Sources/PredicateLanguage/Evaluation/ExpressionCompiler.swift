@@ -3,7 +3,9 @@ import Foundation
 /// Turns a `FormatExpression` into a closure, once: key paths are split, function
 /// names and cast types checked, and constants captured as they are.
 enum ExpressionCompiler {
-    static func compile(_ expression: FormatExpression, options: EvaluationOptions) throws(FormatPredicateError) -> ExpressionClosure {
+    /// With a `layout`, the keys read from `SELF` are resolved to its field readers (the closures
+    /// then run only on objects of the layout's type).
+    static func compile(_ expression: FormatExpression, options: EvaluationOptions, layout: CompiledFieldLayout?) throws(FormatPredicateError) -> ExpressionClosure {
         switch expression {
         case .constant(let value):
             return { _ in value }
@@ -17,7 +19,21 @@ enum ExpressionCompiler {
         case .keyPath(let path):
             let keyPath = try CompiledKeyPath(path)
             if let key = keyPath.singleKey {
+                if let reader = layout?.reader(key) {
+                    return { context in context.root.value(forKey: key, reader: reader) }
+                }
                 return { context in context.root.value(forKey: key) }
+            }
+            if case .key(let first)? = keyPath.steps.first, let reader = layout?.reader(first) {
+                // What resolve(fromRoot:) does, with the first key read through the layout.
+                if keyPath.hasCollectionOperator {
+                    return { context throws(FormatPredicateError) in
+                        try keyPath.apply(to: context.root.value(forKey: first, reader: reader), from: 1, steps: context.steps)
+                    }
+                }
+                return { context throws(FormatPredicateError) in
+                    try keyPath.apply(to: context.root.value(forKey: first, reader: reader), from: 1)
+                }
             }
             if keyPath.hasCollectionOperator {
                 return { context throws(FormatPredicateError) in try keyPath.resolve(fromRoot: context.root, steps: context.steps) }
@@ -27,9 +43,9 @@ enum ExpressionCompiler {
         case .member(let base, let path):
             let keyPath = try CompiledKeyPath(path, allowsVariables: true)
             if case .evaluatedObject = base, !keyPath.hasVariables {
-                return try compile(.keyPath(path), options: options)
+                return try compile(.keyPath(path), options: options, layout: layout)
             }
-            let baseValue = try compile(base, options: options)
+            let baseValue = try compile(base, options: options, layout: layout)
             if keyPath.hasVariables {
                 return { context throws(FormatPredicateError) in
                     try keyPath.apply(to: baseValue(context), steps: context.steps, variables: context.variables)
@@ -41,16 +57,16 @@ enum ExpressionCompiler {
             return { context throws(FormatPredicateError) in try keyPath.apply(to: baseValue(context)) }
 
         case .index(let base, let subscriptKind):
-            return try compileIndex(base, subscriptKind, options: options)
+            return try compileIndex(base, subscriptKind, options: options, layout: layout)
 
         case .aggregate(let members):
-            var compiledMembers: [ExpressionClosure] = []
-            for member in members { compiledMembers.append(try compile(member, options: options)) }
+            var compiledMembers: [CompiledExpressionOperand] = []
+            for member in members { compiledMembers.append(CompiledExpressionOperand(compute: try compile(member, options: options, layout: layout))) }
             let compiled = compiledMembers
             return { context throws(FormatPredicateError) in
                 var values: [Value] = []
                 values.reserveCapacity(compiled.count)
-                for member in compiled { values.append(try member(context)) }
+                for member in compiled { values.append(try member.compute(context)) }
                 return .list(values)
             }
 
@@ -63,28 +79,28 @@ enum ExpressionCompiler {
                 throw FormatPredicateError.evaluation(
                     "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but is given \(arguments.count)")
             }
-            var compiledArguments: [ExpressionClosure] = []
-            for argument in arguments { compiledArguments.append(try compile(argument, options: options)) }
+            var compiledArguments: [CompiledExpressionOperand] = []
+            for argument in arguments { compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout))) }
             let compiled = compiledArguments
             return { context throws(FormatPredicateError) in
                 var values: [Value] = []
                 values.reserveCapacity(compiled.count)
-                for argument in compiled { values.append(try argument(context)) }
-                return try BuiltinFunctionEvaluator.call(name, values, options: context.options)
+                for argument in compiled { values.append(try argument.compute(context)) }
+                return try BuiltinFunctionEvaluator.call(name, values, options: options)
             }
 
         case .customFunction(let target, let name, let arguments):
-            let compiledTarget = try compile(target, options: options)
-            var compiledArguments: [ExpressionClosure] = []
-            for argument in arguments { compiledArguments.append(try compile(argument, options: options)) }
+            let compiledTarget = try compile(target, options: options, layout: layout)
+            var compiledArguments: [CompiledExpressionOperand] = []
+            for argument in arguments { compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout))) }
             let compiled = compiledArguments
             return { context throws(FormatPredicateError) in
-                guard let function = context.options.functions[name] else {
+                guard let function = options.functions[name] else {
                     throw FormatPredicateError.evaluation(
                         "no function named \"\(name)\" is registered; add it to EvaluationOptions.functions")
                 }
                 var values: [Value] = [try compiledTarget(context)]
-                for argument in compiled { values.append(try argument(context)) }
+                for argument in compiled { values.append(try argument.compute(context)) }
                 do {
                     return try function(values)
                 } catch let error as FormatPredicateError {
@@ -95,19 +111,19 @@ enum ExpressionCompiler {
             }
 
         case .arithmetic(let arithmeticOperator, let left, let right):
-            let compiledLeft = try compile(left, options: options)
-            let compiledRight = try compile(right, options: options)
+            let compiledLeft = try compile(left, options: options, layout: layout)
+            let compiledRight = try compile(right, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
                 try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context))
             }
 
         case .negation(let operand):
-            let compiled = try compile(operand, options: options)
+            let compiled = try compile(operand, options: options, layout: layout)
             return { context throws(FormatPredicateError) in try Arithmetic.negate(compiled(context)) }
 
         case .subquery(let collection, let variable, let predicate):
-            let compiledCollection = try compile(collection, options: options)
-            let compiledPredicate = try PredicateCompiler.compile(predicate, options: options)
+            let compiledCollection = try compile(collection, options: options, layout: layout)
+            let compiledPredicate = try PredicateCompiler.compile(predicate, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
                 let members = CollectionOperator.members(of: try compiledCollection(context))
                 try context.steps.spend(members.count)
@@ -121,9 +137,9 @@ enum ExpressionCompiler {
             }
 
         case .ternary(let condition, let whenTrue, let whenFalse):
-            let compiledCondition = try PredicateCompiler.compile(condition, options: options)
-            let compiledTrue = try compile(whenTrue, options: options)
-            let compiledFalse = try compile(whenFalse, options: options)
+            let compiledCondition = try PredicateCompiler.compile(condition, options: options, layout: layout)
+            let compiledTrue = try compile(whenTrue, options: options, layout: layout)
+            let compiledFalse = try compile(whenFalse, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
                 try compiledCondition(context) ? compiledTrue(context) : compiledFalse(context)
             }
@@ -137,16 +153,16 @@ enum ExpressionCompiler {
                 throw FormatPredicateError.evaluation(
                     "CAST to \"\(typeName)\" is not supported; use one of NSString, NSNumber, NSDate, NSData, CLLocation, CKReference")
             }
-            let compiled = try compile(operand, options: options)
+            let compiled = try compile(operand, options: options, layout: layout)
             return { context throws(FormatPredicateError) in try ValueCast.cast(compiled(context), to: typeName) }
         }
     }
 
     /// `[n]` on a list (out of range: nil), a key on an object, `[FIRST]`, `[LAST]`, `[SIZE]`.
     static func compileIndex(
-        _ base: FormatExpression, _ subscriptKind: IndexSubscript, options: EvaluationOptions
+        _ base: FormatExpression, _ subscriptKind: IndexSubscript, options: EvaluationOptions, layout: CompiledFieldLayout?
     ) throws(FormatPredicateError) -> ExpressionClosure {
-        let compiledBase = try compile(base, options: options)
+        let compiledBase = try compile(base, options: options, layout: layout)
         switch subscriptKind {
         case .first:
             return { context throws(FormatPredicateError) in
@@ -168,7 +184,7 @@ enum ExpressionCompiler {
                 }
             }
         case .expression(let indexExpression):
-            let compiledIndex = try compile(indexExpression, options: options)
+            let compiledIndex = try compile(indexExpression, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
                 let container = try compiledBase(context)
                 let index = try compiledIndex(context)

@@ -2,7 +2,10 @@ import PredicateLanguage
 
 /// A record as the evaluator sees it: fields and metadata by name, and the searchable
 /// string fields as its full text.
-struct RecordObject: KeyValueReadable {
+///
+/// Its field layout lets a predicate compiled with `layout: RecordObject.self` decide once,
+/// per key, whether the key names metadata or a field, instead of on every record.
+struct RecordObject: FieldLayoutReadable {
     /// The record.
     let record: Record
     /// The fields whose strings feed `self CONTAINS "…"`.
@@ -14,5 +17,14 @@ struct RecordObject: KeyValueReadable {
 
     func fullTextValues() -> [String] {
         searchableFields.compactMap { record.fields[$0]?.stringValue }
+    }
+
+    /// A metadata name reads that metadata; any other key reads the field (`.null` when
+    /// missing), as ``Record/value(named:)`` does.
+    static func fieldReader(forKey key: String) -> FieldReader<RecordObject>? {
+        if let metadata = MetadataField(rawValue: key) {
+            return FieldReader { $0.record.metadataValue(metadata) }
+        }
+        return FieldReader { $0.record.fields[key] ?? .null }
     }
 }

@@ -105,7 +105,7 @@ final class MemoryEngine: EmbeddedStorageEngine {
         let (candidates, searchable, generation) = try snapshot(query)
         var matches: [Record] = []
         do {
-            let compiled = try CompiledPredicate(query.predicate)
+            let compiled = try CompiledPredicate(query.predicate, layout: RecordObject.self)
             for record in candidates where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
                 matches.append(record)
             }

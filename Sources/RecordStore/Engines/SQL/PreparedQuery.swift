@@ -57,7 +57,7 @@ package struct PreparedQuery {
     package func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
         guard let residual = plan.residual else { return nil }
         do {
-            return try CompiledPredicate(residual)
+            return try CompiledPredicate(residual, layout: RecordObject.self)
         } catch {
             throw RecordStoreError(evaluating: error)
         }
