@@ -29,7 +29,7 @@
 /// let compiled = try CompiledPredicate(FormatPredicate(format: "population > 1000000"), layout: City.self)
 /// try compiled.evaluate(City(name: "Paris", population: 2_148_000))   // true
 /// ```
-public protocol FieldLayoutReadable: KeyValueReadable {
+public protocol FieldLayoutReadable: KeyValueReadable, SendableMetatype {
     /// How to read `key` from any object of this type, or nil to read it through
     /// ``KeyValueReadable/value(forKey:)``. Called once per key when a predicate is compiled.
     static func fieldReader(forKey key: String) -> FieldReader<Self>?
