@@ -152,9 +152,6 @@ final class SQLiteEngine: EmbeddedStorageEngine {
     func finishBulkLoad() throws(RecordStoreError) {
         let executor = self.executor
         try write { db in
-            // Each index is built by sorting the whole table: a larger cache keeps the sort in memory.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
-            defer { try? db.execute(sql: "PRAGMA cache_size = -32768") }
             try SQLiteDeferredIndexes(db: db).finish(executor.catalog(on: SQLiteConnection(db)))
         }
     }
