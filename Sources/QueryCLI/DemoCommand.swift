@@ -12,9 +12,12 @@ struct DemoCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
+        // The demo starts from an empty store: a file of an earlier demo is removed first.
         let path = store.resolvedPath
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.removeItem(atPath: path + suffix)
+        if case .sqliteFile(let file) = try store.location() {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file + suffix) {
+                try FileManager.default.removeItem(atPath: file + suffix)
+            }
         }
         guard let cities = Bundle.module.path(forResource: "cities.jsonl", ofType: "gz", inDirectory: "Demo"),
               let airports = Bundle.module.path(forResource: "airports.csv", ofType: "gz", inDirectory: "Demo") else {

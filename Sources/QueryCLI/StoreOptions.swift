@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import RecordStore
 
-/// The `--db` flag: the SQLite file, `./query.sqlite` unless `QUERY_DB` says otherwise.
+/// The `--db` flag: the store's location (a SQLite file path, `sqlite:PATH`, `file:///PATH` or
+/// `memory:`), `./query.sqlite` unless `QUERY_DB` says otherwise.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customLong("db"), help: ArgumentHelp("The database file (default: $QUERY_DB or ./query.sqlite).", valueName: "path"))
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The database: a file path, sqlite:PATH, file:///PATH or memory: (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
     var databasePath: String?
 
     /// The path in effect.
@@ -12,11 +14,18 @@ struct StoreOptions: ParsableArguments {
         databasePath ?? ProcessInfo.processInfo.environment["QUERY_DB"] ?? "./query.sqlite"
     }
 
+    /// The location in effect, parsed; a malformed one is a command failure.
+    func location() throws -> StoreLocation {
+        try StoreOptions.failing { () throws(RecordStoreError) in try StoreLocation(resolvedPath) }
+    }
+
     /// Opens the store; a store error becomes a command failure. Work the store does while it
     /// opens (migrating an older file) is drawn as a progress line on a terminal.
     func openStore() throws -> Store {
         let progress: StoreOpeningProgressHandler? = isatty(STDERR_FILENO) == 1 ? StoreOptions.drawProgress : nil
-        let store = try StoreOptions.failing { () throws(RecordStoreError) in try Store.open(path: resolvedPath, progress: progress) }
+        let store = try StoreOptions.failing { () throws(RecordStoreError) in
+            try Store.open(StoreLocation(resolvedPath), progress: progress)
+        }
         if progress != nil, StoreOptions.progressDrawn.value { FileHandle.standardError.write(Data("\n".utf8)) }
         return store
     }

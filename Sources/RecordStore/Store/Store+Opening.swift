@@ -49,18 +49,37 @@ extension Store {
     /// let scratch = try await Store.open(url: "memory:")
     /// ```
     public static func open(url location: String, mode: SchemaMode = .development) async throws(RecordStoreError) -> Store {
-        switch try StoreLocation(location) {
-        case .memory:
-            return inMemory(mode: mode)
-        case .sqliteFile(let path):
-            // Opening a file (and migrating its layout) is blocking I/O: keep it off the cooperative pool.
-            return try await BlockingWork.run { () throws(RecordStoreError) in try open(path: path, mode: mode) }
+        let parsed = try StoreLocation(location)
+        // Opening a file (and migrating its layout) is blocking I/O: keep it off the cooperative pool.
+        return try await BlockingWork.run { () throws(RecordStoreError) in try open(parsed, mode: mode, progress: nil) }
+    }
+
+    /// Opens an embedded store (SQLite or memory) at a parsed location, synchronously, for
+    /// synchronous callers such as the `query` tool; it blocks the calling thread while a file
+    /// opens. `progress` is as in ``open(path:mode:progress:)``.
+    ///
+    /// ```swift
+    /// let store = try Store.open(StoreLocation("sqlite:cities.sqlite"))
+    /// ```
+    public static func open(
+        _ location: StoreLocation, mode: SchemaMode = .development, progress: StoreOpeningProgressHandler? = nil
+    ) throws(RecordStoreError) -> Store {
+        switch location {
+        case .memory: inMemory(mode: mode)
+        case .sqliteFile(let path): try open(path: path, mode: mode, progress: progress)
         }
     }
 }
 
-/// Where a store lives, parsed from the text given to ``Store/open(url:mode:)``.
-enum StoreLocation: Equatable {
+/// Where a store lives, parsed from the text given to ``Store/open(url:mode:)``: a file path,
+/// `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH`, `file:///PATH` (percent escapes decoded), or `memory:`.
+///
+/// ```swift
+/// try StoreLocation("sqlite:cities.sqlite")   // .sqliteFile("cities.sqlite")
+/// try StoreLocation("memory:")                // .memory
+/// try StoreLocation("ftp://x")                // throws invalidStoreLocation: unknown scheme 'ftp'
+/// ```
+public enum StoreLocation: Equatable, Sendable {
     /// A SQLite database file.
     case sqliteFile(String)
     /// A new store in memory.
@@ -70,7 +89,7 @@ enum StoreLocation: Equatable {
     static let knownSchemes = "a file path, sqlite:PATH, file:///PATH or memory:"
 
     /// Parses a location; throws ``RecordStoreError/invalidStoreLocation(_:reason:)`` for an unknown scheme.
-    init(_ location: String) throws(RecordStoreError) {
+    public init(_ location: String) throws(RecordStoreError) {
         guard !location.isEmpty else { throw .invalidStoreLocation(location, reason: "the location is empty") }
         guard let colon = location.firstIndex(of: ":"), Self.isScheme(location[..<colon]) else {
             self = .sqliteFile(location)
