@@ -50,8 +50,11 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
     /// The derived columns of a list's members in the list table (`value$c`, `value$cd`): the
     /// folded forms, for lists of strings.
     package static func memberColumns(for field: FieldSchema) -> [DerivedColumn] {
-        field.type.elementType == .string ? [.caseFolded, .caseAndDiacriticFolded] : []
+        field.type.elementType == .string ? memberForms : []
     }
+
+    /// The forms every string list member has in the list table, in column order.
+    package static let memberForms: [DerivedColumn] = [.caseFolded, .caseAndDiacriticFolded]
 
     /// The folded column that decides comparisons with these options, or nil: `[c]` and `[cd]`
     /// only (`[d]` alone, `[n]` and `[l]` have none).

@@ -27,7 +27,7 @@ extension SQLPlanner {
         if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,
            let argument = nativeArgument(StringNormalization.nfc(value), fieldType: elementType) {
             memberCondition = .exact("l.value = ?", [argument])
-        } else if let folded = foldedMemberCondition(element, field: field) {
+        } else if let folded = memberStringCondition(element, field: field) {
             memberCondition = folded
         } else {
             // Without an exact member test, any record with a member of the field is a candidate.

@@ -143,7 +143,7 @@ package struct SQLPlanner {
             type = metadata.fieldType
         } else if let field = schema?.field(named: key) {
             guard !field.type.isList else { return .residualOnly }
-            if let folded = foldedCondition(comparison, key: key, field: field) { return folded }
+            if let folded = fieldStringCondition(comparison, key: key, field: field) { return folded }
             columnName = field.name
             type = field.type
         } else {

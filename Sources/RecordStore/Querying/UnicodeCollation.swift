@@ -96,26 +96,27 @@ package final class UnicodeCollation: @unchecked Sendable {
     /// let keys = names.map(UnicodeCollation.localized.sortKey)   // sort by keys: memcmp order
     /// ```
     package func sortKey(_ string: String) -> [UInt8] {
+        guard let collator else { return Array(string.utf8) }
         let units = Array(string.utf16)
+        // One buffer for the key and the UTF-8 bytes after it; grown once if ICU needs more.
+        var capacity = max(32, units.count * 4)
         var key: [UInt8] = []
-        if let collator {
-            var capacity = max(32, units.count * 4)
-            while true {
-                var buffer = [UInt8](repeating: 0, count: capacity)
-                let length = units.withUnsafeBufferPointer { source in
-                    buffer.withUnsafeMutableBufferPointer { target in
-                        Int(swift_ucol_getSortKey(collator, source.baseAddress, Int32(clamping: source.count), target.baseAddress, Int32(clamping: capacity)))
-                    }
+        while true {
+            key = [UInt8](repeating: 0, count: capacity)
+            let length = units.withUnsafeBufferPointer { source in
+                key.withUnsafeMutableBufferPointer { target in
+                    Int(swift_ucol_getSortKey(collator, source.baseAddress, Int32(clamping: source.count), target.baseAddress, Int32(clamping: capacity)))
                 }
-                if length <= capacity {
-                    // The key ends with a zero byte that no other key byte equals: a key that is a
-                    // prefix of another sorts first, and the UTF-8 bytes after it only break ties.
-                    key = Array(buffer[0..<length])
-                    break
-                }
-                capacity = length
             }
+            if length <= capacity {
+                // The key ends with a zero byte that no other key byte equals: a key that is a
+                // prefix of another sorts first, and the UTF-8 bytes after it only break ties.
+                key.removeLast(capacity - length)
+                break
+            }
+            capacity = length
         }
-        return key + Array(string.utf8)
+        key.append(contentsOf: string.utf8)
+        return key
     }
 }

@@ -73,18 +73,27 @@ struct SQLiteDerivedColumns {
             arguments: [Self.collationVersionName, current])
     }
 
-    /// Computes the columns from the field for every row that has a string in it.
+    /// Computes a field's derived columns for every row that has a string in it.
     private func fill(_ columns: [DerivedColumn], of field: String, in table: String) throws {
-        let assignments = columns.map { "\(quote(TableLayout.derivedColumn(field, $0))) = ?" }.joined(separator: ", ")
+        try fill(columns, from: field, in: table, task: "Computing \(columns.map(\.rawValue).joined(separator: ", ")) of \(table).\(field)") {
+            TableLayout.derivedColumn(field, $0)
+        }
+    }
+
+    /// Computes derived columns (named by `column`) from the string in `source`, for every row
+    /// of `table` that has one, reporting progress under `task`.
+    func fill(
+        _ columns: [DerivedColumn], from source: String, in table: String, task: String, column: (DerivedColumn) -> String
+    ) throws {
+        let assignments = columns.map { "\(quote(column($0))) = ?" }.joined(separator: ", ")
         let update = try db.makeStatement(sql: "UPDATE \(quote(table)) SET \(assignments) WHERE rowid = ?")
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT rowid, \(quote(field)) FROM \(quote(table)) WHERE typeof(\(quote(field))) = 'text'")
+            db, sql: "SELECT rowid, \(quote(source)) FROM \(quote(table)) WHERE typeof(\(quote(source))) = 'text'")
         var pending: [(Int64, String)] = []
         while let row = try rows.next() {
             pending.append((row[0], row[1]))
         }
-        let reporter = ProgressReporter(
-            task: "Computing \(columns.map(\.rawValue).joined(separator: ", ")) of \(table).\(field)", total: pending.count, handler: progress)
+        let reporter = ProgressReporter(task: task, total: pending.count, handler: progress)
         for (index, (rowID, text)) in pending.enumerated() {
             var arguments = columns.map { SQLiteValueConversion.databaseValue($0.value(of: text)) }
             arguments.append(rowID.databaseValue)

@@ -141,7 +141,9 @@ final class SQLiteEngine: EmbeddedStorageEngine {
         try write { db in
             let table = TableLayout.recordTable(recordType)
             if try db.tableExists(table) {
-                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(SQLiteDialect.quote(table))") ?? 0
+                // Counting stops at `incoming` rows: a small import into a large table reads little.
+                let rows = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(SQLiteDialect.quote(table)) LIMIT ?)", arguments: [incoming]) ?? 0
                 guard rows < incoming else { return }
             }
             try SQLiteDeferredIndexes(db: db).defer(recordType, catalog: executor.catalog(on: SQLiteConnection(db)))

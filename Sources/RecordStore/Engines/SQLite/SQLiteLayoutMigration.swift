@@ -38,12 +38,12 @@ enum SQLiteLayoutMigration {
             if version < 1 { try storeListsInline(db, catalog: catalog) }
             if version < 2 {
                 for schema in catalog.sorted {
-                    try derivedColumns.ensure(schema)
-                    // Field indexes gain the record name as their last column.
+                    // Field indexes gain the record name as their last column; derived columns
+                    // are added, filled and indexed.
                     for field in schema.fields {
                         try db.execute(sql: "DROP INDEX IF EXISTS \(SQLiteDialect.quote(TableLayout.fieldIndex(schema.name, field: field.name)))")
                     }
-                    try SQLiteSchemaStorage().ensureIndexes(schema, db)
+                    try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
                     if try db.tableExists(TableLayout.listTable(schema.name)) {
                         let list = SQLiteListTable(recordType: schema.name)
                         try list.addFoldedColumns(db, progress: progress)

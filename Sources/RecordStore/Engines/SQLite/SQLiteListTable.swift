@@ -13,16 +13,15 @@ import GRDB
 struct SQLiteListTable {
     let recordType: String
 
-    /// The folded member columns, quoted and comma-separated, in ``foldedColumns`` order.
-    static let foldedColumnNames = foldedColumns.map { SQLiteDialect.quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
-    /// The folded forms every string member has.
-    static let foldedColumns: [DerivedColumn] = [.caseFolded, .caseAndDiacriticFolded]
+    /// The folded member columns (``DerivedColumn/memberForms``), quoted and comma-separated.
+    static let foldedColumnNames = DerivedColumn.memberForms.map { SQLiteDialect.quote(TableLayout.derivedColumn("value", $0)) }
+        .joined(separator: ", ")
 
     private var table: String { SQLiteDialect.quote(TableLayout.listTable(recordType)) }
 
     /// The names of the indexes list queries seek (the ones a bulk load defers).
     var searchIndexes: [String] {
-        ["\(recordType)$list$value"] + Self.foldedColumns.map { "\(recordType)$list$\($0.rawValue)" }
+        ["\(recordType)$list$value"] + DerivedColumn.memberForms.map { "\(recordType)$list$\($0.rawValue)" }
     }
 
     /// Creates the table and its record index; the search indexes too unless a bulk load defers them.
@@ -36,7 +35,7 @@ struct SQLiteListTable {
 
     /// Creates the indexes list queries seek.
     func createSearchIndexes(_ db: Database) throws {
-        let columns = ["value"] + Self.foldedColumns.map { TableLayout.derivedColumn("value", $0) }
+        let columns = ["value"] + DerivedColumn.memberForms.map { TableLayout.derivedColumn("value", $0) }
         for (name, column) in zip(searchIndexes, columns) {
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteDialect.quote(name)) ON \(table) (field, \(SQLiteDialect.quote(column)), record)")
         }
@@ -45,21 +44,11 @@ struct SQLiteListTable {
     /// Adds the folded columns to a list table of an older layout and fills them.
     func addFoldedColumns(_ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let existing = Set(try db.columns(in: TableLayout.listTable(recordType)).map(\.name))
-        for derived in Self.foldedColumns where !existing.contains(TableLayout.derivedColumn("value", derived)) {
+        for derived in DerivedColumn.memberForms where !existing.contains(TableLayout.derivedColumn("value", derived)) {
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(SQLiteDialect.quote(TableLayout.derivedColumn("value", derived)))")
         }
-        let update = try db.makeStatement(sql: """
-            UPDATE \(table) SET \(Self.foldedColumns.map { "\(SQLiteDialect.quote(TableLayout.derivedColumn("value", $0))) = ?" }.joined(separator: ", "))
-            WHERE rowid = ?
-            """)
-        let members = try Row.fetchAll(db, sql: "SELECT rowid, value FROM \(table) WHERE typeof(value) = 'text'")
-        let reporter = ProgressReporter(task: "Folding the list members of \(recordType)", total: members.count, handler: progress)
-        for (index, member) in members.enumerated() {
-            let text: String = member[1]
-            var arguments = Self.foldedColumns.map { SQLiteValueConversion.databaseValue($0.value(of: text)) }
-            arguments.append(member[0])
-            try update.execute(arguments: StatementArguments(arguments))
-            reporter.report(index + 1)
-        }
+        try SQLiteDerivedColumns(db: db, progress: progress).fill(
+            DerivedColumn.memberForms, from: "value", in: TableLayout.listTable(recordType),
+            task: "Folding the list members of \(recordType)") { TableLayout.derivedColumn("value", $0) }
     }
 }

@@ -131,14 +131,17 @@ struct SQLiteRecordWriter {
             case .list(let members) where !members.isEmpty:
                 let statement = try db.cachedStatement(sql: """
                     INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value, \(SQLiteListTable.foldedColumnNames))
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))
                     """)
                 for (position, member) in members.enumerated() {
-                    try statement.execute(arguments: [
-                        rowID, field.name, position, SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
-                        SQLiteValueConversion.databaseValue(DerivedColumn.caseFolded.value(of: member)),
-                        SQLiteValueConversion.databaseValue(DerivedColumn.caseAndDiacriticFolded.value(of: member)),
-                    ])
+                    var arguments: [DatabaseValue] = [
+                        rowID.databaseValue, field.name.databaseValue, position.databaseValue,
+                        SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
+                    ]
+                    for form in DerivedColumn.memberForms {
+                        arguments.append(SQLiteValueConversion.databaseValue(form.value(of: member)))
+                    }
+                    try statement.execute(arguments: StatementArguments(arguments))
                 }
             case .location(let location) where location.isValid:
                 try db.cachedStatement(

@@ -56,9 +56,6 @@ struct SQLiteSchemaStorage {
         if !existing.contains(field.name) {
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(field.name))")
         }
-        for derived in DerivedColumn.columns(for: field) where !existing.contains(TableLayout.derivedColumn(field.name, derived)) {
-            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(TableLayout.derivedColumn(field.name, derived)))")
-        }
         if field.type == .location {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
@@ -77,7 +74,7 @@ struct SQLiteSchemaStorage {
     ///
     /// While a bulk load defers the type's indexes (``SQLiteDeferredIndexes``), only the columns
     /// and the FTS table are made; the load's end builds the indexes.
-    func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database) throws {
+    func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
         let table = quote(TableLayout.recordTable(schema.name))
         for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location && !deferred {
@@ -86,8 +83,8 @@ struct SQLiteSchemaStorage {
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))
                 """)
         }
-        // Columns a field gains with a flag (say, sortable) are added and filled here.
-        try SQLiteDerivedColumns(db: db).ensure(schema, indexes: !deferred)
+        // Derived columns (of new fields, or that a field gains with a flag) are added and filled here.
+        try SQLiteDerivedColumns(db: db, progress: progress).ensure(schema, indexes: !deferred)
         if !schema.searchableFieldNames.isEmpty {
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
         }

@@ -1,9 +1,9 @@
 import PredicateLanguage
 
 extension SQLPlanner {
-    /// A `[c]` or `[cd]` comparison of a string field with string constants, on the field's
-    /// folded column (``DerivedColumn/caseFolded`` or ``DerivedColumn/caseAndDiacriticFolded``),
-    /// or nil when the comparison is not one of these:
+    /// A comparison of a string field with string constants as SQL on the field's column or, for
+    /// `[c]` and `[cd]`, its folded column (``DerivedColumn/caseFolded``,
+    /// ``DerivedColumn/caseAndDiacriticFolded``); nil when the comparison is not one of these:
     ///
     /// - `==`, `!=`, `IN`: equality of the folded column with the folded constants, exact (the
     ///   evaluator compares folded strings by canonical equivalence, and folding gives NFC, so
@@ -22,7 +22,7 @@ extension SQLPlanner {
     /// ```swift
     /// // name BEGINSWITH[cd] "São"  →  (t."name$cd" >= ? AND t."name$cd" < ?)  ["sao", "sap"]
     /// ```
-    func foldedCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
+    func fieldStringCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
         guard field.type == .string else { return nil }
         return stringCondition(comparison, subject: .keyPath(key)) { derived in
             guard let derived else { return column(field.name) }
@@ -32,7 +32,7 @@ extension SQLPlanner {
 
     /// The same conditions on a member of a string list in the list table (`l.value`, and its
     /// folded forms `l."value$c"`, `l."value$cd"`), for `ANY names BEGINSWITH[cd] "sao"` and the like.
-    func foldedMemberCondition(_ element: ComparisonPredicate, field: FieldSchema) -> SQLCondition? {
+    func memberStringCondition(_ element: ComparisonPredicate, field: FieldSchema) -> SQLCondition? {
         guard field.type.elementType == .string else { return nil }
         return stringCondition(element, subject: .evaluatedObject) { derived in
             guard let derived else { return "l.value" }
