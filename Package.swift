@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PredicateLanguage", targets: ["PredicateLanguage"]),
         .library(name: "RecordStore", targets: ["RecordStore"]),
         .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
+        .library(name: "RecordStorePostgres", targets: ["RecordStorePostgres"]),
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
@@ -15,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -43,6 +45,16 @@ let package = Package(
             ],
             path: "Sources/RecordStore"
         ),
+        // The PostgreSQL engine: the same store on a database server, through PostgresNIO.
+        .target(
+            name: "RecordStorePostgres",
+            dependencies: [
+                "RecordStore",
+                "PredicateLanguage",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Sources/RecordStorePostgres"
+        ),
         .target(
             name: "QueryBuilder",
             dependencies: ["RecordStore", "PredicateLanguage"],
@@ -53,6 +65,7 @@ let package = Package(
             dependencies: [
                 "PredicateLanguage",
                 "RecordStore",
+                "RecordStorePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/QueryCLI",
@@ -64,6 +77,8 @@ let package = Package(
             dependencies: [
                 "PredicateLanguage",
                 "RecordStore",
+                "RecordStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/QueryBenchmarks",
@@ -75,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "EngineTestSupport",
-            dependencies: ["RecordStore"],
+            dependencies: ["RecordStore", "RecordStorePostgres", "PredicateLanguage"],
             path: "Tests/EngineTestSupport"
         ),
         .testTarget(
@@ -86,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "RecordStoreTests",
             dependencies: [
-                "RecordStore", "PredicateLanguage", "TestSupport", "EngineTestSupport",
+                "RecordStore", "PredicateLanguage", "TestSupport", "EngineTestSupport", "RecordStorePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/RecordStoreTests"

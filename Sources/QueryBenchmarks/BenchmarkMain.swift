@@ -19,6 +19,7 @@ enum BenchmarkMain {
         SortingSection(),
         ConcurrencySection(),
         ScaleSection(),
+        PostgresSection(),
     ]
 
     static func main() async {

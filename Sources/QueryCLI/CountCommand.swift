@@ -2,7 +2,7 @@ import ArgumentParser
 import RecordStore
 
 /// `query count`: how many records of a type match a predicate.
-struct CountCommand: ParsableCommand {
+struct CountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "count",
         abstract: "Count the records of a type that match a predicate.")
@@ -14,11 +14,11 @@ struct CountCommand: ParsableCommand {
 
     @OptionGroup var predicate: PredicateArguments
 
-    func run() throws {
-        let opened = try store.openStore()
+    func run() async throws {
+        let opened = try await store.openStore()
         let parsed = try predicate.parsedPredicate()
-        let count = try StoreOptions.failing { () throws(RecordStoreError) in
-            try opened.count(ofType: recordType, matching: parsed)
+        let count = try await StoreOptions.failing { () async throws(RecordStoreError) in
+            try await opened.count(ofType: recordType, matching: parsed)
         }
         print(count)
     }

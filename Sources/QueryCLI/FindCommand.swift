@@ -4,7 +4,7 @@ import PredicateLanguage
 import RecordStore
 
 /// `query find`: the records of a type that match a predicate.
-struct FindCommand: ParsableCommand {
+struct FindCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find",
         abstract: "Find records of a type that match a predicate.",
@@ -42,49 +42,49 @@ struct FindCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
     }
 
-    func run() throws {
-        let opened = try store.openStore()
+    func run() async throws {
+        let opened = try await store.openStore()
         let parsed = try predicate.parsedPredicate()
         let sortList = try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
         if explain {
-            let plan = try StoreOptions.failing { () throws(RecordStoreError) in
-                try opened.explain(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
+            let plan = try await StoreOptions.failing { () async throws(RecordStoreError) in
+                try await opened.explain(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
             }
             print(plan)
             return
         }
-        let (records, nextCursor) = try StoreOptions.failing { () throws(RecordStoreError) -> ([Record], QueryCursor?) in
-            try fetch(opened, predicate: parsed, sorts: sortList, zone: zoneID)
+        let (records, nextCursor) = try await StoreOptions.failing { () async throws(RecordStoreError) -> ([Record], QueryCursor?) in
+            try await fetch(opened, predicate: parsed, sorts: sortList, zone: zoneID)
         }
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         // Only a table without --keys needs the schema's field order for its columns.
-        let fieldOrder = output != .table || keyList != nil ? [] : try StoreOptions.failing { () throws(RecordStoreError) in
-            try opened.schema(for: recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
+        let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
+            try await opened.schema(for: recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
         RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder, cursor: nextCursor?.stringValue)
     }
 
     /// One batch of `--limit` records (all of them without `--limit`), from the start or after `--cursor`.
-    private func fetch(_ opened: Store, predicate parsed: FormatPredicate, sorts sortList: [Sort], zone zoneID: ZoneID) throws(RecordStoreError) -> ([Record], QueryCursor?) {
+    private func fetch(_ opened: Store, predicate parsed: FormatPredicate, sorts sortList: [Sort], zone zoneID: ZoneID) async throws(RecordStoreError) -> ([Record], QueryCursor?) {
         let query = try RecordQuery(recordType: recordType, predicate: parsed, sorts: sortList)
         var batch: QueryBatch
         if let cursor {
             let parsedCursor = try QueryCursor(string: cursor)
             try opened.checkCursor(parsedCursor, continues: query, inZone: zoneID)
             if limit == 0 { return ([], parsedCursor) }
-            batch = try opened.nextBatch(continuingMatchFrom: parsedCursor, resultsLimit: limit ?? Self.readSize)
+            batch = try await opened.records(continuingMatchFrom: parsedCursor, resultsLimit: limit ?? Self.readSize)
         } else {
             if limit == 0 { return ([], nil) }
             guard limit != nil else {
-                return (try opened.records(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
+                return (try await opened.records(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
             }
-            batch = try opened.firstBatch(matching: query, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
+            batch = try await opened.records(matching: query, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
         }
         guard limit == nil else { return (batch.matchResults, batch.cursor) }
         var records = batch.matchResults
         while let next = batch.cursor {
-            batch = try opened.nextBatch(continuingMatchFrom: next, resultsLimit: Self.readSize)
+            batch = try await opened.records(continuingMatchFrom: next, resultsLimit: Self.readSize)
             records += batch.matchResults
         }
         return (records, nil)

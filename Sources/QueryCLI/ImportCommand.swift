@@ -3,7 +3,7 @@ import Foundation
 import RecordStore
 
 /// `query import`: loads a JSON, JSON lines or CSV file (optionally gzip) into a record type.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import records from .json, .jsonl or .csv files, optionally .gz.")
@@ -38,13 +38,13 @@ struct ImportCommand: ParsableCommand {
         if batchSize < 1 { throw ValidationError("--batch must be at least 1") }
     }
 
-    func run() throws {
-        let opened = try store.openStore()
+    func run() async throws {
+        let opened = try await store.openStore()
         var importer = RecordImporter(recordType: recordType)
         importer.idField = idField
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
-        let summary = try ImportCommand.run(importer, file: file, into: opened, progress: progress)
+        let summary = try await ImportCommand.run(importer, file: file, into: opened, progress: progress)
         print("Imported \(summary.recordCount) \(recordType) records in \(String(format: "%.2f", summary.elapsed)) s")
     }
 
@@ -52,23 +52,27 @@ struct ImportCommand: ParsableCommand {
     /// terminal, with `.jsonl` a line per committed batch.
     static func run(
         _ importer: RecordImporter, file: String, into store: Store, progress format: ImportProgressFormat = .auto
-    ) throws -> RecordImporter.Summary {
+    ) async throws -> RecordImporter.Summary {
         let bar = ProgressBar(enabled: format == .auto && isatty(STDERR_FILENO) == 1)
         defer { bar.finish() }
-        return try StoreOptions.failing { () throws(RecordStoreError) in
-            try importer.importFile(at: file, into: store) { progress in
-                switch format {
-                case .auto: bar.show(progress)
-                case .jsonl: ImportProgressFormat.reportCommitted(progress)
-                case .none: break
-                }
+        let report: @Sendable (RecordImporter.Progress) -> Void = { progress in
+            switch format {
+            case .auto: bar.show(progress)
+            case .jsonl: ImportProgressFormat.reportCommitted(progress)
+            case .none: break
             }
         }
+        // An embedded store imports synchronously, with its indexes built after the load; a
+        // server store through the async API.
+        guard !store.answersSynchronously else {
+            return try StoreOptions.failing { () throws(RecordStoreError) in try importer.importFile(at: file, into: store, progress: report) }
+        }
+        return try await StoreOptions.failing { () async throws(RecordStoreError) in try await importer.importFile(at: file, into: store, progress: report) }
     }
 }
 
 /// A one-line progress bar with rate and ETA, redrawn on standard error.
-struct ProgressBar {
+struct ProgressBar: Sendable {
     let enabled: Bool
 
     func show(_ progress: RecordImporter.Progress) {

@@ -2,7 +2,7 @@ import ArgumentParser
 import RecordStore
 
 /// `query schema`: the record types, their fields, types and indexes.
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the record types with their fields, types and indexes.")
@@ -12,9 +12,9 @@ struct SchemaCommand: ParsableCommand {
     @Argument(help: "One record type (default: all).")
     var recordType: String?
 
-    func run() throws {
-        let opened = try store.openStore()
-        let types = try StoreOptions.failing { () throws(RecordStoreError) in try opened.schema() }
+    func run() async throws {
+        let opened = try await store.openStore()
+        let types = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schema() }
         if let recordType {
             guard let schema = types.first(where: { $0.name == recordType }) else {
                 throw CommandFailure("Record type '\(recordType)' does not exist")

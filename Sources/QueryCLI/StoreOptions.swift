@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import RecordStore
+import RecordStorePostgres
 
 /// The `--db` flag: the store's location (a SQLite file path, `sqlite:PATH`, `file:///PATH` or
 /// `memory:`), `./query.sqlite` unless `QUERY_DB` says otherwise.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The database: a file path, sqlite:PATH, file:///PATH or memory: (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
+        "The database: a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
     var databasePath: String?
 
     /// The path in effect.
@@ -21,7 +22,17 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store; a store error becomes a command failure. Work the store does while it
     /// opens (migrating an older file) is drawn as a progress line on a terminal.
-    func openStore() throws -> Store {
+    /// Opens the store: SQLite and memory synchronously (with a progress line while an older
+    /// file is migrated), PostgreSQL through its async API.
+    func openStore() async throws -> Store {
+        if case .postgres = try location() {
+            let url = resolvedPath
+            return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url) }
+        }
+        return try openEmbeddedStore()
+    }
+
+    private func openEmbeddedStore() throws -> Store {
         let progress: StoreOpeningProgressHandler? = isatty(STDERR_FILENO) == 1 ? StoreOptions.drawProgress : nil
         let store = try StoreOptions.failing { () throws(RecordStoreError) in
             try Store.open(StoreLocation(resolvedPath), progress: progress)
@@ -51,6 +62,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// Runs `body`, turning a store error into a command failure (exit status 1).
+    /// Runs async store work; a store error becomes the command's failure message.
+    static func failing<T>(_ body: () async throws(RecordStoreError) -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     static func failing<T>(_ body: () throws(RecordStoreError) -> T) throws -> T {
         do {
             return try body()

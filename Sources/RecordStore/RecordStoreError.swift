@@ -67,6 +67,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidStoreLocation(String, reason: String)
     /// A synchronous method was called on a store whose engine answers only `async` calls (a server database).
     case synchronousAccessUnavailable(engine: String)
+    /// A database server could not be used: unreachable, refused the credentials, has no such
+    /// database, or closed the connection (`server` is `host:port/database`; the reason says which).
+    /// Nothing of the operation that met it was committed unless the reason says otherwise.
+    case serverUnavailable(server: String, reason: String)
 
     public var description: String {
         switch self {
@@ -132,6 +136,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Record '\(id)' was not written: another record of the same atomic batch failed"
         case .invalidStoreLocation(let location, let reason):
             return "Cannot open a store at '\(location)': \(reason)"
+        case .serverUnavailable(let server, let reason):
+            return "The database server \(server) cannot be used: \(reason)"
         case .synchronousAccessUnavailable(let engine):
             return "The \(engine) engine answers only async calls: call the async form of this method (with await)"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import RecordStore
+import RecordStorePostgres
 
 /// The engines every engine-parameterized suite runs on: the one list to extend when an engine
 /// is added (conformance, differential, paging, aggregates, the store behaviours and the Query
@@ -22,12 +23,26 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
     case sqlite
     /// SQLite without callbacks into Swift, as a database server plans: superset SQL and the residual.
     case portableSQLite = "sqlite-portable"
+    /// PostgreSQL, at the server `QUERY_TEST_POSTGRES_URL` names (`.ci/run` starts one), each
+    /// store in a schema of its own. Without that variable the engine is left out, with a
+    /// printed reason, unless `CI` is set: then every test that needs it fails.
+    case postgres
 
     package var description: String { rawValue }
 
+    /// The engines the suites run on: all of them, but PostgreSQL only when a server is
+    /// configured or CI requires it.
+    package static var allCases: [TestEngine] {
+        PostgresTestServer.isRequired || PostgresTestServer.url != nil ? [.memory, .sqlite, .portableSQLite, .postgres] : [.memory, .sqlite, .portableSQLite]
+    }
+
     /// The name the store reports (``Store/engineName``): both SQLite variants are `sqlite`.
     package var engineName: String {
-        self == .memory ? "memory" : "sqlite"
+        switch self {
+        case .memory: "memory"
+        case .sqlite, .portableSQLite: "sqlite"
+        case .postgres: "postgres"
+        }
     }
 
     /// The engine whose answers the others must match.
@@ -39,6 +54,7 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
         case .memory: Store.inMemory(mode: mode)
         case .sqlite: try Store.open(path: Self.temporaryDatabasePath(rawValue), mode: mode)
         case .portableSQLite: try Store.openPortableSQLite(path: Self.temporaryDatabasePath(rawValue), mode: mode)
+        case .postgres: try PostgresTestServer.makeStore(mode: mode)
         }
     }
 

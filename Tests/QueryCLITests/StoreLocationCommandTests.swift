@@ -29,7 +29,7 @@ struct StoreLocationCommandTests {
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == "")
         #expect(outcome.standardError
-            == "error: Cannot open a store at 'ftp://example.com/items': unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH or memory:\n")
+            == "error: Cannot open a store at 'ftp://example.com/items': unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database\n")
         #expect(!FileManager.default.fileExists(atPath: "ftp:"))
     }
 }

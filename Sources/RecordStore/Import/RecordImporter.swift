@@ -110,108 +110,20 @@ public struct RecordImporter: Sendable {
     public func importFile(
         at path: String, into store: Store, progress: (Progress) -> Void = { _ in }
     ) throws(RecordStoreError) -> Summary {
-        guard let format = Format(path: path) else {
-            throw RecordStoreError.malformedInput(file: path, line: 0, message: "unknown file type: use .json, .jsonl or .csv, optionally .gz")
-        }
-        let reader = try CompressedFileReader(path: path)
+        var batches = try RecordFileBatches(path: path, importer: self)
         let start = Date()
-        var batch: [Record] = []
         var count = 0
-        var generated = 0
-        let file = (path as NSString).lastPathComponent
-
         var bulkLoadStarted = false
-        func flush() throws(RecordStoreError) {
-            guard !batch.isEmpty else { return }
-            if !bulkLoadStarted {
-                // The file's size over the bytes of the first batch estimates the records to come.
-                let estimate = reader.bytesRead > 0 ? Int(Double(batch.count) * Double(reader.fileSize) / Double(reader.bytesRead)) : batch.count
-                try store.embedded.beginBulkLoad(of: recordType, incoming: estimate)
-                bulkLoadStarted = true
-            }
-            try save(batch, into: store)
-            count += batch.count
-            let lastRecordName = batch.last?.recordID.recordName
-            batch.removeAll(keepingCapacity: true)
-            progress(Progress(
-                recordCount: count, lastRecordName: lastRecordName, bytesRead: reader.bytesRead,
-                totalBytes: reader.fileSize, elapsed: Date().timeIntervalSince(start)))
-        }
-
-        func add(_ object: Value, line: Int) throws(RecordStoreError) {
-            guard case .object(let fields) = object else {
-                throw RecordStoreError.malformedInput(file: file, line: line, message: "expected a JSON object, found \(object.typeName)")
-            }
-            generated += 1
-            batch.append(try record(from: fields, line: line, file: file, generatedNumber: generated))
-            if batch.count >= batchSize { try flush() }
-        }
-
         do throws(RecordStoreError) {
-            switch format {
-            case .jsonLines:
-                var lineNumber = 0
-                while let line = reader.nextLine() {
-                    lineNumber += 1
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    let value: Value
-                    do {
-                        value = try Value(jsonBytes: line)
-                    } catch {
-                        throw RecordStoreError.malformedInput(file: file, line: lineNumber, message: "bad JSON: \(error)")
-                    }
-                    try add(value, line: lineNumber)
+            while let batch = try batches.next() {
+                if !bulkLoadStarted {
+                    try store.embedded.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch.count))
+                    bulkLoadStarted = true
                 }
-            case .json:
-                let bytes = reader.readAll()
-                let value: Value
-                do {
-                    value = try Value(jsonBytes: bytes)
-                } catch let error as ValueJSONError {
-                    let line = 1 + bytes.prefix(max(0, min(error.offset, bytes.count))).filter { $0 == 0x0A }.count
-                    throw RecordStoreError.malformedInput(file: file, line: line, message: "bad JSON: \(error.message)")
-                } catch {
-                    throw RecordStoreError.malformedInput(file: file, line: 1, message: "bad JSON: \(error)")
-                }
-                guard case .list(let objects) = value else {
-                    throw RecordStoreError.malformedInput(file: file, line: 1, message: "expected a JSON array of objects")
-                }
-                for (index, object) in objects.enumerated() {
-                    try add(object, line: index + 1)
-                }
-            case .csv:
-                var lineNumber = 0
-                func nextLine() -> [UInt8]? {
-                    lineNumber += 1
-                    return reader.nextLine()
-                }
-                guard let headerLine = nextLine() else { break }
-                let header: [String]
-                do {
-                    header = try CSVParser.cells(firstLine: headerLine, moreLines: nextLine)
-                } catch {
-                    throw RecordStoreError.malformedInput(file: file, line: lineNumber, message: error.message)
-                }
-                while let line = nextLine() {
-                    let first = lineNumber
-                    if line.isEmpty { continue }
-                    let cells: [String]
-                    do {
-                        cells = try CSVParser.cells(firstLine: line, moreLines: nextLine)
-                    } catch {
-                        throw RecordStoreError.malformedInput(file: file, line: first, message: error.message)
-                    }
-                    guard cells.count == header.count else {
-                        throw RecordStoreError.malformedInput(file: file, line: first, message: "expected \(header.count) cells, found \(cells.count)")
-                    }
-                    var fields: [String: Value] = [:]
-                    for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                        fields[name] = Self.csvValue(cell)
-                    }
-                    try add(.object(fields), line: first)
-                }
+                try save(batch, into: store)
+                count += batch.count
+                progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
             }
-    try flush()
         } catch {
             // A failed import leaves the batches it committed, indexed.
             if bulkLoadStarted { try? store.embedded.finishBulkLoad() }
@@ -221,6 +133,46 @@ public struct RecordImporter: Sendable {
         if bulkLoadStarted { try store.embedded.finishBulkLoad() }
         try store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
+    }
+
+    /// Imports a file through the `async` API, which every engine answers (a PostgreSQL store
+    /// answers only this one); `progress` is called after each committed batch. Reading the file
+    /// is blocking I/O: each batch is read off the cooperative pool.
+    ///
+    /// ```swift
+    /// let summary = try await importer.importFile(at: "cities1000.jsonl.gz", into: store)
+    /// ```
+    public func importFile(
+        at path: String, into store: Store, progress: @Sendable (Progress) -> Void = { _ in }
+    ) async throws(RecordStoreError) -> Summary {
+        let batches = try await BlockingWork.run { () throws(RecordStoreError) in SendableBatches(try RecordFileBatches(path: path, importer: self)) }
+        let start = Date()
+        var count = 0
+        while let batch = try await BlockingWork.run({ () throws(RecordStoreError) in try batches.next() }) {
+            try await save(batch, into: store)
+            count += batch.count
+            progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
+        }
+        try await store.optimize()
+        return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
+    }
+
+    /// The batch reader, handed between the cooperative pool and the blocking work one call at
+    /// a time (never two at once).
+    private final class SendableBatches: @unchecked Sendable {
+        private var batches: RecordFileBatches
+
+        init(_ batches: RecordFileBatches) {
+            self.batches = batches
+        }
+
+        func next() throws(RecordStoreError) -> [Record]? {
+            try batches.next()
+        }
+
+        func progress(recordCount: Int, lastRecordName: String?, since start: Date) -> Progress {
+            batches.progress(recordCount: recordCount, lastRecordName: lastRecordName, since: start)
+        }
     }
 
     /// A CSV cell as a value: integers and decimal numbers become numbers, the rest stays text.
@@ -236,7 +188,7 @@ public struct RecordImporter: Sendable {
     }
 
     /// The record for an object of fields.
-    private func record(from fields: [String: Value], line: Int, file: String, generatedNumber: Int) throws(RecordStoreError) -> Record {
+    func record(from fields: [String: Value], line: Int, file: String, generatedNumber: Int) throws(RecordStoreError) -> Record {
         var fields = fields
         let name: String
         if let idField {
@@ -268,12 +220,25 @@ public struct RecordImporter: Sendable {
         do {
             try store.save(batch)
         } catch .conflict {
-            let stored = try store.embedded.records(for: batch.map(\.recordID))
-            var updated = batch
-            for index in updated.indices {
-                updated[index].recordChangeTag = stored[updated[index].recordID]?.recordChangeTag
-            }
-            try store.save(updated)
+            try store.save(Self.replacing(batch, stored: store.embedded.records(for: batch.map(\.recordID))))
         }
+    }
+
+    /// ``save(_:into:)`` through the `async` API.
+    private func save(_ batch: [Record], into store: Store) async throws(RecordStoreError) {
+        do {
+            try await store.save(batch)
+        } catch .conflict {
+            try await store.save(Self.replacing(batch, stored: store.engine.records(for: batch.map(\.recordID))))
+        }
+    }
+
+    /// The batch with the stored change tags, so that saving it replaces what is stored.
+    private static func replacing(_ batch: [Record], stored: [RecordID: Record]) -> [Record] {
+        var updated = batch
+        for index in updated.indices {
+            updated[index].recordChangeTag = stored[updated[index].recordID]?.recordChangeTag
+        }
+        return updated
     }
 }

@@ -55,13 +55,27 @@ package protocol SQLDialect: Sendable {
     /// values: its length in code points, then the string (SQLite: `substr(x, -?) = ?`).
     func endsWithCondition(_ expression: String) -> String
 
-    /// A condition that the row is among the full-text matches of the one bound query.
-    func fullTextCondition(recordType: String, row: String) -> String
-    /// The full-text query (bound to ``fullTextCondition(recordType:row:)``) matching any of the tokens.
+    /// The value bound to `LIMIT` for "no limit" (SQLite: -1; PostgreSQL: null).
+    var unlimited: SQLValue { get }
+    /// A boolean column as a number (0 or 1) for comparisons with numbers, as the evaluator
+    /// compares booleans (SQLite stores them as integers already; PostgreSQL casts).
+    func booleanAsNumber(_ expression: String) -> String
+
+    /// Where a list field's members are stored: the quoted table (aliased `l` by the planner,
+    /// with columns `record`, `value` and the folded member columns) and whether that table
+    /// holds the members of every list field of the type (then the planner adds `l.field = ?`).
+    func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool)
+
+    /// A condition that the row of the table aliased `alias` is among the full-text matches of
+    /// the one bound query.
+    func fullTextCondition(recordType: String, alias: String) -> String
+    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching any of the tokens.
     func fullTextQuery(anyOf tokens: [String]) -> String
-    /// A condition that the row's location field lies in a box with four bound values:
-    /// minimum latitude, maximum latitude, minimum longitude, maximum longitude.
-    func boundingBoxCondition(recordType: String, field: String, row: String) -> String
+    /// A condition (with its bound values) that the location field of the row of the table
+    /// aliased `alias` lies in a box of latitudes and longitudes (degrees, bounds included).
+    func boundingBoxCondition(
+        recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
+    ) -> SQLCondition
 }
 
 extension SQLDialect {

@@ -31,7 +31,9 @@ extension SQLPlanner {
             default: return nil
             }
         }
-        // Strings order by code points, whatever the database's default collation.
+        // Strings order by code points, whatever the database's default collation; booleans
+        // compare as the numbers 0 and 1.
+        let column = type == .bool ? dialect.booleanAsNumber(column) : column
         let ordered = type == .string ? dialect.codePointOrder(column) : column
         switch operation {
         case .equalTo:

@@ -22,20 +22,22 @@ extension SQLPlanner {
             return nil
         }
         guard let field = schema?.field(named: key), let elementType = field.type.elementType else { return nil }
-        let listTable = dialect.quote(TableLayout.listTable(recordType))
+        let members = dialect.listMembers(recordType: recordType, field: field.name)
         let memberCondition: SQLCondition
         if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,
            let argument = nativeArgument(StringNormalization.nfc(value), fieldType: elementType) {
-            memberCondition = .exact("l.value = ?", [argument])
+            let member = elementType == .bool ? dialect.booleanAsNumber("l.value") : "l.value"
+            memberCondition = .exact("\(member) = ?", [argument])
         } else if let folded = memberStringCondition(element, field: field) {
             memberCondition = folded
         } else {
             // Without an exact member test, any record with a member of the field is a candidate.
             memberCondition = try test(.comparison(element), type: elementType, value: "l.value")
         }
+        let fieldTest = members.sharedByFields ? " AND l.field = ?" : ""
         return SQLCondition(
-            sql: "EXISTS (SELECT 1 FROM \(listTable) AS l WHERE l.record = \(row) AND l.field = ? AND \(memberCondition.sql ?? dialect.literal(true)))",
-            arguments: [.text(field.name)] + memberCondition.arguments,
+            sql: "EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(row)\(fieldTest) AND \(memberCondition.sql ?? dialect.literal(true)))",
+            arguments: (members.sharedByFields ? [.text(field.name)] : []) + memberCondition.arguments,
             isExact: memberCondition.isExact)
     }
 }

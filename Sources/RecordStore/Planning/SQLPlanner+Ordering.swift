@@ -36,6 +36,7 @@ extension SQLPlanner {
 
     /// A column ordered as the sort compares its values (strings by the sort's comparison).
     private func ordered(_ column: String, type: FieldType, comparison: SortComparison) -> OrderExpression {
+        if type == .bool { return .expression(dialect.booleanAsNumber(column), []) }
         guard type == .string else { return .expression(column, []) }
         guard let collated = dialect.stringOrder(column, comparison: comparison) else { return .unsupported }
         return .expression(collated, [])

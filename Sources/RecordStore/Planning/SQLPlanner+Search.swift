@@ -10,7 +10,7 @@ extension SQLPlanner {
               case .constant(.string(let text)) = comparison.right else { return nil }
         let tokens = Array(FullTextTokenizer.tokenSet(text)).sorted()
         guard let schema, !schema.searchableFieldNames.isEmpty, !tokens.isEmpty else { return constant(false) }
-        return .exact(dialect.fullTextCondition(recordType: recordType, row: row), [.text(dialect.fullTextQuery(anyOf: tokens))])
+        return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(dialect.fullTextQuery(anyOf: tokens))])
     }
 
     // MARK: Location
@@ -53,9 +53,9 @@ extension SQLPlanner {
         let box = BoundingBox(around: origin, radius: radius)
         var boxes: [SQLCondition] = []
         for longitudeRange in box.longitudeRanges {
-            boxes.append(.superset(
-                dialect.boundingBoxCondition(recordType: recordType, field: field.name, row: row),
-                [.real(box.minimumLatitude), .real(box.maximumLatitude), .real(longitudeRange.lowerBound), .real(longitudeRange.upperBound)]))
+            boxes.append(dialect.boundingBoxCondition(
+                recordType: recordType, field: field.name, alias: alias,
+                latitudes: box.minimumLatitude...box.maximumLatitude, longitudes: longitudeRange))
         }
         let candidates = boxes.count == 1
             ? boxes[0]

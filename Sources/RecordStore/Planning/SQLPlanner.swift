@@ -40,7 +40,9 @@ package struct SQLPlanner {
         self.recordType = recordType
     }
 
-    var row: String { "t.\(dialect.rowIdentifier)" }
+    var row: String { "\(alias).\(dialect.rowIdentifier)" }
+    /// The alias of the record table in every statement.
+    var alias: String { "t" }
 
     func column(_ name: String) -> String { "t.\(dialect.quote(name))" }
 

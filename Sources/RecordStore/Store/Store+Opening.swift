@@ -48,10 +48,22 @@ extension Store {
     /// let store = try await Store.open(url: "sqlite:cities.sqlite")
     /// let scratch = try await Store.open(url: "memory:")
     /// ```
+    ///
+    /// `postgres://` locations need the `RecordStorePostgres` library: with it imported, its
+    /// `Store.open(url:mode:)` (which this one defers to) opens them too.
+    @_disfavoredOverload
     public static func open(url location: String, mode: SchemaMode = .development) async throws(RecordStoreError) -> Store {
         let parsed = try StoreLocation(location)
-        // Opening a file (and migrating its layout) is blocking I/O: keep it off the cooperative pool.
-        return try await BlockingWork.run { () throws(RecordStoreError) in try open(parsed, mode: mode, progress: nil) }
+        if case .postgres = parsed {
+            throw .invalidStoreLocation(location, reason: "PostgreSQL stores are opened by the RecordStorePostgres library: add it to your target and `import RecordStorePostgres`")
+        }
+        return try await openEmbedded(parsed, mode: mode)
+    }
+
+    /// Opens an embedded store (SQLite or memory) from `async` code: opening a file (and
+    /// migrating its layout) is blocking I/O, kept off the cooperative pool.
+    package static func openEmbedded(_ location: StoreLocation, mode: SchemaMode) async throws(RecordStoreError) -> Store {
+        try await BlockingWork.run { () throws(RecordStoreError) in try open(location, mode: mode, progress: nil) }
     }
 
     /// Opens an embedded store (SQLite or memory) at a parsed location, synchronously, for
@@ -67,12 +79,14 @@ extension Store {
         switch location {
         case .memory: inMemory(mode: mode)
         case .sqliteFile(let path): try open(path: path, mode: mode, progress: progress)
+        case .postgres: throw .synchronousAccessUnavailable(engine: "postgres")
         }
     }
 }
 
 /// Where a store lives, parsed from the text given to ``Store/open(url:mode:)``: a file path,
-/// `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH`, `file:///PATH` (percent escapes decoded), or `memory:`.
+/// `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH`, `file:///PATH` (percent escapes decoded), `memory:`,
+/// or `postgres://...` (checked further when the `RecordStorePostgres` library opens it).
 ///
 /// ```swift
 /// try StoreLocation("sqlite:cities.sqlite")   // .sqliteFile("cities.sqlite")
@@ -84,9 +98,12 @@ public enum StoreLocation: Equatable, Sendable {
     case sqliteFile(String)
     /// A new store in memory.
     case memory
+    /// A PostgreSQL database, by its URL (`postgres://user:password@host:port/database`,
+    /// also `postgresql://`), opened by the `RecordStorePostgres` library.
+    case postgres(url: String)
 
     /// The schemes ``Store/open(url:mode:)`` knows, for error messages.
-    static let knownSchemes = "a file path, sqlite:PATH, file:///PATH or memory:"
+    static let knownSchemes = "a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database"
 
     /// Parses a location; throws ``RecordStoreError/invalidStoreLocation(_:reason:)`` for an unknown scheme.
     public init(_ location: String) throws(RecordStoreError) {
@@ -100,6 +117,8 @@ public enum StoreLocation: Equatable, Sendable {
         switch scheme {
         case "memory":
             self = .memory
+        case "postgres", "postgresql":
+            self = .postgres(url: location)
         case "sqlite", "file":
             if rest.hasPrefix("//") {
                 rest.removeFirst(2)

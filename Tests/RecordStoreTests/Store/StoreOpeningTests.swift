@@ -41,9 +41,12 @@ struct StoreOpeningTests {
     @Test("An unknown scheme or a malformed location is a clear error")
     func badLocations() async throws {
         let cases: [(String, RecordStoreError)] = [
+            ("ftp://localhost/cities", .invalidStoreLocation(
+                "ftp://localhost/cities",
+                reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database")),
             ("postgres://localhost/cities", .invalidStoreLocation(
                 "postgres://localhost/cities",
-                reason: "unknown scheme 'postgres'; this build opens a file path, sqlite:PATH, file:///PATH or memory:")),
+                reason: "PostgreSQL stores are opened by the RecordStorePostgres library: add it to your target and `import RecordStorePostgres`")),
             ("sqlite://server/cities.sqlite", .invalidStoreLocation(
                 "sqlite://server/cities.sqlite",
                 reason: "a sqlite location names a local file: write sqlite:///absolute/path or sqlite:relative/path")),

@@ -22,15 +22,19 @@ package struct AggregateStatement {
                 return ("t.\(dialect.quote(TableLayout.column(metadata)))", metadata.fieldType)
             }
             guard let field = schema.field(named: key) else { return nil }
-            return ("t.\(dialect.quote(field.name))", field.type)
+            let column = "t.\(dialect.quote(field.name))"
+            return (field.type == .bool ? dialect.booleanAsNumber(column) : column, field.type)
         }
         var selections: [String] = []
         var groupTerms: [String] = []
         var columns: [(name: String, type: FieldType?)] = []
         for key in groupBy {
-            let (expression, type) = columnAndType(key) ?? ("NULL", .string)
+            let known = columnAndType(key)
+            let (expression, type) = known ?? ("NULL", .string)
             selections.append(expression)
-            groupTerms.append(expression)
+            // A key that names no field groups nothing (every row has null there); SQL
+            // databases other than SQLite refuse a constant in GROUP BY.
+            if known != nil { groupTerms.append(expression) }
             columns.append((key, type))
         }
         for aggregate in aggregates {

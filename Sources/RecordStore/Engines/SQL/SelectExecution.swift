@@ -63,7 +63,7 @@ package struct SelectExecution {
         var arguments = whereArguments + plan.orderArguments
         if plan.residual == nil, limit != nil || specification.offset > 0 {
             sql += " LIMIT ? OFFSET ?"
-            arguments.append(.integer(Int64(limit.map { max(0, $0) } ?? -1)))
+            arguments.append(limit.map { .integer(Int64(max(0, $0))) } ?? dialect.unlimited)
             arguments.append(.integer(Int64(max(0, specification.offset))))
         }
         return SQLStatement(sql, arguments, dialect: dialect)

@@ -68,17 +68,29 @@ struct SQLiteDialect: SQLDialect {
         "substr(\(expression), -?) = ?"
     }
 
-    func fullTextCondition(recordType: String, row: String) -> String {
+    var unlimited: SQLValue { .integer(-1) }
+
+    func booleanAsNumber(_ expression: String) -> String { expression }
+
+    func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool) {
+        (quote(TableLayout.listTable(recordType)), true)
+    }
+
+    func fullTextCondition(recordType: String, alias: String) -> String {
         let table = quote(SQLiteLayout.fullTextTable(recordType))
-        return "\(row) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
+        return "\(alias).rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
     }
 
     func fullTextQuery(anyOf tokens: [String]) -> String {
         tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
     }
 
-    func boundingBoxCondition(recordType: String, field: String, row: String) -> String {
+    func boundingBoxCondition(
+        recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
+    ) -> SQLCondition {
         let table = quote(SQLiteLayout.locationIndexTable(recordType, field: field))
-        return "\(row) IN (SELECT id FROM \(table) WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)"
+        return .superset(
+            "\(alias).rowid IN (SELECT id FROM \(table) WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)",
+            [.real(latitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.lowerBound), .real(longitudes.upperBound)])
     }
 }

@@ -1,0 +1,19 @@
+import Logging
+import PostgresNIO
+import RecordStore
+
+/// Server administration the package's tests need (ending connections, as a restart would).
+package enum PostgresAdministration {
+    /// Ends every connection with this `application_name`, through a connection of its own.
+    package static func terminateConnections(url: String, applicationName: String) async throws {
+        let location = try PostgresLocation(url)
+        var logger = Logger(label: "query.postgres.administration")
+        logger.logLevel = .critical
+        let engine = try await PostgresEngine.open(location)
+        try await engine.write { connection in
+            try await connection.execute(SQLStatement(
+                sql: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+                arguments: [.text(applicationName)]))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import PredicateLanguage
+import RecordStore
+
+/// PostgreSQL: double-quoted identifiers, `$1, $2, ...` placeholders, `TRUE`/`FALSE`, nulls
+/// placed explicitly (PostgreSQL puts them last ascending; the store puts them first), and
+/// code-point string order through `COLLATE "C"` (every text column is declared so too, so the
+/// indexes serve that order whatever the database's default collation).
+///
+/// PostgreSQL cannot call back into Swift: comparisons the evaluator alone decides (`MATCHES`,
+/// `[d]` alone, `LIKE` without a literal prefix, ...) go to the residual predicate, localized
+/// sorts read the stored ICU sort keys (``DerivedColumn``), and distances are checked in Swift
+/// after the GiST index of points narrowed the rows to a box.
+///
+/// ```swift
+/// let dialect = PostgresDialect()
+/// dialect.numberPlaceholders("a = ? AND b = ?")                  // a = $1 AND b = $2
+/// dialect.stringOrder("t.\"name\"", comparison: .compare)        // t."name" COLLATE "C"
+/// ```
+struct PostgresDialect: SQLDialect {
+    var name: String { "postgres" }
+
+    func quote(_ identifier: String) -> String {
+        Self.quote(identifier)
+    }
+
+    /// A double-quoted identifier, inner quotes doubled; a name longer than PostgreSQL's 63
+    /// bytes is shortened to a prefix and a hash of the whole (``PostgresLayout/identifier(_:)``).
+    static func quote(_ identifier: String) -> String {
+        let name = PostgresLayout.identifier(identifier)
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Turns each `?` outside quotes into `$n`. The planner writes `?` only as placeholders;
+    /// string literals and quoted identifiers it writes never hold one, but are skipped anyway.
+    func numberPlaceholders(_ sql: String) -> String {
+        guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
+        var result = ""
+        result.reserveCapacity(sql.utf8.count + 16)
+        var number = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                result.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                result.append(character)
+            } else if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    var rowIdentifier: String { Self.quote(PostgresLayout.rowColumn) }
+
+    func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
+
+    var sortsNullsFirstAscending: Bool { false }
+
+    /// PostgreSQL's text cannot hold a NUL character: a plan binding one is run as a scan.
+    func bindsExactly(_ value: SQLValue) -> Bool {
+        if case .text(let text) = value { return !text.utf8.contains(0) }
+        return true
+    }
+
+    func stringOrder(_ expression: String, comparison: SortComparison) -> String? {
+        comparison == .compare ? "\(expression) COLLATE \"C\"" : nil
+    }
+
+    func comparisonTest(_ predicate: FormatPredicate, typeCode: Int, value: String) throws(RecordStoreError) -> SQLCondition? {
+        nil
+    }
+
+    func distance(latitude: String, longitude: String) -> String? {
+        nil
+    }
+
+    func containsCondition(_ expression: String) -> String {
+        "strpos(\(expression), ?) > 0"
+    }
+
+    func endsWithCondition(_ expression: String) -> String {
+        // right(x, n) counts characters, and the database's encoding is UTF-8: code points.
+        "right(\(expression), ?::integer) = ?"
+    }
+
+    var unlimited: SQLValue { .null }
+
+    func booleanAsNumber(_ expression: String) -> String {
+        "(\(expression))::integer"
+    }
+
+    func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool) {
+        (quote(PostgresLayout.listTable(recordType, field: field)), false)
+    }
+
+    func fullTextCondition(recordType: String, alias: String) -> String {
+        "\(alias).\(quote(PostgresLayout.fullTextColumn)) && ?::text[]"
+    }
+
+    /// The tokens as a PostgreSQL array literal (`{"a","b"}`), bound as text and cast.
+    func fullTextQuery(anyOf tokens: [String]) -> String {
+        Self.arrayLiteral(tokens)
+    }
+
+    /// A `text[]` literal: every element double-quoted, `"` and `\` escaped.
+    static func arrayLiteral(_ elements: [String]) -> String {
+        "{" + elements.map { element in
+            var escaped = "\""
+            for character in element {
+                if character == "\"" || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped + "\""
+        }.joined(separator: ",") + "}"
+    }
+
+    func boundingBoxCondition(
+        recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
+    ) -> SQLCondition {
+        // The GiST index is on point(latitude, longitude) (PostgresLayout.pointExpression).
+        .superset(
+            "\(PostgresLayout.pointExpression(field: field, alias: alias)) <@ box(point(?, ?), point(?, ?))",
+            [.real(latitudes.lowerBound), .real(longitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.upperBound)])
+    }
+}

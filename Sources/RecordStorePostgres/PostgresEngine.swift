@@ -1,0 +1,377 @@
+import Foundation
+import Logging
+import PostgresNIO
+import PredicateLanguage
+import RecordStore
+
+/// The PostgreSQL engine: the store's tables in a PostgreSQL database (``PostgresLayout``),
+/// queries planned by the shared planner with ``PostgresDialect`` and run by the shared
+/// ``SQLExecutor``, through a PostgresNIO connection pool.
+///
+/// - Reads run in a `REPEATABLE READ, READ ONLY` transaction: every statement of one query
+///   (the catalog, the rows, a keyset's segments) sees one snapshot.
+/// - Writes run in a read-committed transaction, all or nothing. A stored record is updated only
+///   while its change tag is the one the save read; a save that lost a race to another writer
+///   (or a schema change, a serialization failure, a deadlock) runs again from its start, and the
+///   save rules then answer on what is stored now (``RecordStoreError/conflict(_:expected:found:)``
+///   for a stale change tag).
+/// - Schema changes hold a transaction-level advisory lock of the store, so two processes never
+///   change the layout at once.
+/// - The cursor key and store identifier live in the database (`$metadata`): a cursor made by
+///   one process continues in another.
+///
+/// ```swift
+/// let store = try await Store.open(url: "postgres://app:secret@localhost/cities")
+/// ```
+final class PostgresEngine: StorageEngine {
+    let name = "postgres"
+    let secret: StoreSecret
+    let executor: SQLExecutor
+    let location: PostgresLocation
+    private let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+
+    /// How often a write that lost a race runs again before it fails.
+    static let writeAttempts = 12
+
+    private init(location: PostgresLocation, secret: StoreSecret, client: PostgresClient, runTask: Task<Void, Never>, logger: Logger) {
+        self.location = location
+        self.secret = secret
+        self.client = client
+        self.runTask = runTask
+        self.logger = logger
+        executor = SQLExecutor(dialect: PostgresDialect())
+    }
+
+    deinit {
+        runTask.cancel()
+    }
+
+    /// Connects, creates the schema and the store's tables when missing (under the store's
+    /// lock), reads the cursor key, and starts the connection pool. A server that cannot be
+    /// reached, refuses the credentials, or has no such database is
+    /// ``RecordStoreError/serverUnavailable(server:reason:)``, within the connect timeout.
+    ///
+    /// `poolExecutor`, when given, runs the connection pool's background work (tests that wait
+    /// for the engine from blocked threads give it threads of its own).
+    static func open(_ location: PostgresLocation, poolExecutor: (any TaskExecutor)? = nil) async throws(RecordStoreError) -> PostgresEngine {
+        var logger = Logger(label: "query.postgres")
+        logger.logLevel = .critical
+        let secret: StoreSecret
+        do {
+            secret = try await bootstrap(location, logger: logger)
+        } catch {
+            throw PostgresErrorMapping.storeError(error, server: location.server)
+        }
+        let client = PostgresClient(configuration: location.configuration(), backgroundLogger: logger)
+        let runTask = Task(executorPreference: poolExecutor) { await client.run() }
+        return PostgresEngine(location: location, secret: secret, client: client, runTask: runTask, logger: logger)
+    }
+
+    /// The first connection: checks that the server answers, creates what is missing, and
+    /// loads the store's secret.
+    private static func bootstrap(_ location: PostgresLocation, logger: Logger) async throws -> StoreSecret {
+        let configuration = try connectionConfiguration(location)
+        let connection = try await withTimeout(location.connectTimeout, server: location.server) {
+            try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        }
+        do {
+            let sql = PostgresSQLConnection(connection, logger: logger)
+            try await sql.execute(SQLStatement(sql: "BEGIN"))
+            try await sql.execute(SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", arguments: [.integer(lockKey(location))]))
+            if let schema = location.schema {
+                try await sql.execute(SQLStatement(sql: "CREATE SCHEMA IF NOT EXISTS \(PostgresDialect.quote(schema))"))
+            }
+            try await PostgresSchemaStorage(connection: sql).createBaseTables()
+            let secret = try await PostgresStoreMetadata(connection: sql).loadSecret()
+            try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: SQLExecutor(dialect: PostgresDialect()).catalog(on: sql))
+            try await sql.execute(SQLStatement(sql: "COMMIT"))
+            try? await connection.close()
+            return secret
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// A single connection's configuration, as the pool's.
+    private static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        let pool = location.configuration()
+        var configuration: PostgresConnection.Configuration
+        if let socket = pool.unixSocketPath {
+            configuration = .init(unixSocketPath: socket, username: pool.username, password: pool.password, database: pool.database)
+        } else {
+            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+            tlsConfiguration.certificateVerification = .none
+            let tls: PostgresConnection.Configuration.TLS = switch location.sslMode {
+            case "disable": .disable
+            case "require": .require(try NIOSSLContext(configuration: tlsConfiguration))
+            default: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
+            }
+            configuration = .init(host: pool.host ?? "localhost", port: pool.port ?? 5432, username: pool.username,
+                                  password: pool.password, database: pool.database, tls: tls)
+        }
+        let milliseconds = location.connectTimeout.components.seconds * 1000 + location.connectTimeout.components.attoseconds / 1_000_000_000_000_000
+        configuration.options.connectTimeout = .milliseconds(milliseconds)
+        configuration.options.additionalStartupParameters = pool.options.additionalStartupParameters
+        return configuration
+    }
+
+    /// The key of the store's advisory lock: its database and schema.
+    static func lockKey(_ location: PostgresLocation) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "query-store:\(location.database):\(location.schema ?? "public")".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// Takes the store's schema lock until the transaction ends.
+    static func lockSchema(on connection: PostgresSQLConnection) async throws {
+        try await connection.execute(SQLStatement(
+            sql: "SELECT pg_advisory_xact_lock(hashtextextended('query-store-schema:' || current_database() || ':' || current_schema(), 0))"))
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` on a leased connection; waiting for a connection longer than the connect
+    /// timeout (the server is down, or every connection is busy) fails with
+    /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever.
+    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
+        let client = self.client
+        let logger = self.logger
+        let leased = LockedState(false)
+        let server = location.server
+        let timeout = location.connectTimeout
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    leased.withLock { $0 = true }
+                    return try await body(PostgresSQLConnection(connection, logger: logger))
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                if !leased.withLock({ $0 }) {
+                    throw RecordStoreError.serverUnavailable(server: server, reason: "no connection could be made within \(timeout) (is the server running?)")
+                }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw RecordStoreError.cancelled
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T {
+        do {
+            return try await withConnection { connection in
+                try await connection.execute(SQLStatement(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+                do {
+                    let result = try await body(connection)
+                    try await connection.execute(SQLStatement(sql: "COMMIT"))
+                    return result
+                } catch {
+                    try? await connection.execute(SQLStatement(sql: "ROLLBACK"))
+                    throw error
+                }
+            }
+        } catch {
+            throw PostgresErrorMapping.storeError(error, server: location.server)
+        }
+    }
+
+    /// Runs `body` in a write transaction, again from its start when it lost a race.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T {
+        try await write { connection, _ in try await body(connection) }
+    }
+
+    /// ``write(_:)`` whose body learns which attempt it is (1 first).
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection, Int) async throws -> T) async throws(RecordStoreError) -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let current = attempt
+            do {
+                return try await withConnection { connection in
+                    try await connection.execute(SQLStatement(sql: "BEGIN"))
+                    do {
+                        let result = try await body(connection, current)
+                        try await connection.execute(SQLStatement(sql: "COMMIT"))
+                        return result
+                    } catch {
+                        try? await connection.execute(SQLStatement(sql: "ROLLBACK"))
+                        throw error
+                    }
+                }
+            } catch where PostgresErrorMapping.isRace(error) && attempt < Self.writeAttempts {
+                // Back off a little, more each time, so racing writers spread out.
+                try? await Task.sleep(for: .milliseconds(Int64.random(in: 1...Int64(5 * attempt))))
+                continue
+            } catch {
+                throw PostgresErrorMapping.storeError(error, server: location.server)
+            }
+        }
+    }
+
+    // MARK: StorageEngine
+
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
+        let executor = self.executor
+        return try await write { connection, attempt in
+            var transaction = PostgresWriteTransaction(connection: connection, executor: executor, locksSchemaFirst: attempt > 1)
+            return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
+        }
+    }
+
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        let executor = self.executor
+        return try await read { connection in try await executor.records(for: ids, on: connection) }
+    }
+
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
+        guard !zone.zoneName.utf8.contains(0) else { throw .invalidZoneName(zone.zoneName) }
+        guard zone.zoneName.utf8.count <= PostgresRecordWriter.longestIndexedValue else {
+            throw .invalidZoneName("\(zone.zoneName.prefix(40))... (\(zone.zoneName.utf8.count) bytes; a PostgreSQL store takes zone names of at most \(PostgresRecordWriter.longestIndexedValue) bytes)")
+        }
+        let executor = self.executor
+        try await write { connection in try await executor.createZone(zone, on: connection) }
+    }
+
+    func zones() async throws(RecordStoreError) -> [ZoneID] {
+        let executor = self.executor
+        return try await read { connection in try await executor.zones(on: connection) }
+    }
+
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard zone != .default else { throw .cannotDeleteDefaultZone }
+        guard !zone.zoneName.utf8.contains(0) else { throw .zoneNotFound(zone) }
+        let executor = self.executor
+        try await write { connection in
+            guard try await executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
+            try await PostgresRecordWriter(connection: connection, catalog: executor.catalog(on: connection)).deleteZone(zone)
+        }
+    }
+
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        let executor = self.executor
+        return try await read { connection in try await executor.catalog(on: connection) }
+    }
+
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            try await Self.lockSchema(on: connection)
+            var catalog = try await executor.catalog(on: connection)
+            let before = catalog.recordTypes[schema.name]?.searchableFieldNames
+            let changes = try catalog.define(schema)
+            let storage = PostgresSchemaStorage(connection: connection)
+            try await storage.apply(changes, catalog: catalog)
+            if let updated = catalog.recordTypes[schema.name] {
+                try await storage.ensureIndexes(updated)
+                if before != nil, before != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
+            }
+            try await connection.execute(executor.saveCatalogStatement(catalog))
+        }
+    }
+
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        try rejectNul(in: query)
+        let executor = self.executor
+        return try await read { connection in try await executor.records(query, on: connection) }
+    }
+
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        try rejectNul(in: query)
+        let executor = self.executor
+        return try await read { connection in try await executor.count(query, on: connection) }
+    }
+
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        try rejectNul(in: query)
+        let executor = self.executor
+        return try await read { connection in
+            try await executor.aggregate(query, groupBy: groupBy, aggregates: aggregates, on: connection)
+        }
+    }
+
+    /// A zone name with a NUL character names no zone (PostgreSQL's text cannot even hold one).
+    private func rejectNul(in query: QuerySpecification) throws(RecordStoreError) {
+        if query.zone.zoneName.utf8.contains(0) { throw .zoneNotFound(query.zone) }
+    }
+
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        try rejectNul(in: query)
+        let executor = self.executor
+        let name = self.name
+        return try await read { connection in
+            guard let prepared = try await executor.prepare(query, on: connection) else {
+                return QueryPlan(engine: name, sql: "", arguments: [], residual: nil, indexesUsed: [],
+                                 queryPlanDetails: ["record type '\(query.recordType)' has no records: the result is empty"])
+            }
+            let statement = try SelectExecution(prepared, dialect: executor.dialect).firstStatement
+            let explanation = try await PostgresQueryPlanExplanation(statement: statement, connection: connection)
+            var details = explanation.details
+            if !prepared.plan.ordersInSQL {
+                details.append("sorted in Swift: SQL has no collation for \(query.sorts.map(\.description).joined(separator: ", "))")
+            }
+            return QueryPlan(
+                engine: name, sql: statement.sql, arguments: statement.arguments.map(\.description),
+                residual: prepared.plan.residual?.predicateFormat, indexesUsed: explanation.indexes, queryPlanDetails: details)
+        }
+    }
+
+    func optimize() async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            let catalog = try await executor.catalog(on: connection)
+            var tables = [TableLayout.zonesTable, TableLayout.registryTable]
+            for schema in catalog.sorted {
+                tables.append(TableLayout.recordTable(schema.name))
+                for field in schema.fields where field.type.isList {
+                    tables.append(PostgresLayout.listTable(schema.name, field: field.name))
+                }
+            }
+            for table in tables {
+                try await connection.execute(SQLStatement(sql: "ANALYZE \(PostgresDialect.quote(table))"))
+            }
+        }
+    }
+}
+
+/// Opens PostgreSQL engines for the package's tests and tools that wrap engines.
+package enum PostgresEngineOpener {
+    /// A PostgreSQL engine at a `postgres://` URL; `poolExecutor` as in `PostgresEngine.open`.
+    package static func open(url: String, poolExecutor: (any TaskExecutor)? = nil) async throws(RecordStoreError) -> any StorageEngine {
+        try await PostgresEngine.open(PostgresLocation(url), poolExecutor: poolExecutor)
+    }
+}
+
+/// Runs `body`, failing with ``RecordStoreError/serverUnavailable(server:reason:)`` when it
+/// takes longer than `timeout` (a connection attempt to a host that never answers).
+func withTimeout<T: Sendable>(
+    _ timeout: Duration, server: String, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw RecordStoreError.serverUnavailable(server: server, reason: "no answer within \(timeout)")
+        }
+        while let result = try await group.next() {
+            if let result {
+                group.cancelAll()
+                return result
+            }
+        }
+        throw RecordStoreError.cancelled
+    }
+}

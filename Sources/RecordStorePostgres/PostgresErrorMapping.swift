@@ -1,0 +1,89 @@
+import PostgresNIO
+import PredicateLanguage
+import RecordStore
+
+/// Why a write transaction must run again from its start: another transaction changed what
+/// this one read (a record written or created meanwhile, the schema changed, a serialization
+/// failure or deadlock PostgreSQL reported). The save's rules then decide again on what is
+/// stored now: a stale change tag becomes ``RecordStoreError/conflict(_:expected:found:)``.
+struct PostgresWriteRace: Error {
+    let reason: String
+}
+
+/// PostgreSQL's and PostgresNIO's errors as ``RecordStoreError``s.
+enum PostgresErrorMapping {
+    /// The SQLSTATE of a server error.
+    static func sqlState(_ error: PSQLError) -> String? {
+        error.serverInfo?[.sqlState]
+    }
+
+    /// Whether PostgreSQL refused a statement for its size or depth.
+    static func isTooComplex(_ error: PSQLError) -> Bool {
+        if error.code == .tooManyParameters { return true }
+        guard let state = sqlState(error) else { return false }
+        // 54001 statement_too_complex (also "stack depth limit exceeded"), 54000 program_limit_exceeded.
+        return state == "54001" || state == "54000"
+    }
+
+    /// Whether the error means the transaction lost a race and should run again.
+    static func isRace(_ error: any Error) -> Bool {
+        if error is PostgresWriteRace { return true }
+        guard let error = error as? PSQLError, let state = sqlState(error) else { return false }
+        // unique_violation, serialization_failure, deadlock_detected.
+        return state == "23505" || state == "40001" || state == "40P01"
+    }
+
+    /// A thrown error as a store error; `server` names the server in connection errors.
+    static func storeError(_ error: any Error, server: String) -> RecordStoreError {
+        if let error = error as? RecordStoreError { return error }
+        if let error = error as? FormatPredicateError { return .predicate(error) }
+        if error is CancellationError { return .cancelled }
+        if let race = error as? PostgresWriteRace { return .storage("a write kept losing races with other writers: \(race.reason)") }
+        if let error = error as? PSQLError { return storeError(error, server: server) }
+        if let error = error as? PostgresDecodingError {
+            return .storage("a value PostgreSQL returned could not be read: column '\(error.columnName)' of type \(error.postgresType)")
+        }
+        return .storage(String(describing: error))
+    }
+
+    private static func storeError(_ error: PSQLError, server: String) -> RecordStoreError {
+        let message = error.serverInfo?[.message]
+        if let state = sqlState(error) {
+            switch state {
+            case "28P01", "28000":
+                return .serverUnavailable(server: server, reason: "the server refused the user name or password (\(message ?? state))")
+            case "3D000":
+                return .serverUnavailable(server: server, reason: "the database does not exist (\(message ?? state))")
+            case "57P01", "57P02", "57P03":
+                return .serverUnavailable(server: server, reason: "the server is shutting down or starting up (\(message ?? state))")
+            case "53300":
+                return .serverUnavailable(server: server, reason: "the server has no free connection (\(message ?? state))")
+            case "57014":
+                return .cancelled
+            default:
+                if state.hasPrefix("08") {
+                    return .serverUnavailable(server: server, reason: "the connection failed (\(message ?? state))")
+                }
+                return .storage("PostgreSQL refused a statement: \(message ?? "error") (SQLSTATE \(state))")
+            }
+        }
+        switch error.code {
+        case .connectionError:
+            return .serverUnavailable(server: server, reason: "cannot connect (\(error.underlying.map { String(describing: $0) } ?? "connection error"))")
+        case .serverClosedConnection, .uncleanShutdown:
+            return .serverUnavailable(server: server, reason: "the server closed the connection; nothing of the interrupted call was committed unless it had finished")
+        case .clientClosedConnection, .poolClosed:
+            return .serverUnavailable(server: server, reason: "the store's connections are closed")
+        case .queryCancelled:
+            return .cancelled
+        case .sslUnsupported:
+            return .serverUnavailable(server: server, reason: "the server does not support TLS, which sslmode=require asks for")
+        case .authMechanismRequiresPassword:
+            return .serverUnavailable(server: server, reason: "the server asks for a password and the URL has none")
+        case .unsupportedAuthMechanism, .saslError:
+            return .serverUnavailable(server: server, reason: "authentication failed (\(error.underlying.map { String(describing: $0) } ?? "\(error.code)"))")
+        default:
+            return .storage("PostgreSQL: \(error.code)\(error.underlying.map { " (\($0))" } ?? "")")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import RecordStore
+
+/// The names of what the PostgreSQL engine stores beside ``TableLayout``'s tables and columns,
+/// and how each field type is declared.
+///
+/// A record type `City` is the table `City`: the metadata columns (`$zone`, `$recordName`, the
+/// dates as seconds since 2001, `$recordChangeTag`), `$row` (an identity the side tables refer
+/// to), a typed column per field, the ``DerivedColumn``s of string fields, `$fullText` (the
+/// tokens of its searchable fields, `text[]` with a GIN index) and, per location field, its
+/// latitude and longitude with a GiST index on their point. Each list field has a side table
+/// `City$list$field` (`record`, `position`, `value` typed as the members, and the folded forms
+/// of string members), indexed by value for the list operators.
+///
+/// ```swift
+/// PostgresLayout.listTable("City", field: "aliases")   // "City$list$aliases"
+/// PostgresLayout.columnType(.double)                   // "double precision"
+/// ```
+enum PostgresLayout {
+    /// The identity column of a record table, which list tables refer to.
+    static let rowColumn = "$row"
+    /// The full-text tokens of a record (``FullTextTokenizer``), `text[]`.
+    static let fullTextColumn = "$fullText"
+    /// The store's metadata (`name`, `value`): its identifier, cursor key and collation version.
+    static let metadataTable = "$metadata"
+    /// PostgreSQL's longest identifier, in bytes.
+    static let identifierLimit = 63
+
+    /// The side table of a list field.
+    static func listTable(_ recordType: String, field: String) -> String { "\(recordType)$list$\(field)" }
+
+    /// The index of a list table's members by one of its columns.
+    static func listIndex(_ recordType: String, field: String, column: String) -> String { "\(recordType)$list$\(field)$\(column)$index" }
+
+    /// The index of the full-text tokens.
+    static func fullTextIndex(_ recordType: String) -> String { "\(recordType)$fullText$index" }
+
+    /// The GiST index of a location field.
+    static func locationIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$location$index" }
+
+    /// The point a location field's GiST index holds: `point(latitude, longitude)`.
+    static func pointExpression(field: String, alias: String?) -> String {
+        let prefix = alias.map { "\($0)." } ?? ""
+        return "point(\(prefix)\(PostgresDialect.quote(TableLayout.latitudeColumn(field))), \(prefix)\(PostgresDialect.quote(TableLayout.longitudeColumn(field))))"
+    }
+
+    /// The column type of a field: typed scalars; dates as seconds since 2001 in `double
+    /// precision` (exact for every `Date`, which `timestamptz`'s microseconds are not);
+    /// locations and references in their text forms; lists whole as typed JSON text (their
+    /// members are in the list table).
+    static func columnType(_ type: FieldType) -> String {
+        switch type {
+        case .string, .location, .reference, .list: "text COLLATE \"C\""
+        case .int64: "bigint"
+        case .double, .date: "double precision"
+        case .bool: "boolean"
+        case .bytes: "bytea"
+        }
+    }
+
+    /// The type of a derived column: folded text, or a sort key's bytes.
+    static func columnType(_ derived: DerivedColumn) -> String {
+        derived.isSortKey ? "bytea" : "text COLLATE \"C\""
+    }
+
+    /// A name PostgreSQL keeps whole: names longer than 63 bytes become their first 46 bytes,
+    /// `$`, and 16 hexadecimal digits of a hash of the whole name (FNV-1a), so two long names
+    /// sharing a prefix stay apart.
+    static func identifier(_ name: String) -> String {
+        guard name.utf8.count > identifierLimit else { return name }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        var prefix = ""
+        for character in name {
+            if prefix.utf8.count + character.utf8.count > 46 { break }
+            prefix.append(character)
+        }
+        let digits = String(hash, radix: 16)
+        return prefix + "$" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

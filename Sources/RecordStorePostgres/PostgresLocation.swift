@@ -1,0 +1,126 @@
+import Foundation
+import PostgresNIO
+import RecordStore
+
+/// A PostgreSQL store's URL, parsed: `postgres://user:password@host:port/database` (also
+/// `postgresql://`), with these query parameters:
+///
+/// - `sslmode`: `disable`, `prefer` (the default: TLS when the server offers it) or `require`;
+/// - `schema`: the PostgreSQL schema the store's tables live in (created when missing; default
+///   `public`), so that several stores can share one database;
+/// - `connect_timeout`: seconds to wait for a connection before failing (default 10);
+/// - `host`: a Unix socket directory (`?host=/var/run/postgresql`), for a URL without a host;
+/// - `application_name`: how the store's connections appear in `pg_stat_activity`
+///   (default `query`).
+///
+/// User name and password may be percent-encoded. The password never appears in errors or in
+/// ``description``.
+///
+/// ```swift
+/// let location = try PostgresLocation("postgres://app:secret@db.internal:5432/cities?sslmode=require")
+/// location.server        // "db.internal:5432/cities"
+/// ```
+struct PostgresLocation: Sendable, CustomStringConvertible {
+    var host: String?
+    var port: Int
+    var socketPath: String?
+    var user: String
+    var password: String?
+    var database: String
+    var schema: String?
+    var sslMode: String
+    var connectTimeout: Duration
+    var applicationName: String
+
+    /// `host:port/database`, for messages (no credentials).
+    var server: String {
+        if let socketPath { return "\(socketPath)/\(database)" }
+        return "\(host ?? "localhost"):\(port)/\(database)"
+    }
+
+    var description: String { "postgres://\(user)@\(server)" }
+
+    /// Parses a URL; throws ``RecordStoreError/invalidStoreLocation(_:reason:)`` naming what is wrong.
+    init(_ url: String) throws(RecordStoreError) {
+        func invalid(_ reason: String) -> RecordStoreError { .invalidStoreLocation(Self.redacted(url), reason: reason) }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "postgres" || scheme == "postgresql" else {
+            throw invalid("not a postgres:// URL (postgres://user:password@host:port/database)")
+        }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        let known: Set<String> = ["sslmode", "schema", "connect_timeout", "host", "user", "password", "application_name"]
+        if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
+            throw invalid("unknown parameter '\(unknown)'; known: \(known.sorted().joined(separator: ", "))")
+        }
+        host = components.host.flatMap { $0.isEmpty ? nil : $0 }
+        if let socket = parameters["host"] {
+            guard socket.hasPrefix("/") else { throw invalid("the host parameter names a Unix socket directory (an absolute path)") }
+            socketPath = socket.hasSuffix("/") ? socket + ".s.PGSQL.\(components.port ?? 5432)" : socket + "/.s.PGSQL.\(components.port ?? 5432)"
+        }
+        port = components.port ?? 5432
+        guard (1...65535).contains(port) else { throw invalid("the port \(port) is out of range") }
+        user = components.percentEncodedUser?.removingPercentEncoding ?? parameters["user"] ?? ""
+        guard !user.isEmpty else { throw invalid("the URL names no user (postgres://user:password@host/database)") }
+        password = components.percentEncodedPassword?.removingPercentEncoding ?? parameters["password"]
+        var path = components.percentEncodedPath.removingPercentEncoding ?? components.path
+        if path.hasPrefix("/") { path.removeFirst() }
+        guard !path.isEmpty, !path.contains("/") else { throw invalid("the URL names no database (postgres://user:password@host/database)") }
+        database = path
+        if let schema = parameters["schema"] {
+            guard !schema.isEmpty, schema.utf8.count <= 63, !schema.utf8.contains(0) else {
+                throw invalid("the schema parameter must be a name of 1 to 63 bytes")
+            }
+            self.schema = schema
+        }
+        sslMode = parameters["sslmode"] ?? "prefer"
+        guard ["disable", "prefer", "require"].contains(sslMode) else {
+            throw invalid("sslmode '\(sslMode)' is not one of disable, prefer, require")
+        }
+        if let timeout = parameters["connect_timeout"] {
+            guard let seconds = Double(timeout), seconds > 0, seconds <= 3600 else {
+                throw invalid("connect_timeout must be a number of seconds between 0 and 3600")
+            }
+            connectTimeout = .milliseconds(Int64(seconds * 1000))
+        } else {
+            connectTimeout = .seconds(10)
+        }
+        applicationName = parameters["application_name"] ?? "query"
+        guard !applicationName.utf8.contains(0), applicationName.utf8.count <= 63 else {
+            throw invalid("application_name must be at most 63 bytes")
+        }
+        if host == nil, socketPath == nil { host = "localhost" }
+    }
+
+    /// The URL with its password replaced by `***`.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// The PostgresNIO client configuration: TLS as `sslmode` asks, the schema as the search path.
+    func configuration() -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        if let socketPath {
+            configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            // As libpq's sslmode: prefer and require encrypt without checking the certificate.
+            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+            tlsConfiguration.certificateVerification = .none
+            let tls: PostgresClient.Configuration.TLS = switch sslMode {
+            case "disable": .disable
+            case "require": .require(tlsConfiguration)
+            default: .prefer(tlsConfiguration)
+            }
+            configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+        }
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.maximumConnections = 32
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        if let schema {
+            configuration.options.additionalStartupParameters.append(("search_path", PostgresDialect.quote(schema)))
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+/// Writes records into their PostgreSQL tables: the typed row with its ``DerivedColumn``s,
+/// full-text tokens and location point columns, the registry entry, and the list tables.
+///
+/// New records are inserted many to a statement (an import's batch is a few round trips);
+/// a stored record is updated only while its change tag is still the one the save read
+/// (`UPDATE ... WHERE "$recordChangeTag" IS NOT DISTINCT FROM $n`): when another writer got
+/// there first, no row matches and the writer throws ``PostgresWriteRace``, so the engine runs
+/// the save again and its rules decide on what is stored now. Two writers of one record
+/// therefore never lose an update: one of them gets ``RecordStoreError/conflict(_:expected:found:)``.
+struct PostgresRecordWriter {
+    let connection: PostgresSQLConnection
+    let catalog: SchemaCatalog
+
+    private func quote(_ name: String) -> String { PostgresDialect.quote(name) }
+
+    /// PostgreSQL takes at most 65,535 bound values in a statement.
+    static let maximumArguments = 30_000
+
+    // MARK: Reading what is stored
+
+    /// The stored versions of records: the registry for their types, then each type's rows.
+    func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
+        guard !ids.isEmpty else { return [:] }
+        var types: [RecordID: String] = [:]
+        for chunk in Self.chunks(ids, size: 5_000) {
+            try await connection.forEachRow(SQLStatement(
+                sql: "SELECT zone, recordName, recordType FROM \(quote(TableLayout.registryTable)) "
+                    + "WHERE (zone, recordName) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+                arguments: Self.identifierArrays(chunk))) { row in
+                if case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1), case .text(let type) = row.value(at: 2) {
+                    types[RecordID(recordName: name, zoneID: ZoneID(zoneName: zone))] = type
+                }
+                return true
+            }
+        }
+        var versions: [RecordID: StoredVersion] = [:]
+        for (recordType, members) in Dictionary(grouping: Array(types.keys), by: { types[$0] ?? "" }) {
+            guard catalog.recordTypes[recordType] != nil else { continue }
+            for chunk in Self.chunks(members, size: 5_000) {
+                try await connection.forEachRow(SQLStatement(
+                    sql: "SELECT \(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)), \(quote(PostgresLayout.rowColumn)), "
+                        + "\(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn)) FROM \(quote(TableLayout.recordTable(recordType))) "
+                        + "WHERE (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn))) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+                    arguments: Self.identifierArrays(chunk))) { row in
+                    guard case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1),
+                          case .integer(let rowID) = row.value(at: 2) else { return true }
+                    var tag: String?
+                    if case .text(let text) = row.value(at: 3) { tag = text }
+                    var creation: Date?
+                    if case .real(let seconds) = row.value(at: 4) { creation = Date(timeIntervalSinceReferenceDate: seconds) }
+                    versions[RecordID(recordName: name, zoneID: ZoneID(zoneName: zone))] = StoredVersion(
+                        recordType: recordType, changeTag: tag, creationDate: creation, rowReference: rowID)
+                    return true
+                }
+            }
+        }
+        return versions
+    }
+
+    /// Zone names and record names as two bound `text[]` literals.
+    static func identifierArrays(_ ids: some Collection<RecordID>) -> [SQLValue] {
+        [.text(PostgresDialect.arrayLiteral(ids.map(\.zoneID.zoneName))), .text(PostgresDialect.arrayLiteral(ids.map(\.recordName)))]
+    }
+
+    static func chunks<T>(_ items: [T], size: Int) -> [ArraySlice<T>] {
+        stride(from: 0, to: items.count, by: size).map { items[$0..<min($0 + size, items.count)] }
+    }
+
+    // MARK: Writing
+
+    /// Writes what a save decided: updates in place, removals of records whose type changed,
+    /// inserts of the rest (grouped by type, many to a statement), then the deletions.
+    func apply(_ plan: WritePlan) async throws {
+        var inserts: [Record] = []
+        for write in plan.writes {
+            if let stored = write.replacing, let rowID = stored.rowReference {
+                if write.changesRecordType {
+                    try await delete(write.record.recordID, version: stored, rowID: rowID)
+                    inserts.append(write.record)
+                } else {
+                    try await update(write.record, rowID: rowID, storedTag: stored.changeTag)
+                }
+            } else {
+                inserts.append(write.record)
+            }
+        }
+        // Records of one type go in one statement; the order between types does not matter.
+        var order: [String] = []
+        var byType: [String: [Record]] = [:]
+        for record in inserts {
+            if byType[record.recordType] == nil { order.append(record.recordType) }
+            byType[record.recordType, default: []].append(record)
+        }
+        for recordType in order {
+            try await insert(byType[recordType] ?? [], recordType: recordType)
+        }
+        if !plan.deletions.isEmpty {
+            let stored = try await storedVersions(of: plan.deletions)
+            for id in plan.deletions {
+                if let version = stored[id], let rowID = version.rowReference {
+                    try await delete(id, version: version, rowID: rowID)
+                }
+            }
+        }
+    }
+
+    /// The columns of a record type's row, with the placeholder each value takes.
+    private func columns(_ schema: RecordTypeSchema) -> [(name: String, placeholder: String)] {
+        var columns: [(String, String)] = [
+            (TableLayout.zoneColumn, "?"), (TableLayout.recordNameColumn, "?"), (TableLayout.creationDateColumn, "?"),
+            (TableLayout.modificationDateColumn, "?"), (TableLayout.changeTagColumn, "?"),
+        ]
+        for field in schema.fields {
+            columns.append((field.name, field.type == .bool ? "?::integer::boolean" : "?"))
+            for derived in DerivedColumn.columns(for: field) {
+                columns.append((TableLayout.derivedColumn(field.name, derived), "?"))
+            }
+            if field.type == .location {
+                columns.append((TableLayout.latitudeColumn(field.name), "?"))
+                columns.append((TableLayout.longitudeColumn(field.name), "?"))
+            }
+        }
+        if !schema.searchableFieldNames.isEmpty {
+            columns.append((PostgresLayout.fullTextColumn, "?::text[]"))
+        }
+        return columns
+    }
+
+    /// The longest value, in bytes, PostgreSQL's B-tree indexes take (a third of a page, less
+    /// the index entry's own bytes and the zone and record name beside it).
+    static let longestIndexedValue = 2_600
+
+    /// Refuses what PostgreSQL cannot index: record names, and values of indexed columns (a
+    /// queryable or sortable field, its derived columns, list members), longer than
+    /// ``longestIndexedValue`` bytes. SQLite has no such limit; the error says so.
+    static func checkIndexable(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) {
+        if record.recordID.recordName.utf8.count + record.recordID.zoneID.zoneName.utf8.count > longestIndexedValue {
+            throw .invalidRecordName("\(record.recordID.recordName.prefix(40))... (\(record.recordID.recordName.utf8.count) bytes; a PostgreSQL store takes record and zone names of at most \(longestIndexedValue) bytes together)")
+        }
+        for field in schema.fields {
+            guard let value = record.fields[field.name] else { continue }
+            let indexed = field.isQueryable || field.isSortable
+            func check(_ stored: SQLValue, what: String) throws(RecordStoreError) {
+                let size: Int = switch stored {
+                case .text(let text): text.utf8.count
+                case .blob(let data): data.count
+                default: 0
+                }
+                guard size > longestIndexedValue else { return }
+                throw .unsupportedValue(
+                    field: field.name, recordType: schema.name,
+                    reason: "\(what) takes \(size) bytes in a PostgreSQL index, which holds at most \(longestIndexedValue); store long text in a field that is neither queryable nor sortable")
+            }
+            if case .list(let members) = value {
+                for member in members {
+                    try check(StoredValueEncoding.encode(member), what: "a list member")
+                    for form in DerivedColumn.memberForms { try check(form.value(of: member), what: "a list member's folded form") }
+                }
+            } else if indexed {
+                try check(StoredValueEncoding.encode(value), what: "the value")
+                for derived in DerivedColumn.columns(for: field) { try check(derived.value(of: value), what: "its \(derived.rawValue) form") }
+            }
+            if field.isSearchable, case .string(let text) = value {
+                for token in FullTextTokenizer.tokenSet(text) { try check(.text(token), what: "a full-text word") }
+            }
+        }
+    }
+
+    /// The values of a record's row, in the order of ``columns(_:)``.
+    private func values(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) -> [SQLValue] {
+        try Self.checkIndexable(record, schema: schema)
+        var values: [SQLValue] = [
+            .text(record.recordID.zoneID.zoneName), .text(record.recordID.recordName),
+            record.creationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
+            record.modificationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
+            record.recordChangeTag.map(SQLValue.text) ?? .null,
+        ]
+        var tokens: [String] = []
+        for field in schema.fields {
+            let value = record.fields[field.name] ?? .null
+            if case .list = value {
+                values.append(.text(value.jsonText()))
+            } else {
+                values.append(StoredValueEncoding.encode(value))
+            }
+            for derived in DerivedColumn.columns(for: field) {
+                values.append(derived.value(of: value))
+            }
+            if field.type == .location {
+                if case .location(let location) = value {
+                    values += [.real(location.latitude), .real(location.longitude)]
+                } else {
+                    values += [.null, .null]
+                }
+            }
+            if field.isSearchable, case .string(let text) = value {
+                tokens += FullTextTokenizer.tokens(text)
+            }
+        }
+        if !schema.searchableFieldNames.isEmpty {
+            // No words is an empty array, never null: `NOT self CONTAINS 'x'` must hold there.
+            values.append(.text(PostgresDialect.arrayLiteral(tokens)))
+        }
+        return values
+    }
+
+    private func schema(of recordType: String) throws -> RecordTypeSchema {
+        guard let schema = catalog.recordTypes[recordType] else { throw RecordStoreError.unknownRecordType(recordType) }
+        return schema
+    }
+
+    /// Inserts new records of one type: their registry entries and rows, then their list members.
+    private func insert(_ records: [Record], recordType: String) async throws {
+        guard !records.isEmpty else { return }
+        let schema = try schema(of: recordType)
+        let columns = columns(schema)
+        let perRecord = columns.count + 3
+        let batch = max(1, Self.maximumArguments / perRecord)
+        let rowTuple = "(" + columns.map(\.placeholder).joined(separator: ", ") + ")"
+        let columnList = columns.map { quote($0.name) }.joined(separator: ", ")
+        let dialect = PostgresDialect()
+        for chunk in Self.chunks(records, size: batch) {
+            var arguments: [SQLValue] = []
+            arguments.reserveCapacity(chunk.count * perRecord)
+            for record in chunk {
+                arguments += [.text(record.recordID.zoneID.zoneName), .text(record.recordID.recordName), .text(recordType)]
+            }
+            for record in chunk {
+                arguments += try values(record, schema: schema)
+            }
+            let registry = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let rows = Array(repeating: rowTuple, count: chunk.count).joined(separator: ", ")
+            let sql = "WITH registered AS (INSERT INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES \(registry)) "
+                + "INSERT INTO \(quote(TableLayout.recordTable(recordType))) (\(columnList)) VALUES \(rows) "
+                + "RETURNING \(quote(PostgresLayout.rowColumn)), \(quote(TableLayout.recordNameColumn))"
+            var rowIDs: [String: Int64] = [:]
+            try await connection.forEachRow(SQLStatement(sql, arguments, dialect: dialect)) { row in
+                if case .integer(let id) = row.value(at: 0), case .text(let name) = row.value(at: 1) { rowIDs[name] = id }
+                return true
+            }
+            var members: [(rowID: Int64, record: Record)] = []
+            for record in chunk where schema.fields.contains(where: { $0.type.isList }) {
+                guard let rowID = rowIDs[record.recordID.recordName] else {
+                    throw RecordStoreError.storage("PostgreSQL returned no row for the new record '\(record.recordID)'")
+                }
+                members.append((rowID, record))
+            }
+            try await insertMembers(members, schema: schema)
+        }
+    }
+
+    /// Inserts the list members of records (their rows just written).
+    private func insertMembers(_ records: [(rowID: Int64, record: Record)], schema: RecordTypeSchema) async throws {
+        let dialect = PostgresDialect()
+        for field in schema.fields {
+            guard let elementType = field.type.elementType else { continue }
+            var arguments: [SQLValue] = []
+            var tuples = 0
+            let table = quote(PostgresLayout.listTable(schema.name, field: field.name))
+            let folded = DerivedColumn.memberForms.map { quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
+            let tuple = "(?, ?, \(elementType == .bool ? "?::integer::boolean" : "?")\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))"
+            func flush() async throws {
+                guard tuples > 0 else { return }
+                let sql = "INSERT INTO \(table) (record, position, value, \(folded)) VALUES "
+                    + Array(repeating: tuple, count: tuples).joined(separator: ", ")
+                try await connection.execute(SQLStatement(sql, arguments, dialect: dialect))
+                arguments.removeAll(keepingCapacity: true)
+                tuples = 0
+            }
+            for (rowID, record) in records {
+                guard case .list(let members)? = record.fields[field.name] else { continue }
+                for (position, member) in members.enumerated() {
+                    arguments += [.integer(rowID), .integer(Int64(position)), StoredValueEncoding.encode(member)]
+                    for form in DerivedColumn.memberForms {
+                        arguments.append(form.value(of: member))
+                    }
+                    tuples += 1
+                    if arguments.count >= Self.maximumArguments { try await flush() }
+                }
+            }
+            try await flush()
+        }
+    }
+
+    /// Updates a stored record in place, while its change tag is still the one read.
+    private func update(_ record: Record, rowID: Int64, storedTag: String?) async throws {
+        let schema = try schema(of: record.recordType)
+        let columns = columns(schema)
+        let assignments = columns.map { "\(quote($0.name)) = \($0.placeholder)" }.joined(separator: ", ")
+        let sql = "UPDATE \(quote(TableLayout.recordTable(record.recordType))) SET \(assignments) "
+            + "WHERE \(quote(PostgresLayout.rowColumn)) = ? AND \(quote(TableLayout.changeTagColumn)) IS NOT DISTINCT FROM ? RETURNING 1"
+        let arguments = try values(record, schema: schema) + [.integer(rowID), storedTag.map(SQLValue.text) ?? .null]
+        guard try await connection.rowCount(SQLStatement(sql, arguments, dialect: PostgresDialect())) == 1 else {
+            throw PostgresWriteRace(reason: "record '\(record.recordID)' changed while it was being saved")
+        }
+        for field in schema.fields where field.type.isList {
+            try await connection.execute(SQLStatement(
+                sql: "DELETE FROM \(quote(PostgresLayout.listTable(schema.name, field: field.name))) WHERE record = $1", arguments: [.integer(rowID)]))
+        }
+        try await insertMembers([(rowID, record)], schema: schema)
+    }
+
+    /// Deletes a stored record (its list members go with it), while its change tag is the one read.
+    private func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) async throws {
+        guard catalog.recordTypes[version.recordType] != nil else { return }
+        let deleted = try await connection.rowCount(SQLStatement(
+            sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE \(quote(PostgresLayout.rowColumn)) = $1 "
+                + "AND \(quote(TableLayout.changeTagColumn)) IS NOT DISTINCT FROM $2 RETURNING 1",
+            arguments: [.integer(rowID), version.changeTag.map(SQLValue.text) ?? .null]))
+        guard deleted == 1 else { throw PostgresWriteRace(reason: "record '\(id)' changed while it was being deleted") }
+        try await connection.execute(SQLStatement(
+            sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1 AND recordName = $2",
+            arguments: [.text(id.zoneID.zoneName), .text(id.recordName)]))
+    }
+
+    /// Deletes every record of a zone, and the zone.
+    func deleteZone(_ zone: ZoneID) async throws {
+        for schema in catalog.sorted {
+            try await connection.execute(SQLStatement(
+                sql: "DELETE FROM \(quote(TableLayout.recordTable(schema.name))) WHERE \(quote(TableLayout.zoneColumn)) = $1",
+                arguments: [.text(zone.zoneName)]))
+        }
+        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1", arguments: [.text(zone.zoneName)]))
+        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = $1", arguments: [.text(zone.zoneName)]))
+    }
+}

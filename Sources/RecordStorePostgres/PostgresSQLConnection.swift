@@ -1,0 +1,109 @@
+import Foundation
+import PostgresNIO
+import RecordStore
+
+/// One row PostgreSQL returned, converted to ``SQLValue``s by column type: booleans and
+/// integers as integers, floating point as reals, `numeric` (what `SUM` and `AVG` of integers
+/// return) as an integer when whole and in range, text as text, `bytea` as bytes.
+struct PostgresSQLRow: SQLRow {
+    let values: [SQLValue]
+
+    func value(at index: Int) -> SQLValue {
+        index < values.count ? values[index] : .null
+    }
+
+    init(_ row: PostgresRow) throws {
+        var values: [SQLValue] = []
+        values.reserveCapacity(row.count)
+        for cell in row {
+            values.append(try Self.value(of: cell))
+        }
+        self.values = values
+    }
+
+    static func value(of cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .numeric:
+            let decimal = try cell.decode(Decimal.self)
+            let text = "\(decimal)"
+            if !text.contains("."), let integer = Int64(text) { return .integer(integer) }
+            return .real(Double(text) ?? NSDecimalNumber(decimal: decimal).doubleValue)
+        case .bytea: return .blob(try cell.decode(Data.self))
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}
+
+/// The shared SQL code's connection (``AsyncSQLConnection``) over one leased PostgresNIO
+/// connection, inside a transaction the engine opened.
+///
+/// ```swift
+/// try await client.withConnection { connection in
+///     try await executor.records(query, on: PostgresSQLConnection(connection, logger: logger))
+/// }
+/// ```
+struct PostgresSQLConnection: AsyncSQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// The statement as PostgresNIO sends it: its text and typed bindings.
+    static func query(_ statement: SQLStatement) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .real(let double): bindings.append(double)
+            case .text(let text): bindings.append(text)
+            case .blob(let data): bindings.append(ByteBuffer(bytes: data))
+            }
+        }
+        return PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
+    }
+
+    func execute(_ statement: SQLStatement) async throws {
+        try await connection.query(Self.query(statement), logger: logger)
+    }
+
+    func forEachRow(_ statement: SQLStatement, _ body: (PostgresSQLRow) throws -> Bool) async throws {
+        let rows = try await connection.query(Self.query(statement), logger: logger)
+        for try await row in rows {
+            guard try body(PostgresSQLRow(row)) else { break }
+        }
+    }
+
+    /// How many rows a statement returned (`... RETURNING 1` counts the rows it changed).
+    func rowCount(_ statement: SQLStatement) async throws -> Int {
+        var count = 0
+        try await forEachRow(statement) { _ in
+            count += 1
+            return true
+        }
+        return count
+    }
+
+    /// Runs the check statement with no rows wanted, under a savepoint so that a refusal does
+    /// not abort the transaction around it: false when PostgreSQL finds it too deep or too
+    /// large (stack depth, statement too complex, too many parameters).
+    func canPrepare(_ statement: SQLStatement) async throws -> Bool {
+        guard statement.arguments.count <= Int(UInt16.max) else { return false }
+        try await connection.query("SAVEPOINT query_prepare_check", logger: logger)
+        do {
+            try await execute(SQLStatement(sql: statement.sql + " LIMIT 0", arguments: statement.arguments))
+            try await connection.query("RELEASE SAVEPOINT query_prepare_check", logger: logger)
+            return true
+        } catch let error as PSQLError where PostgresErrorMapping.isTooComplex(error) {
+            try await connection.query("ROLLBACK TO SAVEPOINT query_prepare_check", logger: logger)
+            return false
+        }
+    }
+}

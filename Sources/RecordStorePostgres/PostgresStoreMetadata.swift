@@ -1,0 +1,55 @@
+import Foundation
+import RecordStore
+
+/// The store's metadata in `$metadata`: its identifier and cursor key (made once, kept for the
+/// store's life, so a cursor one process made continues in another), and the ICU collation
+/// version its stored sort keys were made with.
+struct PostgresStoreMetadata {
+    let connection: PostgresSQLConnection
+
+    private var table: String { PostgresDialect.quote(PostgresLayout.metadataTable) }
+
+    /// The store's identifier and cursor key, made on first use.
+    func loadSecret() async throws -> StoreSecret {
+        let fresh = StoreSecret.random()
+        try await connection.execute(SQLStatement(
+            sql: "INSERT INTO \(table) (name, value) VALUES ('storeIdentifier', $1), ('cursorKey', $2) ON CONFLICT (name) DO NOTHING",
+            arguments: [.blob(Data(fresh.storeIdentifier)), .blob(Data(fresh.key))]))
+        var identifier = Data()
+        var key = Data()
+        try await connection.forEachRow(SQLStatement(sql: "SELECT name, value FROM \(table) WHERE name IN ('storeIdentifier', 'cursorKey')")) { row in
+            if case .text(let name) = row.value(at: 0), case .blob(let value) = row.value(at: 1) {
+                if name == "storeIdentifier" { identifier = value } else { key = value }
+            }
+            return true
+        }
+        guard identifier.count == 16, key.count == 32 else {
+            throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
+        }
+        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
+    }
+
+    /// Computes the sort-key columns again when they were made by another version of ICU's
+    /// collation (a toolchain upgrade), and records the current version.
+    func refreshSortKeys(catalog: SchemaCatalog) async throws {
+        let current = UnicodeCollation.version
+        var stored: String?
+        try await connection.forEachRow(SQLStatement(sql: "SELECT value FROM \(table) WHERE name = 'collationVersion'")) { row in
+            if case .blob(let value) = row.value(at: 0) { stored = String(decoding: value, as: UTF8.self) }
+            return false
+        }
+        guard stored != current else { return }
+        if stored != nil {
+            let storage = PostgresSchemaStorage(connection: connection)
+            for schema in catalog.sorted {
+                for field in schema.fields {
+                    let keys = DerivedColumn.columns(for: field).filter(\.isSortKey)
+                    if !keys.isEmpty { try await storage.fill(keys, of: field.name, in: schema.name) }
+                }
+            }
+        }
+        try await connection.execute(SQLStatement(
+            sql: "INSERT INTO \(table) (name, value) VALUES ('collationVersion', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [.blob(Data(current.utf8))]))
+    }
+}

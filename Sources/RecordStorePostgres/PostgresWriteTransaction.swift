@@ -1,0 +1,54 @@
+import RecordStore
+
+/// A PostgreSQL write transaction as ``SaveProcedure`` uses it. The engine opened it (`BEGIN`,
+/// read committed) on one leased connection and commits when the procedure returns.
+///
+/// Schema changes take the store's schema lock first and check that the catalog is still the
+/// one the save read; when another process changed it meanwhile, the save runs again
+/// (``PostgresWriteRace``) on the new catalog.
+struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
+    let connection: PostgresSQLConnection
+    let executor: SQLExecutor
+    /// Whether to take the schema lock before reading the catalog: a save that lost a race to a
+    /// schema change runs again so, and then cannot lose it again.
+    let locksSchemaFirst: Bool
+    private var catalogRead: SchemaCatalog?
+
+    init(connection: PostgresSQLConnection, executor: SQLExecutor, locksSchemaFirst: Bool = false) {
+        self.connection = connection
+        self.executor = executor
+        self.locksSchemaFirst = locksSchemaFirst
+    }
+
+    mutating func readCatalog() async throws -> SchemaCatalog {
+        if locksSchemaFirst { try await PostgresEngine.lockSchema(on: connection) }
+        let catalog = try await executor.catalog(on: connection)
+        catalogRead = catalog
+        return catalog
+    }
+
+    func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
+        try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog()).storedVersions(of: ids)
+    }
+
+    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
+        var existing = Set<ZoneID>()
+        for zone in zones where try await executor.zoneExists(zone, on: connection) {
+            existing.insert(zone)
+        }
+        return existing
+    }
+
+    func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws {
+        try await PostgresEngine.lockSchema(on: connection)
+        guard try await executor.catalog(on: connection) == catalogRead else {
+            throw PostgresWriteRace(reason: "the schema changed while a save was adding to it")
+        }
+        try await PostgresSchemaStorage(connection: connection).apply(changes, catalog: catalog)
+        try await connection.execute(executor.saveCatalogStatement(catalog))
+    }
+
+    func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {
+        try await PostgresRecordWriter(connection: connection, catalog: catalog).apply(plan)
+    }
+}

@@ -1,0 +1,305 @@
+import EngineTestSupport
+import Foundation
+import PredicateLanguage
+@testable import RecordStore
+import RecordStorePostgres
+import Testing
+
+/// What only the PostgreSQL engine has: opening by URL and its errors, writers racing through a
+/// connection pool, several processes on one database, the server dropping connections, and the
+/// limits of its indexes. (Every engine-parameterized suite runs on PostgreSQL too.)
+@Suite(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"))
+struct PostgresEngineTests {
+    static func item(_ name: String, _ fields: [String: Value]) -> Record {
+        Record(recordType: "Item", recordID: RecordID(recordName: name), fields: fields)
+    }
+
+    /// How a save ended.
+    static func outcome(_ body: () async throws(RecordStoreError) -> [Record]) async -> Result<[Record], RecordStoreError> {
+        do throws(RecordStoreError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The server's URL with its password, port or database replaced.
+    static func serverURL(replacing component: (inout URLComponents) -> Void) throws -> String {
+        let url = try #require(PostgresTestServer.url)
+        var components = try #require(URLComponents(string: url))
+        component(&components)
+        return try #require(components.string)
+    }
+
+    // MARK: Opening
+
+    @Test func opensByURLAndAnswersOnlyAsync() async throws {
+        let store = try await PostgresTestServer.makeAsyncStore()
+        #expect(store.engineName == "postgres")
+        #expect(!store.answersSynchronously)
+        #expect(throws: RecordStoreError.synchronousAccessUnavailable(engine: "postgres")) { try store.zones() }
+        let saved = try await store.save([Self.item("a", ["rank": 1])])
+        #expect(try await store.record(for: RecordID(recordName: "a")) == saved[0])
+    }
+
+    @Test func anUnreachableServerIsATypedErrorWithinTheTimeout() async throws {
+        let url = try Self.serverURL { $0.port = 1; $0.query = "connect_timeout=3" }
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await Store.open(url: url)
+        } throws: { error in
+            guard case RecordStoreError.serverUnavailable(let server, _) = error else { return false }
+            return server.hasSuffix(":1/query_test") || server.contains(":1/")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test func aWrongPasswordIsATypedErrorNamingTheCause() async throws {
+        let url = try Self.serverURL { $0.password = "not-the-password" }
+        await #expect {
+            _ = try await Store.open(url: url)
+        } throws: { error in
+            guard case RecordStoreError.serverUnavailable(_, let reason) = error else { return false }
+            return reason.contains("password") && !"\(error)".contains("not-the-password")
+        }
+    }
+
+    @Test func aMissingDatabaseIsATypedError() async throws {
+        let url = try Self.serverURL { $0.path = "/no_such_database_here" }
+        await #expect {
+            _ = try await Store.open(url: url)
+        } throws: { error in
+            guard case RecordStoreError.serverUnavailable(let server, let reason) = error else { return false }
+            return server.hasSuffix("/no_such_database_here") && reason.contains("does not exist")
+        }
+    }
+
+    @Test(arguments: [
+        ("postgres://localhost/db", "names no user"),
+        ("postgres://u@localhost/", "names no database"),
+        ("postgres://u@localhost/db?sslmode=sometimes", "sslmode 'sometimes'"),
+        ("postgres://u@localhost/db?color=blue", "unknown parameter 'color'"),
+        ("postgres://u@localhost/db?connect_timeout=-1", "connect_timeout"),
+    ])
+    func malformedURLsAreClearErrors(url: String, says: String) async throws {
+        await #expect {
+            _ = try await Store.open(url: url)
+        } throws: { error in
+            guard case RecordStoreError.invalidStoreLocation(_, let reason) = error else { return false }
+            return reason.contains(says)
+        }
+    }
+
+    @Test func aPasswordNeverAppearsInAnError() async throws {
+        await #expect {
+            _ = try await Store.open(url: "postgres://user:secret-word@localhost/db?sslmode=never")
+        } throws: { error in
+            "\(error)".contains("***") && !"\(error)".contains("secret-word")
+        }
+    }
+
+    // MARK: Writers
+
+    @Test func twoWritersRacingOnOneRecordGetExactlyOneConflict() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        let first = try await Store.open(url: url)
+        let second = try await Store.open(url: url)
+        for round in 0..<10 {
+            let name = "race\(round)"
+            let stored = try await first.save([Self.item(name, ["rank": 0])])[0]
+            var fromFirst = stored
+            fromFirst["rank"] = 1
+            var fromSecond = stored
+            fromSecond["rank"] = 2
+            async let a = Self.outcome { () async throws(RecordStoreError) in try await first.save([fromFirst]) }
+            async let b = Self.outcome { () async throws(RecordStoreError) in try await second.save([fromSecond]) }
+            let outcomes = await [a, b]
+            let winners = outcomes.compactMap { try? $0.get().first }
+            #expect(winners.count == 1, "round \(round)")
+            for outcome in outcomes {
+                if case .failure(let error) = outcome {
+                    guard case .conflict(let id, _, _) = error else {
+                        Issue.record("expected a conflict, got \(error)")
+                        continue
+                    }
+                    #expect(id.recordName == name)
+                }
+            }
+            let final = try #require(try await first.record(for: RecordID(recordName: name)))
+            #expect(final["rank"] == winners.first?["rank"])
+            #expect(final.recordChangeTag == winners.first?.recordChangeTag)
+        }
+    }
+
+    @Test func sixteenWritersIncrementingOneCounterLoseNoUpdate() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        let store = try await Store.open(url: url)
+        _ = try await store.save([Self.item("counter", ["count": 0])])
+        let writers = 16
+        let incrementsEach = 5
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<writers {
+                group.addTask {
+                    var conflicts = 0
+                    var done = 0
+                    while done < incrementsEach {
+                        guard var record = try await store.record(for: RecordID(recordName: "counter")),
+                              case .int(let count)? = record["count"] else { throw RecordStoreError.storage("no count") }
+                        record["count"] = .int(count + 1)
+                        switch await Self.outcome({ () async throws(RecordStoreError) in try await store.save([record]) }) {
+                        case .success: done += 1
+                        case .failure(.conflict): conflicts += 1
+                        case .failure(let error): throw error
+                        }
+                    }
+                    return conflicts
+                }
+            }
+            for try await _ in group {}
+        }
+        let final = try #require(try await store.record(for: RecordID(recordName: "counter")))
+        #expect(final["count"] == .int(Int64(writers * incrementsEach)))
+    }
+
+    @Test func aBatchWithAStaleRecordWritesNothing() async throws {
+        let store = try await PostgresTestServer.makeAsyncStore()
+        let stored = try await store.save([Self.item("kept", ["rank": 1])])[0]
+        var stale = stored
+        stale.recordChangeTag = "stale"
+        stale["rank"] = 9
+        await #expect(throws: RecordStoreError.self) {
+            try await store.save([Self.item("new", ["rank": 2]), stale])
+        }
+        #expect(try await store.record(for: RecordID(recordName: "new")) == nil)
+        #expect(try await store.record(for: RecordID(recordName: "kept"))?["rank"] == .int(1))
+    }
+
+    @Test func storesMigratingOneSchemaAtOnceKeepEveryField() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        var stores: [Store] = []
+        for _ in 0..<6 { stores.append(try await Store.open(url: url)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for step in 0..<3 {
+                        _ = try await store.save([Self.item("s\(index)-\(step)", ["field\(index)_\(step)": .int(Int64(step)), "shared": "x"])])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let schema = try #require(try await stores[0].schema(for: "Item"))
+        var expected: Set<String> = ["shared"]
+        for index in 0..<6 {
+            for step in 0..<3 { expected.insert("field\(index)_\(step)") }
+        }
+        #expect(Set(schema.fields.map(\.name)) == expected)
+        #expect(try await stores[0].count(ofType: "Item", matching: .truePredicate) == 18)
+    }
+
+    // MARK: Several processes
+
+    @Test func aCursorMadeByOneStoreContinuesInAnother() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        let first = try await Store.open(url: url)
+        _ = try await first.save((0..<25).map { Self.item(String(format: "i%02d", $0), ["rank": .int(Int64($0))]) })
+        let query = try RecordQuery(recordType: "Item", predicate: FormatPredicate(format: "rank >= 5"), sorts: [Sort("rank")])
+        let page = try await first.records(matching: query, resultsLimit: 10)
+        let cursor = try #require(page.cursor)
+        let second = try await Store.open(url: url)
+        let rest = try await second.records(continuingMatchFrom: cursor, resultsLimit: 100)
+        #expect((page.matchResults + rest.matchResults).map(\.recordID.recordName) == (5..<25).map { String(format: "i%02d", $0) })
+        #expect(rest.cursor == nil)
+    }
+
+    // MARK: The server
+
+    @Test func droppedConnectionsFailTypedAndTheStoreRecovers() async throws {
+        let application = "query-drop-\(UUID().uuidString.prefix(8))"
+        let url = try PostgresTestServer.freshStoreURL() + "&application_name=" + application
+        let store = try await Store.open(url: url)
+        let batch = (0..<3000).map { Self.item("b\($0)", ["rank": .int(Int64($0)), "title": .string("batch \($0)")]) }
+        let admin = try await PostgresTestServer.makeAsyncStore()
+        _ = admin
+        // Save a big batch while the server drops the store's connections.
+        async let saving = Self.outcome { () async throws(RecordStoreError) in try await store.save(batch) }
+        try await Task.sleep(for: .milliseconds(30))
+        try await PostgresTestServer.terminateConnections(applicationName: application)
+        let outcome = await saving
+        if case .failure(let error) = outcome {
+            guard case .serverUnavailable = error else {
+                Issue.record("an interrupted save failed with \(error), not serverUnavailable")
+                return
+            }
+        }
+        // The pool reconnects: within a few tries, calls succeed again.
+        var count: Int?
+        for _ in 0..<50 {
+            count = try await Self.countAfterReconnecting(store)
+            if count != nil { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        // All of the batch or none of it: never a part.
+        let expected = (try? outcome.get()) == nil ? [0, 3000] : [3000]
+        #expect(count.map(expected.contains) == true, "found \(String(describing: count)) records")
+        _ = try await store.save([Self.item("after", ["rank": 1])])
+        #expect(try await store.record(for: RecordID(recordName: "after")) != nil)
+    }
+
+    /// The number of items, 0 when the type is unknown, nil while the server is unavailable.
+    static func countAfterReconnecting(_ store: Store) async throws -> Int? {
+        do throws(RecordStoreError) {
+            return try await store.count(ofType: "Item", matching: .truePredicate)
+        } catch .serverUnavailable {
+            return nil
+        } catch .unknownRecordType {
+            return 0
+        }
+    }
+
+    // MARK: Limits and plans
+
+    @Test func valuesTooLongForAnIndexAreClearErrors() async throws {
+        let store = try await PostgresTestServer.makeAsyncStore()
+        let megabyte = String(repeating: "0123456789abcdef", count: 65_536)
+        await #expect {
+            try await store.save([Self.item("long", ["title": .string(megabyte)])])
+        } throws: { error in
+            guard case RecordStoreError.unsupportedValue(let field, let type, let reason) = error else { return false }
+            return field == "title" && type == "Item" && reason.contains("PostgreSQL index")
+        }
+        await #expect {
+            try await store.save([Self.item(megabyte, ["rank": 1])])
+        } throws: { error in
+            if case RecordStoreError.invalidRecordName = error { return true }
+            return false
+        }
+        await #expect {
+            try await store.createZone(ZoneID(zoneName: megabyte))
+        } throws: { error in
+            if case RecordStoreError.invalidZoneName = error { return true }
+            return false
+        }
+        // A field that is neither queryable nor sortable holds it.
+        try await store.define(RecordTypeSchema(name: "Note", fields: [FieldSchema(name: "body", type: .string, isQueryable: false, isSortable: false)]))
+        let note = Record(recordType: "Note", recordID: RecordID(recordName: "n"), fields: ["body": .string(megabyte)])
+        _ = try await store.save([note])
+        #expect(try await store.record(for: note.recordID)?["body"] == .string(megabyte))
+        #expect(try await store.count(ofType: "Note", matching: .truePredicate) == 1)
+    }
+
+    @Test func explainShowsPostgresPlanWithItsIndexes() async throws {
+        let store = try await PostgresTestServer.makeAsyncStore()
+        _ = try await store.save((0..<2000).map { Self.item("e\($0)", ["rank": .int(Int64($0)), "title": .string("title \($0)")]) })
+        try await store.optimize()
+        let plan = try await store.explain(ofType: "Item", matching: FormatPredicate(format: "rank == 1234"))
+        #expect(plan.engine == "postgres")
+        #expect(plan.sql.contains("$1"))
+        #expect(plan.residual == nil)
+        #expect(plan.indexesUsed == ["Item$rank$index"])
+        #expect(plan.queryPlanDetails.contains { $0.contains("Item$rank$index") })
+        let folded = try await store.explain(ofType: "Item", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'TITLE 12'"))
+        #expect(folded.indexesUsed == ["Item$title$cd$index"])
+        #expect(try await store.records(ofType: "Item", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'TITLE 12'")).count == 111)
+    }
+}
