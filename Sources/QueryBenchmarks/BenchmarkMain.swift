@@ -42,7 +42,7 @@ enum BenchmarkMain {
             do {
                 try await section.run(report: report)
             } catch {
-                report.note("section failed: \(error)")
+                report.note("section failed: \(String(reflecting: error))")
             }
         }
         report.printSummary()

@@ -188,17 +188,7 @@ final class HandClient: @unchecked Sendable {
     }
 
     static func query(_ sql: String, _ arguments: [SQLValue]) -> PostgresQuery {
-        var bindings = PostgresBindings()
-        for argument in arguments {
-            switch argument {
-            case .null: bindings.appendNull()
-            case .integer(let value): bindings.append(value)
-            case .real(let value): bindings.append(value)
-            case .text(let value): bindings.append(value)
-            case .blob(let value): bindings.append(ByteBuffer(bytes: value))
-            }
-        }
-        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+        PostgresQuery(SQLStatement(sql: sql, arguments: arguments))
     }
 
     /// Runs a query and reads every row (each cell decoded, as a client would), returning the count.
@@ -216,7 +206,7 @@ final class HandClient: @unchecked Sendable {
     func rowsAsText(table: String) async throws -> (columns: [(name: String, type: String)], values: [[String?]]) {
         var columns: [(String, String)] = []
         let described = try await client.query(PostgresQuery(unsafeSQL: """
-            SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute
+            SELECT attname::text, format_type(atttypid, atttypmod)::text FROM pg_attribute
             WHERE attrelid = to_regclass('"\(table)"') AND attnum > 0 AND NOT attisdropped AND attname <> '$row' ORDER BY attnum
             """), logger: logger)
         for try await (name, type) in described.decode((String, String).self) { columns.append((name, type)) }
@@ -261,7 +251,8 @@ final class HandClient: @unchecked Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let logger = self.logger
         try await client.withConnection { connection in
-            try await connection.copyFrom(table: "\"\(table)\"", columns: rows.columns.map { "\"\($0.name)\"" }, logger: logger) { writer in
+            // copyFrom quotes the table and column names itself.
+            try await connection.copyFrom(table: table, columns: rows.columns.map(\.name), logger: logger) { writer in
                 var buffer = ByteBuffer()
                 for row in rows.values {
                     buffer.writeString(row.map { $0.map(HandClient.copyEscaped) ?? "\\N" }.joined(separator: "\t") + "\n")

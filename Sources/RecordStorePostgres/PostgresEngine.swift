@@ -72,7 +72,7 @@ final class PostgresEngine: StorageEngine {
     /// The first connection: checks that the server answers, creates what is missing, and
     /// loads the store's secret.
     private static func bootstrap(_ location: PostgresLocation, logger: Logger) async throws -> StoreSecret {
-        let configuration = try connectionConfiguration(location)
+        let configuration = try location.connectionConfiguration()
         let connection = try await withTimeout(location.connectTimeout, server: location.server) {
             try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         }
@@ -95,37 +95,9 @@ final class PostgresEngine: StorageEngine {
         }
     }
 
-    /// A single connection's configuration, as the pool's.
-    private static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
-        let pool = location.configuration()
-        var configuration: PostgresConnection.Configuration
-        if let socket = pool.unixSocketPath {
-            configuration = .init(unixSocketPath: socket, username: pool.username, password: pool.password, database: pool.database)
-        } else {
-            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
-            tlsConfiguration.certificateVerification = .none
-            let tls: PostgresConnection.Configuration.TLS = switch location.sslMode {
-            case "disable": .disable
-            case "require": .require(try NIOSSLContext(configuration: tlsConfiguration))
-            default: .prefer(try NIOSSLContext(configuration: tlsConfiguration))
-            }
-            configuration = .init(host: pool.host ?? "localhost", port: pool.port ?? 5432, username: pool.username,
-                                  password: pool.password, database: pool.database, tls: tls)
-        }
-        let milliseconds = location.connectTimeout.components.seconds * 1000 + location.connectTimeout.components.attoseconds / 1_000_000_000_000_000
-        configuration.options.connectTimeout = .milliseconds(milliseconds)
-        configuration.options.additionalStartupParameters = pool.options.additionalStartupParameters
-        return configuration
-    }
-
     /// The key of the store's advisory lock: its database and schema.
     static func lockKey(_ location: PostgresLocation) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "query-store:\(location.database):\(location.schema ?? "public")".utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+        Int64(bitPattern: PostgresLayout.stableHash("query-store:\(location.database):\(location.schema ?? "public")"))
     }
 
     /// Takes the store's schema lock until the transaction ends.
@@ -314,18 +286,11 @@ final class PostgresEngine: StorageEngine {
         let name = self.name
         return try await read { connection in
             guard let prepared = try await executor.prepare(query, on: connection) else {
-                return QueryPlan(engine: name, sql: "", arguments: [], residual: nil, indexesUsed: [],
-                                 queryPlanDetails: ["record type '\(query.recordType)' has no records: the result is empty"])
+                return ExplainedQuery.noRecords(engine: name, query: query)
             }
-            let statement = try SelectExecution(prepared, dialect: executor.dialect).firstStatement
+            let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
             let explanation = try await PostgresQueryPlanExplanation(statement: statement, connection: connection)
-            var details = explanation.details
-            if !prepared.plan.ordersInSQL {
-                details.append("sorted in Swift: SQL has no collation for \(query.sorts.map(\.description).joined(separator: ", "))")
-            }
-            return QueryPlan(
-                engine: name, sql: statement.sql, arguments: statement.arguments.map(\.description),
-                residual: prepared.plan.residual?.predicateFormat, indexesUsed: explanation.indexes, queryPlanDetails: details)
+            return ExplainedQuery.plan(engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes)
         }
     }
 

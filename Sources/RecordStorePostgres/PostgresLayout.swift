@@ -67,11 +67,7 @@ enum PostgresLayout {
     /// sharing a prefix stay apart.
     static func identifier(_ name: String) -> String {
         guard name.utf8.count > identifierLimit else { return name }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
+        let hash = stableHash(name)
         var prefix = ""
         for character in name {
             if prefix.utf8.count + character.utf8.count > 46 { break }
@@ -79,5 +75,15 @@ enum PostgresLayout {
         }
         let digits = String(hash, radix: 16)
         return prefix + "$" + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// FNV-1a of a text's UTF-8: the same on every machine and every run (Swift's `Hasher` is not).
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
     }
 }

@@ -105,13 +105,10 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
         if let socketPath {
             configuration = .init(unixSocketPath: socketPath, username: user, password: password, database: database)
         } else {
-            // As libpq's sslmode: prefer and require encrypt without checking the certificate.
-            var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
-            tlsConfiguration.certificateVerification = .none
             let tls: PostgresClient.Configuration.TLS = switch sslMode {
             case "disable": .disable
-            case "require": .require(tlsConfiguration)
-            default: .prefer(tlsConfiguration)
+            case "require": .require(Self.tlsConfiguration)
+            default: .prefer(Self.tlsConfiguration)
             }
             configuration = .init(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
         }
@@ -121,6 +118,35 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
         if let schema {
             configuration.options.additionalStartupParameters.append(("search_path", PostgresDialect.quote(schema)))
         }
+        return configuration
+    }
+
+    /// As libpq's `sslmode`: `prefer` and `require` encrypt without checking the certificate.
+    static var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return configuration
+    }
+
+    /// The configuration of a single connection (the first one, which checks the server and
+    /// creates the store's tables), as the pool's.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let pool = configuration()
+        var configuration: PostgresConnection.Configuration
+        if let socket = pool.unixSocketPath {
+            configuration = .init(unixSocketPath: socket, username: pool.username, password: pool.password, database: pool.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS = switch sslMode {
+            case "disable": .disable
+            case "require": .require(try NIOSSLContext(configuration: Self.tlsConfiguration))
+            default: .prefer(try NIOSSLContext(configuration: Self.tlsConfiguration))
+            }
+            configuration = .init(host: pool.host ?? "localhost", port: pool.port ?? 5432, username: pool.username,
+                                  password: pool.password, database: pool.database, tls: tls)
+        }
+        let (seconds, attoseconds) = connectTimeout.components
+        configuration.options.connectTimeout = .milliseconds(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        configuration.options.additionalStartupParameters = pool.options.additionalStartupParameters
         return configuration
     }
 }

@@ -57,17 +57,7 @@ struct PostgresSQLConnection: AsyncSQLConnection {
 
     /// The statement as PostgresNIO sends it: its text and typed bindings.
     static func query(_ statement: SQLStatement) -> PostgresQuery {
-        var bindings = PostgresBindings(capacity: statement.arguments.count)
-        for argument in statement.arguments {
-            switch argument {
-            case .null: bindings.appendNull()
-            case .integer(let integer): bindings.append(integer)
-            case .real(let double): bindings.append(double)
-            case .text(let text): bindings.append(text)
-            case .blob(let data): bindings.append(ByteBuffer(bytes: data))
-            }
-        }
-        return PostgresQuery(unsafeSQL: statement.sql, binds: bindings)
+        PostgresQuery(statement)
     }
 
     func execute(_ statement: SQLStatement) async throws {
@@ -105,5 +95,23 @@ struct PostgresSQLConnection: AsyncSQLConnection {
             try await connection.query("ROLLBACK TO SAVEPOINT query_prepare_check", logger: logger)
             return false
         }
+    }
+}
+
+extension PostgresQuery {
+    /// A statement as PostgresNIO sends it: its text, and its values bound as `bigint`,
+    /// `double precision`, `text` or `bytea` (null untyped, for the server to infer).
+    package init(_ statement: SQLStatement) {
+        var bindings = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .integer(let integer): bindings.append(integer)
+            case .real(let double): bindings.append(double)
+            case .text(let text): bindings.append(text)
+            case .blob(let data): bindings.append(ByteBuffer(bytes: data))
+            }
+        }
+        self.init(unsafeSQL: statement.sql, binds: bindings)
     }
 }

@@ -23,7 +23,7 @@ final class WaitingEngine: EmbeddedStorageEngine {
     var secret: StoreSecret { base.secret }
 
     /// The threads the waited-for work runs on.
-    static let executor = DispatchTaskExecutor()
+    static let executor = ThreadPoolTaskExecutor(threads: 4)
 
     /// Runs async work on ``executor`` and waits for its result.
     static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {
@@ -104,15 +104,36 @@ final class WaitingEngine: EmbeddedStorageEngine {
     func optimize() async throws(RecordStoreError) { try await base.optimize() }
 }
 
-/// A task executor on a concurrent dispatch queue of its own: jobs never run on (nor wait for)
-/// the cooperative thread pool, which the waiting test threads may all be blocking.
-final class DispatchTaskExecutor: TaskExecutor, @unchecked Sendable {
-    private let queue = DispatchQueue(label: "query.tests.waiting-engine", attributes: .concurrent)
+/// A task executor with threads of its own: its jobs never need a thread of the cooperative pool
+/// (nor of Dispatch's global queues, which back that pool on Linux), which the waiting test
+/// threads may all be blocking. The jobs are async code that never blocks, so a few threads do.
+final class ThreadPoolTaskExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    init(threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { [unowned self] in self.work() }
+            thread.name = "query.tests.waiting-engine-\(index)"
+            thread.start()
+        }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.async {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

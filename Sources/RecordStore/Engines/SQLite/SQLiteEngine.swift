@@ -167,18 +167,11 @@ final class SQLiteEngine: EmbeddedStorageEngine {
 
     func explain(_ query: QuerySpecification, _ db: Database) throws -> QueryPlan {
         guard let prepared = try executor.prepare(query, on: SQLiteConnection(db)) else {
-            return QueryPlan(engine: name, sql: "", arguments: [], residual: nil, indexesUsed: [],
-                             queryPlanDetails: ["record type '\(query.recordType)' has no records: the result is empty"])
+            return ExplainedQuery.noRecords(engine: name, query: query)
         }
-        let statement = try SelectExecution(prepared, dialect: executor.dialect).firstStatement
+        let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
         let explanation = try SQLiteQueryPlanExplanation(statement: statement, db)
-        var details = explanation.details
-        if !prepared.plan.ordersInSQL {
-            details.append("sorted in Swift: SQL has no collation for \(query.sorts.map(\.description).joined(separator: ", "))")
-        }
-        return QueryPlan(
-            engine: name, sql: statement.sql, arguments: statement.arguments.map(\.description),
-            residual: prepared.plan.residual?.predicateFormat, indexesUsed: explanation.indexes, queryPlanDetails: details)
+        return ExplainedQuery.plan(engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes)
     }
 }
 
