@@ -1,4 +1,3 @@
-import Logging
 import PostgresNIO
 import RecordStore
 
@@ -7,8 +6,6 @@ package enum PostgresAdministration {
     /// Ends every connection with this `application_name`, through a connection of its own.
     package static func terminateConnections(url: String, applicationName: String) async throws {
         let location = try PostgresLocation(url)
-        var logger = Logger(label: "query.postgres.administration")
-        logger.logLevel = .critical
         let engine = try await PostgresEngine.open(location)
         try await engine.write { connection in
             try await connection.execute(SQLStatement(

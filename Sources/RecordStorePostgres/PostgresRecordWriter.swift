@@ -134,45 +134,31 @@ struct PostgresRecordWriter {
     /// the index entry's own bytes and the zone and record name beside it).
     static let longestIndexedValue = 2_600
 
-    /// Refuses what PostgreSQL cannot index: record names, and values of indexed columns (a
-    /// queryable or sortable field, its derived columns, list members), longer than
-    /// ``longestIndexedValue`` bytes. SQLite has no such limit; the error says so.
-    static func checkIndexable(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) {
-        if record.recordID.recordName.utf8.count + record.recordID.zoneID.zoneName.utf8.count > longestIndexedValue {
-            throw .invalidRecordName("\(record.recordID.recordName.prefix(40))... (\(record.recordID.recordName.utf8.count) bytes; a PostgreSQL store takes record and zone names of at most \(longestIndexedValue) bytes together)")
+    /// Refuses a record name (with its zone name) longer than PostgreSQL can index.
+    static func checkIndexable(_ id: RecordID) throws(RecordStoreError) {
+        if id.recordName.utf8.count + id.zoneID.zoneName.utf8.count > longestIndexedValue {
+            throw .invalidRecordName("\(id.recordName.prefix(40))... (\(id.recordName.utf8.count) bytes; a PostgreSQL store takes record and zone names of at most \(longestIndexedValue) bytes together)")
         }
-        for field in schema.fields {
-            guard let value = record.fields[field.name] else { continue }
-            let indexed = field.isQueryable || field.isSortable
-            func check(_ stored: SQLValue, what: String) throws(RecordStoreError) {
-                let size: Int = switch stored {
-                case .text(let text): text.utf8.count
-                case .blob(let data): data.count
-                default: 0
-                }
-                guard size > longestIndexedValue else { return }
-                throw .unsupportedValue(
-                    field: field.name, recordType: schema.name,
-                    reason: "\(what) takes \(size) bytes in a PostgreSQL index, which holds at most \(longestIndexedValue); store long text in a field that is neither queryable nor sortable")
-            }
-            if case .list(let members) = value {
-                for member in members {
-                    try check(StoredValueEncoding.encode(member), what: "a list member")
-                    for form in DerivedColumn.memberForms { try check(form.value(of: member), what: "a list member's folded form") }
-                }
-            } else if indexed {
-                try check(StoredValueEncoding.encode(value), what: "the value")
-                for derived in DerivedColumn.columns(for: field) { try check(derived.value(of: value), what: "its \(derived.rawValue) form") }
-            }
-            if field.isSearchable, case .string(let text) = value {
-                for token in FullTextTokenizer.tokenSet(text) { try check(.text(token), what: "a full-text word") }
-            }
+    }
+
+    /// Refuses a value bound for an indexed column (a queryable or sortable field, its derived
+    /// columns, list members, full-text words) longer than ``longestIndexedValue`` bytes, as the
+    /// writer computes it. SQLite has no such limit; the error says so.
+    static func checkIndexable(_ stored: SQLValue, field: String, recordType: String, what: String) throws(RecordStoreError) {
+        let size: Int = switch stored {
+        case .text(let text): text.utf8.count
+        case .blob(let data): data.count
+        default: 0
         }
+        guard size > longestIndexedValue else { return }
+        throw .unsupportedValue(
+            field: field, recordType: recordType,
+            reason: "\(what) takes \(size) bytes in a PostgreSQL index, which holds at most \(longestIndexedValue); store long text in a field that is neither queryable nor sortable")
     }
 
     /// The values of a record's row, in the order of ``columns(_:)``.
     private func values(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) -> [SQLValue] {
-        try Self.checkIndexable(record, schema: schema)
+        try Self.checkIndexable(record.recordID)
         var values: [SQLValue] = [
             .text(record.recordID.zoneID.zoneName), .text(record.recordID.recordName),
             record.creationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
@@ -185,10 +171,16 @@ struct PostgresRecordWriter {
             if case .list = value {
                 values.append(.text(value.jsonText()))
             } else {
-                values.append(StoredValueEncoding.encode(value))
+                let stored = StoredValueEncoding.encode(value)
+                if field.isQueryable || field.isSortable {
+                    try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "the value")
+                }
+                values.append(stored)
             }
             for derived in DerivedColumn.columns(for: field) {
-                values.append(derived.value(of: value))
+                let stored = derived.value(of: value)
+                try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "its \(derived.rawValue) form")
+                values.append(stored)
             }
             if field.type == .location {
                 if case .location(let location) = value {
@@ -198,7 +190,11 @@ struct PostgresRecordWriter {
                 }
             }
             if field.isSearchable, case .string(let text) = value {
-                tokens += FullTextTokenizer.tokens(text)
+                let words = FullTextTokenizer.tokens(text)
+                for word in words {
+                    try Self.checkIndexable(.text(word), field: field.name, recordType: schema.name, what: "a full-text word")
+                }
+                tokens += words
             }
         }
         if !schema.searchableFieldNames.isEmpty {
@@ -274,9 +270,13 @@ struct PostgresRecordWriter {
             for (rowID, record) in records {
                 guard case .list(let members)? = record.fields[field.name] else { continue }
                 for (position, member) in members.enumerated() {
-                    arguments += [.integer(rowID), .integer(Int64(position)), StoredValueEncoding.encode(member)]
+                    let stored = StoredValueEncoding.encode(member)
+                    try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "a list member")
+                    arguments += [.integer(rowID), .integer(Int64(position)), stored]
                     for form in DerivedColumn.memberForms {
-                        arguments.append(form.value(of: member))
+                        let folded = form.value(of: member)
+                        try Self.checkIndexable(folded, field: field.name, recordType: schema.name, what: "a list member's folded form")
+                        arguments.append(folded)
                     }
                     tuples += 1
                     if arguments.count >= Self.maximumArguments { try await flush() }
