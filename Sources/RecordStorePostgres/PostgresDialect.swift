@@ -35,25 +35,27 @@ struct PostgresDialect: SQLDialect {
     /// string literals and quoted identifiers it writes never hold one, but are skipped anyway.
     func numberPlaceholders(_ sql: String) -> String {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
-        var result = ""
-        result.reserveCapacity(sql.utf8.count + 16)
+        // Byte by byte: quotes and `?` are ASCII, and every statement passes through here.
+        var result: [UInt8] = []
+        result.reserveCapacity(sql.utf8.count + 64)
         var number = 0
-        var quote: Character?
-        for character in sql {
+        var quote: UInt8?
+        for byte in sql.utf8 {
             if let open = quote {
-                if character == open { quote = nil }
-                result.append(character)
-            } else if character == "'" || character == "\"" {
-                quote = character
-                result.append(character)
-            } else if character == "?" {
+                if byte == open { quote = nil }
+                result.append(byte)
+            } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                quote = byte
+                result.append(byte)
+            } else if byte == UInt8(ascii: "?") {
                 number += 1
-                result += "$\(number)"
+                result.append(UInt8(ascii: "$"))
+                result.append(contentsOf: String(number).utf8)
             } else {
-                result.append(character)
+                result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     var rowIdentifier: String { Self.quote(PostgresLayout.rowColumn) }

@@ -8,8 +8,11 @@ import RecordStore
 /// queries planned by the shared planner with ``PostgresDialect`` and run by the shared
 /// ``SQLExecutor``, through a PostgresNIO connection pool.
 ///
-/// - Reads run in a `REPEATABLE READ, READ ONLY` transaction: every statement of one query
-///   (the catalog, the rows, a keyset's segments) sees one snapshot.
+/// - A query runs as one statement when it can: planned against the catalog the engine keeps,
+///   with a check in the statement that this catalog is still the stored one
+///   (``PostgresCatalogCache``). Other reads (and a query whose check failed) run in a
+///   `REPEATABLE READ, READ ONLY` transaction: every statement of one query (the catalog, the
+///   rows, a keyset's segments) sees one snapshot.
 /// - Writes run in a read-committed transaction, all or nothing. A stored record is updated only
 ///   while its change tag is the one the save read; a save that lost a race to another writer
 ///   (or a schema change, a serialization failure, a deadlock) runs again from its start, and the
@@ -28,15 +31,22 @@ final class PostgresEngine: StorageEngine {
     let secret: StoreSecret
     let executor: SQLExecutor
     let location: PostgresLocation
+    /// The catalog queries are planned against without reading it first.
+    private let catalogCache = PostgresCatalogCache()
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
+    private let poolExecutor: (any TaskExecutor)?
     private let logger: Logger
 
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
-    private init(location: PostgresLocation, secret: StoreSecret, client: PostgresClient, runTask: Task<Void, Never>, logger: Logger) {
+    private init(
+        location: PostgresLocation, secret: StoreSecret, client: PostgresClient, runTask: Task<Void, Never>,
+        poolExecutor: (any TaskExecutor)?, logger: Logger
+    ) {
         self.location = location
+        self.poolExecutor = poolExecutor
         self.secret = secret
         self.client = client
         self.runTask = runTask
@@ -53,27 +63,32 @@ final class PostgresEngine: StorageEngine {
     /// reached, refuses the credentials, or has no such database is
     /// ``RecordStoreError/serverUnavailable(server:reason:)``, within the connect timeout.
     ///
-    /// `poolExecutor`, when given, runs the connection pool's background work (tests that wait
-    /// for the engine from blocked threads give it threads of its own).
+    /// `poolExecutor`, when given, runs the connection pool's background work and the task each
+    /// call runs on its connection (tests that wait for the engine from blocked threads give it
+    /// threads of its own).
     static func open(_ location: PostgresLocation, poolExecutor: (any TaskExecutor)? = nil) async throws(RecordStoreError) -> PostgresEngine {
         var logger = Logger(label: "query.postgres")
         logger.logLevel = .critical
         let secret: StoreSecret
         do {
-            secret = try await bootstrap(location, logger: logger)
+            secret = try await bootstrap(location, executor: poolExecutor, logger: logger)
         } catch {
             throw PostgresErrorMapping.storeError(error, server: location.server)
         }
         let client = PostgresClient(configuration: location.configuration(), backgroundLogger: logger)
         let runTask = Task(executorPreference: poolExecutor) { await client.run() }
-        return PostgresEngine(location: location, secret: secret, client: client, runTask: runTask, logger: logger)
+        return PostgresEngine(location: location, secret: secret, client: client, runTask: runTask, poolExecutor: poolExecutor, logger: logger)
     }
 
     /// The first connection: checks that the server answers, creates what is missing, and
     /// loads the store's secret.
-    private static func bootstrap(_ location: PostgresLocation, logger: Logger) async throws -> StoreSecret {
+    private static func bootstrap(_ location: PostgresLocation, executor: (any TaskExecutor)?, logger: Logger) async throws -> StoreSecret {
         let configuration = try location.connectionConfiguration()
-        let connection = try await withTimeout(location.connectTimeout, server: location.server) {
+        let server = location.server
+        let timeout = location.connectTimeout
+        let connection = try await withWatchdog(every: timeout, executor: executor) { _ in
+            RecordStoreError.serverUnavailable(server: server, reason: "no answer within \(timeout)")
+        } body: {
             try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         }
         do {
@@ -108,45 +123,41 @@ final class PostgresEngine: StorageEngine {
 
     // MARK: Transactions
 
-    /// Runs `body` on a leased connection; waiting for a connection longer than the connect
+    /// Runs `body` on a leased connection. Waiting for a connection longer than the connect
     /// timeout (the server is down, or every connection is busy) fails with
-    /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever.
+    /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever, and so
+    /// does a call whose connection the server closed under it (PostgresNIO can leave such a
+    /// query waiting; a watchdog looks every second).
     private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
         let client = self.client
         let logger = self.logger
-        let leased = LockedState(false)
+        let leased = LockedState<PostgresConnection?>(nil)
         let server = location.server
         let timeout = location.connectTimeout
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    leased.withLock { $0 = true }
-                    return try await body(PostgresSQLConnection(connection, logger: logger))
-                }
+        return try await withWatchdog(every: min(timeout, .seconds(1)), executor: poolExecutor) { waited in
+            guard let connection = leased.withLock({ $0 }) else {
+                return waited < timeout ? nil : RecordStoreError.serverUnavailable(
+                    server: server, reason: "no connection could be made within \(timeout) (is the server running?)")
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                if !leased.withLock({ $0 }) {
-                    throw RecordStoreError.serverUnavailable(server: server, reason: "no connection could be made within \(timeout) (is the server running?)")
-                }
-                return nil
+            return connection.isClosed ? RecordStoreError.serverUnavailable(
+                server: server, reason: "the server closed the connection; nothing of the interrupted call was committed unless it had finished") : nil
+        } body: {
+            try await client.withConnection { connection in
+                leased.withLock { $0 = connection }
+                return try await body(PostgresSQLConnection(connection, logger: logger))
             }
-            while let result = try await group.next() {
-                if let result {
-                    group.cancelAll()
-                    return result
-                }
-            }
-            throw RecordStoreError.cancelled
         }
     }
 
     /// Runs `body` in a read-only snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T {
+        let catalogCache = self.catalogCache
+        let executor = self.executor
         do {
             return try await withConnection { connection in
                 try await connection.execute(SQLStatement(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
                 do {
+                    if catalogCache.current == nil { try await catalogCache.refresh(on: connection, executor: executor) }
                     let result = try await body(connection)
                     try await connection.execute(SQLStatement(sql: "COMMIT"))
                     return result
@@ -155,6 +166,30 @@ final class PostgresEngine: StorageEngine {
                     throw error
                 }
             }
+        } catch {
+            throw PostgresErrorMapping.storeError(error, server: location.server)
+        }
+    }
+
+    /// A query planned against the kept catalog, with its check, to run as one statement; nil
+    /// when no catalog is kept, the query does not validate against it (a type or field it does
+    /// not know yet), or its condition needs the parser check first: the long way decides then.
+    private func preparedAgainstKnownCatalog(_ query: QuerySpecification) -> RecordStore.PreparedQuery? {
+        guard let known = catalogCache.current,
+              var prepared = try? RecordStore.PreparedQuery(query, catalog: known.catalog, zoneExists: true, dialect: executor.dialect),
+              prepared.parserCheck == nil else { return nil }
+        prepared.catalogCheck = known.check(zone: query.zone)
+        return prepared
+    }
+
+    /// Runs `body`, one statement carrying the catalog check, outside a transaction (one
+    /// statement reads one snapshot); nil when the check failed, after forgetting the catalog.
+    private func readInOneStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T? {
+        do {
+            return try await withConnection(body)
+        } catch where PostgresErrorMapping.isStaleCatalog(error) {
+            catalogCache.invalidate()
+            return nil
         } catch {
             throw PostgresErrorMapping.storeError(error, server: location.server)
         }
@@ -258,18 +293,32 @@ final class PostgresEngine: StorageEngine {
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
         try rejectNul(in: query)
         let executor = self.executor
+        if let prepared = preparedAgainstKnownCatalog(query), prepared.selectsInOneStatement,
+           let records = try await readInOneStatement({ connection in try await executor.records(prepared, on: connection) }) {
+            return records
+        }
         return try await read { connection in try await executor.records(query, on: connection) }
     }
 
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
         try rejectNul(in: query)
         let executor = self.executor
+        if let prepared = preparedAgainstKnownCatalog(query),
+           let count = try await readInOneStatement({ connection in try await executor.count(prepared, on: connection) }) {
+            return count
+        }
         return try await read { connection in try await executor.count(query, on: connection) }
     }
 
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
         try rejectNul(in: query)
         let executor = self.executor
+        if let prepared = preparedAgainstKnownCatalog(query), prepared.plan.residual == nil,
+           let rows = try await readInOneStatement({ connection in
+               try await executor.aggregate(prepared, groupBy: groupBy, aggregates: aggregates, on: connection)
+           }) {
+            return rows
+        }
         return try await read { connection in
             try await executor.aggregate(query, groupBy: groupBy, aggregates: aggregates, on: connection)
         }
@@ -320,23 +369,3 @@ package enum PostgresEngineOpener {
     }
 }
 
-/// Runs `body`, failing with ``RecordStoreError/serverUnavailable(server:reason:)`` when it
-/// takes longer than `timeout` (a connection attempt to a host that never answers).
-func withTimeout<T: Sendable>(
-    _ timeout: Duration, server: String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw RecordStoreError.serverUnavailable(server: server, reason: "no answer within \(timeout)")
-        }
-        while let result = try await group.next() {
-            if let result {
-                group.cancelAll()
-                return result
-            }
-        }
-        throw RecordStoreError.cancelled
-    }
-}

@@ -33,6 +33,12 @@ enum PostgresErrorMapping {
         return state == "23505" || state == "40001" || state == "40P01"
     }
 
+    /// Whether a query planned against a kept catalog failed its check (``PostgresCatalogCache``).
+    static func isStaleCatalog(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return sqlState(error) == PostgresCatalogCache.staleState
+    }
+
     /// A thrown error as a store error; `server` names the server in connection errors.
     static func storeError(_ error: any Error, server: String) -> RecordStoreError {
         if let error = error as? RecordStoreError { return error }

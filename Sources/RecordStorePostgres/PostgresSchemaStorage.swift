@@ -30,6 +30,7 @@ struct PostgresSchemaStorage {
                 PRIMARY KEY (zone, recordName))
             """)
         try await execute("CREATE TABLE IF NOT EXISTS \(quote(PostgresLayout.metadataTable)) (name text COLLATE \"C\" PRIMARY KEY, value bytea NOT NULL)")
+        for statement in PostgresCatalogCache.setupStatements { try await execute(statement) }
     }
 
     /// The columns a table has (none when it does not exist).

@@ -14,6 +14,11 @@ package struct PreparedQuery {
     package let schema: RecordTypeSchema
     /// The plan the executor runs.
     package private(set) var plan: SQLPlan
+    /// A condition every statement of the query also checks, in the statement's own snapshot:
+    /// that the catalog the query was planned against is still the stored one. A server engine
+    /// that plans against a catalog it keeps sets it, and reads the catalog again when the
+    /// check fails (see `PostgresEngine`); nil when the catalog was read in the query's snapshot.
+    package var catalogCheck: SQLCondition?
     private let planner: SQLPlanner
 
     /// Validates and plans a query. Throws the validation's error (an unknown record type or
@@ -43,6 +48,12 @@ package struct PreparedQuery {
                             plan.whereArguments, dialect: dialect)
     }
 
+    /// Whether selecting the query's records takes one statement (``SelectExecution`` runs no
+    /// keyset segment after the first), so that it reads one snapshot even outside a transaction.
+    package var selectsInOneStatement: Bool {
+        !plan.ordersInSQL || plan.keysetSegments.count <= 1
+    }
+
     /// Replaces the plan by a scan of the zone in order, with the whole predicate as residual.
     package mutating func fallBackToScan() throws(RecordStoreError) {
         plan = try planner.scanPlan(specification)
@@ -67,9 +78,10 @@ package struct PreparedQuery {
     package func fromClause(dialect: any SQLDialect, adding extra: SQLCondition? = nil) -> (String, [SQLValue]) {
         var sql = "FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)"
         var arguments = plan.whereArguments
-        if let extra, let condition = extra.sql {
-            sql += " AND \(condition)"
-            arguments += extra.arguments
+        for condition in [extra, catalogCheck] {
+            guard let condition, let conditionSQL = condition.sql else { continue }
+            sql += " AND \(conditionSQL)"
+            arguments += condition.arguments
         }
         return (sql, arguments)
     }

@@ -34,6 +34,7 @@ package struct RecordRowReader {
             throw RecordStoreError.storage("a row of '\(schema.name)' has no record name")
         }
         var fields: [String: Value] = [:]
+        fields.reserveCapacity(schema.fields.count)
         for (offset, field) in schema.fields.enumerated() {
             let stored = row.value(at: 5 + offset)
             if case .null = stored { continue }

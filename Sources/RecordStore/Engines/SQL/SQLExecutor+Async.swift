@@ -54,6 +54,11 @@ extension SQLExecutor {
     /// The records a query selects, in order.
     package func records<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
         guard let prepared = try await prepare(specification, on: connection) else { return [] }
+        return try await records(prepared, on: connection)
+    }
+
+    /// The records of a prepared query, in order.
+    package func records<Connection: AsyncSQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)
         while let statement = execution.nextStatement() {
             try await connection.forEachRow(statement) { row in try execution.accept(row) }
@@ -64,6 +69,11 @@ extension SQLExecutor {
     /// How many records a query selects.
     package func count<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
         guard let prepared = try await prepare(specification, on: connection) else { return 0 }
+        return try await count(prepared, on: connection)
+    }
+
+    /// How many records a prepared query selects.
+    package func count<Connection: AsyncSQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
         var execution = try CountExecution(prepared, dialect: dialect)
         try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
         return execution.count
@@ -77,6 +87,13 @@ extension SQLExecutor {
         guard prepared.plan.residual == nil else {
             return try await aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
         }
+        return try await aggregate(prepared, groupBy: groupBy, aggregates: aggregates, on: connection)
+    }
+
+    /// The groups and aggregates of a prepared query whose SQL filters exactly (no residual), in one statement.
+    package func aggregate<Connection: AsyncSQLConnection>(
+        _ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
+    ) async throws -> [[String: Value]] {
         let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
         var rows: [[String: Value]] = []
         try await connection.forEachRow(aggregate.statement) { row in
