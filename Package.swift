@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RecordStore", targets: ["RecordStore"]),
         .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
         .library(name: "RecordStorePostgres", targets: ["RecordStorePostgres"]),
+        .library(name: "QueryServer", targets: ["QueryServer"]),
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
@@ -17,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -55,6 +57,16 @@ let package = Package(
             ],
             path: "Sources/RecordStorePostgres"
         ),
+        // query serve: CloudKit Web Services over any engine, on Hummingbird.
+        .target(
+            name: "QueryServer",
+            dependencies: [
+                "RecordStore",
+                "PredicateLanguage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Sources/QueryServer"
+        ),
         .target(
             name: "QueryBuilder",
             dependencies: ["RecordStore", "PredicateLanguage"],
@@ -66,6 +78,7 @@ let package = Package(
                 "PredicateLanguage",
                 "RecordStore",
                 "RecordStorePostgres",
+                "QueryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/QueryCLI",
@@ -105,6 +118,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/RecordStoreTests"
+        ),
+        .testTarget(
+            name: "QueryServerTests",
+            dependencies: ["QueryServer", "RecordStore", "PredicateLanguage", "EngineTestSupport"],
+            path: "Tests/QueryServerTests"
         ),
         .testTarget(
             name: "QueryBuilderTests",

@@ -21,6 +21,7 @@ struct QueryCommand: AsyncParsableCommand {
             FindCommand.self,
             CountCommand.self,
             SchemaCommand.self,
+            ServeCommand.self,
             CheckCommand.self,
             EvalCommand.self,
         ]

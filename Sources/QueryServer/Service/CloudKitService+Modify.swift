@@ -1,0 +1,109 @@
+import RecordStore
+
+extension CloudKitService {
+    /// `records/modify`: creates, updates, replaces and deletes records (``ModifyOperation``),
+    /// at most 200 a request. With `atomic` (the default) everything is written in one
+    /// transaction or nothing is: the failing operations carry their error and every other one
+    /// `ATOMIC_ERROR`. Answers `{"records": [...]}`, one entry per operation in order: the saved
+    /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
+    /// server's record).
+    public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let zone = try await zone(from: body["zoneID"], in: namespace)
+        let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
+        let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
+        let atomic = body["atomic"]?.boolValue ?? true
+        guard let entries = body["operations"]?.arrayValue else { throw ServerError(.badRequest, "operations is an array of {operationType, record}") }
+        guard entries.count <= Self.maximumBatch else {
+            throw ServerError(.badRequest, "at most \(Self.maximumBatch) operations a request; this one has \(entries.count)")
+        }
+        var operations: [ModifyOperation] = []
+        for (index, entry) in entries.enumerated() { operations.append(try ModifyOperation(entry, index: index, zone: zone)) }
+        guard Set(operations.map(\.id)).count == operations.count else {
+            throw ServerError(.badRequest, "a record may appear in only one operation of a request")
+        }
+
+        // What the operations start from: the stored records they name.
+        let readIDs = operations.filter(\.kind.readsStoredRecord).map(\.id)
+        let stored = readIDs.isEmpty ? [:] : try await run { () throws(RecordStoreError) in try await store.records(for: readIDs) }
+        func storedRecord(_ id: RecordID) -> Record? {
+            if case .success(let record)? = stored[id] { return record }
+            return nil
+        }
+
+        var outcomes = [Result<JSONValue, ModifyFailure>?](repeating: nil, count: operations.count)
+        var saves: [Record] = []
+        var deletions: [RecordID] = []
+        var expectedTags: [RecordID: String] = [:]
+        for (index, operation) in operations.enumerated() {
+            switch operation.kind {
+            case .delete:
+                guard storedRecord(operation.id) != nil else {
+                    outcomes[index] = .failure(ModifyFailure(.notFound, "record '\(operation.id.recordName)' was not found"))
+                    continue
+                }
+                deletions.append(operation.id)
+                expectedTags[operation.id] = operation.changeTag
+            case .forceDelete:
+                deletions.append(operation.id)
+            default:
+                switch operation.recordToSave(stored: storedRecord(operation.id)) {
+                case .success(let record): saves.append(record)
+                case .failure(let failure): outcomes[index] = .failure(failure)
+                }
+            }
+        }
+        if atomic, outcomes.contains(where: { $0 != nil }) {
+            // One operation cannot run: an atomic request writes nothing.
+            return .object(["records": .array(operations.enumerated().map { index, operation in
+                if case .failure(let failure)? = outcomes[index] { return Self.recordError(operation.id.recordName, failure.code, failure.reason) }
+                return Self.recordError(operation.id.recordName, .atomicError, "another operation of this atomic request failed")
+            })])
+        }
+
+        let result = try await run { () throws(RecordStoreError) in
+            try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic)
+        }
+        var answers: [JSONValue] = []
+        answers.reserveCapacity(operations.count)
+        for (index, operation) in operations.enumerated() {
+            if case .failure(let failure)? = outcomes[index] {
+                answers.append(Self.recordError(operation.id.recordName, failure.code, failure.reason))
+                continue
+            }
+            let outcome: Result<Record?, RecordStoreError> = operation.kind.isDeletion
+                ? (result.deleteResults[operation.id] ?? .success(())).map { nil }
+                : (result.saveResults[operation.id] ?? .failure(.batchRequestFailed(operation.id))).map { $0 }
+            switch outcome {
+            case .success(let record?):
+                answers.append(WireRecord.json(record, zoneName: zoneName, desiredKeys: operation.desiredKeys, numbersAsStrings: numbersAsStrings))
+            case .success(nil):
+                answers.append(WireRecord.deletedJSON(recordName: operation.id.recordName, zoneName: zoneName))
+            case .failure(let error):
+                answers.append(try await errorEntry(error, operation: operation, zoneName: zoneName, numbersAsStrings: numbersAsStrings))
+            }
+        }
+        return .object(["records": .array(answers)])
+    }
+
+    /// The error entry of an operation the store refused; a conflict carries the stored record.
+    private func errorEntry(_ error: RecordStoreError, operation: ModifyOperation, zoneName: String, numbersAsStrings: Bool) async throws(ServerError) -> JSONValue {
+        let name = operation.id.recordName
+        switch error {
+        case .conflict:
+            let current = try await run { () throws(RecordStoreError) in try await store.record(for: operation.id) }
+            if operation.kind == .create, current != nil {
+                return Self.recordError(name, .exists, "record '\(name)' already exists")
+            }
+            guard let current else { return Self.recordError(name, .notFound, "record '\(name)' was deleted meanwhile") }
+            return Self.recordError(name, .conflict, "record '\(name)' was changed by another request (its change tag is no longer the one given)",
+                                    serverRecord: WireRecord.json(current, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: numbersAsStrings))
+        case .batchRequestFailed:
+            return Self.recordError(name, .atomicError, "another operation of this atomic request failed")
+        case .recordNotFound:
+            return Self.recordError(name, .notFound, "record '\(name)' was not found")
+        default:
+            let server = Self.serverError(error)
+            return Self.recordError(name, server.code, server.reason)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+/// The CloudKit Web Services operations over a ``Store``, apart from HTTP: each takes the
+/// request's JSON body and its ``Namespace`` and returns the response's JSON, or throws the
+/// ``ServerError`` CloudKit would answer. ``CloudKitServer`` routes HTTP requests here; tests
+/// and other transports can call it directly.
+///
+/// ```swift
+/// let service = CloudKitService(store: store)
+/// let answer = try await service.query(body, in: Namespace(environment: .production, database: .public))
+/// ```
+public final class CloudKitService: Sendable {
+    /// The most records a query returns, and the most operations a modify takes.
+    public static let maximumBatch = 200
+
+    let store: Store
+    /// The rules a `query.predicate` (this server's extension) must follow.
+    let predicateRules: PredicateRules
+    /// Namespace default zones known to exist (made on first use).
+    private let createdDefaultZones = LockedZones()
+
+    /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
+    public init(store: Store, predicateRules: PredicateRules = .cloudKit) {
+        self.store = store
+        self.predicateRules = predicateRules
+    }
+
+    /// The store's zone for the request's `zoneID`, checked to exist (a namespace's default
+    /// zone is made on first use).
+    func zone(from zoneID: JSONValue?, in namespace: Namespace) async throws(ServerError) -> ZoneID {
+        let zoneName: String
+        switch zoneID {
+        case nil, .null?: zoneName = ZoneID.default.zoneName
+        case let zoneID?:
+            guard case .object = zoneID else { throw ServerError(.badRequest, "zoneID is an object {\"zoneName\": string}, not \(zoneID.kindName)") }
+            guard let name = zoneID["zoneName"]?.stringValue else { throw ServerError(.badRequest, "zoneID has no \"zoneName\" string") }
+            zoneName = name
+        }
+        let zone = try namespace.storedZone(zoneName)
+        if namespace.isDefaultZone(zone), zone != .default, !createdDefaultZones.contains(zone) {
+            try await run { () throws(RecordStoreError) in try await store.createZone(zone) }
+            createdDefaultZones.insert(zone)
+        }
+        return zone
+    }
+
+    /// Runs a store call, its errors answered as CloudKit's.
+    func run<T>(_ body: () async throws(RecordStoreError) -> T) async throws(ServerError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw Self.serverError(error)
+        }
+    }
+
+    /// A store error as the error CloudKit answers a whole request with.
+    static func serverError(_ error: RecordStoreError) -> ServerError {
+        let code: ServerErrorCode = switch error {
+        case .zoneNotFound: .zoneNotFound
+        case .recordNotFound: .notFound
+        case .conflict: .conflict
+        case .storage, .serverUnavailable: .internalError
+        default: .badRequest
+        }
+        return ServerError(code, code == .internalError ? "the server's database failed: \(error)" : "\(error)")
+    }
+}
+
+/// A set of zones shared across requests.
+private final class LockedZones: Sendable {
+    private let zones = LockedState<Set<ZoneID>>([])
+    func contains(_ zone: ZoneID) -> Bool { zones.withLock { $0.contains(zone) } }
+    func insert(_ zone: ZoneID) { zones.withLock { _ = $0.insert(zone) } }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+/// One operation of a `records/modify` request, checked: what it is and the record it names.
+///
+/// | operationType | needs | does |
+/// |---|---|---|
+/// | `create` | `recordType` | saves a new record; `EXISTS` when one is stored; a missing `recordName` is generated |
+/// | `update` | `recordChangeTag` | sets the given fields of the stored record (`null` clears one) |
+/// | `forceUpdate` | | the same, whatever the stored change tag |
+/// | `replace` | `recordChangeTag`, `recordType` | replaces the stored record: omitted fields become null |
+/// | `forceReplace` | `recordType` | the same, whatever the stored change tag; creates the record when none is stored |
+/// | `delete` | `recordChangeTag` | deletes the stored record while its change tag is the one given |
+/// | `forceDelete` | | deletes the record, stored or not |
+struct ModifyOperation {
+    enum Kind: String, CaseIterable {
+        case create, update, forceUpdate, replace, forceReplace, delete, forceDelete
+
+        var isDeletion: Bool { self == .delete || self == .forceDelete }
+        /// Whether the operation starts from the stored record.
+        var readsStoredRecord: Bool { self != .create && self != .forceDelete }
+    }
+
+    let kind: Kind
+    let id: RecordID
+    let recordType: String?
+    let changeTag: String?
+    let fields: [String: Value]
+    let desiredKeys: Set<String>?
+
+    /// Reads one entry of `operations`.
+    init(_ entry: JSONValue, index: Int, zone: ZoneID) throws(ServerError) {
+        let place = "operations[\(index)]"
+        guard case .object = entry else { throw ServerError(.badRequest, "\(place) is an object, not \(entry.kindName)") }
+        guard let typeName = entry["operationType"]?.stringValue else { throw ServerError(.badRequest, "\(place) has no \"operationType\"") }
+        guard let kind = Kind(rawValue: typeName) else {
+            throw ServerError(.badRequest, "\(place): unknown operationType '\(typeName.prefix(80))' (\(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard let record = entry["record"], case .object = record else { throw ServerError(.badRequest, "\(place) has no \"record\" object") }
+        self.kind = kind
+        let name = record["recordName"]?.stringValue
+        if let name, !name.isEmpty {
+            id = RecordID(recordName: name, zoneID: zone)
+        } else if kind == .create {
+            id = RecordID(recordName: UUID().uuidString, zoneID: zone)
+        } else {
+            throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordName\"")
+        }
+        recordType = record["recordType"]?.stringValue
+        changeTag = record["recordChangeTag"]?.stringValue
+        fields = kind.isDeletion ? [:] : try WireRecord.fields(of: record)
+        desiredKeys = try CloudKitService.desiredKeys(entry["desiredKeys"]).map(Set.init)
+        switch kind {
+        case .create, .forceReplace:
+            if recordType == nil { throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordType\"") }
+        case .replace:
+            if recordType == nil { throw ServerError(.badRequest, "\(place): a replace needs the record's \"recordType\"") }
+            if changeTag == nil { throw ServerError(.badRequest, "\(place): a replace needs the record's \"recordChangeTag\" (or use forceReplace)") }
+        case .update, .delete:
+            if changeTag == nil { throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordChangeTag\" (or use force\(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()))") }
+        case .forceUpdate, .forceDelete:
+            break
+        }
+    }
+
+    /// The record to save, given what is stored; a per-record error when it cannot be made.
+    func recordToSave(stored: Record?) -> Result<Record, ModifyFailure> {
+        switch kind {
+        case .create:
+            var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
+            record.recordChangeTag = nil
+            return .success(record)
+        case .update, .forceUpdate:
+            guard var record = stored else { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
+            for (name, value) in fields {
+                if value.isNull { record.fields[name] = nil } else { record.fields[name] = value }
+            }
+            if kind == .update { record.recordChangeTag = changeTag }
+            return .success(record)
+        case .replace, .forceReplace:
+            if kind == .replace, stored == nil { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
+            var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
+            record.recordChangeTag = kind == .replace ? changeTag : stored?.recordChangeTag
+            return .success(record)
+        case .delete, .forceDelete:
+            return .failure(ModifyFailure(.badRequest, "a deletion saves no record"))
+        }
+    }
+
+    private static func withoutNulls(_ fields: [String: Value]) -> [String: Value] {
+        fields.filter { !$0.value.isNull }
+    }
+}
+
+/// Why one operation of a modify failed, before or after the store was asked.
+struct ModifyFailure: Error {
+    let code: ServerErrorCode
+    let reason: String
+
+    init(_ code: ServerErrorCode, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}

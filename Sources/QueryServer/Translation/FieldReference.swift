@@ -1,0 +1,105 @@
+import PredicateLanguage
+import RecordStore
+
+/// The field a filter or sort names: a record field (`fieldName`), a system field
+/// (`systemFieldName`, or its `___` field name), or every searchable field (`allTokens`).
+///
+/// | CloudKit | the store's key |
+/// |---|---|
+/// | `recordName`, `___recordID` | `recordName` |
+/// | `createdTimestamp`, `___createTime` | `creationDate` |
+/// | `modifiedTimestamp`, `___modTime` | `modificationDate` |
+/// | `createdUserRecordName`, `___createdBy`, `modifiedUserRecordName`, `___modifiedBy` | the server's one owner, `_defaultOwner` |
+///
+/// ```swift
+/// let field = try FieldReference(["systemFieldName": "createdTimestamp"], place: "query.sortBy[0]")
+/// field.sortKey   // "creationDate"
+/// ```
+enum FieldReference: Equatable {
+    case field(String)
+    case recordName
+    case creationDate
+    case modificationDate
+    /// The user who created or last modified a record: this server has one owner.
+    case owner
+    case allTokens
+
+    init(_ object: JSONValue, place: String) throws(ServerError) {
+        if let name = object["systemFieldName"]?.stringValue {
+            self = try Self.system(name, place: place)
+        } else if let name = object["fieldName"]?.stringValue {
+            if name.hasPrefix("___") {
+                self = try Self.system(name, place: place)
+            } else if QueryFilter.allTokensFieldNames.contains(name) {
+                self = .allTokens
+            } else {
+                guard Self.isIdentifier(name) else {
+                    throw ServerError(.badRequest, "\(place): '\(name.prefix(80))' is not a field name (letters, digits and underscores, starting with a letter)")
+                }
+                self = .field(name)
+            }
+        } else {
+            throw ServerError(.badRequest, "\(place) names no field: give \"fieldName\" or \"systemFieldName\"")
+        }
+    }
+
+    private static func system(_ name: String, place: String) throws(ServerError) -> FieldReference {
+        switch name {
+        case "recordName", "___recordID": return .recordName
+        case "createdTimestamp", "___createTime": return .creationDate
+        case "modifiedTimestamp", "___modTime": return .modificationDate
+        case "createdUserRecordName", "___createdBy", "modifiedUserRecordName", "___modifiedBy": return .owner
+        default:
+            throw ServerError(.badRequest, "\(place): unknown system field '\(name.prefix(80))' (recordName, createdTimestamp, modifiedTimestamp, createdUserRecordName, modifiedUserRecordName)")
+        }
+    }
+
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return name.utf8.count <= 255 && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+
+    /// The predicate text that reads this field; `bind` appends a value and returns its placeholder.
+    func expression(bind: (Value) -> String) -> String {
+        switch self {
+        case .field(let name):
+            // %K binds the name as a key path: a field named like a keyword (AND, SELF) stays a field.
+            _ = bind(.string(name))
+            return "%K"
+        case .recordName: return "recordName"
+        case .creationDate: return "creationDate"
+        case .modificationDate: return "modificationDate"
+        case .owner: return bind(.string(WireRecord.ownerName))
+        case .allTokens: return "self"
+        }
+    }
+
+    /// The key to sort by, or nil when the field orders nothing (every record has the one owner).
+    var sortKey: String? {
+        switch self {
+        case .field(let name): name
+        case .recordName: "recordName"
+        case .creationDate: "creationDate"
+        case .modificationDate: "modificationDate"
+        case .owner, .allTokens: nil
+        }
+    }
+
+    /// A filter's value, as this field takes it (a reference or string for the record name and owner).
+    func value(from fieldValue: JSONValue, place: String) throws(ServerError) -> Value {
+        let value = try WireValue.value(from: fieldValue, field: place)
+        switch self {
+        case .recordName, .owner:
+            if case .reference(let reference) = value { return .string(reference.recordName) }
+            if case .list(let members) = value {
+                return .list(members.map { member in
+                    if case .reference(let reference) = member { return .string(reference.recordName) }
+                    return member
+                })
+            }
+            return value
+        default:
+            return value
+        }
+    }
+}

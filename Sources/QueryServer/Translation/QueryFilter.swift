@@ -1,0 +1,141 @@
+import PredicateLanguage
+import RecordStore
+
+/// CloudKit's `filterBy` (a list of comparisons, all of which must hold) as one predicate of the
+/// store's language, so a query the web API sends runs through the same planner as any other
+/// (an indexed field is an index seek).
+///
+/// Each filter is `{comparator, fieldName | systemFieldName, fieldValue: {value, type}, distance}`.
+/// Values always travel as bound arguments (`%@`), and field names are checked identifiers,
+/// so nothing a client sends is spliced into the predicate's text.
+///
+/// ```swift
+/// let predicate = try QueryFilter.predicate(from: [
+///     ["comparator": "EQUALS", "fieldName": "countrycode", "fieldValue": ["value": "FR"]],
+///     ["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 500000]],
+/// ])
+/// predicate.predicateFormat   // countrycode == "FR" AND population > 500000
+/// ```
+enum QueryFilter {
+    /// The field names that stand for every searchable field in the full-text comparators.
+    static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]
+
+    /// The predicate `filterBy` stands for (TRUEPREDICATE when it is empty or absent).
+    static func predicate(from filterBy: JSONValue?) throws(ServerError) -> FormatPredicate {
+        guard let filterBy, !filterBy.isNull else { return .truePredicate }
+        guard let filters = filterBy.arrayValue else {
+            throw ServerError(.badRequest, "query.filterBy is an array of filters, not \(filterBy.kindName)")
+        }
+        var clauses: [String] = []
+        var arguments: [Value] = []
+        for (index, filter) in filters.enumerated() {
+            let clause = try translate(filter, index: index, arguments: &arguments)
+            clauses.append("(\(clause))")
+        }
+        guard !clauses.isEmpty else { return .truePredicate }
+        do {
+            return try FormatPredicate(format: clauses.joined(separator: " AND "), argumentArray: arguments)
+        } catch {
+            throw ServerError(.badRequest, "query.filterBy: \(error)")
+        }
+    }
+
+    /// One filter as a clause of the predicate's text, its values appended to `arguments`.
+    private static func translate(_ filter: JSONValue, index: Int, arguments: inout [Value]) throws(ServerError) -> String {
+        let place = "query.filterBy[\(index)]"
+        guard case .object = filter else { throw ServerError(.badRequest, "\(place) is an object, not \(filter.kindName)") }
+        guard let comparator = filter["comparator"]?.stringValue else {
+            throw ServerError(.badRequest, "\(place) has no \"comparator\" string")
+        }
+        let field = try FieldReference(filter, place: place)
+        guard let fieldValue = filter["fieldValue"] else { throw ServerError(.badRequest, "\(place) has no \"fieldValue\"") }
+        let value = try field.value(from: fieldValue, place: place)
+        func bind(_ value: Value) -> String {
+            arguments.append(value)
+            return "%@"
+        }
+        // The field's text binds its name (%K) when it is written: call it where it goes, so
+        // that the arguments stay in the order of the placeholders.
+        func key() -> String { field.expression(bind: bind) }
+
+        if let distance = filter["distance"], !distance.isNull {
+            return try distanceClause(comparator, key: key, value: value, distance: distance, place: place, bind: bind)
+        }
+        switch comparator {
+        case "EQUALS": return "\(key()) == \(bind(value))"
+        case "NOT_EQUALS": return "\(key()) != \(bind(value))"
+        case "LESS_THAN": return "\(key()) < \(bind(value))"
+        case "LESS_THAN_OR_EQUALS": return "\(key()) <= \(bind(value))"
+        case "GREATER_THAN": return "\(key()) > \(bind(value))"
+        case "GREATER_THAN_OR_EQUALS": return "\(key()) >= \(bind(value))"
+        case "BEGINS_WITH": return "\(key()) BEGINSWITH \(bind(try string(value, place: place)))"
+        case "NOT_BEGINS_WITH": return "NOT (\(key()) BEGINSWITH \(bind(try string(value, place: place))))"
+        case "IN": return "\(key()) IN \(bind(try list(value, place: place)))"
+        case "NOT_IN": return "NOT (\(key()) IN \(bind(try list(value, place: place))))"
+        case "LIST_CONTAINS": return "\(bind(value)) IN \(key())"
+        case "NOT_LIST_CONTAINS": return "NOT (\(bind(value)) IN \(key()))"
+        case "LIST_CONTAINS_ANY": return "ANY \(key()) IN \(bind(try list(value, place: place)))"
+        case "NOT_LIST_CONTAINS_ANY": return "NONE \(key()) IN \(bind(try list(value, place: place)))"
+        case "LIST_CONTAINS_ALL", "NOT_LIST_CONTAINS_ALL":
+            let members = try list(value, place: place)
+            guard case .list(let values) = members, !values.isEmpty else {
+                return comparator == "LIST_CONTAINS_ALL" ? "TRUEPREDICATE" : "FALSEPREDICATE"
+            }
+            let all = values.map { "\(bind($0)) IN \(key())" }.joined(separator: " AND ")
+            return comparator == "LIST_CONTAINS_ALL" ? all : "NOT (\(all))"
+        case "LIST_MEMBER_BEGINS_WITH": return "ANY \(key()) BEGINSWITH \(bind(try string(value, place: place)))"
+        case "NOT_LIST_MEMBER_BEGINS_WITH": return "NONE \(key()) BEGINSWITH \(bind(try string(value, place: place)))"
+        case "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS":
+            return try tokensClause(comparator, field: field, key: key, value: value, place: place, bind: bind)
+        case "NEAR":
+            throw ServerError(.badRequest, "\(place): NEAR needs a \"distance\" in meters")
+        default:
+            throw ServerError(.badRequest, "\(place): unknown comparator '\(comparator.prefix(80))'")
+        }
+    }
+
+    /// A comparison of the distance from a location field to a point.
+    private static func distanceClause(
+        _ comparator: String, key: () -> String, value: Value, distance: JSONValue, place: String, bind: (Value) -> String
+    ) throws(ServerError) -> String {
+        guard case .location = value else {
+            throw ServerError(.badRequest, "\(place): a \"distance\" needs a LOCATION fieldValue")
+        }
+        guard let meters = distance.doubleValue, meters.isFinite, meters >= 0 else {
+            throw ServerError(.badRequest, "\(place): \"distance\" is a number of meters, at least 0")
+        }
+        let operation: String
+        switch comparator {
+        case "NEAR", "LESS_THAN": operation = "<"
+        case "LESS_THAN_OR_EQUALS": operation = "<="
+        case "GREATER_THAN": operation = ">"
+        case "GREATER_THAN_OR_EQUALS": operation = ">="
+        default: throw ServerError(.badRequest, "\(place): the comparator \(comparator.prefix(80)) does not take a \"distance\"")
+        }
+        return "distanceToLocation:fromLocation:(\(key()), \(bind(value))) \(operation) \(bind(.double(meters)))"
+    }
+
+    /// Full-text search: every searchable field (`allTokens`), or one string field's tokens.
+    private static func tokensClause(
+        _ comparator: String, field: FieldReference, key: () -> String, value: Value, place: String, bind: (Value) -> String
+    ) throws(ServerError) -> String {
+        guard case .string(let text) = value else { throw ServerError(.badRequest, "\(place): \(comparator) takes a STRING of words") }
+        let tokens = FullTextTokenizer.tokens(text)
+        guard !tokens.isEmpty else { return "FALSEPREDICATE" }
+        let joiner = comparator == "CONTAINS_ALL_TOKENS" ? " AND " : " OR "
+        if case .allTokens = field {
+            return tokens.map { "self CONTAINS \(bind(.string($0)))" }.joined(separator: joiner)
+        }
+        return tokens.map { "ANY tokenize:using:(\(key()), nil) == \(bind(.string($0)))" }.joined(separator: joiner)
+    }
+
+    private static func string(_ value: Value, place: String) throws(ServerError) -> Value {
+        guard case .string = value else { throw ServerError(.badRequest, "\(place): this comparator takes a STRING value") }
+        return value
+    }
+
+    private static func list(_ value: Value, place: String) throws(ServerError) -> Value {
+        guard case .list = value else { throw ServerError(.badRequest, "\(place): this comparator takes a _LIST value (an array)") }
+        return value
+    }
+}

@@ -1,0 +1,73 @@
+import RecordStore
+
+/// Where a request's records live in the store: CloudKit's environment (`development` or
+/// `production`) and database (`public`, or `private` for one user), kept apart as prefixes of
+/// the store's zone names, so that one store serves every container's namespaces.
+///
+/// | environment | database | zone `Z` is stored as |
+/// |---|---|---|
+/// | production | public | `Z` (what `query find --zone Z` reads) |
+/// | development | public | `development/Z` |
+/// | production | private, user `U` | `private/U/Z` |
+/// | development | private, user `U` | `development/private/U/Z` |
+///
+/// Clients never see the prefixes. A zone name a client sends may not contain `/`, so no
+/// client can reach into another namespace.
+///
+/// ```swift
+/// let namespace = Namespace(environment: .development, database: .public)
+/// namespace.storedZone("Archive")   // ZoneID(zoneName: "development/Archive")
+/// ```
+public struct Namespace: Sendable, Equatable {
+    /// CloudKit's environments.
+    public enum Environment: String, Sendable { case development, production }
+
+    /// CloudKit's databases: the public one, or one user's private one.
+    public enum Database: Sendable, Equatable {
+        case `public`
+        case `private`(user: String)
+    }
+
+    public let environment: Environment
+    public let database: Database
+
+    /// A namespace.
+    public init(environment: Environment, database: Database) {
+        self.environment = environment
+        self.database = database
+    }
+
+    /// The prefix of every zone name this namespace stores.
+    var prefix: String {
+        var prefix = environment == .development ? "development/" : ""
+        if case .private(let user) = database { prefix += "private/\(user)/" }
+        return prefix
+    }
+
+    /// The store's zone for a zone name the client sent; `BAD_REQUEST` for a name CloudKit refuses.
+    func storedZone(_ zoneName: String) throws(ServerError) -> ZoneID {
+        guard !zoneName.isEmpty else { throw ServerError(.badRequest, "a zone name cannot be empty") }
+        guard !zoneName.contains("/"), !zoneName.unicodeScalars.contains("\0") else {
+            throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not contain '/' or NUL")
+        }
+        guard zoneName.utf8.count <= 255 else { throw ServerError(.badRequest, "a zone name has at most 255 bytes") }
+        return ZoneID(zoneName: prefix + zoneName)
+    }
+
+    /// The zone name a client sees for a stored zone, or nil when the zone is in another namespace.
+    func clientZoneName(_ stored: ZoneID) -> String? {
+        let name = stored.zoneName
+        if prefix.isEmpty {
+            // Production's public database: every zone that no other namespace's prefix claims.
+            return name.hasPrefix("development/") || name.hasPrefix("private/") ? nil : name
+        }
+        guard name.hasPrefix(prefix) else { return nil }
+        let rest = String(name.dropFirst(prefix.count))
+        return rest.contains("/") ? nil : rest
+    }
+
+    /// Whether a zone is the namespace's default zone, which exists without being created.
+    func isDefaultZone(_ stored: ZoneID) -> Bool {
+        stored.zoneName == prefix + ZoneID.default.zoneName
+    }
+}

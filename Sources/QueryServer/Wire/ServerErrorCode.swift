@@ -1,0 +1,58 @@
+import HTTPTypes
+
+/// CloudKit Web Services' error codes (`serverErrorCode`), each with the HTTP status CloudKit
+/// answers it with.
+///
+/// ```swift
+/// ServerErrorCode.zoneNotFound.status   // 404
+/// ```
+public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
+    case badRequest = "BAD_REQUEST"
+    case authenticationFailed = "AUTHENTICATION_FAILED"
+    case accessDenied = "ACCESS_DENIED"
+    case notFound = "NOT_FOUND"
+    case zoneNotFound = "ZONE_NOT_FOUND"
+    case conflict = "CONFLICT"
+    case exists = "EXISTS"
+    case atomicError = "ATOMIC_ERROR"
+    case quotaExceeded = "QUOTA_EXCEEDED"
+    case authenticationRequired = "AUTHENTICATION_REQUIRED"
+    case throttled = "THROTTLED"
+    case internalError = "INTERNAL_ERROR"
+
+    /// The HTTP status of a request that failed with this code.
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .badRequest, .atomicError: .badRequest
+        case .authenticationFailed: .unauthorized
+        case .accessDenied: .forbidden
+        case .notFound, .zoneNotFound: .notFound
+        case .conflict, .exists: .conflict
+        case .quotaExceeded: .contentTooLarge
+        case .authenticationRequired: HTTPResponse.Status(code: 421, reasonPhrase: "Misdirected Request")
+        case .throttled: .tooManyRequests
+        case .internalError: .internalServerError
+        }
+    }
+}
+
+/// A request the server refuses as a whole: its code and a reason for the client, answered as
+/// CloudKit's error body `{uuid, serverErrorCode, reason}` with the code's HTTP status.
+///
+/// ```swift
+/// throw ServerError(.badRequest, "resultsLimit must be a number from 1 to 200")
+/// ```
+public struct ServerError: Error, Sendable, CustomStringConvertible {
+    public let code: ServerErrorCode
+    public let reason: String
+    /// Seconds a throttled client should wait (`THROTTLED` only).
+    public let retryAfter: Int?
+
+    public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import PredicateLanguage
+
+/// Values in the command line's JSON mapping (numbers, strings, booleans, null, arrays, and the
+/// typed one-key objects `{"$date": ...}`, `{"$location": [...]}`, `{"$ref": ...}`,
+/// `{"$bytes": ...}`), as `query.arguments` sends them.
+///
+/// ```swift
+/// try TypedJSON.value(["$date": "2024-05-01T12:00:00Z"])   // .date(...)
+/// ```
+enum TypedJSON {
+    static func value(_ json: JSONValue) throws(ServerError) -> Value {
+        do {
+            return try Value(jsonBytes: try JSONEncoder().encode(json))
+        } catch {
+            throw ServerError(.badRequest, "query.arguments: \(error)")
+        }
+    }
+}

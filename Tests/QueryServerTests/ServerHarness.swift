@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PredicateLanguage
+import QueryServer
+import RecordStore
+
+/// A `query serve` server on a free loopback port, over a store, for the length of a test;
+/// requests go through a real socket (URLSession).
+struct ServerHarness {
+    let port: Int
+    let store: Store
+
+    /// An answer: the HTTP status and the body as JSON.
+    struct Answer {
+        let status: Int
+        let body: JSONValue
+        let contentType: String?
+
+        var errorCode: String? { body["serverErrorCode"]?.stringValue }
+        var records: [JSONValue] { body["records"]?.arrayValue ?? [] }
+        var recordNames: [String] { records.compactMap { $0["recordName"]?.stringValue } }
+    }
+
+    /// Runs `body` with a server over `store`, then stops the server.
+    static func withServer<T: Sendable>(
+        store: Store, configuration: CloudKitServer.Configuration = .init(host: "127.0.0.1", port: 0),
+        _ body: @Sendable (ServerHarness) async throws -> T
+    ) async throws -> T {
+        let server = CloudKitServer(store: store, configuration: configuration)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await server.run { port in continuation.yield(port) }
+                return nil
+            }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let result = try await body(ServerHarness(port: port, store: store))
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// The path of an operation in the public production database: `records/query` and so on.
+    static func path(_ operation: String, environment: String = "production", database: String = "public") -> String {
+        "/database/1/iCloud.com.example.cities/\(environment)/\(database)/\(operation)"
+    }
+
+    /// Sends a request with a raw body (sent as `text/plain`, as CloudKit JS does).
+    func send(_ method: String, _ path: String, body: String? = nil) async throws -> Answer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        let json = data.isEmpty ? JSONValue.null : try JSONDecoder().decode(JSONValue.self, from: data)
+        return Answer(status: http?.statusCode ?? 0, body: json, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    /// Posts a JSON value to an operation of the public production database.
+    func post(_ operation: String, _ body: JSONValue, environment: String = "production", database: String = "public") async throws -> Answer {
+        let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
+        return try await send("POST", Self.path(operation, environment: environment, database: database), body: text)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements, uniquingKeysWith: { $1 })) }
+    public init(nilLiteral: ()) { self = .null }
+}
