@@ -64,6 +64,7 @@ let package = Package(
                 "RecordStore",
                 "PredicateLanguage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/QueryServer"
         ),
@@ -121,7 +122,10 @@ let package = Package(
         ),
         .testTarget(
             name: "QueryServerTests",
-            dependencies: ["QueryServer", "RecordStore", "PredicateLanguage", "EngineTestSupport"],
+            dependencies: [
+                "QueryServer", "RecordStore", "RecordStorePostgres", "PredicateLanguage", "EngineTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/QueryServerTests"
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -32,24 +33,37 @@ public struct CloudKitServer: Sendable {
         public var predicateRules: PredicateRules
         /// The largest request body accepted, in bytes.
         public var maximumBodySize: Int
+        /// Who may call; with none, anyone may (start such a server on loopback only).
+        public var credentials: ServerCredentials
+        /// Requests a second each key or API token may send (0: no limit), and the burst above it.
+        public var rateLimit: Double
+        public var rateBurst: Double
 
         public init(host: String = "127.0.0.1", port: Int = 8080, container: String? = nil,
-                    predicateRules: PredicateRules = .cloudKit, maximumBodySize: Int = 4 << 20) {
+                    predicateRules: PredicateRules = .cloudKit, maximumBodySize: Int = 4 << 20,
+                    credentials: ServerCredentials = ServerCredentials(), rateLimit: Double = 100, rateBurst: Double = 200) {
             self.host = host
             self.port = port
             self.container = container
             self.predicateRules = predicateRules
             self.maximumBodySize = maximumBodySize
+            self.credentials = credentials
+            self.rateLimit = rateLimit
+            self.rateBurst = rateBurst
         }
     }
 
     public let service: CloudKitService
     public let configuration: Configuration
+    private let authenticator: RequestAuthenticator
+    private let limiter: RateLimiter
     private let logger: Logger
 
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
         service = CloudKitService(store: store, predicateRules: configuration.predicateRules)
         self.configuration = configuration
+        authenticator = RequestAuthenticator(credentials: configuration.credentials)
+        limiter = RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst)
         self.logger = logger
     }
 
@@ -78,33 +92,43 @@ public struct CloudKitServer: Sendable {
             await handle(request, context) { body, namespace in try await service.lookup(body, in: namespace) }
         }
         database.post("records/modify") { request, context in
-            await handle(request, context) { body, namespace in try await service.modify(body, in: namespace) }
+            await handle(request, context, writes: true) { body, namespace in try await service.modify(body, in: namespace) }
         }
         database.get("zones/list") { request, context in
-            await handle(request, context, readsBody: false) { _, namespace in try await service.listZones(in: namespace) }
+            await handle(request, context) { _, namespace in try await service.listZones(in: namespace) }
         }
         database.post("zones/list") { request, context in
-            await handle(request, context, readsBody: false) { _, namespace in try await service.listZones(in: namespace) }
+            await handle(request, context) { _, namespace in try await service.listZones(in: namespace) }
         }
         database.post("zones/lookup") { request, context in
             await handle(request, context) { body, namespace in try await service.lookupZones(body, in: namespace) }
         }
         database.post("zones/modify") { request, context in
-            await handle(request, context) { body, namespace in try await service.modifyZones(body, in: namespace) }
+            await handle(request, context, writes: true) { body, namespace in try await service.modifyZones(body, in: namespace) }
         }
         return router
     }
 
-    /// Reads the request, runs the operation, and answers its JSON or its error.
+    /// Reads the request, checks its caller, runs the operation, and answers its JSON or its error.
     private func handle(
-        _ request: Request, _ context: BasicRequestContext, readsBody: Bool = true,
+        _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
         _ operation: (JSONValue, Namespace) async throws -> JSONValue
     ) async -> Response {
         let requestID = UUID().uuidString.lowercased()
         do {
-            let namespace = try namespace(context.parameters)
-            let body = readsBody ? try await Self.body(request, limit: configuration.maximumBodySize) : .object([:])
-            let answer = try await operation(body, namespace)
+            let raw = try await Self.rawBody(request, limit: configuration.maximumBodySize)
+            let caller = try authenticator.caller(
+                keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
+                signature: request.headers[Self.signatureHeader], apiToken: request.uri.queryParameters.get("ckAPIToken").map { String($0) },
+                subpath: request.uri.path, body: raw.readableBytesView)
+            let namespace = try namespace(context.parameters, caller: caller)
+            try RequestAuthenticator.check(caller, writes: writes, database: namespace.database)
+            switch caller {
+            case .anyone: break
+            case .key(let keyID): try limiter.admit("key:" + keyID)
+            case .apiToken: try limiter.admit("token:" + (request.uri.queryParameters.get("ckAPIToken").map { String($0) } ?? ""))
+            }
+            let answer = try await operation(try Self.json(raw), namespace)
             return Self.response(answer, status: .ok)
         } catch {
             let failure = error as? ServerError ?? ServerError(.internalError, "the server failed to answer")
@@ -118,8 +142,12 @@ public struct CloudKitServer: Sendable {
         }
     }
 
+    static let keyIDHeader = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
+    static let dateHeader = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
+    static let signatureHeader = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
+
     /// The namespace a request's path names.
-    private func namespace(_ parameters: Parameters) throws(ServerError) -> Namespace {
+    private func namespace(_ parameters: Parameters, caller: RequestAuthenticator.Caller) throws(ServerError) -> Namespace {
         let container = parameters.get("container") ?? ""
         if let served = configuration.container, container != served {
             throw ServerError(.notFound, "this server serves the container '\(served)', not '\(container.prefix(80))'")
@@ -129,22 +157,36 @@ public struct CloudKitServer: Sendable {
         }
         switch parameters.get("database") {
         case "public": return Namespace(environment: environment, database: .public)
-        case "private": return Namespace(environment: environment, database: .private(user: WireRecord.ownerName))
+        case "private":
+            // Each key is a user of its own; a server without credentials has one user.
+            guard case .key(let keyID) = caller else {
+                if caller == .anyone { return Namespace(environment: environment, database: .private(user: WireRecord.ownerName)) }
+                throw ServerError(.accessDenied, "the private database needs a server-to-server key")
+            }
+            return Namespace(environment: environment, database: .private(user: Self.userName(keyID)))
         case "shared": throw ServerError(.badRequest, "the shared database is not supported by this server")
         default: throw ServerError(.badRequest, "the database is 'public' or 'private'")
         }
     }
 
-    /// A request's body as JSON (an empty body is an empty object).
-    private static func body(_ request: Request, limit: Int) async throws(ServerError) -> JSONValue {
-        let buffer: ByteBuffer
+    /// The user a key stands for in the private database: its key ID, as a zone-name-safe text.
+    static func userName(_ keyID: String) -> String {
+        String(keyID.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
+    }
+
+    /// A request's body, at most `limit` bytes.
+    private static func rawBody(_ request: Request, limit: Int) async throws(ServerError) -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw ServerError(.quotaExceeded, "the request body is larger than \(limit) bytes")
         } catch {
             throw ServerError(.badRequest, "the request body could not be read")
         }
+    }
+
+    /// A request body as JSON (an empty body is an empty object).
+    private static func json(_ buffer: ByteBuffer) throws(ServerError) -> JSONValue {
         guard buffer.readableBytes > 0 else { return .object([:]) }
         do {
             let value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))

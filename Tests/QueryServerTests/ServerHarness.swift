@@ -49,9 +49,10 @@ struct ServerHarness {
     }
 
     /// Sends a request with a raw body (sent as `text/plain`, as CloudKit JS does).
-    func send(_ method: String, _ path: String, body: String? = nil) async throws -> Answer {
+    func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = Data(body.utf8)
             request.setValue("text/plain", forHTTPHeaderField: "Content-Type")

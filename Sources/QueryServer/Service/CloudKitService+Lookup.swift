@@ -19,7 +19,7 @@ extension CloudKitService {
             let keys = try Self.desiredKeys(entry["desiredKeys"]) ?? sharedKeys
             requests.append((RecordID(recordName: name, zoneID: zone), keys.map(Set.init)))
         }
-        let found = try await run { () throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
+        let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
         return .object(["records": .array(requests.map { request in
             if case .success(let record)? = found[request.id] {
                 return WireRecord.json(record, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings)

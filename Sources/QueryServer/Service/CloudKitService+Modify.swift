@@ -24,7 +24,7 @@ extension CloudKitService {
 
         // What the operations start from: the stored records they name.
         let readIDs = operations.filter(\.kind.readsStoredRecord).map(\.id)
-        let stored = readIDs.isEmpty ? [:] : try await run { () throws(RecordStoreError) in try await store.records(for: readIDs) }
+        let stored = readIDs.isEmpty ? [:] : try await run { () async throws(RecordStoreError) in try await store.records(for: readIDs) }
         func storedRecord(_ id: RecordID) -> Record? {
             if case .success(let record)? = stored[id] { return record }
             return nil
@@ -60,7 +60,7 @@ extension CloudKitService {
             })])
         }
 
-        let result = try await run { () throws(RecordStoreError) in
+        let result = try await run { () async throws(RecordStoreError) in
             try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic)
         }
         var answers: [JSONValue] = []
@@ -90,7 +90,7 @@ extension CloudKitService {
         let name = operation.id.recordName
         switch error {
         case .conflict:
-            let current = try await run { () throws(RecordStoreError) in try await store.record(for: operation.id) }
+            let current = try await run { () async throws(RecordStoreError) in try await store.record(for: operation.id) }
             if operation.kind == .create, current != nil {
                 return Self.recordError(name, .exists, "record '\(name)' already exists")
             }

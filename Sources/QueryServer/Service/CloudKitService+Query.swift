@@ -28,12 +28,12 @@ extension CloudKitService {
             } catch {
                 throw ServerError(.badRequest, "the continuationMarker is not one this server made: \(error)")
             }
-            batch = try await run { () throws(RecordStoreError) in
+            batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         } else {
             let query = try recordQuery(body["query"])
-            batch = try await run { () throws(RecordStoreError) in
+            batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         }

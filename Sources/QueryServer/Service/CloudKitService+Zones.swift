@@ -4,7 +4,7 @@ extension CloudKitService {
     /// `zones/list`: the namespace's zones, its default zone first.
     public func listZones(in namespace: Namespace) async throws(ServerError) -> JSONValue {
         _ = try await zone(from: nil, in: namespace)
-        let zones = try await run { () throws(RecordStoreError) in try await store.zones() }
+        let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
         let names = zones.compactMap(namespace.clientZoneName)
         return .object(["zones": .array(names.map(Self.zoneJSON))])
     }
@@ -13,7 +13,7 @@ extension CloudKitService {
     public func lookupZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         guard let requested = body["zones"]?.arrayValue else { throw ServerError(.badRequest, "zones is an array of {\"zoneName\": string}") }
         _ = try await zone(from: nil, in: namespace)
-        let stored = Set(try await run { () throws(RecordStoreError) in try await store.zones() })
+        let stored = Set(try await run { () async throws(RecordStoreError) in try await store.zones() })
         var entries: [JSONValue] = []
         for (index, entry) in requested.enumerated() {
             guard let name = (entry["zoneName"] ?? entry["zoneID"]?["zoneName"])?.stringValue else {
@@ -44,7 +44,7 @@ extension CloudKitService {
             let zone = try namespace.storedZone(name)
             switch operation["operationType"]?.stringValue {
             case "create":
-                try await run { () throws(RecordStoreError) in try await store.createZone(zone) }
+                try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
                 entries.append(Self.zoneJSON(name))
             case "delete":
                 if name == ZoneID.default.zoneName {

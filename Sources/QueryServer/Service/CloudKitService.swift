@@ -40,7 +40,7 @@ public final class CloudKitService: Sendable {
         }
         let zone = try namespace.storedZone(zoneName)
         if namespace.isDefaultZone(zone), zone != .default, !createdDefaultZones.contains(zone) {
-            try await run { () throws(RecordStoreError) in try await store.createZone(zone) }
+            try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
             createdDefaultZones.insert(zone)
         }
         return zone

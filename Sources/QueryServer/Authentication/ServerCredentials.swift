@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+
+/// Who may call the server: server-to-server keys (CloudKit's signed requests, read and write
+/// on every database) and API tokens (`ckAPIToken`, read-only on the public database).
+/// With neither, the server answers anyone, and so listens on loopback only.
+///
+/// ```swift
+/// var credentials = ServerCredentials()
+/// try credentials.addKey("--key", "2f1b...=/etc/query/eckey.pub.pem")
+/// credentials.apiTokens.insert("d9a1...")
+/// ```
+public struct ServerCredentials: Sendable {
+    /// Public keys by key ID, as their raw representation (PublicKey itself is not Sendable).
+    private var keyBytes: [String: Data] = [:]
+    /// The accepted API tokens.
+    public var apiTokens: Set<String> = []
+
+    public init() {}
+
+    /// Whether no credential is configured (every caller is then let in).
+    public var isEmpty: Bool { keyBytes.isEmpty && apiTokens.isEmpty }
+
+    /// The key IDs configured.
+    public var keyIDs: [String] { keyBytes.keys.sorted() }
+
+    /// Adds a key.
+    public mutating func addKey(id: String, publicKey: P256.Signing.PublicKey) {
+        keyBytes[id] = publicKey.rawRepresentation
+    }
+
+    /// The public key of a key ID, or nil when none is configured.
+    func publicKey(id: String) -> P256.Signing.PublicKey? {
+        keyBytes[id].flatMap { try? P256.Signing.PublicKey(rawRepresentation: $0) }
+    }
+
+    /// Adds a key from the command line's `KEYID=PATH` form, PATH a PEM file holding the public
+    /// key or the private key it belongs to (CloudKit's dashboard hands out the private one).
+    public mutating func addKey(_ option: String) throws(ServerCredentialError) {
+        guard let equals = option.firstIndex(of: "="), equals != option.startIndex else {
+            throw .malformedKeyOption(option)
+        }
+        let keyID = String(option[..<equals])
+        let path = String(option[option.index(after: equals)...])
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadableKeyFile(path: path, reason: "\(error)")
+        }
+        addKey(id: keyID, publicKey: try Self.publicKey(pem: text, path: path))
+    }
+
+    /// The public key a PEM text holds (a public key, or a private key in SEC1 or PKCS#8 form).
+    static func publicKey(pem: String, path: String) throws(ServerCredentialError) -> P256.Signing.PublicKey {
+        if let key = try? P256.Signing.PublicKey(pemRepresentation: pem) { return key }
+        if let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) { return key.publicKey }
+        throw .notAP256Key(path: path)
+    }
+}
+
+/// A credential the server was started with that it cannot use.
+public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
+    case malformedKeyOption(String)
+    case unreadableKeyFile(path: String, reason: String)
+    case notAP256Key(path: String)
+
+    public var description: String {
+        switch self {
+        case .malformedKeyOption(let option):
+            "--key takes KEYID=PATH (the key ID CloudKit shows, then a PEM file), not '\(option)'"
+        case .unreadableKeyFile(let path, let reason):
+            "the key file '\(path)' cannot be read: \(reason)"
+        case .notAP256Key(let path):
+            "the key file '\(path)' holds no P-256 (prime256v1) public or private key in PEM form"
+        }
+    }
+}
