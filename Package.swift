@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -92,6 +93,7 @@ let package = Package(
                 "PredicateLanguage",
                 "RecordStore",
                 "RecordStorePostgres",
+                "QueryServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -125,8 +127,10 @@ let package = Package(
             dependencies: [
                 "QueryServer", "RecordStore", "RecordStorePostgres", "PredicateLanguage", "EngineTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/QueryServerTests"
+            path: "Tests/QueryServerTests",
+            exclude: ["Clients"]
         ),
         .testTarget(
             name: "QueryBuilderTests",

@@ -20,6 +20,7 @@ enum BenchmarkMain {
         ConcurrencySection(),
         ScaleSection(),
         PostgresSection(),
+        ServeSection(),
     ]
 
     static func main() async {

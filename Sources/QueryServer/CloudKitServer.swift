@@ -129,6 +129,7 @@ public struct CloudKitServer: Sendable {
             case .apiToken: try limiter.admit("token:" + (request.uri.queryParameters.get("ckAPIToken").map { String($0) } ?? ""))
             }
             let answer = try await operation(try Self.json(raw), namespace)
+            logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
             return Self.response(answer, status: .ok)
         } catch {
             let failure = error as? ServerError ?? ServerError(.internalError, "the server failed to answer")
@@ -188,23 +189,19 @@ public struct CloudKitServer: Sendable {
     /// A request body as JSON (an empty body is an empty object).
     private static func json(_ buffer: ByteBuffer) throws(ServerError) -> JSONValue {
         guard buffer.readableBytes > 0 else { return .object([:]) }
+        let value: JSONValue
         do {
-            let value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
-            guard case .object = value else { throw ServerError(.badRequest, "the request body is a JSON object, not \(value.kindName)") }
-            return value
-        } catch let error as ServerError {
-            throw error
+            value = try JSONValue(parsing: buffer.readableBytesView)
         } catch {
-            throw ServerError(.badRequest, "the request body is not valid JSON")
+            throw ServerError(.badRequest, "the request body is not valid JSON: \(error)")
         }
+        guard case .object = value else { throw ServerError(.badRequest, "the request body is a JSON object, not \(value.kindName)") }
+        return value
     }
 
     /// A JSON response.
     static func response(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data(#"{"serverErrorCode":"INTERNAL_ERROR","reason":"the answer could not be encoded"}"#.utf8)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.jsonBytes())))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,9 @@ struct ServerHarness {
         store: Store, configuration: CloudKitServer.Configuration = .init(host: "127.0.0.1", port: 0),
         _ body: @Sendable (ServerHarness) async throws -> T
     ) async throws -> T {
-        let server = CloudKitServer(store: store, configuration: configuration)
+        var logger = Logger(label: "query.serve.tests")
+        logger.logLevel = .critical   // stopping the server at each test's end logs a cancellation
+        let server = CloudKitServer(store: store, configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
@@ -79,4 +82,31 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(Dictionary(elements, uniquingKeysWith: { $1 })) }
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// A child process run to its end on a thread of its own: waiting for it never holds a thread
+/// of the cooperative pool, which the in-process server needs to answer the child.
+enum ChildProcess {
+    /// The exit status and the standard output and error of `executable` run with `arguments`.
+    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                do {
+                    try process.run()
+                    let data = try pipe.fileHandleForReading.readToEnd() ?? Data()
+                    process.waitUntilExit()
+                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.start()
+        }
+    }
 }

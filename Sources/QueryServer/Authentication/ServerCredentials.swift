@@ -53,9 +53,38 @@ public struct ServerCredentials: Sendable {
 
     /// The public key a PEM text holds (a public key, or a private key in SEC1 or PKCS#8 form).
     static func publicKey(pem: String, path: String) throws(ServerCredentialError) -> P256.Signing.PublicKey {
-        if let key = try? P256.Signing.PublicKey(pemRepresentation: pem) { return key }
-        if let key = try? P256.Signing.PrivateKey(pemRepresentation: pem) { return key.publicKey }
+        for block in pemBlocks(pem) {
+            if let key = try? P256.Signing.PublicKey(pemRepresentation: block) { return key }
+            if let key = try? P256.Signing.PrivateKey(pemRepresentation: block) { return key.publicKey }
+        }
         throw .notAP256Key(path: path)
+    }
+
+    /// The PEM blocks of a text, each rewrapped at 64 characters a line (the parser wants
+    /// that; OpenSSL and python-ecdsa write 64 and 76). `openssl ecparam -genkey` without
+    /// `-noout` writes an `EC PARAMETERS` block first: every block is tried.
+    static func pemBlocks(_ text: String) -> [String] {
+        var blocks: [String] = []
+        var label: Substring?
+        var body = ""
+        for line in text.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("-----BEGIN ") {
+                label = line.dropFirst("-----BEGIN ".count).dropLast(5)
+                body = ""
+            } else if line.hasPrefix("-----END "), let open = label {
+                var lines: [String] = []
+                var rest = Substring(body)
+                while !rest.isEmpty {
+                    lines.append(String(rest.prefix(64)))
+                    rest = rest.dropFirst(64)
+                }
+                blocks.append((["-----BEGIN \(open)-----"] + lines + ["-----END \(open)-----"]).joined(separator: "\n"))
+                label = nil
+            } else if label != nil {
+                body += line
+            }
+        }
+        return blocks
     }
 }
 

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PredicateLanguage
+import QueryServer
+import RecordStore
+
+/// `query serve` over HTTP against the same work in-process: `records/query` (indexed equality,
+/// range + sort, full text, radius) from 1 and 16 keep-alive clients beside the same queries run
+/// through the store by 1 and 16 tasks, with latency percentiles; and `records/modify` with
+/// 200-operation requests beside `Store.modify` of the same records.
+struct ServeSection: BenchmarkSection {
+    let name = "serve"
+    let title = "query serve (cities1000 on SQLite): CloudKit Web Services over HTTP against the same queries in-process"
+
+    static let requestCount = 1_600
+    static let clientCount = 16
+
+    /// The four queries, as `records/query` bodies and as the store's queries.
+    static func workload() throws -> [(body: Data, query: RecordQuery, limit: Int)] {
+        let paris: [String: Any] = ["latitude": 48.8566, "longitude": 2.3522]
+        let bodies: [[String: Any]] = [
+            ["resultsLimit": 100, "query": ["recordType": "City", "filterBy": [
+                ["comparator": "EQUALS", "fieldName": "name", "fieldValue": ["value": "Springfield"]]]]],
+            ["resultsLimit": 50, "query": ["recordType": "City", "filterBy": [
+                ["comparator": "GREATER_THAN_OR_EQUALS", "fieldName": "population", "fieldValue": ["value": 100_000]],
+                ["comparator": "LESS_THAN_OR_EQUALS", "fieldName": "population", "fieldValue": ["value": 200_000]]],
+                "sortBy": [["fieldName": "population", "ascending": false]]]],
+            ["resultsLimit": 100, "query": ["recordType": "City", "filterBy": [
+                ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "allTokens", "fieldValue": ["value": "springfield"]]]]],
+            ["resultsLimit": 200, "query": ["recordType": "City", "filterBy": [
+                ["comparator": "NEAR", "fieldName": "location", "distance": 20_000, "fieldValue": ["value": paris, "type": "LOCATION"]]]]],
+        ]
+        let queries: [(String, [Value], [Sort], Int)] = [
+            ("name == %@", ["Springfield"], [], 100),
+            ("population >= 100000 AND population <= 200000", [], [Sort("population", ascending: false)], 50),
+            ("self CONTAINS %@", ["springfield"], [], 100),
+            ("distanceToLocation:fromLocation:(location, %@) < 20000", [.location(Location(latitude: 48.8566, longitude: 2.3522))], [], 200),
+        ]
+        return try zip(bodies, queries).map { body, query in
+            (try JSONSerialization.data(withJSONObject: body),
+             try RecordQuery(recordType: "City", predicate: FormatPredicate(format: query.0, argumentArray: query.1), sorts: query.2),
+             query.3)
+        }
+    }
+
+    func run(report: BenchmarkReport) async throws {
+        let store = try Store.open(path: try Cities1000Database.path())
+        let workload = try Self.workload()
+        let server = CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, rateLimit: 0))
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await server.run { continuation.yield($0) } }
+        defer { serving.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { return }
+        let url = URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.bench/production/public/records/query")!
+        let configuration = URLSessionConfiguration.default
+        configuration.httpMaximumConnectionsPerHost = Self.clientCount
+        let session = URLSession(configuration: configuration)
+
+        // Warm both sides (connections, page cache, statements).
+        _ = try await Self.http(session, url, workload, clients: Self.clientCount, requests: 160)
+        _ = try await Self.inProcess(store, workload, tasks: Self.clientCount, requests: 160)
+
+        for clients in [1, Self.clientCount] {
+            let http = try await Self.http(session, url, workload, clients: clients, requests: Self.requestCount)
+            let local = try await Self.inProcess(store, workload, tasks: clients, requests: Self.requestCount)
+            report.figure("records/query requests/s, \(clients) HTTP client\(clients == 1 ? "" : "s") vs \(clients) in-process task\(clients == 1 ? "" : "s")",
+                          measured: Double(Self.requestCount) / http.seconds, baseline: Double(Self.requestCount) / local, unit: "req/s",
+                          target: clients == 1 ? .none : .ratioAtLeast(0.5),
+                          baselineName: "the same four queries through the store, in-process")
+            if clients == Self.clientCount {
+                let sorted = http.latencies.sorted()
+                let p50 = sorted[sorted.count / 2] * 1000
+                let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)] * 1000
+                report.figure("records/query p99 latency at \(clients) clients vs p50", measured: p99, baseline: p50, unit: "ms",
+                              target: .ratioAtMost(5), baselineName: "the median latency of the same requests")
+            }
+        }
+        try await measureModify(report: report, session: session, port: port)
+        report.note("client and server share this process and its \(ProcessInfo.processInfo.activeProcessorCount) cores; queries: name EQUALS, population range sorted, allTokens, NEAR 20 km")
+    }
+
+    /// `records/modify` with 200 creates a request, against `Store.modify` of the same records.
+    private func measureModify(report: BenchmarkReport, session: URLSession, port: Int) async throws {
+        let store = Store.inMemory()
+        let batches = 20
+        var httpSeconds = 0.0
+        for batch in 0..<batches {
+            let operations: [[String: Any]] = (0..<200).map { index in
+                ["operationType": "create", "record": ["recordName": "h\(batch)-\(index)", "recordType": "Note",
+                                                        "fields": ["title": ["value": "note \(index)"], "rank": ["value": index]]]]
+            }
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.bench/development/public/records/modify")!)
+            request.httpMethod = "POST"
+            request.httpBody = try JSONSerialization.data(withJSONObject: ["operations": operations])
+            let start = DispatchTime.now().uptimeNanoseconds
+            let (_, response) = try await session.data(for: request)
+            httpSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchmarkFailure("records/modify answered \(response)") }
+        }
+        var localSeconds = 0.0
+        for batch in 0..<batches {
+            let records = (0..<200).map { index in
+                Record(recordType: "Note", recordID: RecordID(recordName: "l\(batch)-\(index)"), fields: ["title": .string("note \(index)"), "rank": .int(Int64(index))])
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try await store.modify(saving: records, deleting: [])
+            localSeconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        }
+        report.figure("records/modify, 200 creates a request: records/s", measured: Double(batches * 200) / httpSeconds,
+                      baseline: Double(batches * 200) / localSeconds, unit: "rec/s", target: .none,
+                      baselineName: "Store.modify of the same records in-process (the server writes to the served SQLite file, the baseline to memory)")
+    }
+
+    /// Seconds for `requests` HTTP requests over `clients` concurrent clients, and each request's latency.
+    static func http(_ session: URLSession, _ url: URL, _ workload: [(body: Data, query: RecordQuery, limit: Int)], clients: Int, requests: Int) async throws -> (seconds: Double, latencies: [Double]) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    var latencies: [Double] = []
+                    for index in stride(from: client, to: requests, by: clients) {
+                        var request = URLRequest(url: url)
+                        request.httpMethod = "POST"
+                        request.httpBody = workload[index % workload.count].body
+                        let begin = DispatchTime.now().uptimeNanoseconds
+                        let (data, response) = try await session.data(for: request)
+                        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9)
+                        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                            throw BenchmarkFailure("records/query answered \(String(decoding: data.prefix(300), as: UTF8.self))")
+                        }
+                    }
+                    return latencies
+                }
+            }
+            var all: [Double] = []
+            for try await latencies in group { all += latencies }
+            return all
+        }
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, latencies)
+    }
+
+    /// Seconds for the same queries through the store from `tasks` concurrent tasks.
+    static func inProcess(_ store: Store, _ workload: [(body: Data, query: RecordQuery, limit: Int)], tasks: Int, requests: Int) async throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    var found = 0
+                    for index in stride(from: task, to: requests, by: tasks) {
+                        let entry = workload[index % workload.count]
+                        found += try await store.records(matching: entry.query, resultsLimit: entry.limit).matchResults.count
+                    }
+                    return found
+                }
+            }
+            var total = 0
+            for try await found in group { total += found }
+            blackHole(total)
+        }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+}
+
+/// A benchmark that could not measure what it meant to.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `query serve` as a process: it answers, refuses unsafe options, and stops cleanly on SIGTERM.
+@Suite struct ServeCommandTests {
+    @Test func servesThenStopsCleanlyOnSIGTERM() async throws {
+        let database = NSTemporaryDirectory() + "query-serve-\(UUID().uuidString).sqlite"
+        let process = Process()
+        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
+        process.arguments = ["serve", "--db", database, "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The port is announced on standard error: "query serve: listening on http://127.0.0.1:PORT (...)".
+        let port = try await Self.announcedPort(errors.fileHandleForReading)
+        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"status":"ok"}"#)
+        process.terminate()   // SIGTERM: a graceful shutdown
+        let status = try await Self.exitStatus(process)
+        #expect(status == 0)
+    }
+
+    @Test func refusesANonLoopbackHostWithoutCredentials() throws {
+        let outcome = try CommandRunner.run(["serve", "--host", "0.0.0.0"])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("loopback"))
+        let badKey = try CommandRunner.run(["serve", "--key", "id=/nonexistent.pem"])
+        #expect(badKey.status == 1)
+        #expect(badKey.standardError.contains("cannot be read"))
+    }
+
+    /// Reads standard error on a thread of its own until the listening line names the port.
+    static func announcedPort(_ handle: FileHandle) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                var text = ""
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                        let port = text[range].split(separator: ":").last.flatMap { Int($0) }
+                        continuation.resume(returning: port ?? 0)
+                        return
+                    }
+                }
+                continuation.resume(throwing: CocoaError(.fileReadUnknown, userInfo: ["output": text]))
+            }.start()
+        }
+    }
+
+    /// Waits for the process to end on a thread of its own.
+    static func exitStatus(_ process: Process) async throws -> Int32 {
+        await withCheckedContinuation { continuation in
+            Thread {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }.start()
+        }
+    }
+}
