@@ -86,7 +86,8 @@ public struct CloudKitServer: Sendable {
         }
         let database = router.group("database/1/:container/:environment/:database")
         database.post("records/query") { request, context in
-            await handle(request, context) { body, namespace in try await service.query(body, in: namespace) }
+            // Written straight into bytes: the one answer that carries up to 200 whole records.
+            await handleBytes(request, context) { body, namespace in try await service.queryAnswer(body, in: namespace).jsonBytes() }
         }
         database.post("records/lookup") { request, context in
             await handle(request, context) { body, namespace in try await service.lookup(body, in: namespace) }
@@ -114,6 +115,14 @@ public struct CloudKitServer: Sendable {
         _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
         _ operation: (JSONValue, Namespace) async throws -> JSONValue
     ) async -> Response {
+        await handleBytes(request, context, writes: writes) { body, namespace in try await operation(body, namespace).jsonBytes() }
+    }
+
+    /// ``handle(_:_:writes:_:)`` for an operation that writes its own JSON bytes.
+    private func handleBytes(
+        _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
+        _ operation: (JSONValue, Namespace) async throws -> [UInt8]
+    ) async -> Response {
         let requestID = UUID().uuidString.lowercased()
         do {
             let raw = try await Self.rawBody(request, limit: configuration.maximumBodySize)
@@ -130,7 +139,7 @@ public struct CloudKitServer: Sendable {
             }
             let answer = try await operation(try Self.json(raw), namespace)
             logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
-            return Self.response(answer, status: .ok)
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
         } catch {
             let failure = error as? ServerError ?? ServerError(.internalError, "the server failed to answer")
             logger.log(level: failure.code == .internalError ? .error : .info, "request failed",

@@ -113,6 +113,18 @@ import Testing
         }
     }
 
+    @Test func theServersBytesAreTheServicesJSON() async throws {
+        let store = try await Self.servedStore()
+        let body: JSONValue = ["resultsLimit": 5, "numbersAsStrings": true, "query": ["recordType": "City", "sortBy": [["fieldName": "population"]]]]
+        let direct = try await CloudKitService(store: store).query(body, in: Namespace(environment: .production, database: .public))
+        try await ServerHarness.withServer(store: store) { server in
+            let answer = try await server.post("records/query", body)
+            #expect(answer.body["records"] == direct["records"])
+            #expect(answer.records.count == 5)
+            #expect(answer.body["continuationMarker"]?.stringValue != nil)
+        }
+    }
+
     @Test func aDistanceSortOrdersByNearness() async throws {
         let store = try await Self.servedStore()
         try await ServerHarness.withServer(store: store) { server in

@@ -9,6 +9,19 @@ extension CloudKitService {
     /// server's extension `predicate` (an NSPredicate format string) with `arguments`. Answers
     /// `{"records": [...], "continuationMarker": "..."}`, the marker present while records remain.
     public func query(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let answer = try await queryAnswer(body, in: namespace)
+        var members: [String: JSONValue] = [
+            "records": .array(answer.batch.matchResults.map {
+                WireRecord.json($0, zoneName: answer.zoneName, desiredKeys: answer.desiredKeys, numbersAsStrings: answer.numbersAsStrings)
+            }),
+        ]
+        if let cursor = answer.batch.cursor { members["continuationMarker"] = .string(cursor.stringValue) }
+        return .object(members)
+    }
+
+    /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON
+    /// (the server writes it straight into bytes, ``QueryAnswer/jsonBytes()``).
+    func queryAnswer(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> QueryAnswer {
         let zone = try await zone(from: body["zoneID"], in: namespace)
         let limit = try resultsLimit(body["resultsLimit"])
         let desiredKeys = try Self.desiredKeys(body["desiredKeys"])
@@ -37,13 +50,8 @@ extension CloudKitService {
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         }
-        let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
-        let keys = desiredKeys.map(Set.init)
-        var answer: [String: JSONValue] = [
-            "records": .array(batch.matchResults.map { WireRecord.json($0, zoneName: zoneName, desiredKeys: keys, numbersAsStrings: numbersAsStrings) }),
-        ]
-        if let cursor = batch.cursor { answer["continuationMarker"] = .string(cursor.stringValue) }
-        return .object(answer)
+        return QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
+                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings)
     }
 
     /// `resultsLimit`: 1 to 200; absent, the most.

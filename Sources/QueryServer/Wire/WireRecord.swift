@@ -36,6 +36,49 @@ enum WireRecord {
         return .object(members)
     }
 
+    /// Writes ``json(_:zoneName:desiredKeys:numbersAsStrings:)``'s object straight into bytes,
+    /// without building it: the hot path of `records/query`.
+    static func write(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"recordName":"#.utf8)
+        JSONValue.writeString(record.recordID.recordName, into: &bytes)
+        bytes.append(contentsOf: #","recordType":"#.utf8)
+        JSONValue.writeString(record.recordType, into: &bytes)
+        if let tag = record.recordChangeTag {
+            bytes.append(contentsOf: #","recordChangeTag":"#.utf8)
+            JSONValue.writeString(tag, into: &bytes)
+        }
+        bytes.append(contentsOf: #","deleted":false,"zoneID":{"zoneName":"#.utf8)
+        JSONValue.writeString(zoneName, into: &bytes)
+        bytes.append(contentsOf: #","ownerRecordName":"_defaultOwner"}"#.utf8)
+        if let created = record.creationDate {
+            bytes.append(contentsOf: #","created":"#.utf8)
+            writeStamp(created, into: &bytes)
+        }
+        if let modified = record.modificationDate {
+            bytes.append(contentsOf: #","modified":"#.utf8)
+            writeStamp(modified, into: &bytes)
+        }
+        bytes.append(contentsOf: #","fields":{"#.utf8)
+        var first = true
+        for (name, value) in record.fields {
+            if let desiredKeys, !desiredKeys.contains(name) { continue }
+            guard WireValue.hasWireType(value) else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONValue.writeString(name, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            WireValue.write(value, numbersAsStrings: numbersAsStrings, into: &bytes)
+        }
+        bytes.append(contentsOf: "}}".utf8)
+    }
+
+    /// ``stamp(_:)`` written straight into bytes.
+    private static func writeStamp(_ date: Date, into bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #"{"timestamp":"#.utf8)
+        WireValue.milliseconds(date).write(into: &bytes)
+        bytes.append(contentsOf: #","userRecordName":"_defaultOwner","deviceID":"query"}"#.utf8)
+    }
+
     /// A deleted record, as `records/modify` answers a delete.
     static func deletedJSON(recordName: String, zoneName: String) -> JSONValue {
         .object(["recordName": .string(recordName), "deleted": .bool(true), "zoneID": zoneJSON(zoneName)])
@@ -46,7 +89,7 @@ enum WireRecord {
         .object(["zoneName": .string(zoneName), "ownerRecordName": .string(ownerName)])
     }
 
-    private static func stamp(_ date: Date) -> JSONValue {
+    static func stamp(_ date: Date) -> JSONValue {
         .object(["timestamp": WireValue.milliseconds(date), "userRecordName": .string(ownerName), "deviceID": .string(deviceName)])
     }
 

@@ -141,6 +141,37 @@ enum WireValue {
         return .object(["value": raw, "type": .string(type)])
     }
 
+    /// Whether a value has a wire form (``json(_:numbersAsStrings:)`` is not nil).
+    static func hasWireType(_ value: Value) -> Bool {
+        if case .list = value { return true }
+        return typeName(value) != nil
+    }
+
+    /// ``json(_:numbersAsStrings:)``'s object written straight into bytes (for a value with a
+    /// wire form): strings, numbers and timestamps without building the object.
+    static func write(_ value: Value, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
+        switch value {
+        case .string(let text):
+            bytes.append(contentsOf: #"{"value":"#.utf8)
+            JSONValue.writeString(text, into: &bytes)
+            bytes.append(contentsOf: #","type":"STRING"}"#.utf8)
+        case .int(let integer) where !numbersAsStrings:
+            bytes.append(contentsOf: #"{"value":"#.utf8)
+            bytes.append(contentsOf: String(integer).utf8)
+            bytes.append(contentsOf: #","type":"INT64"}"#.utf8)
+        case .double(let number) where !numbersAsStrings && number.isFinite:
+            bytes.append(contentsOf: #"{"value":"#.utf8)
+            bytes.append(contentsOf: number.description.utf8)
+            bytes.append(contentsOf: #","type":"DOUBLE"}"#.utf8)
+        case .date(let date):
+            bytes.append(contentsOf: #"{"value":"#.utf8)
+            milliseconds(date).write(into: &bytes)
+            bytes.append(contentsOf: #","type":"TIMESTAMP"}"#.utf8)
+        default:
+            json(value, numbersAsStrings: numbersAsStrings)?.write(into: &bytes)
+        }
+    }
+
     /// The wire type name of a scalar value.
     static func typeName(_ value: Value) -> String? {
         switch value {

@@ -1,0 +1,28 @@
+import RecordStore
+
+/// The answer of `records/query` before it is JSON: the batch, and how its records are written.
+struct QueryAnswer {
+    let batch: QueryBatch
+    let zoneName: String
+    let desiredKeys: Set<String>?
+    let numbersAsStrings: Bool
+
+    /// `{"records": [...], "continuationMarker": "..."}` written straight into bytes, each record
+    /// as ``WireRecord/write(_:zoneName:desiredKeys:numbersAsStrings:into:)`` writes it.
+    func jsonBytes() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512 * max(1, batch.matchResults.count))
+        bytes.append(contentsOf: #"{"records":["#.utf8)
+        for (index, record) in batch.matchResults.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            WireRecord.write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        if let cursor = batch.cursor {
+            bytes.append(contentsOf: #","continuationMarker":"#.utf8)
+            JSONValue.writeString(cursor.stringValue, into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
