@@ -35,10 +35,16 @@ public struct CloudKitServer: Sendable {
         public var maximumBodySize: Int
         /// Who may call; with none, anyone may (start such a server on loopback only).
         public var credentials: ServerCredentials
-        /// Requests a second each key or API token may send (0: no limit), and the burst above it.
+        /// Requests a second each key or API token may send (0: no limit).
         public var rateLimit: Double
+        /// How many requests a key or token may send at once before ``rateLimit`` applies.
         public var rateBurst: Double
 
+        /// A configuration; every value has a default that serves loopback on port 8080.
+        ///
+        /// ```swift
+        /// let configuration = CloudKitServer.Configuration(port: 0, credentials: credentials, rateLimit: 50, rateBurst: 100)
+        /// ```
         public init(host: String = "127.0.0.1", port: Int = 8080, container: String? = nil,
                     predicateRules: PredicateRules = .cloudKit, maximumBodySize: Int = 4 << 20,
                     credentials: ServerCredentials = ServerCredentials(), rateLimit: Double = 100, rateBurst: Double = 200) {
@@ -53,12 +59,15 @@ public struct CloudKitServer: Sendable {
         }
     }
 
+    /// The operations the routes call (usable without HTTP).
     public let service: CloudKitService
+    /// Where and how the server listens.
     public let configuration: Configuration
     private let authenticator: RequestAuthenticator
     private let limiter: RateLimiter
     private let logger: Logger
 
+    /// A server over a store; nothing listens until ``run(onListening:)``.
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
         service = CloudKitService(store: store, predicateRules: configuration.predicateRules)
         self.configuration = configuration

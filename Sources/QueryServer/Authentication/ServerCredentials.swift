@@ -16,6 +16,7 @@ public struct ServerCredentials: Sendable {
     /// The accepted API tokens.
     public var apiTokens: Set<String> = []
 
+    /// No credentials: add keys with ``addKey(_:)`` or ``addKey(id:publicKey:)`` and tokens to ``apiTokens``.
     public init() {}
 
     /// Whether no credential is configured (every caller is then let in).
@@ -94,6 +95,7 @@ public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
     case unreadableKeyFile(path: String, reason: String)
     case notAP256Key(path: String)
 
+    /// What was wrong with the option or file, for the person who started the server.
     public var description: String {
         switch self {
         case .malformedKeyOption(let option):

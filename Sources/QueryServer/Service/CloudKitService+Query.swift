@@ -9,14 +9,13 @@ extension CloudKitService {
     /// server's extension `predicate` (an NSPredicate format string) with `arguments`. Answers
     /// `{"records": [...], "continuationMarker": "..."}`, the marker present while records remain.
     public func query(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let answer = try await queryAnswer(body, in: namespace)
-        var members: [String: JSONValue] = [
-            "records": .array(answer.batch.matchResults.map {
-                WireRecord.json($0, zoneName: answer.zoneName, desiredKeys: answer.desiredKeys, numbersAsStrings: answer.numbersAsStrings)
-            }),
-        ]
-        if let cursor = answer.batch.cursor { members["continuationMarker"] = .string(cursor.stringValue) }
-        return .object(members)
+        // The server sends these bytes as they are; read back, they are the JSON of the answer.
+        let bytes = try await queryAnswer(body, in: namespace).jsonBytes()
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw ServerError(.internalError, "the answer could not be read back: \(error)")
+        }
     }
 
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON

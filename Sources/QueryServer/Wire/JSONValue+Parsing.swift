@@ -21,8 +21,11 @@ extension JSONValue {
 
 /// Why a text is not JSON, and where.
 public struct JSONParsingError: Error, CustomStringConvertible {
+    /// What is wrong.
     public let message: String
+    /// The byte offset where the parser stopped.
     public let offset: Int
+    /// The message with its offset: `expected ':' after a key at byte 12`.
     public var description: String { "\(message) at byte \(offset)" }
 }
 

@@ -84,6 +84,7 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value (for `Codable` users; the server itself reads with ``init(parsing:)``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -103,6 +104,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

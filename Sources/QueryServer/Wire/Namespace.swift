@@ -28,7 +28,9 @@ public struct Namespace: Sendable, Equatable {
         case `private`(user: String)
     }
 
+    /// The request's environment (`development` or `production` in its path).
     public let environment: Environment
+    /// The request's database (`public`, or `private` for the calling key).
     public let database: Database
 
     /// A namespace.

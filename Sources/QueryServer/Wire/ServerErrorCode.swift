@@ -43,16 +43,20 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
 /// throw ServerError(.badRequest, "resultsLimit must be a number from 1 to 200")
 /// ```
 public struct ServerError: Error, Sendable, CustomStringConvertible {
+    /// CloudKit's code, which decides the HTTP status.
     public let code: ServerErrorCode
+    /// What was wrong and where, for the client.
     public let reason: String
     /// Seconds a throttled client should wait (`THROTTLED` only).
     public let retryAfter: Int?
 
+    /// An error; `retryAfter` only with `THROTTLED`.
     public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
         self.code = code
         self.reason = reason
         self.retryAfter = retryAfter
     }
 
+    /// `BAD_REQUEST: resultsLimit is a number from 1 to 200`.
     public var description: String { "\(code.rawValue): \(reason)" }
 }

@@ -11,7 +11,7 @@ import PredicateLanguage
 enum TypedJSON {
     static func value(_ json: JSONValue) throws(ServerError) -> Value {
         do {
-            return try Value(jsonBytes: try JSONEncoder().encode(json))
+            return try Value(jsonBytes: json.jsonBytes())
         } catch {
             throw ServerError(.badRequest, "query.arguments: \(error)")
         }

@@ -16,28 +16,19 @@ enum WireRecord {
     static let ownerName = "_defaultOwner"
     static let deviceName = "query"
 
-    /// A record as JSON, with only `desiredKeys` among its fields when given.
+    /// A record as JSON, with only `desiredKeys` among its fields when given: what
+    /// ``write(_:zoneName:desiredKeys:numbersAsStrings:into:)`` writes, read back, so the record's
+    /// shape is spelled once.
     static func json(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool) -> JSONValue {
-        var fields: [String: JSONValue] = [:]
-        for (name, value) in record.fields {
-            if let desiredKeys, !desiredKeys.contains(name) { continue }
-            if let field = WireValue.json(value, numbersAsStrings: numbersAsStrings) { fields[name] = field }
-        }
-        var members: [String: JSONValue] = [
-            "recordName": .string(record.recordID.recordName),
-            "recordType": .string(record.recordType),
-            "fields": .object(fields),
-            "deleted": .bool(false),
-            "zoneID": zoneJSON(zoneName),
-        ]
-        if let tag = record.recordChangeTag { members["recordChangeTag"] = .string(tag) }
-        if let created = record.creationDate { members["created"] = stamp(created) }
-        if let modified = record.modificationDate { members["modified"] = stamp(modified) }
-        return .object(members)
+        var bytes: [UInt8] = []
+        write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, into: &bytes)
+        // The writer's output is JSON by construction; null only if that were ever broken.
+        return (try? JSONValue(parsing: bytes)) ?? .null
     }
 
-    /// Writes ``json(_:zoneName:desiredKeys:numbersAsStrings:)``'s object straight into bytes,
-    /// without building it: the hot path of `records/query`.
+    /// Writes a record's object straight into bytes, without building it (the hot path of
+    /// `records/query`): `recordName`, `recordType`, `recordChangeTag`, `deleted`, `zoneID`,
+    /// `created`, `modified` and `fields`.
     static func write(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"recordName":"#.utf8)
         JSONValue.writeString(record.recordID.recordName, into: &bytes)
@@ -49,7 +40,9 @@ enum WireRecord {
         }
         bytes.append(contentsOf: #","deleted":false,"zoneID":{"zoneName":"#.utf8)
         JSONValue.writeString(zoneName, into: &bytes)
-        bytes.append(contentsOf: #","ownerRecordName":"_defaultOwner"}"#.utf8)
+        bytes.append(contentsOf: #","ownerRecordName":"#.utf8)
+        JSONValue.writeString(ownerName, into: &bytes)
+        bytes.append(UInt8(ascii: "}"))
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
             writeStamp(created, into: &bytes)
@@ -72,11 +65,15 @@ enum WireRecord {
         bytes.append(contentsOf: "}}".utf8)
     }
 
-    /// ``stamp(_:)`` written straight into bytes.
+    /// A `created` or `modified` object: `{timestamp, userRecordName, deviceID}`.
     private static func writeStamp(_ date: Date, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"timestamp":"#.utf8)
         WireValue.milliseconds(date).write(into: &bytes)
-        bytes.append(contentsOf: #","userRecordName":"_defaultOwner","deviceID":"query"}"#.utf8)
+        bytes.append(contentsOf: #","userRecordName":"#.utf8)
+        JSONValue.writeString(ownerName, into: &bytes)
+        bytes.append(contentsOf: #","deviceID":"#.utf8)
+        JSONValue.writeString(deviceName, into: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A deleted record, as `records/modify` answers a delete.
@@ -87,10 +84,6 @@ enum WireRecord {
     /// A zone ID dictionary.
     static func zoneJSON(_ zoneName: String) -> JSONValue {
         .object(["zoneName": .string(zoneName), "ownerRecordName": .string(ownerName)])
-    }
-
-    static func stamp(_ date: Date) -> JSONValue {
-        .object(["timestamp": WireValue.milliseconds(date), "userRecordName": .string(ownerName), "deviceID": .string(deviceName)])
     }
 
     /// The fields of a record dictionary a client sent (`fields`, absent meaning none).

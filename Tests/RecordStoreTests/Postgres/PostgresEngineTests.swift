@@ -279,8 +279,6 @@ struct PostgresEngineTests {
         let url = try PostgresTestServer.freshStoreURL() + "&application_name=" + application
         let store = try await Store.open(url: url)
         let batch = (0..<3000).map { Self.item("b\($0)", ["rank": .int(Int64($0)), "title": .string("batch \($0)")]) }
-        let admin = try await PostgresTestServer.makeAsyncStore()
-        _ = admin
         // Save a big batch while the server drops the store's connections.
         async let saving = Self.outcome { () async throws(RecordStoreError) in try await store.save(batch) }
         try await Task.sleep(for: .milliseconds(30))
