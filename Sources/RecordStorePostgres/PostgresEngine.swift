@@ -37,6 +37,10 @@ final class PostgresEngine: StorageEngine {
     private let runTask: Task<Void, Never>
     private let poolExecutor: (any TaskExecutor)?
     private let logger: Logger
+    /// The commits live queries follow, heard with `LISTEN` (``PostgresChangeNotifications``).
+    let changeFeed: ChangeFeed
+    /// The channel this store's commits are notified on.
+    let changeChannel: String
 
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
@@ -52,6 +56,17 @@ final class PostgresEngine: StorageEngine {
         self.runTask = runTask
         self.logger = logger
         executor = SQLExecutor(dialect: PostgresDialect())
+        let channel = PostgresChangeNotifications.channel(for: location)
+        changeChannel = channel
+        let reader = RecordReaderBox()
+        changeFeed = ChangeFeed(
+            storeIdentity: secret.storeIdentifier,
+            source: PostgresChangeSource(client: client, channel: channel) { ids throws(RecordStoreError) in
+                guard let engine = reader.engine else { throw .cancelled }
+                return try await engine.records(for: ids)
+            },
+            ordering: .arrival)
+        reader.engine = self
     }
 
     deinit {
@@ -232,9 +247,11 @@ final class PostgresEngine: StorageEngine {
 
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
         let executor = self.executor
+        let channel = changeChannel
         return try await write { connection, attempt in
-            var transaction = PostgresWriteTransaction(connection: connection, executor: executor, locksSchemaFirst: attempt > 1)
-            return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
+            var transaction = PostgresWriteTransaction(
+                connection: connection, executor: executor, changeChannel: channel, locksSchemaFirst: attempt > 1)
+            return try await SaveProcedure.run(changes, mode: mode, in: &transaction).saved
         }
     }
 
@@ -262,9 +279,12 @@ final class PostgresEngine: StorageEngine {
         guard zone != .default else { throw .cannotDeleteDefaultZone }
         guard !zone.zoneName.utf8.contains(0) else { throw .zoneNotFound(zone) }
         let executor = self.executor
+        let channel = changeChannel
         try await write { connection in
             guard try await executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
             try await PostgresRecordWriter(connection: connection, catalog: executor.catalog(on: connection)).deleteZone(zone)
+            try await PostgresChangeNotifications.notify(
+                CommittedChanges(sequence: 0, unlisted: [.init(zone: zone)]), channel: channel, on: connection)
         }
     }
 
@@ -369,3 +389,10 @@ package enum PostgresEngineOpener {
     }
 }
 
+
+/// The engine as its change source reads records through it, held weakly (the engine owns the
+/// source through its feed).
+private final class RecordReaderBox: @unchecked Sendable {
+    // Written once, in the engine's initializer, before the source can run.
+    weak var engine: PostgresEngine?
+}

@@ -9,14 +9,17 @@ import RecordStore
 struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
+    /// The channel the commit's changes are notified on.
+    let changeChannel: String
     /// Whether to take the schema lock before reading the catalog: a save that lost a race to a
     /// schema change runs again so, and then cannot lose it again.
     let locksSchemaFirst: Bool
     private var catalogRead: SchemaCatalog?
 
-    init(connection: PostgresSQLConnection, executor: SQLExecutor, locksSchemaFirst: Bool = false) {
+    init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
         self.executor = executor
+        self.changeChannel = changeChannel
         self.locksSchemaFirst = locksSchemaFirst
     }
 
@@ -50,5 +53,12 @@ struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
 
     func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {
         try await PostgresRecordWriter(connection: connection, catalog: catalog).apply(plan)
+    }
+
+    /// Notifies the commit's changes (delivered when it commits); the transaction ID is its
+    /// sequence, read by listeners from the notification.
+    func logCommit(_ changes: CommittedChanges) async throws -> Int64 {
+        try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
+        return 0
     }
 }

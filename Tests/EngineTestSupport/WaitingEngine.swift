@@ -21,6 +21,7 @@ final class WaitingEngine: EmbeddedStorageEngine {
 
     var name: String { base.name }
     var secret: StoreSecret { base.secret }
+    var changeFeed: ChangeFeed { base.changeFeed }
 
     /// The threads the waited-for work runs on.
     static let executor = ThreadPoolTaskExecutor(threads: 4)

@@ -21,6 +21,9 @@ package protocol RecordWriteTransaction {
     mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws
     /// Writes what the save decided, under the (possibly changed) catalog.
     mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws
+    /// Records what the commit changes, for live queries in other handles and processes, and
+    /// returns the commit's sequence number (``CommittedChanges/sequence``).
+    mutating func logCommit(_ changes: CommittedChanges) throws -> Int64
 }
 
 /// ``RecordWriteTransaction`` for engines whose database is reached asynchronously (a server):
@@ -36,4 +39,7 @@ package protocol AsyncRecordWriteTransaction {
     mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws
     /// Writes what the save decided, under the (possibly changed) catalog.
     mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws
+    /// Records what the commit changes, for live queries in other handles and clients, and
+    /// returns the commit's sequence number (``CommittedChanges/sequence``).
+    mutating func logCommit(_ changes: CommittedChanges) async throws -> Int64
 }

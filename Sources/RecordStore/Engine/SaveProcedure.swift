@@ -12,27 +12,41 @@ import Foundation
 /// }
 /// ```
 package enum SaveProcedure {
-    /// Runs a save in a transaction the caller opened; returns the saved records.
+    /// Runs a save in a transaction the caller opened; returns the saved records and what the
+    /// commit changed (for live queries), logged by the transaction.
     package static func run<Transaction: RecordWriteTransaction>(
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
-    ) throws -> [Record] {
+    ) throws -> SaveOutcome {
         let save = try AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
-        let plan = try save.plan(stored: transaction.storedVersions(of: save.identifiersToRead), existingZones: transaction.existingZones(among: save.zonesToCheck))
+        let stored = try transaction.storedVersions(of: save.identifiersToRead)
+        let plan = try save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
         if !save.schemaChanges.isEmpty { try transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
         try transaction.apply(plan, catalog: save.catalog)
-        return plan.saved
+        var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
+        if !committed.isEmpty { committed.sequence = try transaction.logCommit(committed) }
+        return SaveOutcome(saved: plan.saved, changes: committed)
     }
 
     /// Runs a save in a transaction the caller opened, on an engine reached asynchronously.
     package static func run<Transaction: AsyncRecordWriteTransaction>(
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
-    ) async throws -> [Record] {
+    ) async throws -> SaveOutcome {
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
-        let plan = try await save.plan(stored: transaction.storedVersions(of: save.identifiersToRead), existingZones: transaction.existingZones(among: save.zonesToCheck))
+        let stored = try await transaction.storedVersions(of: save.identifiersToRead)
+        let plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
         if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
         try await transaction.apply(plan, catalog: save.catalog)
-        return plan.saved
+        var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
+        if !committed.isEmpty { committed.sequence = try await transaction.logCommit(committed) }
+        return SaveOutcome(saved: plan.saved, changes: committed)
     }
+}
+
+/// What a save returns to its engine: the saved records, and the description of the commit the
+/// engine hands its ``ChangeFeed`` once committed.
+package struct SaveOutcome: Sendable {
+    package var saved: [Record]
+    package var changes: CommittedChanges
 }
 
 /// A save after its records were admitted into the catalog: what it must read before it can

@@ -59,4 +59,8 @@ package protocol StorageEngine: Sendable {
 
     /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
     func optimize() async throws(RecordStoreError)
+
+    /// The commits of the store, from this handle and from everywhere else the engine can hear
+    /// of (other handles, processes, clients): what live queries follow.
+    var changeFeed: ChangeFeed { get }
 }

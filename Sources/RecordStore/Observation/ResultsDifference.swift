@@ -39,6 +39,17 @@ public struct ResultsDifference: Sendable, Equatable {
     /// Whether nothing changed.
     public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty }
 
+    /// A difference given by its parts (each sorted as documented).
+    package init(deletions: [Int], insertions: [Int], moves: [Move], updates: [Move]) {
+        self.deletions = deletions
+        self.insertions = insertions
+        self.moves = moves
+        self.updates = updates
+    }
+
+    /// No change.
+    public static let none = ResultsDifference(deletions: [], insertions: [], moves: [], updates: [])
+
     /// The difference between two lists of records, matched by record ID; a record whose change
     /// tag differs is updated (or moved, when its place changed too).
     public init(old: [Record], new: [Record]) {

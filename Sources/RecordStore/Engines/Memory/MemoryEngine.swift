@@ -19,18 +19,31 @@ final class MemoryEngine: EmbeddedStorageEngine {
         var records: [ZoneID: [String: Record]] = [.default: [:]]
         /// Bumped by every change to the contents or the schema; retires cached query results.
         var generation: UInt64 = 0
+        /// The sequence number of the last commit that changed records (live queries).
+        var commitSequence: Int64 = 0
     }
 
     private let state = LockedState(State())
     /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
     private let pagingCache = LockedState(SortedMatchCache())
     let name = "memory"
-    let secret = StoreSecret.random()
+    let secret: StoreSecret
+    /// Only this engine writes its records: its feed has no other source.
+    let changeFeed: ChangeFeed
+
+    init() {
+        secret = StoreSecret.random()
+        changeFeed = ChangeFeed(storeIdentity: secret.storeIdentifier, source: nil, ordering: .consecutive)
+    }
 
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) throws(RecordStoreError) -> [Record] {
-        try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
+        let feed = changeFeed
+        return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
             do {
-                return try SaveProcedure.run(changes, mode: mode, in: &state)
+                let outcome = try SaveProcedure.run(changes, mode: mode, in: &state)
+                // Under the lock, so that the feed hears the commits in their order.
+                feed.committed(outcome.changes)
+                return outcome.saved
             } catch {
                 throw RecordStoreError(evaluating: error)
             }
@@ -71,6 +84,8 @@ final class MemoryEngine: EmbeddedStorageEngine {
             state.generation &+= 1
             state.records[zone] = nil
             state.zones.removeAll { $0 == zone }
+            state.commitSequence += 1
+            changeFeed.committed(CommittedChanges(sequence: state.commitSequence, unlisted: [.init(zone: zone)]))
         }
     }
 
@@ -249,5 +264,10 @@ extension MemoryEngine.State: RecordWriteTransaction {
         for id in plan.deletions {
             records[id.zoneID]?[id.recordName] = nil
         }
+    }
+
+    mutating func logCommit(_ changes: CommittedChanges) -> Int64 {
+        commitSequence += 1
+        return commitSequence
     }
 }

@@ -20,6 +20,8 @@ final class SQLiteEngine: EmbeddedStorageEngine {
     private let pool: DatabasePool
     let executor: SQLExecutor
     private let storage = SQLiteSchemaStorage()
+    /// The commits live queries follow: this handle's as it makes them, others' from the change log.
+    let changeFeed: ChangeFeed
 
     /// Opens (creating when needed) the database file at `path`, and brings an older layout up
     /// to date. With `evaluatorCallbacks` false, the planner does not call back into Swift from
@@ -43,6 +45,7 @@ final class SQLiteEngine: EmbeddedStorageEngine {
             let (storage, executor) = (self.storage, self.executor)
             secret = try pool.write { db in
                 try storage.createBaseTables(db)
+                try SQLiteChangeLog.createTable(db)
                 let secret = try SQLiteStoreSecret.load(db)
                 let catalog = try executor.catalog(on: SQLiteConnection(db))
                 try SQLiteLayoutMigration.migrate(db, catalog: catalog, progress: progress)
@@ -53,6 +56,8 @@ final class SQLiteEngine: EmbeddedStorageEngine {
         } catch {
             throw Self.storeError(error)
         }
+        changeFeed = ChangeFeed(
+            storeIdentity: secret.storeIdentifier, source: SQLiteChangeSource(pool: pool, executor: executor), ordering: .consecutive)
     }
 
     /// A thrown error as a store error.
@@ -107,15 +112,18 @@ final class SQLiteEngine: EmbeddedStorageEngine {
 
     // MARK: The work, on a connection
 
-    func modify(_ changes: RecordChangeSet, mode: SchemaMode, _ db: Database) throws -> [Record] {
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode, _ db: Database) throws -> SaveOutcome {
         var transaction = SQLiteWriteTransaction(db: db, executor: executor)
         return try SaveProcedure.run(changes, mode: mode, in: &transaction)
     }
 
-    func deleteZone(_ zone: ZoneID, _ db: Database) throws {
+    func deleteZone(_ zone: ZoneID, _ db: Database) throws -> CommittedChanges {
         let connection = SQLiteConnection(db)
         guard try executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
         try SQLiteRecordWriter(db: db, catalog: executor.catalog(on: connection)).deleteZone(zone)
+        var changes = CommittedChanges(sequence: 0, unlisted: [.init(zone: zone)])
+        changes.sequence = try SQLiteChangeLog.append(changes, db)
+        return changes
     }
 
     func define(_ schema: RecordTypeSchema, _ db: Database) throws {
@@ -179,7 +187,9 @@ extension SQLiteEngine {
     // MARK: Synchronous API
 
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) throws(RecordStoreError) -> [Record] {
-        try write { db in try self.modify(changes, mode: mode, db) }
+        let outcome = try write { db in try self.modify(changes, mode: mode, db) }
+        changeFeed.committed(outcome.changes)
+        return outcome.saved
     }
 
     func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record] {
@@ -197,7 +207,7 @@ extension SQLiteEngine {
 
     func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
         guard zone != .default else { throw .cannotDeleteDefaultZone }
-        try write { db in try self.deleteZone(zone, db) }
+        changeFeed.committed(try write { db in try self.deleteZone(zone, db) })
     }
 
     func catalog() throws(RecordStoreError) -> SchemaCatalog {
@@ -233,7 +243,9 @@ extension SQLiteEngine {
     // MARK: Asynchronous API (the same work, on GRDB's queues)
 
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
-        try await write { db in try self.modify(changes, mode: mode, db) }
+        let outcome = try await write { db in try self.modify(changes, mode: mode, db) }
+        changeFeed.committed(outcome.changes)
+        return outcome.saved
     }
 
     func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
@@ -251,7 +263,7 @@ extension SQLiteEngine {
 
     func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
         guard zone != .default else { throw .cannotDeleteDefaultZone }
-        try await write { db in try self.deleteZone(zone, db) }
+        changeFeed.committed(try await write { db in try self.deleteZone(zone, db) })
     }
 
     func catalog() async throws(RecordStoreError) -> SchemaCatalog {

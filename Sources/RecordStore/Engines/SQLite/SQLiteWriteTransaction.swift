@@ -48,4 +48,8 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
     func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws {
         try SQLiteRecordWriter(db: db, catalog: catalog).apply(plan)
     }
+
+    func logCommit(_ changes: CommittedChanges) throws -> Int64 {
+        try SQLiteChangeLog.append(changes, db)
+    }
 }

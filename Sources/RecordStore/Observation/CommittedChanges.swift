@@ -1,0 +1,131 @@
+/// What one committed write transaction changed, as live queries learn it: which records were
+/// created, updated or deleted (with their record types), the new versions when the committing
+/// engine had them at hand, and the parts of the store whose changes could not be listed.
+///
+/// Every engine describes its commits this way: the memory and SQLite engines hand the
+/// description to their ``ChangeFeed`` as they commit (SQLite also logs it in its file for other
+/// processes, ``SQLiteChangeLog``), PostgreSQL sends it to every client with `NOTIFY`.
+///
+/// ```swift
+/// let changes = CommittedChanges(sequence: 42, entries: [
+///     .init(kind: .updated, recordID: RecordID(recordName: "2988507"), recordType: "City"),
+/// ])
+/// changes.touches(recordType: "City", zone: .default)   // true
+/// ```
+package struct CommittedChanges: Sendable, Equatable {
+    /// What happened to one record.
+    package enum Kind: UInt8, Sendable {
+        case created = 1
+        case updated = 2
+        case deleted = 3
+    }
+
+    /// One record the transaction changed.
+    package struct Entry: Sendable, Hashable {
+        package var kind: Kind
+        package var recordID: RecordID
+        /// The record's type (for a deletion, the type it had).
+        package var recordType: String
+        /// The type the record had before an update that changed it; nil otherwise.
+        package var previousRecordType: String?
+
+        package init(kind: Kind, recordID: RecordID, recordType: String, previousRecordType: String? = nil) {
+            self.kind = kind
+            self.recordID = recordID
+            self.recordType = recordType
+            self.previousRecordType = previousRecordType
+        }
+
+        /// Whether this change can concern records of this type in this zone.
+        func touches(recordType type: String, zone: ZoneID) -> Bool {
+            recordID.zoneID == zone && (recordType == type || previousRecordType == type)
+        }
+    }
+
+    /// A part of the store whose changes the transaction did not list one by one (a deleted zone,
+    /// or a commit too large for a notification): observers of it read their results again.
+    package struct Scope: Sendable, Hashable {
+        package var zone: ZoneID
+        /// The record type, or nil for every type in the zone.
+        package var recordType: String?
+
+        package init(zone: ZoneID, recordType: String? = nil) {
+            self.zone = zone
+            self.recordType = recordType
+        }
+
+        func covers(recordType type: String, zone: ZoneID) -> Bool {
+            self.zone == zone && (recordType == nil || recordType == type)
+        }
+    }
+
+    /// The commit's place in the store's order of commits (the change log's sequence number on
+    /// SQLite, a sequence value on PostgreSQL, a counter in memory).
+    package var sequence: Int64
+    /// The records changed, each at most once, in the order written.
+    package var entries: [Entry]
+    /// What changed without being listed.
+    package var unlisted: [Scope]
+    /// The new versions of the created and updated records, when the committing engine had them
+    /// (otherwise the feed reads them before delivering).
+    package var savedRecords: [RecordID: Record]
+
+    package init(sequence: Int64, entries: [Entry] = [], unlisted: [Scope] = [], savedRecords: [RecordID: Record] = [:]) {
+        self.sequence = sequence
+        self.entries = entries
+        self.unlisted = unlisted
+        self.savedRecords = savedRecords
+    }
+
+    /// The description of a save: its writes (created or updated, by the stored version each
+    /// replaced) and its deletions of stored records (by the stored version read before).
+    package init(sequence: Int64, plan: WritePlan, stored: [RecordID: StoredVersion]) {
+        var entries: [Entry] = []
+        var saved: [RecordID: Record] = [:]
+        entries.reserveCapacity(plan.writes.count + plan.deletions.count)
+        saved.reserveCapacity(plan.writes.count)
+        for write in plan.writes {
+            let record = write.record
+            saved[record.recordID] = record
+            if let replaced = write.replacing {
+                entries.append(Entry(
+                    kind: .updated, recordID: record.recordID, recordType: record.recordType,
+                    previousRecordType: replaced.recordType == record.recordType ? nil : replaced.recordType))
+            } else {
+                entries.append(Entry(kind: .created, recordID: record.recordID, recordType: record.recordType))
+            }
+        }
+        for id in plan.deletions {
+            guard let version = stored[id], saved[id] == nil else { continue }
+            entries.append(Entry(kind: .deleted, recordID: id, recordType: version.recordType))
+        }
+        self.init(sequence: sequence, entries: entries, savedRecords: saved)
+    }
+
+    /// Whether nothing was changed.
+    package var isEmpty: Bool { entries.isEmpty && unlisted.isEmpty }
+
+    /// Whether the transaction may have changed records of this type in this zone.
+    package func touches(recordType: String, zone: ZoneID) -> Bool {
+        unlisted.contains { $0.covers(recordType: recordType, zone: zone) }
+            || entries.contains { $0.touches(recordType: recordType, zone: zone) }
+    }
+
+    /// Whether the transaction changed records of this type in this zone without listing them.
+    package func changesUnlisted(recordType: String, zone: ZoneID) -> Bool {
+        unlisted.contains { $0.covers(recordType: recordType, zone: zone) }
+    }
+
+    /// The same changes with the record lists replaced by their scopes (what a notification too
+    /// large to list its records carries).
+    package var summarized: CommittedChanges {
+        var scopes = unlisted
+        for entry in entries {
+            for type in [entry.recordType, entry.previousRecordType].compactMap({ $0 }) {
+                let scope = Scope(zone: entry.recordID.zoneID, recordType: type)
+                if !scopes.contains(scope) { scopes.append(scope) }
+            }
+        }
+        return CommittedChanges(sequence: sequence, unlisted: scopes)
+    }
+}

@@ -1,0 +1,103 @@
+/// Where a live query's commits wait until its observer asks for the next change: the feed puts
+/// them in as they are committed (never waiting), the observer takes them all at once.
+///
+/// An observer slower than the commits takes several at once and hears one change set for all
+/// of them. The inbox holds at most ``largestBacklog`` changed records; past that it forgets
+/// them and remembers only that it lost track, and the observer reads its results again (a
+/// `reset`): a stalled observer never holds unbounded memory, and never slows a writer.
+final class ObservationInbox: ChangeSubscriber {
+    /// The most changed records kept waiting before the inbox gives up on them.
+    static let largestBacklog = 10_000
+
+    /// What the observer takes.
+    struct Delivery {
+        var commits: [CommittedChanges]
+        /// Commits were missed: read the results again.
+        var lostTrack: Bool
+    }
+
+    private struct State {
+        var commits: [CommittedChanges] = []
+        var backlog = 0
+        var lostTrack = false
+        var waiter: CheckedContinuation<Void, Never>?
+        var cancelled = false
+
+        mutating func forget() {
+            commits = []
+            backlog = 0
+            lostTrack = true
+        }
+
+        mutating func take() -> Delivery? {
+            guard lostTrack || !commits.isEmpty else { return nil }
+            defer {
+                commits = []
+                backlog = 0
+                lostTrack = false
+            }
+            return Delivery(commits: commits, lostTrack: lostTrack)
+        }
+    }
+
+    let observedRecordType: String
+    let observedZone: ZoneID
+    private let state = LockedState(State())
+
+    init(recordType: String, zone: ZoneID) {
+        observedRecordType = recordType
+        observedZone = zone
+    }
+
+    func receive(_ changes: CommittedChanges) {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            if !state.lostTrack {
+                state.commits.append(changes)
+                state.backlog += max(1, changes.entries.count)
+                if state.backlog > Self.largestBacklog { state.forget() }
+            }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func receiveLostTrack() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.forget()
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Everything waiting, without waiting; nil when nothing is.
+    func takeWaiting() -> Delivery? {
+        state.withLock { state in state.take() }
+    }
+
+    /// Waits for commits, then takes everything waiting; nil once the task is cancelled.
+    func take() async -> Delivery? {
+        while true {
+            if Task.isCancelled { return nil }
+            if let delivery = takeWaiting() { return delivery }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow: Bool = state.withLock { state in
+                        if state.cancelled || state.lostTrack || !state.commits.isEmpty { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+                    state.cancelled = true
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// A live query: an `AsyncSequence` that yields the current results first, then a
+/// ``ResultsChange`` after every commit that changes them, from any handle, process or client
+/// the engine hears (see ``Store/observe(_:inZone:limit:sectionKey:)``).
+///
+/// Each iteration is one observation: it starts when the first element is asked for and stops
+/// when the iteration ends or its task is cancelled, releasing what it held. Several iterations
+/// of one sequence observe independently.
+///
+/// ```swift
+/// let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000000"),
+///                             sorts: [Sort("population", ascending: false)])
+/// for try await change in store.observe(query, limit: 10) {
+///     print(change.kind, change.results.map { $0["name"] ?? nil }, change.difference)
+/// }
+/// ```
+public struct RecordObservation: AsyncSequence, Sendable {
+    public typealias Element = ResultsChange
+    public typealias Failure = RecordStoreError
+
+    let store: Store
+    let specification: QuerySpecification
+    let sectionKey: String?
+    /// An error found before the first read (thrown by the first `next()`).
+    let problem: RecordStoreError?
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(query: LiveQuery(store: store, specification: specification, sectionKey: sectionKey, problem: problem))
+    }
+
+    /// Iterates one observation.
+    public struct Iterator: AsyncIteratorProtocol {
+        let query: LiveQuery
+
+        public mutating func next() async throws(RecordStoreError) -> ResultsChange? {
+            try await query.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RecordStoreError) -> ResultsChange? {
+            try await query.next()
+        }
+    }
+}
+
+/// One observation's state, behind its iterator: the live results, their sections, and the
+/// inbox the feed delivers commits to. Used by one task at a time (its iterator's).
+final class LiveQuery: @unchecked Sendable {
+    private let store: Store
+    private let specification: QuerySpecification
+    private let sectionKey: String?
+    private var problem: RecordStoreError?
+    private let inbox: ObservationInbox
+    private var live: LiveResults?
+    private var layout: SectionLayout?
+    private var isSubscribed = false
+    private var isFinished = false
+
+    init(store: Store, specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?) {
+        self.store = store
+        self.specification = specification
+        self.sectionKey = sectionKey
+        self.problem = problem
+        inbox = ObservationInbox(recordType: specification.recordType, zone: specification.zone)
+    }
+
+    deinit {
+        if isSubscribed { store.engine.changeFeed.unsubscribe(inbox) }
+    }
+
+    func next() async throws(RecordStoreError) -> ResultsChange? {
+        guard !isFinished else { return nil }
+        do {
+            guard let live else { return try await start() }
+            return try await nextChange(after: live)
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    private func finish() {
+        isFinished = true
+        if isSubscribed {
+            store.engine.changeFeed.unsubscribe(inbox)
+            isSubscribed = false
+        }
+        live = nil
+    }
+
+    /// Subscribes, reads the results, and applies what was committed meanwhile.
+    private func start() async throws(RecordStoreError) -> ResultsChange? {
+        if let problem { throw problem }
+        await store.engine.changeFeed.subscribe(inbox)
+        isSubscribed = true
+        if Task.isCancelled {
+            finish()
+            return nil
+        }
+        var live = try LiveResults(query: specification, searchableFields: try await searchableFields(), records: try await read())
+        if let waiting = inbox.takeWaiting() {
+            if waiting.lostTrack {
+                live.replace(with: try await read())
+            } else if case .needsRead = try live.apply(netChanges(waiting.commits)) {
+                live.replace(with: try await read())
+            }
+        }
+        self.live = live
+        let layout = sectionKey.map { SectionLayout(key: $0, results: live.results) }
+        self.layout = layout
+        return ResultsChange(
+            kind: .initial, results: live.results, difference: .none, sections: layout?.sections ?? [],
+            sectionedDifference: layout.map { $0.difference(to: $0, items: .none) })
+    }
+
+    /// Waits for commits that change the results.
+    private func nextChange(after current: LiveResults) async throws(RecordStoreError) -> ResultsChange? {
+        var live = current
+        while true {
+            guard let delivery = await inbox.take() else {
+                finish()
+                return nil
+            }
+            let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
+            let shown = live.results
+            var difference: ResultsDifference
+            if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
+                difference = try await reread(&live, shown: shown)
+            } else {
+                switch try live.apply(netChanges(delivery.commits)) {
+                case .unchanged: difference = .none
+                case .changed(let change): difference = change
+                case .needsRead: difference = try await reread(&live, shown: shown)
+                }
+            }
+            self.live = live
+            if difference.isEmpty, kind == .changed { continue }
+            let oldLayout = layout
+            let newLayout = oldLayout?.applying(difference, results: live.results)
+            layout = newLayout
+            return ResultsChange(
+                kind: kind, results: live.results, difference: difference, sections: newLayout?.sections ?? [],
+                sectionedDifference: oldLayout.flatMap { old in newLayout.map { old.difference(to: $0, items: difference) } })
+        }
+    }
+
+    /// Reads the query again; the difference from the results shown before.
+    private func reread(_ live: inout LiveResults, shown: ObservedResults) async throws(RecordStoreError) -> ResultsDifference {
+        let records = try await read()
+        live.replace(with: records)
+        return ResultsDifference(old: shown.records, new: records)
+    }
+
+    /// The net change of commits to the observed records: each changed record's newest version,
+    /// or nil when it was deleted or is gone.
+    private func netChanges(_ commits: [CommittedChanges]) -> [RecordID: Record?] {
+        var changed: [RecordID: Record?] = [:]
+        for commit in commits {
+            for entry in commit.entries where entry.touches(recordType: specification.recordType, zone: specification.zone) {
+                let version: Record? = entry.kind == .deleted ? nil : commit.savedRecords[entry.recordID]
+                changed.updateValue(version, forKey: entry.recordID)
+            }
+        }
+        return changed
+    }
+
+    /// Reads the query. In development mode a record type nobody saved yet has no records
+    /// (rather than being unknown): an observation may start before the first save.
+    private func read() async throws(RecordStoreError) -> [Record] {
+        do {
+            return try await store.engine.records(specification)
+        } catch .unknownRecordType(let type, _) where type == specification.recordType && store.mode == .development {
+            return []
+        }
+    }
+
+    private func searchableFields() async throws(RecordStoreError) -> [String] {
+        try await store.engine.catalog().recordTypes[specification.recordType]?.searchableFieldNames ?? []
+    }
+}

@@ -1,0 +1,35 @@
+/// One element of a live query (``RecordObservation``): the results now, and how they changed
+/// since the element before.
+///
+/// ```swift
+/// for try await change in store.observe(query) {
+///     switch change.kind {
+///     case .initial, .reset: tableView.reloadData()
+///     case .changed: apply(change.difference)
+///     }
+/// }
+/// ```
+public struct ResultsChange: Sendable {
+    /// Why this element came.
+    public enum Kind: Sendable, Equatable {
+        /// The first results (``ResultsChange/difference`` is empty).
+        case initial
+        /// Commits changed the results.
+        case changed
+        /// The observation lost track of the commits (it fell too far behind, or a notification
+        /// connection dropped) and read the results again: redraw everything.
+        /// ``ResultsChange/difference`` still says how they differ from the element before.
+        case reset
+    }
+
+    /// Why this element came.
+    public let kind: Kind
+    /// The results (for a limited query, its window: the first `limit` matches).
+    public let results: ObservedResults
+    /// How the results differ from the previous element's.
+    public let difference: ResultsDifference
+    /// The sections, when the observation has a section key; empty otherwise.
+    public let sections: [ResultsSection]
+    /// The difference by sections and index paths, when the observation has a section key.
+    public let sectionedDifference: SectionedDifference?
+}

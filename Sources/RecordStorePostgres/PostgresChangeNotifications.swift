@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RecordStore
+
+/// Live queries on PostgreSQL: every write transaction sends what it changed with `NOTIFY` on
+/// the store's channel (delivered to every listening client when, and only when, it commits, in
+/// commit order), and each engine that has observers `LISTEN`s on one connection of its own.
+///
+/// A notification's payload is the transaction's ID (`txid_current()`, the commit's
+/// ``CommittedChanges/sequence``), a space, and the base64 of ``CommittedChangesCoding``; a
+/// commit too large for PostgreSQL's 8,000-byte payload sends its record types instead of its
+/// records (``CommittedChanges/summarized``), and observers of those types read again.
+///
+/// ```swift
+/// try await PostgresChangeNotifications.notify(changes, channel: channel, on: connection)
+/// ```
+enum PostgresChangeNotifications {
+    /// The longest payload sent (PostgreSQL refuses 8,000 bytes and more).
+    static let longestPayload = 7_900
+
+    /// The channel of the store at a location (its database and schema).
+    static func channel(for location: PostgresLocation) -> String {
+        "query_changes_" + String(UInt64(bitPattern: PostgresEngine.lockKey(location)), radix: 16)
+    }
+
+    /// Sends a commit's changes in the transaction under way.
+    static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws {
+        var encoded = Data(CommittedChangesCoding.encode(changes)).base64EncodedString()
+        if encoded.utf8.count > longestPayload {
+            encoded = Data(CommittedChangesCoding.encode(changes.summarized)).base64EncodedString()
+        }
+        try await connection.execute(SQLStatement(
+            sql: "SELECT pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(encoded)]))
+    }
+
+    /// Reads a payload ``notify(_:channel:on:)`` sent.
+    static func changes(fromPayload payload: String) throws(RecordStoreError) -> CommittedChanges {
+        let parts = payload.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let sequence = Int64(parts[0]), let bytes = Data(base64Encoded: String(parts[1])) else {
+            throw .storage("a change notification on the store's channel is not one this version sent")
+        }
+        var changes = try CommittedChangesCoding.decode([UInt8](bytes))
+        changes.sequence = sequence
+        return changes
+    }
+}
+
+/// Where a PostgreSQL engine's feed hears of commits: `LISTEN` on the store's channel, on a
+/// connection of its own, for as long as somebody observes. Each notification's saved records
+/// are read (one query) before it is delivered. A dropped connection loses track (observers read
+/// again) and listens anew a second later.
+final class PostgresChangeSource: ChangeSource {
+    typealias RecordReader = @Sendable ([RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
+
+    private let client: PostgresClient
+    private let channel: String
+    private let readRecords: RecordReader
+
+    init(client: PostgresClient, channel: String, readRecords: @escaping RecordReader) {
+        self.client = client
+        self.channel = channel
+        self.readRecords = readRecords
+    }
+
+    /// Notifications arrive as they are sent: there is nothing to look for.
+    func lookNow() {}
+
+    func follow(into feed: ChangeFeed) async {
+        while !Task.isCancelled {
+            let channel = self.channel
+            let readRecords = self.readRecords
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: channel) { notifications in
+                        feed.sourceIsFollowing(after: nil)
+                        for try await notification in notifications {
+                            var changes = try PostgresChangeNotifications.changes(fromPayload: notification.payload)
+                            let saved = changes.entries.filter { $0.kind != .deleted }.map(\.recordID)
+                            if !saved.isEmpty { changes.savedRecords = try await readRecords(saved) }
+                            feed.deliverFromSource(changes)
+                        }
+                    }
+                }
+            } catch {
+                // Below: lose track, then listen again.
+            }
+            if Task.isCancelled { return }
+            // Commits may have gone by unheard; and subscribers must not wait while we listen anew.
+            feed.sourceLostTrack()
+            feed.sourceIsFollowing(after: nil)
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
