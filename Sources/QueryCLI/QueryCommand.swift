@@ -20,6 +20,7 @@ struct QueryCommand: AsyncParsableCommand {
             ImportCommand.self,
             FindCommand.self,
             CountCommand.self,
+            WatchCommand.self,
             SchemaCommand.self,
             ServeCommand.self,
             CheckCommand.self,

@@ -24,14 +24,22 @@ enum PostgresChangeNotifications {
         "query_changes_" + String(UInt64(bitPattern: PostgresEngine.lockKey(location)), radix: 16)
     }
 
-    /// Sends a commit's changes in the transaction under way.
-    static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws {
+    /// Sends a commit's changes in the transaction under way; returns the transaction's ID
+    /// (the commit's sequence).
+    @discardableResult
+    static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws -> Int64 {
         var encoded = Data(CommittedChangesCoding.encode(changes)).base64EncodedString()
         if encoded.utf8.count > longestPayload {
             encoded = Data(CommittedChangesCoding.encode(changes.summarized)).base64EncodedString()
         }
-        try await connection.execute(SQLStatement(
-            sql: "SELECT pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(encoded)]))
+        var sequence: Int64 = 0
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT txid_current(), pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(encoded)]
+        )) { row in
+            if case .integer(let value) = row.value(at: 0) { sequence = value }
+            return false
+        }
+        return sequence
     }
 
     /// Reads a payload ``notify(_:channel:on:)`` sent.

@@ -42,6 +42,9 @@ final class PostgresEngine: StorageEngine {
     /// The channel this store's commits are notified on.
     let changeChannel: String
 
+    /// How long a save waits for its own change notification while this process observes.
+    static let ownNotificationWait: Duration = .seconds(2)
+
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
@@ -248,11 +251,14 @@ final class PostgresEngine: StorageEngine {
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
         let executor = self.executor
         let channel = changeChannel
-        return try await write { connection, attempt in
+        let outcome = try await write { connection, attempt in
             var transaction = PostgresWriteTransaction(
                 connection: connection, executor: executor, changeChannel: channel, locksSchemaFirst: attempt > 1)
-            return try await SaveProcedure.run(changes, mode: mode, in: &transaction).saved
+            return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
         }
+        // This process's observers hear the commit before the save returns (read your writes).
+        if !outcome.changes.isEmpty { await changeFeed.waitForDelivery(of: outcome.changes.sequence, upTo: Self.ownNotificationWait) }
+        return outcome.saved
     }
 
     func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {

@@ -59,6 +59,5 @@ struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
     /// sequence, read by listeners from the notification.
     func logCommit(_ changes: CommittedChanges) async throws -> Int64 {
         try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
-        return 0
     }
 }

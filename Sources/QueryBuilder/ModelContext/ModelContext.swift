@@ -42,6 +42,8 @@ public final class ModelContext: Sendable {
 
     private let state = ProtectedState(State())
     private let encoder = RecordEncoder()
+    /// The observations to wake when the pending changes change.
+    let pendingChangeListeners = PendingChangeListeners()
 
     /// Creates a context over a store and a zone (the default zone unless given).
     ///
@@ -75,6 +77,7 @@ public final class ModelContext: Sendable {
                 state.pending[id] = .update(Self.withChangeTag(record, state.knownChangeTags[id]))
             }
         }
+        pendingChangeListeners.pendingChangesChanged()
         return id
     }
 
@@ -135,6 +138,7 @@ public final class ModelContext: Sendable {
                 }
             }
         }
+        pendingChangeListeners.pendingChangesChanged()
     }
 
     /// Registers the deletion of a model's record (a pending insert of it is simply dropped).
@@ -157,6 +161,7 @@ public final class ModelContext: Sendable {
                 state.pending[id] = .delete(id, recordType: recordType, changeTag: state.knownChangeTags[id])
             }
         }
+        pendingChangeListeners.pendingChangesChanged()
     }
 
     /// Whether the context holds changes not yet saved.
@@ -187,6 +192,7 @@ public final class ModelContext: Sendable {
     /// ```
     public func rollback() {
         state.withLock { $0.pending = PendingChangeSet() }
+        pendingChangeListeners.pendingChangesChanged()
     }
 
     // MARK: Saving
@@ -213,6 +219,7 @@ public final class ModelContext: Sendable {
                 saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
             try Self.commit(batch, result: result, to: &state)
         }
+        pendingChangeListeners.pendingChangesChanged()
     }
 
     /// Commits every pending change, all or nothing (async): as ``save()``, without blocking a thread
@@ -229,6 +236,7 @@ public final class ModelContext: Sendable {
         let result = try await store.modify(
             saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
         try state.withLock { state in try Self.commit(batch, result: result, to: &state) }
+        pendingChangeListeners.pendingChangesChanged()
     }
 
     /// The pending changes of one save, as the store's `modify` takes them.

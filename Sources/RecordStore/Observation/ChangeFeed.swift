@@ -67,7 +67,15 @@ package final class ChangeFeed: Sendable {
         /// Waiters for the source to follow.
         var followWaiters: [CheckedContinuation<Void, Never>] = []
         var isFollowing = false
+        /// The sequences delivered lately (arrival ordering), oldest first, for writers waiting
+        /// until their commit was heard.
+        var recentlyDelivered: [Int64] = []
+        var recentlyDeliveredSet: Set<Int64> = []
+        var deliveryWaiters: [Int64: Wakeup] = [:]
     }
+
+    /// How many delivered sequences the feed remembers for ``waitForDelivery(of:upTo:)``.
+    private static let rememberedDeliveries = 4_096
 
     private let state = LockedState(State())
     private let source: (any ChangeSource)?
@@ -179,13 +187,38 @@ package final class ChangeFeed: Sendable {
 
     /// A commit the source read, with its saved records.
     package func deliverFromSource(_ changes: CommittedChanges) {
-        state.withLock { state in
+        let waiter: Wakeup? = state.withLock { state in
             if ordering == .consecutive {
-                if let last = state.lastDelivered, changes.sequence <= last { return }
+                if let last = state.lastDelivered, changes.sequence <= last { return nil }
                 state.lastDelivered = changes.sequence
             }
             Self.deliver(changes, to: state.subscriptions)
+            guard ordering == .arrival else { return nil }
+            state.recentlyDelivered.append(changes.sequence)
+            state.recentlyDeliveredSet.insert(changes.sequence)
+            if state.recentlyDelivered.count > Self.rememberedDeliveries {
+                state.recentlyDeliveredSet.remove(state.recentlyDelivered.removeFirst())
+            }
+            return state.deliveryWaiters.removeValue(forKey: changes.sequence)
         }
+        waiter?.signal()
+    }
+
+    /// Waits until the source delivered this commit to the subscribers (at most `limit`), when
+    /// it follows: a writer whose commits come back through the source (PostgreSQL) calls it
+    /// before returning, so that its own observers have heard its write when the write returns
+    /// (a context's observation never shows a saved change missing). Returns at once when nobody
+    /// observes.
+    package func waitForDelivery(of sequence: Int64, upTo limit: Duration) async {
+        let wakeup = Wakeup()
+        let mustWait: Bool = state.withLock { state in
+            guard state.isFollowing, !state.subscriptions.isEmpty, !state.recentlyDeliveredSet.contains(sequence) else { return false }
+            state.deliveryWaiters[sequence] = wakeup
+            return true
+        }
+        guard mustWait else { return }
+        await wakeup.wait(upTo: limit)
+        state.withLock { _ = $0.deliveryWaiters.removeValue(forKey: sequence) }
     }
 
     /// The source follows: commits after `sequence` (consecutive ordering) will be delivered.

@@ -43,10 +43,13 @@ final class ObservationInbox: ChangeSubscriber {
     let observedRecordType: String
     let observedZone: ZoneID
     private let state = LockedState(State())
+    /// Signalled on every delivery, for an observer that waits on more than the inbox.
+    private let wakeup: Wakeup?
 
-    init(recordType: String, zone: ZoneID) {
+    init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
         observedRecordType = recordType
         observedZone = zone
+        self.wakeup = wakeup
     }
 
     func receive(_ changes: CommittedChanges) {
@@ -60,6 +63,7 @@ final class ObservationInbox: ChangeSubscriber {
             return state.waiter
         }
         waiter?.resume()
+        wakeup?.signal()
     }
 
     func receiveLostTrack() {
@@ -69,6 +73,7 @@ final class ObservationInbox: ChangeSubscriber {
             return state.waiter
         }
         waiter?.resume()
+        wakeup?.signal()
     }
 
     /// Everything waiting, without waiting; nil when nothing is.

@@ -24,7 +24,13 @@ public struct RecordObservation: AsyncSequence, Sendable {
     let problem: RecordStoreError?
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(query: LiveQuery(store: store, specification: specification, sectionKey: sectionKey, problem: problem))
+        Iterator(query: liveQuery())
+    }
+
+    /// One observation, for an observer that drives it itself (``LiveQuery/nextWithoutWaiting()``),
+    /// signalling `wakeup` whenever commits are delivered to it.
+    package func liveQuery(wakeup: Wakeup? = nil) -> LiveQuery {
+        LiveQuery(store: store, specification: specification, sectionKey: sectionKey, problem: problem, wakeup: wakeup)
     }
 
     /// Iterates one observation.
@@ -43,7 +49,7 @@ public struct RecordObservation: AsyncSequence, Sendable {
 
 /// One observation's state, behind its iterator: the live results, their sections, and the
 /// inbox the feed delivers commits to. Used by one task at a time (its iterator's).
-final class LiveQuery: @unchecked Sendable {
+package final class LiveQuery: @unchecked Sendable {
     private let store: Store
     private let specification: QuerySpecification
     private let sectionKey: String?
@@ -54,12 +60,12 @@ final class LiveQuery: @unchecked Sendable {
     private var isSubscribed = false
     private var isFinished = false
 
-    init(store: Store, specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?) {
+    init(store: Store, specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?, wakeup: Wakeup? = nil) {
         self.store = store
         self.specification = specification
         self.sectionKey = sectionKey
         self.problem = problem
-        inbox = ObservationInbox(recordType: specification.recordType, zone: specification.zone)
+        inbox = ObservationInbox(recordType: specification.recordType, zone: specification.zone, wakeup: wakeup)
     }
 
     deinit {
@@ -119,27 +125,48 @@ final class LiveQuery: @unchecked Sendable {
                 finish()
                 return nil
             }
-            let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
-            let shown = live.results
-            var difference: ResultsDifference
-            if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
-                difference = try await reread(&live, shown: shown)
-            } else {
-                switch try live.apply(netChanges(delivery.commits)) {
-                case .unchanged: difference = .none
-                case .changed(let change): difference = change
-                case .needsRead: difference = try await reread(&live, shown: shown)
-                }
-            }
-            self.live = live
-            if difference.isEmpty, kind == .changed { continue }
-            let oldLayout = layout
-            let newLayout = oldLayout?.applying(difference, results: live.results)
-            layout = newLayout
-            return ResultsChange(
-                kind: kind, results: live.results, difference: difference, sections: newLayout?.sections ?? [],
-                sectionedDifference: oldLayout.flatMap { old in newLayout.map { old.difference(to: $0, items: difference) } })
+            if let change = try await process(delivery, &live) { return change }
         }
+    }
+
+    /// The first results, or the change the commits already delivered make; nil without
+    /// waiting when nothing was delivered or it changed nothing. For an observer that waits on
+    /// something else too (a builder query also waits for its context's pending changes): it
+    /// gives the observation a ``Wakeup`` to signal on each delivery.
+    package func nextWithoutWaiting() async throws(RecordStoreError) -> ResultsChange? {
+        guard !isFinished else { return nil }
+        do {
+            guard var live else { return try await start() }
+            guard let delivery = inbox.takeWaiting() else { return nil }
+            return try await process(delivery, &live)
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    /// Applies delivered commits: the change they make, or nil when they changed nothing shown.
+    private func process(_ delivery: ObservationInbox.Delivery, _ live: inout LiveResults) async throws(RecordStoreError) -> ResultsChange? {
+        let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
+        let shown = live.results
+        var difference: ResultsDifference
+        if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
+            difference = try await reread(&live, shown: shown)
+        } else {
+            switch try live.apply(netChanges(delivery.commits)) {
+            case .unchanged: difference = .none
+            case .changed(let change): difference = change
+            case .needsRead: difference = try await reread(&live, shown: shown)
+            }
+        }
+        self.live = live
+        if difference.isEmpty, kind == .changed { return nil }
+        let oldLayout = layout
+        let newLayout = oldLayout?.applying(difference, results: live.results)
+        layout = newLayout
+        return ResultsChange(
+            kind: kind, results: live.results, difference: difference, sections: newLayout?.sections ?? [],
+            sectionedDifference: oldLayout.flatMap { old in newLayout.map { old.difference(to: $0, items: difference) } })
     }
 
     /// Reads the query again; the difference from the results shown before.

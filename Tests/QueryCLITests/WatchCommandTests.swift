@@ -1,0 +1,124 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+import Testing
+
+/// Live queries across processes on one SQLite file: `query watch` in a child process prints
+/// the changes this process commits, and an observation here hears a `query import` child.
+@Suite(.timeLimit(.minutes(2))) struct WatchCommandTests {
+    static func city(_ name: String, _ population: Int) -> Record {
+        Record(recordType: "City", recordID: RecordID(recordName: name), fields: ["name": .string(name), "population": .int(Int64(population))])
+    }
+
+    @Test func watchPrintsEachCommittedChange() async throws {
+        let database = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).sqlite"
+        let store = try Store.open(path: database)
+        _ = try await store.save([Self.city("Paris", 2_100_000), Self.city("Lyon", 520_000)])
+        let watch = try LineReadingChild(arguments: [
+            "watch", "City", "population > 500000", "--sort", "-population", "--db", database, "--output", "jsonl", "--keys", "population",
+        ])
+        defer { watch.terminate() }
+        // The results, then the line that says it watches.
+        let first = try await watch.lines(3)
+        #expect(first == [
+            #"{"change":"result","index":0,"record":{"fields":{"population":2100000},"recordName":"Paris","recordType":"City","zone":"_defaultZone"}}"#,
+            #"{"change":"result","index":1,"record":{"fields":{"population":520000},"recordName":"Lyon","recordType":"City","zone":"_defaultZone"}}"#,
+            #"{"change":"watching","count":2}"#,
+        ])
+        _ = try await store.save([Self.city("Marseille", 870_000)])
+        #expect(try await watch.lines(1) == [
+            #"{"change":"insert","index":1,"record":{"fields":{"population":870000},"recordName":"Marseille","recordType":"City","zone":"_defaultZone"}}"#,
+        ])
+        var lyon = try #require(try await store.record(for: RecordID(recordName: "Lyon")))
+        lyon["population"] = 3_000_000
+        _ = try await store.save([lyon])
+        #expect(try await watch.lines(1) == [
+            #"{"change":"move","from":2,"record":{"fields":{"population":3000000},"recordName":"Lyon","recordType":"City","zone":"_defaultZone"},"to":0}"#,
+        ])
+        try await store.delete([RecordID(recordName: "Paris")])
+        #expect(try await watch.lines(1) == [
+            #"{"change":"delete","index":1,"record":{"fields":{"population":2100000},"recordName":"Paris","recordType":"City","zone":"_defaultZone"}}"#,
+        ])
+    }
+
+    @Test func anObservationHearsAnotherProcessImport() async throws {
+        let database = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).sqlite"
+        let store = try Store.open(path: database)
+        _ = try await store.save([Self.city("Seed", 10)])
+        let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000"), sorts: [Sort("population", ascending: false)])
+        var iterator = store.observe(query).makeAsyncIterator()
+        #expect(try await iterator.next()?.results.count == 0)
+
+        let file = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).csv"
+        let lines = ["name,population"] + (1...30).map { "c\($0),\($0 * 1000)" }
+        try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        // Two batches of 15 records, two commits by the child process.
+        let outcome = try await Task.detached {
+            try CommandRunner.run(["import", file, "--type", "City", "--id", "name", "--batch", "15", "--db", database])
+        }.value
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+
+        var shown: [Record] = []
+        while shown.count < 29 {
+            let change = try #require(try await iterator.next())
+            #expect(change.kind == .changed)
+            shown = change.results.records
+        }
+        #expect(shown.map(\.recordID.recordName) == (2...30).reversed().map { "c\($0)" })
+        #expect(shown.first?["population"] == 30_000)
+    }
+}
+
+/// A child `query` process whose standard output is read line by line as it arrives.
+final class LineReadingChild: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var received: [String] = []
+    private var taken = 0
+    private var ended = false
+
+    init(arguments: [String]) throws {
+        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        Thread { [self] in
+            var pending = Data()
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending = Data(pending[(newline + 1)...])
+                    lock.withLock { received.append(line) }
+                }
+            }
+            lock.withLock { ended = true }
+        }.start()
+    }
+
+    /// The next `count` lines, waiting for them (the suite's time limit bounds the wait).
+    func lines(_ count: Int) async throws -> [String] {
+        while true {
+            let (lines, isOver): ([String]?, Bool) = lock.withLock {
+                if received.count - taken >= count {
+                    defer { taken += count }
+                    return (Array(received[taken..<(taken + count)]), false)
+                }
+                return (nil, ended)
+            }
+            if let lines { return lines }
+            if isOver { throw CocoaError(.fileReadUnknown, userInfo: ["lines": lock.withLock { received }]) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
