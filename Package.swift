@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -66,6 +67,7 @@ let package = Package(
                 "PredicateLanguage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/QueryServer"
         ),
@@ -125,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "QueryServerTests",
             dependencies: [
-                "QueryServer", "RecordStore", "RecordStorePostgres", "PredicateLanguage", "EngineTestSupport",
+                "QueryServer", "RecordStore", "RecordStorePostgres", "PredicateLanguage", "EngineTestSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -10,7 +10,10 @@ import RecordStore
 ///
 /// Routes, under `/database/1/{container}/{environment}/{database}/`:
 /// `POST records/query`, `POST records/lookup`, `POST records/modify`, `GET zones/list`,
-/// `POST zones/lookup`, `POST zones/modify`; and `GET /health`. Environments are
+/// `POST zones/lookup`, `POST zones/modify`, `POST subscriptions/modify`,
+/// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
+/// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
+/// ``NotificationStream``); and `GET /health`. Environments are
 /// `development` and `production`, databases `public` and `private` (``Namespace``). Bodies
 /// are JSON, whatever their content type (CloudKit JS sends `text/plain`). Errors are
 /// CloudKit's `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's
@@ -116,6 +119,26 @@ public struct CloudKitServer: Sendable {
         database.post("zones/modify") { request, context in
             await handle(request, context, writes: true) { body, namespace in try await service.modifyZones(body, in: namespace) }
         }
+        database.post("subscriptions/modify") { request, context in
+            await handle(request, context, writes: true) { body, namespace in try await service.modifySubscriptions(body, in: namespace) }
+        }
+        database.get("subscriptions/list") { request, context in
+            await handle(request, context) { _, namespace in try await service.listSubscriptions(in: namespace) }
+        }
+        database.post("subscriptions/list") { request, context in
+            await handle(request, context) { _, namespace in try await service.listSubscriptions(in: namespace) }
+        }
+        database.post("subscriptions/lookup") { request, context in
+            await handle(request, context) { body, namespace in try await service.lookupSubscriptions(body, in: namespace) }
+        }
+        database.get("subscriptions/events") { request, context in
+            // This server's extension: the namespace's notifications as Server-Sent Events.
+            await respond(request, context, writes: false) { _, namespace in
+                let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
+                let events = try await service.notifications(in: namespace, after: lastEventID)
+                return NotificationStream.response(events, container: context.parameters.get("container") ?? "")
+            }
+        }
         return router
     }
 
@@ -132,6 +155,18 @@ public struct CloudKitServer: Sendable {
         _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
         _ operation: (JSONValue, Namespace) async throws -> [UInt8]
     ) async -> Response {
+        await respond(request, context, writes: writes) { raw, namespace in
+            let answer = try await operation(try Self.json(raw), namespace)
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+        }
+    }
+
+    /// Reads the request, checks its caller and its rate, and answers what `answer` makes of its
+    /// body and namespace, or CloudKit's error: `{uuid, serverErrorCode, reason}`.
+    private func respond(
+        _ request: Request, _ context: BasicRequestContext, writes: Bool,
+        _ answer: (ByteBuffer, Namespace) async throws -> Response
+    ) async -> Response {
         let requestID = UUID().uuidString.lowercased()
         do {
             let raw = try await Self.rawBody(request, limit: configuration.maximumBodySize)
@@ -146,9 +181,9 @@ public struct CloudKitServer: Sendable {
             case .key(let keyID): try limiter.admit("key:" + keyID)
             case .apiToken: try limiter.admit("token:" + (request.uri.queryParameters.get("ckAPIToken").map { String($0) } ?? ""))
             }
-            let answer = try await operation(try Self.json(raw), namespace)
+            let response = try await answer(raw, namespace)
             logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+            return response
         } catch {
             let failure = error as? ServerError ?? ServerError(.internalError, "the server failed to answer")
             logger.log(level: failure.code == .internalError ? .error : .info, "request failed",
@@ -162,6 +197,7 @@ public struct CloudKitServer: Sendable {
     }
 
     static let keyIDHeader = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
+    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
     static let dateHeader = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
     static let signatureHeader = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TestSupport
 
 /// `query serve` as a process: it answers, refuses unsafe options, and stops cleanly on SIGTERM.
 @Suite struct ServeCommandTests {
@@ -23,6 +24,25 @@ import Testing
         process.terminate()   // SIGTERM: a graceful shutdown
         let status = try await Self.exitStatus(process)
         #expect(status == 0)
+    }
+
+    @Test func stopsOnSIGTERMWhileANotificationStreamIsOpen() async throws {
+        let database = NSTemporaryDirectory() + "query-serve-\(UUID().uuidString).sqlite"
+        let process = Process()
+        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
+        process.arguments = ["serve", "--db", database, "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let port = try await Self.announcedPort(errors.fileHandleForReading)
+        let stream = try EventStreamClient(port: port, path: "/database/1/iCloud.example/development/public/subscriptions/events")
+        try await stream.waitForHead()
+        #expect(stream.statusLine == "HTTP/1.1 200 OK")
+        process.terminate()
+        // The open stream ends with the server; it does not hold the shutdown up.
+        #expect(try await Self.exitStatus(process) == 0)
+        stream.close()
     }
 
     @Test func refusesANonLoopbackHostWithoutCredentials() throws {

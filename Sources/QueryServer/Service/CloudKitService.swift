@@ -20,6 +20,8 @@ public final class CloudKitService: Sendable {
     let predicateRules: PredicateRules
     /// Namespace default zones known to exist (made on first use).
     private let createdDefaultZones = LockedZones()
+    /// The query subscriptions at work, a hub a namespace (started on first use).
+    let notificationHubs = NotificationHubs()
 
     /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
     public init(store: Store, predicateRules: PredicateRules = .cloudKit) {

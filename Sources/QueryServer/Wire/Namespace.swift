@@ -18,12 +18,12 @@ import RecordStore
 /// let namespace = Namespace(environment: .development, database: .public)
 /// namespace.storedZone("Archive")   // ZoneID(zoneName: "development/Archive")
 /// ```
-public struct Namespace: Sendable, Equatable {
+public struct Namespace: Sendable, Hashable {
     /// CloudKit's environments.
     public enum Environment: String, Sendable { case development, production }
 
     /// CloudKit's databases: the public one, or one user's private one.
-    public enum Database: Sendable, Equatable {
+    public enum Database: Sendable, Hashable {
         case `public`
         case `private`(user: String)
     }
@@ -60,8 +60,9 @@ public struct Namespace: Sendable, Equatable {
     func clientZoneName(_ stored: ZoneID) -> String? {
         let name = stored.zoneName
         if prefix.isEmpty {
-            // Production's public database: every zone that no other namespace's prefix claims.
-            return name.hasPrefix("development/") || name.hasPrefix("private/") ? nil : name
+            // Production's public database: every zone without a `/` (client zone names have none;
+            // other namespaces' zones and the subscriptions' zones do).
+            return name.contains("/") ? nil : name
         }
         guard name.hasPrefix(prefix) else { return nil }
         let rest = String(name.dropFirst(prefix.count))

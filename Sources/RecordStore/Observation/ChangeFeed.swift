@@ -12,6 +12,16 @@ package protocol ChangeSubscriber: AnyObject, Sendable {
     /// The feed lost track of the commits (a notification connection dropped, a change log pruned
     /// past the feed's place): whatever was observed must be read again.
     func receiveLostTrack()
+    /// Whether a commit concerns the subscriber (by default: it touches the observed record type
+    /// in the observed zone). Called under the feed's lock: it must be quick and take no lock
+    /// that is held while calling into the feed.
+    func wants(_ changes: CommittedChanges) -> Bool
+}
+
+extension ChangeSubscriber {
+    package func wants(_ changes: CommittedChanges) -> Bool {
+        changes.touches(recordType: observedRecordType, zone: observedZone)
+    }
 }
 
 /// Where a feed learns of commits made outside its own engine handle: another process on the
@@ -55,8 +65,6 @@ package final class ChangeFeed: Sendable {
 
     private struct Subscription {
         weak var subscriber: (any ChangeSubscriber)?
-        let recordType: String
-        let zone: ZoneID
     }
 
     private struct State {
@@ -105,8 +113,7 @@ package final class ChangeFeed: Sendable {
     /// Starts delivering to a subscriber; returns once every later commit will reach it.
     package func subscribe(_ subscriber: any ChangeSubscriber) async {
         let startSource: Bool = state.withLock { state in
-            state.subscriptions[ObjectIdentifier(subscriber)] = Subscription(
-                subscriber: subscriber, recordType: subscriber.observedRecordType, zone: subscriber.observedZone)
+            state.subscriptions[ObjectIdentifier(subscriber)] = Subscription(subscriber: subscriber)
             return state.sourceTask == nil && source != nil
         }
         guard let source else { return }
@@ -245,8 +252,9 @@ package final class ChangeFeed: Sendable {
     func wake() { source?.lookNow() }
 
     private static func deliver(_ changes: CommittedChanges, to subscriptions: [ObjectIdentifier: Subscription]) {
-        for subscription in subscriptions.values where changes.touches(recordType: subscription.recordType, zone: subscription.zone) {
-            subscription.subscriber?.receive(changes)
+        for subscription in subscriptions.values {
+            guard let subscriber = subscription.subscriber, subscriber.wants(changes) else { continue }
+            subscriber.receive(changes)
         }
     }
 }

@@ -37,7 +37,7 @@ package struct CommittedChanges: Sendable, Equatable {
         }
 
         /// Whether this change can concern records of this type in this zone.
-        func touches(recordType type: String, zone: ZoneID) -> Bool {
+        package func touches(recordType type: String, zone: ZoneID) -> Bool {
             recordID.zoneID == zone && (recordType == type || previousRecordType == type)
         }
     }
@@ -54,7 +54,7 @@ package struct CommittedChanges: Sendable, Equatable {
             self.recordType = recordType
         }
 
-        func covers(recordType type: String, zone: ZoneID) -> Bool {
+        package func covers(recordType type: String, zone: ZoneID) -> Bool {
             self.zone == zone && (recordType == nil || recordType == type)
         }
     }

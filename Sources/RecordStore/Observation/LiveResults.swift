@@ -31,8 +31,7 @@ struct LiveResults {
 
     let query: QuerySpecification
     let ordering: RecordOrdering
-    private let predicate: CompiledPredicate
-    private let searchableFields: [String]
+    private let matcher: RecordMatcher
     /// The results in order.
     private(set) var results: ObservedResults
     /// The version of each record in the results.
@@ -44,12 +43,7 @@ struct LiveResults {
     init(query: QuerySpecification, searchableFields: [String], records: [Record]) throws(RecordStoreError) {
         self.query = query
         ordering = RecordOrdering(sorts: query.sorts)
-        self.searchableFields = searchableFields
-        do {
-            predicate = try CompiledPredicate(query.predicate, layout: RecordObject.self)
-        } catch {
-            throw .predicate(error)
-        }
+        matcher = try RecordMatcher(recordType: query.recordType, predicate: query.predicate, zone: query.zone, searchableFields: searchableFields)
         results = ObservedResults()
         members = [:]
         holdsEveryMatch = true
@@ -63,15 +57,6 @@ struct LiveResults {
         holdsEveryMatch = query.limit.map { records.count < $0 } ?? true
     }
 
-    /// Whether a record (in its new version) belongs in the results by type, zone and predicate.
-    func matches(_ record: Record) throws(RecordStoreError) -> Bool {
-        guard record.recordType == query.recordType, record.recordID.zoneID == query.zone else { return false }
-        do {
-            return try predicate.evaluate(RecordObject(record: record, searchableFields: searchableFields))
-        } catch {
-            throw .predicate(error)
-        }
-    }
 
     /// Applies the net changes of one or more commits: each changed record with its newest
     /// version, or nil when it was deleted (or is gone).
@@ -81,7 +66,7 @@ struct LiveResults {
         var arriving: [Record] = []
         for (id, newVersion) in changed {
             let old = members[id]
-            let new: Record? = try newVersion.flatMap { record throws(RecordStoreError) in try matches(record) ? record : nil }
+            let new: Record? = try newVersion.flatMap { record throws(RecordStoreError) in try matcher.matches(record) ? record : nil }
             switch (old, new) {
             case (nil, nil):
                 continue

@@ -5,15 +5,15 @@
 /// of them. The inbox holds at most ``largestBacklog`` changed records; past that it forgets
 /// them and remembers only that it lost track, and the observer reads its results again (a
 /// `reset`): a stalled observer never holds unbounded memory, and never slows a writer.
-final class ObservationInbox: ChangeSubscriber {
+package final class ObservationInbox: ChangeSubscriber {
     /// The most changed records kept waiting before the inbox gives up on them.
     static let largestBacklog = 10_000
 
     /// What the observer takes.
-    struct Delivery {
-        var commits: [CommittedChanges]
+    package struct Delivery: Sendable {
+        package var commits: [CommittedChanges]
         /// Commits were missed: read the results again.
-        var lostTrack: Bool
+        package var lostTrack: Bool
     }
 
     private struct State {
@@ -40,19 +40,36 @@ final class ObservationInbox: ChangeSubscriber {
         }
     }
 
-    let observedRecordType: String
-    let observedZone: ZoneID
+    package let observedRecordType: String
+    package let observedZone: ZoneID
     private let state = LockedState(State())
     /// Signalled on every delivery, for an observer that waits on more than the inbox.
     private let wakeup: Wakeup?
+    /// Which commits the inbox takes, when not those of one record type in one zone.
+    private let filter: (@Sendable (CommittedChanges) -> Bool)?
 
-    init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
+    /// An inbox for the commits that touch a record type in a zone (a live query's).
+    package init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
         observedRecordType = recordType
         observedZone = zone
         self.wakeup = wakeup
+        filter = nil
     }
 
-    func receive(_ changes: CommittedChanges) {
+    /// An inbox for the commits `filter` wants (called under the feed's lock: quick, and
+    /// taking no lock held while calling into the feed).
+    package init(filter: @escaping @Sendable (CommittedChanges) -> Bool) {
+        observedRecordType = ""
+        observedZone = .default
+        wakeup = nil
+        self.filter = filter
+    }
+
+    package func wants(_ changes: CommittedChanges) -> Bool {
+        filter?(changes) ?? changes.touches(recordType: observedRecordType, zone: observedZone)
+    }
+
+    package func receive(_ changes: CommittedChanges) {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             if !state.lostTrack {
                 state.commits.append(changes)
@@ -66,7 +83,7 @@ final class ObservationInbox: ChangeSubscriber {
         wakeup?.signal()
     }
 
-    func receiveLostTrack() {
+    package func receiveLostTrack() {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             state.forget()
             defer { state.waiter = nil }
@@ -77,12 +94,12 @@ final class ObservationInbox: ChangeSubscriber {
     }
 
     /// Everything waiting, without waiting; nil when nothing is.
-    func takeWaiting() -> Delivery? {
+    package func takeWaiting() -> Delivery? {
         state.withLock { state in state.take() }
     }
 
     /// Waits for commits, then takes everything waiting; nil once the task is cancelled.
-    func take() async -> Delivery? {
+    package func take() async -> Delivery? {
         while true {
             if Task.isCancelled { return nil }
             if let delivery = takeWaiting() { return delivery }

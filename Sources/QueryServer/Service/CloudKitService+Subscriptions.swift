@@ -1,0 +1,127 @@
+import RecordStore
+
+extension CloudKitService {
+    /// `subscriptions/modify`: creates, updates and deletes query subscriptions.
+    ///
+    /// Takes `operations`, each `{operationType: "create" | "update" | "delete", subscription}`.
+    /// Answers `{"subscriptions": [...]}`, one entry per operation in order: the subscription as
+    /// stored, `{subscriptionID, deleted: true}` for a deletion, or an error
+    /// `{subscriptionID, serverErrorCode, reason}` (`NOT_FOUND` for an update or a deletion of a
+    /// subscription that does not exist, `BAD_REQUEST` for one this server cannot take).
+    public func modifySubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        guard let operations = body["operations"]?.arrayValue else {
+            throw ServerError(.badRequest, "operations is an array of {operationType, subscription}")
+        }
+        guard operations.count <= Self.maximumBatch else {
+            throw ServerError(.badRequest, "at most \(Self.maximumBatch) operations a request; this one has \(operations.count)")
+        }
+        let storage = SubscriptionStorage(namespace: namespace, service: self)
+        var answers: [JSONValue] = []
+        for operation in operations {
+            let identifier = operation["subscription"]?["subscriptionID"]?.stringValue ?? ""
+            do {
+                answers.append(try await apply(operation, storage: storage, namespace: namespace))
+            } catch {
+                answers.append(.object([
+                    "subscriptionID": .string(identifier), "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
+                ]))
+            }
+        }
+        // Subscriptions start firing at once in this process (others hear the change as it commits).
+        _ = try await notificationHub(for: namespace)
+        return .object(["subscriptions": .array(answers)])
+    }
+
+    private func apply(_ operation: JSONValue, storage: SubscriptionStorage, namespace: Namespace) async throws(ServerError) -> JSONValue {
+        guard case .object = operation, let type = operation["operationType"]?.stringValue else {
+            throw ServerError(.badRequest, "an operation is {operationType, subscription}")
+        }
+        guard let definition = operation["subscription"] else { throw ServerError(.badRequest, "the operation has no subscription") }
+        switch type {
+        case "create", "update":
+            let subscription = try await QuerySubscription(definition, namespace: namespace, service: self)
+            if type == "update", try await storage.subscription(subscription.subscriptionID) == nil {
+                throw ServerError(.notFound, "no subscription '\(subscription.subscriptionID.prefix(80))' to update")
+            }
+            try await storage.save(subscription)
+            return subscription.json
+        case "delete":
+            guard let identifier = definition["subscriptionID"]?.stringValue, !identifier.isEmpty else {
+                throw ServerError(.badRequest, "a deletion names its subscriptionID")
+            }
+            guard try await storage.delete(identifier) else { throw ServerError(.notFound, "no subscription '\(identifier.prefix(80))' to delete") }
+            return .object(["subscriptionID": .string(identifier), "deleted": .bool(true)])
+        default:
+            throw ServerError(.badRequest, "operationType is \"create\", \"update\" or \"delete\", not \"\(type.prefix(40))\"")
+        }
+    }
+
+    /// `subscriptions/list`: every subscription of the namespace, by ID.
+    public func listSubscriptions(in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let subscriptions = try await SubscriptionStorage(namespace: namespace, service: self).all()
+        return .object(["subscriptions": .array(subscriptions.map(\.json))])
+    }
+
+    /// `subscriptions/lookup`: the subscriptions of `subscriptions: [{subscriptionID}]`, in order;
+    /// a missing one is an error entry (`NOT_FOUND`).
+    public func lookupSubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        guard let wanted = body["subscriptions"]?.arrayValue else {
+            throw ServerError(.badRequest, "subscriptions is an array of {subscriptionID}")
+        }
+        guard wanted.count <= Self.maximumBatch else {
+            throw ServerError(.badRequest, "at most \(Self.maximumBatch) subscriptions a request; this one has \(wanted.count)")
+        }
+        let storage = SubscriptionStorage(namespace: namespace, service: self)
+        var answers: [JSONValue] = []
+        for entry in wanted {
+            guard let identifier = entry["subscriptionID"]?.stringValue else {
+                throw ServerError(.badRequest, "each subscription to look up is {subscriptionID: string}")
+            }
+            if let subscription = try await storage.subscription(identifier) {
+                answers.append(subscription.json)
+            } else {
+                answers.append(.object([
+                    "subscriptionID": .string(identifier), "serverErrorCode": .string(ServerErrorCode.notFound.rawValue),
+                    "reason": .string("no subscription '\(identifier.prefix(80))'"),
+                ]))
+            }
+        }
+        return .object(["subscriptions": .array(answers)])
+    }
+
+    /// The notifications of a namespace's subscriptions (this server's extension, served as
+    /// Server-Sent Events): those retained after `lastEventID`, then each as it fires.
+    func notifications(in namespace: Namespace, after lastEventID: String?) async throws(ServerError) -> AsyncStream<NotificationHub.Event> {
+        try await notificationHub(for: namespace).events(after: lastEventID)
+    }
+
+    /// The namespace's hub, started on first use.
+    func notificationHub(for namespace: Namespace) async throws(ServerError) -> NotificationHub {
+        try await notificationHubs.hub(for: namespace, service: self)
+    }
+}
+
+/// The notification hubs of a service, one a namespace, each started once.
+actor NotificationHubs {
+    private var hubs: [Namespace: Task<NotificationHub, any Error>] = [:]
+
+    func hub(for namespace: Namespace, service: CloudKitService) async throws(ServerError) -> NotificationHub {
+        let task: Task<NotificationHub, any Error>
+        if let existing = hubs[namespace] {
+            task = existing
+        } else {
+            task = Task {
+                let hub = NotificationHub(namespace: namespace, service: service)
+                try await hub.start()
+                return hub
+            }
+            hubs[namespace] = task
+        }
+        do {
+            return try await task.value
+        } catch {
+            hubs[namespace] = nil  // the next request tries again
+            throw error as? ServerError ?? ServerError(.internalError, "the notifications could not start: \(error)")
+        }
+    }
+}

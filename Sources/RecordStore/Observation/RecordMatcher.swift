@@ -1,0 +1,40 @@
+import PredicateLanguage
+
+/// Whether a record belongs to a query's matches, decided in Swift by the evaluator (which
+/// answers as every engine does): its record type, its zone, and the predicate, with the record
+/// type's searchable fields for `self CONTAINS` and full-text conditions.
+///
+/// Live queries test changed records with it; the server's query subscriptions test the records
+/// of each commit.
+///
+/// ```swift
+/// let matcher = try RecordMatcher(recordType: "City", predicate: predicate, zone: .default, searchableFields: [])
+/// try matcher.matches(paris)   // true
+/// ```
+package struct RecordMatcher: Sendable {
+    package let recordType: String
+    package let zone: ZoneID
+    private let predicate: CompiledPredicate
+    private let searchableFields: [String]
+
+    package init(recordType: String, predicate: FormatPredicate, zone: ZoneID, searchableFields: [String]) throws(RecordStoreError) {
+        self.recordType = recordType
+        self.zone = zone
+        self.searchableFields = searchableFields
+        do {
+            self.predicate = try CompiledPredicate(predicate, layout: RecordObject.self)
+        } catch {
+            throw .predicate(error)
+        }
+    }
+
+    /// Whether the record (a version of it) matches.
+    package func matches(_ record: Record) throws(RecordStoreError) -> Bool {
+        guard record.recordType == recordType, record.recordID.zoneID == zone else { return false }
+        do {
+            return try predicate.evaluate(RecordObject(record: record, searchableFields: searchableFields))
+        } catch {
+            throw .predicate(error)
+        }
+    }
+}
