@@ -21,6 +21,7 @@ enum BenchmarkMain {
         ScaleSection(),
         PostgresSection(),
         ServeSection(),
+        LiveSection(),
     ]
 
     static func main() async {

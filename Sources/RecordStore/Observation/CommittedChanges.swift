@@ -69,6 +69,9 @@ package struct CommittedChanges: Sendable, Equatable {
     /// The new versions of the created and updated records, when the committing engine had them
     /// (otherwise the feed reads them before delivering).
     package var savedRecords: [RecordID: Record]
+    /// The evaluations of the commit's records its observers share (one for every delivery of
+    /// this commit; not part of the commit's value).
+    package var evaluations = CommitEvaluations()
 
     package init(sequence: Int64, entries: [Entry] = [], unlisted: [Scope] = [], savedRecords: [RecordID: Record] = [:]) {
         self.sequence = sequence
@@ -100,6 +103,11 @@ package struct CommittedChanges: Sendable, Equatable {
             entries.append(Entry(kind: .deleted, recordID: id, recordType: version.recordType))
         }
         self.init(sequence: sequence, entries: entries, savedRecords: saved)
+    }
+
+    /// Commits are equal when they say the same (their shared evaluations aside).
+    package static func == (lhs: CommittedChanges, rhs: CommittedChanges) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.entries == rhs.entries && lhs.unlisted == rhs.unlisted && lhs.savedRecords == rhs.savedRecords
     }
 
     /// Whether nothing was changed.

@@ -12,7 +12,7 @@ import PredicateLanguage
 ///
 /// ```swift
 /// var live = try LiveResults(query: specification, searchableFields: [], records: firstRead)
-/// switch try live.apply([changedID: newVersion, deletedID: nil]) {
+/// switch live.apply(try live.relevantChanges(of: commits)) {
 /// case .changed(let difference): redraw(live.results, difference)
 /// case .unchanged: break
 /// case .needsRead: live.replace(with: try await engine.records(specification))
@@ -58,15 +58,36 @@ struct LiveResults {
     }
 
 
-    /// Applies the net changes of one or more commits: each changed record with its newest
-    /// version, or nil when it was deleted (or is gone).
-    mutating func apply(_ changed: [RecordID: Record?]) throws(RecordStoreError) -> Outcome {
+    /// The changes of commits that can matter to the results, each changed record once with its
+    /// newest version when that version matches, or nil when it does not (or was deleted): the
+    /// records that are in the results, were already changed by an earlier commit of the list,
+    /// or now match. Records that neither were nor are in the results are left out, so an
+    /// observer of a few records pays little for a commit of many (the matching itself is shared
+    /// with the other observers of the condition, ``CommitEvaluations``).
+    func relevantChanges(of commits: [CommittedChanges]) throws(RecordStoreError) -> [RecordID: Record?] {
+        var changed: [RecordID: Record?] = [:]
+        for commit in commits {
+            let matches = try commit.evaluations.matches(of: commit, by: matcher)
+            for (index, entry) in commit.entries.enumerated() where entry.touches(recordType: query.recordType, zone: query.zone) {
+                let id = entry.recordID
+                if matches[index] {
+                    changed.updateValue(commit.savedRecords[id], forKey: id)
+                } else if members[id] != nil || changed[id] != nil {
+                    changed.updateValue(nil, forKey: id)
+                }
+            }
+        }
+        return changed
+    }
+
+    /// Applies the net changes of one or more commits (``relevantChanges(of:)``): each changed
+    /// record with its newest version when it matches, or nil when it does not or is gone.
+    mutating func apply(_ changed: [RecordID: Record?]) -> Outcome {
         // The records that leave (their old versions) and arrive (their new versions).
         var leaving: [Record] = []
         var arriving: [Record] = []
-        for (id, newVersion) in changed {
+        for (id, new) in changed {
             let old = members[id]
-            let new: Record? = try newVersion.flatMap { record throws(RecordStoreError) in try matcher.matches(record) ? record : nil }
             switch (old, new) {
             case (nil, nil):
                 continue
@@ -81,15 +102,15 @@ struct LiveResults {
         if query.offset > 0 { return .needsRead }
 
         let before = results
-        // Matches outside a full window all sort after its last record: a record arriving
-        // after that cannot be placed among them without reading them.
+        // Matches outside a window that let some go all sort after its last record: a record
+        // arriving after that is outside too (and if the window now has room, it is read again).
         let windowEnd = holdsEveryMatch ? nil : before.last
-        if let windowEnd, arriving.contains(where: { !ordering.precedes($0, windowEnd) }) { return .needsRead }
         var oldPositions: [RecordID: Int] = [:]
         for record in leaving { oldPositions[record.recordID] = before.insertionPosition(of: record, ordering: ordering) }
         for position in oldPositions.values.sorted(by: >) { results.remove(at: position) }
         for record in leaving { members[record.recordID] = nil }
         for record in arriving {
+            if let windowEnd, !ordering.precedes(record, windowEnd) { continue }
             let position = results.insertionPosition(of: record, ordering: ordering)
             if let limit = query.limit, position >= limit { continue }  // past the window's end
             results.insert(record, at: position)

@@ -12,15 +12,26 @@ import PredicateLanguage
 /// try matcher.matches(paris)   // true
 /// ```
 package struct RecordMatcher: Sendable {
+    /// What a matcher decides by: matchers of equal keys give the same answers.
+    package struct Key: Hashable, Sendable {
+        let recordType: String
+        let zone: ZoneID
+        let predicate: FormatPredicate
+        let searchableFields: [String]
+    }
+
     package let recordType: String
     package let zone: ZoneID
     private let predicate: CompiledPredicate
     private let searchableFields: [String]
+    /// The matcher's key (observers of one condition share their evaluations by it).
+    package let key: Key
 
     package init(recordType: String, predicate: FormatPredicate, zone: ZoneID, searchableFields: [String]) throws(RecordStoreError) {
         self.recordType = recordType
         self.zone = zone
         self.searchableFields = searchableFields
+        key = Key(recordType: recordType, zone: zone, predicate: predicate, searchableFields: searchableFields)
         do {
             self.predicate = try CompiledPredicate(predicate, layout: RecordObject.self)
         } catch {

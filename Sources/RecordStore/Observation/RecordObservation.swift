@@ -75,8 +75,8 @@ package final class LiveQuery: @unchecked Sendable {
     func next() async throws(RecordStoreError) -> ResultsChange? {
         guard !isFinished else { return nil }
         do {
-            guard let live else { return try await start() }
-            return try await nextChange(after: live)
+            guard live != nil else { return try await start() }
+            return try await nextChange()
         } catch {
             finish()
             throw error
@@ -105,7 +105,7 @@ package final class LiveQuery: @unchecked Sendable {
         if let waiting = inbox.takeWaiting() {
             if waiting.lostTrack {
                 live.replace(with: try await read())
-            } else if case .needsRead = try live.apply(netChanges(waiting.commits)) {
+            } else if case .needsRead = live.apply(try live.relevantChanges(of: waiting.commits)) {
                 live.replace(with: try await read())
             }
         }
@@ -118,14 +118,13 @@ package final class LiveQuery: @unchecked Sendable {
     }
 
     /// Waits for commits that change the results.
-    private func nextChange(after current: LiveResults) async throws(RecordStoreError) -> ResultsChange? {
-        var live = current
+    private func nextChange() async throws(RecordStoreError) -> ResultsChange? {
         while true {
             guard let delivery = await inbox.take() else {
                 finish()
                 return nil
             }
-            if let change = try await process(delivery, &live) { return change }
+            if let change = try await process(delivery) { return change }
         }
     }
 
@@ -136,9 +135,9 @@ package final class LiveQuery: @unchecked Sendable {
     package func nextWithoutWaiting() async throws(RecordStoreError) -> ResultsChange? {
         guard !isFinished else { return nil }
         do {
-            guard var live else { return try await start() }
+            guard live != nil else { return try await start() }
             guard let delivery = inbox.takeWaiting() else { return nil }
-            return try await process(delivery, &live)
+            return try await process(delivery)
         } catch {
             finish()
             throw error
@@ -146,20 +145,23 @@ package final class LiveQuery: @unchecked Sendable {
     }
 
     /// Applies delivered commits: the change they make, or nil when they changed nothing shown.
-    private func process(_ delivery: ObservationInbox.Delivery, _ live: inout LiveResults) async throws(RecordStoreError) -> ResultsChange? {
+    private func process(_ delivery: ObservationInbox.Delivery) async throws(RecordStoreError) -> ResultsChange? {
+        // Taken out while it changes, so that its storage (every record of the results) is
+        // changed in place rather than copied.
+        guard var live = self.live.take() else { return nil }
+        defer { self.live = live }
         let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
         let shown = live.results
         var difference: ResultsDifference
         if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
             difference = try await reread(&live, shown: shown)
         } else {
-            switch try live.apply(netChanges(delivery.commits)) {
+            switch live.apply(try live.relevantChanges(of: delivery.commits)) {
             case .unchanged: difference = .none
             case .changed(let change): difference = change
             case .needsRead: difference = try await reread(&live, shown: shown)
             }
         }
-        self.live = live
         if difference.isEmpty, kind == .changed { return nil }
         let oldLayout = layout
         let newLayout = oldLayout?.applying(difference, results: live.results)
@@ -174,19 +176,6 @@ package final class LiveQuery: @unchecked Sendable {
         let records = try await read()
         live.replace(with: records)
         return ResultsDifference(old: shown.records, new: records)
-    }
-
-    /// The net change of commits to the observed records: each changed record's newest version,
-    /// or nil when it was deleted or is gone.
-    private func netChanges(_ commits: [CommittedChanges]) -> [RecordID: Record?] {
-        var changed: [RecordID: Record?] = [:]
-        for commit in commits {
-            for entry in commit.entries where entry.touches(recordType: specification.recordType, zone: specification.zone) {
-                let version: Record? = entry.kind == .deleted ? nil : commit.savedRecords[entry.recordID]
-                changed.updateValue(version, forKey: entry.recordID)
-            }
-        }
-        return changed
     }
 
     /// Reads the query. In development mode a record type nobody saved yet has no records
