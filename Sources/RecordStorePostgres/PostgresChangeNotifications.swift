@@ -75,12 +75,25 @@ final class PostgresChangeSource: ChangeSource {
     func lookNow() {}
 
     func follow(into feed: ChangeFeed) async {
+        // Subscribers wait for the source to follow before their first read; a server that does
+        // not answer must not hold them forever (their reads then fail on their own).
+        let waitedTooLong = LockedState(false)
+        let patience = Task {
+            try? await Task.sleep(for: Self.longestWaitToListen)
+            guard !Task.isCancelled else { return }
+            waitedTooLong.withLock { $0 = true }
+            feed.sourceIsFollowing(after: nil)
+        }
+        defer { patience.cancel() }
         while !Task.isCancelled {
             let channel = self.channel
             let readRecords = self.readRecords
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
+                        patience.cancel()
+                        // Commits made while nobody listened went unheard.
+                        if waitedTooLong.withLock({ $0 }) { feed.sourceLostTrack() }
                         feed.sourceIsFollowing(after: nil)
                         for try await notification in notifications {
                             var changes = try PostgresChangeNotifications.changes(fromPayload: notification.payload)
@@ -95,9 +108,13 @@ final class PostgresChangeSource: ChangeSource {
             }
             if Task.isCancelled { return }
             // Commits may have gone by unheard; and subscribers must not wait while we listen anew.
+            waitedTooLong.withLock { $0 = true }
             feed.sourceLostTrack()
             feed.sourceIsFollowing(after: nil)
             try? await Task.sleep(for: .seconds(1))
         }
     }
+
+    /// How long subscribers wait for `LISTEN` before their first read goes ahead without it.
+    static let longestWaitToListen: Duration = .seconds(10)
 }

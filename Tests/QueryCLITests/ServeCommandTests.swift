@@ -7,7 +7,8 @@ import TestSupport
 
 /// `query serve` as a process: it answers, refuses unsafe options, and stops cleanly on SIGTERM.
 @Suite struct ServeCommandTests {
-    @Test func servesThenStopsCleanlyOnSIGTERM() async throws {
+    /// Starts `query serve` on a fresh SQLite file and any free port; the process and its port.
+    static func startServer() async throws -> (Process, Int) {
         let database = NSTemporaryDirectory() + "query-serve-\(UUID().uuidString).sqlite"
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
@@ -17,7 +18,11 @@ import TestSupport
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // The port is announced on standard error: "query serve: listening on http://127.0.0.1:PORT (...)".
-        let port = try await Self.announcedPort(errors.fileHandleForReading)
+        return (process, try await announcedPort(errors.fileHandleForReading))
+    }
+
+    @Test func servesThenStopsCleanlyOnSIGTERM() async throws {
+        let (process, port) = try await Self.startServer()
         let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == #"{"status":"ok"}"#)
@@ -27,15 +32,7 @@ import TestSupport
     }
 
     @Test func stopsOnSIGTERMWhileANotificationStreamIsOpen() async throws {
-        let database = NSTemporaryDirectory() + "query-serve-\(UUID().uuidString).sqlite"
-        let process = Process()
-        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = ["serve", "--db", database, "--port", "0"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let port = try await Self.announcedPort(errors.fileHandleForReading)
+        let (process, port) = try await Self.startServer()
         let stream = try EventStreamClient(port: port, path: "/database/1/iCloud.example/development/public/subscriptions/events")
         try await stream.waitForHead()
         #expect(stream.statusLine == "HTTP/1.1 200 OK")

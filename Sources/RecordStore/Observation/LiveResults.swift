@@ -112,7 +112,10 @@ struct LiveResults {
         for record in arriving {
             if let windowEnd, !ordering.precedes(record, windowEnd) { continue }
             let position = results.insertionPosition(of: record, ordering: ordering)
-            if let limit = query.limit, position >= limit { continue }  // past the window's end
+            if let limit = query.limit, position >= limit {
+                holdsEveryMatch = false  // a match outside the window now
+                continue
+            }
             results.insert(record, at: position)
             members[record.recordID] = record
         }
@@ -132,7 +135,8 @@ struct LiveResults {
         for record in arriving where members[record.recordID] != nil {
             newPositions[record.recordID] = results.insertionPosition(of: record, ordering: ordering)
         }
-        for record in droppedFromEnd where oldPositions[record.recordID] == nil {
+        let arrivingIDs = Set(arriving.map(\.recordID))
+        for record in droppedFromEnd where oldPositions[record.recordID] == nil && !arrivingIDs.contains(record.recordID) {
             // An untouched record the window let go: it leaves from where it was.
             oldPositions[record.recordID] = before.insertionPosition(of: record, ordering: ordering)
         }
