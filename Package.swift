@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -10,6 +11,7 @@ let package = Package(
         .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
         .library(name: "RecordStorePostgres", targets: ["RecordStorePostgres"]),
         .library(name: "QueryServer", targets: ["QueryServer"]),
+        .library(name: "QueryModel", targets: ["QueryModel"]),
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
@@ -21,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -71,6 +74,20 @@ let package = Package(
             ],
             path: "Sources/QueryServer"
         ),
+        // @QueryModel: a target of its own, so that only its users build swift-syntax.
+        .macro(
+            name: "QueryModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            path: "Sources/QueryModelMacros"
+        ),
+        .target(
+            name: "QueryModel",
+            dependencies: ["QueryBuilder", "QueryModelMacros"],
+            path: "Sources/QueryModel"
+        ),
         .target(
             name: "QueryBuilder",
             dependencies: ["RecordStore", "PredicateLanguage"],
@@ -96,6 +113,7 @@ let package = Package(
                 "RecordStore",
                 "RecordStorePostgres",
                 "QueryServer",
+                "QueryBuilder",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -133,6 +151,11 @@ let package = Package(
             ],
             path: "Tests/QueryServerTests",
             exclude: ["Clients"]
+        ),
+        .testTarget(
+            name: "QueryModelTests",
+            dependencies: ["QueryModel", "RecordStore", "PredicateLanguage", "EngineTestSupport"],
+            path: "Tests/QueryModelTests"
         ),
         .testTarget(
             name: "QueryBuilderTests",

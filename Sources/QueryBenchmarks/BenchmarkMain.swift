@@ -22,6 +22,7 @@ enum BenchmarkMain {
         PostgresSection(),
         ServeSection(),
         LiveSection(),
+        PredicateSection(),
     ]
 
     static func main() async {
