@@ -75,4 +75,16 @@ struct ObservationTests {
         }
         #expect(models.map(\.id) == ["e5", "c3"])
     }
+
+    @Test(arguments: TestEngine.allCases)
+    func aFetchDescriptorIsObserved(engine: TestEngine) async throws {
+        let context = try engine.seededContext()
+        let descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 2 }, sortBy: [SortDescriptor(\Item.quantity)])
+        var iterator = try context.observe(descriptor).makeAsyncIterator()
+        #expect(try await iterator.next()?.models == (try await context.fetch(descriptor)))
+        try context.insert(Item(id: "f6", name: "Fig", quantity: 5, date: day(6), department: nil))
+        let change = try #require(try await iterator.next())
+        #expect(change.models.map(\.id) == ["c3", "d4", "f6"])
+        #expect(change.difference.insertions == [2])
+    }
 }

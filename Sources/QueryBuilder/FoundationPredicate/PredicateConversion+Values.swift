@@ -57,3 +57,17 @@ extension PredicateExpressions.CollectionIndexSubscript: FormatConvertibleExpres
         .expression(.index(try conversion.expression(wrapped), .expression(try conversion.expression(index))))
     }
 }
+
+extension PredicateExpressions.IntDivision: FormatConvertibleExpression {
+    /// `a / b` on integers truncates, as Swift does: `trunc:(a / b)` (`/` alone divides exactly).
+    func convert(_ conversion: inout PredicateConversion) throws(PredicateConversionError) -> PredicateConversion.Part {
+        .expression(.function("trunc:", [.arithmetic(.divide, try conversion.expression(lhs), try conversion.expression(rhs))]))
+    }
+}
+
+extension PredicateExpressions.IntRemainder: FormatConvertibleExpression {
+    /// `a % b` is `modulus:by:(a, b)`: the remainder with the dividend's sign, as Swift's.
+    func convert(_ conversion: inout PredicateConversion) throws(PredicateConversionError) -> PredicateConversion.Part {
+        .expression(.function("modulus:by:", [try conversion.expression(lhs), try conversion.expression(rhs)]))
+    }
+}

@@ -93,17 +93,21 @@ struct PredicateConversionTests {
         try expect(#Predicate<Sample> { $0.c / 2 > 1 }, "c / 2 > 1")
     }
 
+    @Test func integerDivisionAndRemainderKeepSwiftsMeaning() throws {
+        try expect(#Predicate<Sample> { $0.a / 2 == 3 }, "trunc:(a / 2) == 3")
+        try expect(#Predicate<Sample> { $0.a % 2 == 1 }, "modulus:by:(a, 2) == 1")
+    }
+
     @Test func whatHasNoCounterpartIsAnErrorNamingIt() throws {
         #expect(throws: PredicateConversionError.unknownKeyPath("\\Sample.nonQueryable", model: "Sample")) {
             try FormatPredicate(#Predicate<Sample> { $0.nonQueryable == 2 })
         }
-        // Integer remainder has no counterpart (and integer division would change meaning: `/` divides exactly).
+        // A range subscript of a list has no counterpart.
         let error = try #require(throws: PredicateConversionError.self) {
-            try FormatPredicate(#Predicate<Sample> { $0.a % 2 == 0 })
+            try FormatPredicate(#Predicate<Sample> { $0.g[0 ..< 2].isEmpty })
         }
-        #expect(error.description.contains("IntRemainder"))
+        #expect(error.description.contains("CollectionRangeSubscript"))
         #expect(error.description.contains("has no counterpart"))
-        #expect(throws: PredicateConversionError.self) { try FormatPredicate(#Predicate<Sample> { $0.a / 2 == 0 }) }
     }
 }
 

@@ -179,3 +179,57 @@ struct PredicateDifferentialTests {
         #expect(built.map(\.quantity) == all.map(\.quantity))
     }
 }
+
+/// Where Swift's meaning and NSPredicate's could differ, the converted predicate keeps Swift's:
+/// each rule, with the values that would show a difference, answered alike by Foundation and the store.
+@Suite("Foundation #Predicate: Swift's meaning kept")
+struct PredicateSemanticsTests {
+    private func agree(_ predicate: Predicate<Gizmo>, _ gizmos: [Gizmo], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for engine in TestEngine.allCases {
+            let context = ModelContext(store: try engine.makeStore())
+            for gizmo in gizmos { try context.insert(gizmo) }
+            try context.save()
+            let expected = try gizmos.filter { try predicate.evaluate($0) }.map(\.id).sorted()
+            let fetched = try context.fetch(FetchDescriptor(predicate: predicate)).map(\.id).sorted()
+            #expect(fetched == expected, "\(engine)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func gizmo(_ id: String, name: String = "", quantity: Int = 0, note: String? = nil, tags: [String] = []) -> Gizmo {
+        Gizmo(id: id, name: name, quantity: quantity, price: 0, inStock: false, note: note, tags: tags)
+    }
+
+    @Test func nilComparesAsSwiftOptionalsDo() throws {
+        let gizmos = [Self.gizmo("a", note: nil), Self.gizmo("b", note: "x"), Self.gizmo("c", note: "y")]
+        try agree(#Predicate { $0.note == nil }, gizmos)
+        try agree(#Predicate { $0.note != nil }, gizmos)
+        try agree(#Predicate { $0.note != "x" }, gizmos)       // nil != "x" is true in Swift
+        try agree(#Predicate { $0.note == "x" }, gizmos)
+        try agree(#Predicate { ($0.note ?? "x") == "x" }, gizmos)
+    }
+
+    @Test func stringsCompareExactlyAndByCase() throws {
+        let gizmos = [Self.gizmo("a", name: "École"), Self.gizmo("b", name: "ecole"), Self.gizmo("c", name: "Ecole"), Self.gizmo("d", name: "")]
+        try agree(#Predicate { $0.name == "ecole" }, gizmos)
+        try agree(#Predicate { $0.name.starts(with: "E") }, gizmos)
+        try agree(#Predicate { $0.name.contains("col") }, gizmos)
+        try agree(#Predicate { $0.name < "a" }, gizmos)
+        try agree(#Predicate { $0.name.isEmpty }, gizmos)
+    }
+
+    @Test func integerArithmeticTruncatesAsSwiftDoes() throws {
+        let gizmos = (-4...4).map { Self.gizmo("q\($0 + 4)", quantity: $0) }
+        try agree(#Predicate { $0.quantity / 3 == -1 }, gizmos)
+        try agree(#Predicate { $0.quantity % 3 == -1 }, gizmos)
+        try agree(#Predicate { $0.quantity / 2 == 0 }, gizmos)
+    }
+
+    @Test func emptyListsAndMembership() throws {
+        let gizmos = [Self.gizmo("a"), Self.gizmo("b", tags: ["x"]), Self.gizmo("c", tags: ["x", "y"])]
+        try agree(#Predicate { $0.tags.isEmpty }, gizmos)
+        try agree(#Predicate { $0.tags.contains("y") }, gizmos)
+        try agree(#Predicate { $0.tags.allSatisfy { $0 == "x" } }, gizmos)   // true for an empty list
+        try agree(#Predicate { $0.tags.contains { $0 == "x" } }, gizmos)
+        try agree(#Predicate { $0.tags.count == 1 }, gizmos)
+    }
+}
