@@ -12,13 +12,7 @@ struct FindCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: "The record type.")
-    var recordType: String
-
-    @OptionGroup var predicate: PredicateArguments
-
-    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort key; -KEY for descending (repeat for more keys).", valueName: "KEY|-KEY"))
-    var sorts: [String] = []
+    @OptionGroup var query: QueryArguments
 
     @Option(name: .customLong("limit"), help: "The batch size: print at most N records and, when more remain, a cursor for --cursor.")
     var limit: Int?
@@ -44,12 +38,12 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let parsed = try predicate.parsedPredicate()
-        let sortList = try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
+        let parsed = try query.predicate.parsedPredicate()
+        let sortList = try query.sortList()
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
         if explain {
             let plan = try await StoreOptions.failing { () async throws(RecordStoreError) in
-                try await opened.explain(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
+                try await opened.explain(ofType: query.recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
             }
             print(plan)
             return
@@ -60,26 +54,26 @@ struct FindCommand: AsyncParsableCommand {
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         // Only a table without --keys needs the schema's field order for its columns.
         let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
-            try await opened.schema(for: recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
+            try await opened.schema(for: query.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
         RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder, cursor: nextCursor?.stringValue)
     }
 
     /// One batch of `--limit` records (all of them without `--limit`), from the start or after `--cursor`.
     private func fetch(_ opened: Store, predicate parsed: FormatPredicate, sorts sortList: [Sort], zone zoneID: ZoneID) async throws(RecordStoreError) -> ([Record], QueryCursor?) {
-        let query = try RecordQuery(recordType: recordType, predicate: parsed, sorts: sortList)
+        let recordQuery = try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
         var batch: QueryBatch
         if let cursor {
             let parsedCursor = try QueryCursor(string: cursor)
-            try opened.checkCursor(parsedCursor, continues: query, inZone: zoneID)
+            try opened.checkCursor(parsedCursor, continues: recordQuery, inZone: zoneID)
             if limit == 0 { return ([], parsedCursor) }
             batch = try await opened.records(continuingMatchFrom: parsedCursor, resultsLimit: limit ?? Self.readSize)
         } else {
             if limit == 0 { return ([], nil) }
             guard limit != nil else {
-                return (try await opened.records(ofType: recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
+                return (try await opened.records(ofType: query.recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
             }
-            batch = try await opened.records(matching: query, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
+            batch = try await opened.records(matching: recordQuery, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
         }
         guard limit == nil else { return (batch.matchResults, batch.cursor) }
         var records = batch.matchResults

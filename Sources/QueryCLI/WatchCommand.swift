@@ -21,13 +21,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: "The record type.")
-    var recordType: String
-
-    @OptionGroup var predicate: PredicateArguments
-
-    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort key; -KEY for descending (repeat for more keys).", valueName: "KEY|-KEY"))
-    var sorts: [String] = []
+    @OptionGroup var query: QueryArguments
 
     @Option(name: .customLong("limit"), help: "Watch only the first N results.")
     var limit: Int?
@@ -47,14 +41,14 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let parsed = try predicate.parsedPredicate()
-        let sortList = try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
-        let query = try StoreOptions.failing { () throws(RecordStoreError) in
-            try RecordQuery(recordType: recordType, predicate: parsed, sorts: sortList)
+        let parsed = try query.predicate.parsedPredicate()
+        let sortList = try query.sortList()
+        let recordQuery = try StoreOptions.failing { () throws(RecordStoreError) in
+            try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
         }
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let printer = WatchPrinter(format: output, keys: keyList)
-        let observation = opened.observe(query, inZone: zone.map(ZoneID.init(zoneName:)) ?? .default, limit: limit)
+        let observation = opened.observe(recordQuery, inZone: zone.map(ZoneID.init(zoneName:)) ?? .default, limit: limit)
         try await StoreOptions.failing { () async throws(RecordStoreError) in
             var shown: [Record] = []
             for try await change in observation {
