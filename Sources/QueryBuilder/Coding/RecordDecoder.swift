@@ -9,7 +9,9 @@ import RecordStore
 /// wrong type is ``ModelCodingError/typeMismatch(recordType:recordName:field:expected:found:)``,
 /// naming the record, the field (`address.city`, `tags[1]`), and the expected and found types.
 /// Numbers convert between integer, double and boolean when the value fits. Properties named
-/// `recordName`, `creationDate`, `modificationDate` or `recordChangeTag` read the record's metadata.
+/// `recordName`, `creationDate`, `modificationDate` or `recordChangeTag` read the record's metadata,
+/// and a property `id` with no field of its own reads the record name (the identity of an
+/// `Identifiable` model: records imported from a file, or fetched without that field, decode too).
 ///
 /// ```swift
 /// let item = try RecordDecoder().decode(Item.self, from: record)
@@ -29,6 +31,7 @@ public struct RecordDecoder: Sendable {
             let metadata = record.value(named: name)
             if !metadata.isNull { object[name] = metadata }
         }
+        if object["id"] == nil { object["id"] = .string(record.recordID.recordName) }
         let context = DecodingContext(recordType: record.recordType, recordName: record.recordID.recordName)
         return try ValueDecoder(value: .object(object), codingPath: [], context: context).decodeValue(T.self)
     }

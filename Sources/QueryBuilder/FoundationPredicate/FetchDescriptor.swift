@@ -21,7 +21,8 @@ public struct FetchDescriptor<T: Queryable>: Sendable {
     public var fetchLimit: Int?
     /// How many models to skip first; nil for none.
     public var fetchOffset: Int?
-    /// The properties to fetch (the others keep their defaults); empty for all.
+    /// The properties to fetch; empty for all. The others are not read: a model's optional
+    /// properties then decode as nil, and a missing required property is a decoding error.
     public var propertiesToFetch: [PartialKeyPath<T> & Sendable]
     /// Whether the context's unsaved changes are merged in (true unless turned off).
     public var includePendingChanges: Bool

@@ -173,6 +173,12 @@ struct PredicateDifferentialTests {
         var enumerated: [String] = []
         try await context.enumerate(descriptor, batchSize: 2) { enumerated.append($0.id) }
         #expect(enumerated == page.map(\.id))
+        // Only the properties to fetch are read: the note (optional) is nil for every model.
+        var projected = FetchDescriptor<Gizmo>(predicate: #Predicate { $0.note != nil })
+        projected.propertiesToFetch = [\Gizmo.name, \Gizmo.quantity, \Gizmo.price, \Gizmo.inStock, \Gizmo.tags]
+        let withoutNotes = try await context.fetch(projected)
+        #expect(withoutNotes.count == gizmos.filter { $0.note != nil }.count)
+        #expect(withoutNotes.allSatisfy { $0.note == nil })
         // The builder takes a #Predicate and a SortDescriptor too.
         let built = try await Gizmo.query(in: context).where(#Predicate<Gizmo> { $0.quantity > 3 }).where([.inStock: true])
             .order(by: SortDescriptor(\Gizmo.quantity, order: .reverse)).order(by: SortDescriptor(\Gizmo.price)).all()
