@@ -83,12 +83,14 @@ final class SQLiteChangeSource: ChangeSource {
     func lookNow() { wakeup.signal() }
 
     func follow(into feed: ChangeFeed) async {
-        let baseline: Int64
-        do {
-            baseline = try await pool.read { db in try SQLiteChangeLog.lastSequence(db) }
-        } catch {
-            feed.sourceIsFollowing(after: nil)
-            return
+        // Where the log ends now; a file that cannot be read is tried again (subscribers wait).
+        var baseline: Int64?
+        while baseline == nil {
+            baseline = try? await pool.read { db in try SQLiteChangeLog.lastSequence(db) }
+            if baseline == nil {
+                try? await Task.sleep(for: .seconds(1))
+                if Task.isCancelled { return }
+            }
         }
         feed.sourceIsFollowing(after: baseline)
         while !Task.isCancelled {
