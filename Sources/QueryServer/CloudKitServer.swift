@@ -81,7 +81,12 @@ public struct CloudKitServer: Sendable {
 
     /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM (requests in
     /// flight finish first). `onListening` learns the bound port once the server listens.
+    ///
+    /// Before listening, the server starts the notifications of every namespace that has
+    /// subscriptions, so that it keeps them from its start: a client that resumes an event stream
+    /// here (`Last-Event-ID`) after another process served it misses nothing since this one started.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await service.startNotifications()
         let application = Application(
             router: router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "query"),

@@ -150,6 +150,33 @@ import TestSupport
     }
 
     @Test(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"))
+    func aStreamResumesOnAnotherServerThatWasRunning() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        let first = try await Store.open(url: url)
+        let second = try await Store.open(url: url)
+        let events = ServerHarness.path("subscriptions/events", environment: "development")
+        try await ServerHarness.withServer(store: first) { one in
+            _ = try await one.post("subscriptions/modify", ["operations": [["operationType": "create", "subscription": Self.bigCities]]], environment: "development")
+            // The second server starts after the subscription exists: it keeps its notifications from its start.
+            try await ServerHarness.withServer(store: second) { other in
+                let client = try EventStreamClient(port: one.port, path: events)
+                try await client.waitForHead()
+                _ = try await one.post("records/modify", ["operations": [Self.city("Oslo", 700_000)]], environment: "development")
+                let seen = try #require(try await client.next(1).first)
+                #expect(seen.json?["recordName"] == "Oslo")
+                client.close()
+                _ = try await one.post("records/modify", ["operations": [Self.city("Bergen", 290_000)]], environment: "development")
+                // The client comes back through the other server, which heard both commits.
+                let resumed = try EventStreamClient(port: other.port, path: events, headers: ["Last-Event-ID": try #require(seen.id)])
+                let missed = try #require(try await resumed.next(1).first)
+                #expect(missed.name == "notification")
+                #expect(missed.json?["recordName"] == "Bergen")
+                resumed.close()
+            }
+        }
+    }
+
+    @Test(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"))
     func aWriteThroughAnotherServerNotifies() async throws {
         let url = try PostgresTestServer.freshStoreURL()
         let first = try await Store.open(url: url)

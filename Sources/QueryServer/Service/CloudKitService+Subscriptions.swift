@@ -95,15 +95,52 @@ extension CloudKitService {
         try await notificationHub(for: namespace).events(after: lastEventID)
     }
 
+    /// Starts the notification hub of every namespace whose subscriptions zone exists (each
+    /// namespace keeps its subscriptions in a zone `subscriptions/<prefix>`).
+    /// Then it follows the store's commits for subscriptions saved in namespaces it has no hub
+    /// for yet (by another process), and starts theirs.
+    func startNotifications() async throws(ServerError) {
+        let inbox = ObservationInbox { changes in
+            changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
+        }
+        await store.engine.changeFeed.subscribe(inbox)
+        let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
+        for zone in zones {
+            guard let namespace = Namespace(subscriptionsZone: zone) else { continue }
+            _ = try await notificationHub(for: namespace)
+        }
+        let task = Task { [weak self] in
+            while let delivery = await inbox.take() {
+                guard let self else { return }
+                let zones = Set(delivery.commits.flatMap(\.entries).filter { $0.recordType == SubscriptionStorage.recordType }.map(\.recordID.zoneID))
+                for zone in zones {
+                    guard let namespace = Namespace(subscriptionsZone: zone) else { continue }
+                    _ = try? await self.notificationHub(for: namespace)
+                }
+            }
+        }
+        subscriptionFollower.withLock { $0 = SubscriptionFollower(inbox: inbox, task: task) }
+    }
+
     /// The namespace's hub, started on first use.
     func notificationHub(for namespace: Namespace) async throws(ServerError) -> NotificationHub {
         try await notificationHubs.hub(for: namespace, service: self)
     }
 }
 
+/// What follows the store's commits for new namespaces with subscriptions (see
+/// ``CloudKitService/startNotifications()``): its inbox, and the task reading it.
+struct SubscriptionFollower: Sendable {
+    let inbox: ObservationInbox
+    let task: Task<Void, Never>
+}
+
 /// The notification hubs of a service, one a namespace, each started once.
 actor NotificationHubs {
     private var hubs: [Namespace: Task<NotificationHub, any Error>] = [:]
+
+    /// Whether a namespace's hub was asked for (started, or starting).
+    func hasHub(for namespace: Namespace) -> Bool { hubs[namespace] != nil }
 
     func hub(for namespace: Namespace, service: CloudKitService) async throws(ServerError) -> NotificationHub {
         let task: Task<NotificationHub, any Error>

@@ -22,11 +22,20 @@ public final class CloudKitService: Sendable {
     private let createdDefaultZones = LockedZones()
     /// The query subscriptions at work, a hub a namespace (started on first use).
     let notificationHubs = NotificationHubs()
+    /// Follows subscriptions saved elsewhere in namespaces without a hub here (once serving).
+    let subscriptionFollower = LockedState<SubscriptionFollower?>(nil)
 
     /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
     public init(store: Store, predicateRules: PredicateRules = .cloudKit) {
         self.store = store
         self.predicateRules = predicateRules
+    }
+
+    deinit {
+        subscriptionFollower.withLock { follower in
+            follower?.task.cancel()
+            if let inbox = follower?.inbox { store.engine.changeFeed.unsubscribe(inbox) }
+        }
     }
 
     /// The store's zone for the request's `zoneID`, checked to exist (a namespace's default

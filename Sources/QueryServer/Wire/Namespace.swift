@@ -73,4 +73,24 @@ public struct Namespace: Sendable, Hashable {
     func isDefaultZone(_ stored: ZoneID) -> Bool {
         stored.zoneName == prefix + ZoneID.default.zoneName
     }
+
+    /// The namespace whose subscriptions a zone of the store holds (`subscriptions/` and the
+    /// namespace's prefix, ``SubscriptionStorage``), or nil for any other zone.
+    init?(subscriptionsZone zone: ZoneID) {
+        guard zone.zoneName.hasPrefix("subscriptions/") else { return nil }
+        var rest = Substring(zone.zoneName.dropFirst("subscriptions/".count))
+        var environment = Environment.production
+        if rest.hasPrefix("development/") {
+            environment = .development
+            rest = rest.dropFirst("development/".count)
+        }
+        if rest.isEmpty {
+            self.init(environment: environment, database: .public)
+            return
+        }
+        guard rest.hasPrefix("private/"), rest.hasSuffix("/") else { return nil }
+        let user = rest.dropFirst("private/".count).dropLast()
+        guard !user.isEmpty, !user.contains("/") else { return nil }
+        self.init(environment: environment, database: .private(user: String(user)))
+    }
 }
