@@ -130,8 +130,10 @@ struct CrashSafetyTests {
     /// Returns the record count.
     static func checkStore(at path: String, input: [InputLine], round: Int, random: inout SplitMix64) throws -> Int {
         let store = try Store.open(path: path)
-        let count = try store.count(ofType: "City", matching: .truePredicate)
-        let records = try store.records(ofType: "City", matching: .truePredicate)
+        // A kill before the first batch committed leaves no record type at all: no records.
+        let typeExists = try store.schema(for: "City") != nil
+        let count = typeExists ? try store.count(ofType: "City", matching: .truePredicate) : 0
+        let records = typeExists ? try store.records(ofType: "City", matching: .truePredicate) : []
         #expect(records.count == count, "round \(round)")
         guard count <= input.count else {
             Issue.record("round \(round): \(count) records, more than the \(input.count) lines read")
@@ -147,7 +149,7 @@ struct CrashSafetyTests {
         importer.idField = "geonameid"
         importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]
         if count > 0 { _ = try importer.importFile(at: expectedFile, into: memory) }
-        let expected = try memory.records(ofType: "City", matching: .truePredicate)
+        let expected = count > 0 ? try memory.records(ofType: "City", matching: .truePredicate) : []
         let expectedFields = Dictionary(uniqueKeysWithValues: expected.map { ($0.recordID.recordName, $0.fields) })
         let storedFields = Dictionary(uniqueKeysWithValues: records.map { ($0.recordID.recordName, $0.fields) })
         #expect(Set(storedFields.keys) == Set(input.prefix(count).map(\.recordName)), "round \(round): not the first \(count) lines")
