@@ -37,23 +37,15 @@ extension PredicateExpressions.KeyPath: FormatConvertibleExpression {
             || Root.Output.self == String?.self
         switch kind {
         case .collectionCount?:
-            return .expression(Self.member(base, isString ? "length" : "@count"))
+            return .expression(PredicateConversion.member(base, isString ? "length" : "@count"))
         case .collectionIsEmpty?:
-            return .predicate(PredicateConversion.comparison(Self.member(base, isString ? "length" : "@count"), .equalTo, .constant(.int(0))))
+            return .predicate(PredicateConversion.comparison(PredicateConversion.member(base, isString ? "length" : "@count"), .equalTo, .constant(.int(0))))
         case .collectionFirst?:
             return .expression(.index(base, .first))
         case .bidirectionalCollectionLast?:
             return .expression(.index(base, .last))
         case nil:
             throw .unsupportedKeyPath(String(describing: keyPath))
-        }
-    }
-
-    /// `base.name`: a key path appended to a key path, or a member of another expression.
-    static func member(_ base: FormatExpression, _ name: String) -> FormatExpression {
-        switch base {
-        case .keyPath(let path): .keyPath(path + "." + name)
-        default: .member(base, name)
         }
     }
 }

@@ -41,13 +41,13 @@ extension PredicateExpressions.Filter: FormatConvertibleExpression {
 
 extension PredicateExpressions.SequenceMaximum: FormatConvertibleExpression {
     func convert(_ conversion: inout PredicateConversion) throws(PredicateConversionError) -> PredicateConversion.Part {
-        .expression(PredicateExpressions.KeyPath<PredicateExpressions.Value<Int>, Int>.member(try conversion.expression(elements), "@max"))
+        .expression(PredicateConversion.member(try conversion.expression(elements), "@max"))
     }
 }
 
 extension PredicateExpressions.SequenceMinimum: FormatConvertibleExpression {
     func convert(_ conversion: inout PredicateConversion) throws(PredicateConversionError) -> PredicateConversion.Part {
-        .expression(PredicateExpressions.KeyPath<PredicateExpressions.Value<Int>, Int>.member(try conversion.expression(elements), "@min"))
+        .expression(PredicateConversion.member(try conversion.expression(elements), "@min"))
     }
 }
 

@@ -121,6 +121,14 @@ struct PredicateConversion {
         .comparison(ComparisonPredicate(left, op, right, options: options))
     }
 
+    /// `base.name`: a key path appended to a key path, or a member of another expression.
+    static func member(_ base: FormatExpression, _ name: String) -> FormatExpression {
+        switch base {
+        case .keyPath(let path): .keyPath(path + "." + name)
+        default: .member(base, name)
+        }
+    }
+
     /// The type name of an expression, for errors.
     static func name(of expression: any PredicateExpression) -> String {
         String(describing: type(of: expression))

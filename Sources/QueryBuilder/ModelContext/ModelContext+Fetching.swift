@@ -26,7 +26,13 @@ struct PendingMerge {
         var merged = fetched.filter { !pendingIDs.contains($0.recordID) }
         merged += try context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate)
         merged.sort(by: RecordOrdering(sorts: request.sortDescriptors).precedes)
-        var paged = Array(merged.dropFirst(request.fetchOffset))
+        return Self.page(of: merged, request: request)
+    }
+
+    /// A request's page of matches already in order: its offset skipped, at most its limit, only
+    /// its fields.
+    static func page(of sorted: [Record], request: FetchRequest) -> [Record] {
+        var paged = Array(sorted.dropFirst(request.fetchOffset))
         if request.fetchLimit > 0, paged.count > request.fetchLimit { paged.removeSubrange(request.fetchLimit...) }
         guard let fields = request.propertiesToFetch else { return paged }
         return paged.map { ModelContext.projected($0, fields: fields) }

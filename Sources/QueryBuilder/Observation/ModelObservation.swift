@@ -152,10 +152,7 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
         if !pending.isEmpty {
             return try PendingMerge(request: request, pending: pending).merged(with: stored, context: query.context)
         }
-        var page = Array(stored.dropFirst(request.fetchOffset))
-        if request.fetchLimit > 0, page.count > request.fetchLimit { page.removeSubrange(request.fetchLimit...) }
-        guard let fields = request.propertiesToFetch else { return page }
-        return page.map { ModelContext.projected($0, fields: fields) }
+        return PendingMerge.page(of: stored, request: request)
     }
 
     /// The models of records, decoding only the records not decoded before in that version.

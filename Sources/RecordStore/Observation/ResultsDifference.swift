@@ -17,9 +17,16 @@
 public struct ResultsDifference: Sendable, Equatable {
     /// A record at one position before and another after.
     public struct Move: Sendable, Equatable {
+        /// The position before.
         public let from: Int
+        /// The position after.
         public let to: Int
 
+        /// A record's positions before and after.
+        ///
+        /// ```swift
+        /// ResultsDifference.Move(from: 4, to: 1)
+        /// ```
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to

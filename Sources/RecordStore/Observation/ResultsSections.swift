@@ -14,6 +14,11 @@ public struct ResultsSection: Sendable, Hashable {
     /// Its records' positions in the results.
     public let range: Range<Int>
 
+    /// A section of a name over positions of the results.
+    ///
+    /// ```swift
+    /// ResultsSection(name: "FR", range: 1..<3)
+    /// ```
     public init(name: Value, range: Range<Int>) {
         self.name = name
         self.range = range
@@ -23,9 +28,16 @@ public struct ResultsSection: Sendable, Hashable {
 /// A record's place in sectioned results: its section and its position in it (an `IndexPath`
 /// of `NSFetchedResultsController`).
 public struct ResultsIndexPath: Sendable, Hashable, CustomStringConvertible {
+    /// The section's position among the sections.
     public let section: Int
+    /// The record's position in its section.
     public let item: Int
 
+    /// An index path.
+    ///
+    /// ```swift
+    /// ResultsIndexPath(section: 1, item: 0)   // the second section's first record
+    /// ```
     public init(section: Int, item: Int) {
         self.section = section
         self.item = item
@@ -46,9 +58,16 @@ public struct ResultsIndexPath: Sendable, Hashable, CustomStringConvertible {
 public struct SectionedDifference: Sendable, Equatable {
     /// A record's index path before and after.
     public struct Move: Sendable, Equatable {
+        /// Where the record was (in the sections before).
         public let from: ResultsIndexPath
+        /// Where it is (in the sections after).
         public let to: ResultsIndexPath
 
+        /// A record's move.
+        ///
+        /// ```swift
+        /// SectionedDifference.Move(from: ResultsIndexPath(section: 0, item: 1), to: ResultsIndexPath(section: 0, item: 0))
+        /// ```
         public init(from: ResultsIndexPath, to: ResultsIndexPath) {
             self.from = from
             self.to = to
@@ -68,6 +87,7 @@ public struct SectionedDifference: Sendable, Equatable {
     /// Records changed in place.
     public let updates: [Move]
 
+    /// Whether nothing changed.
     public var isEmpty: Bool {
         sectionDeletions.isEmpty && sectionInsertions.isEmpty && deletions.isEmpty && insertions.isEmpty && moves.isEmpty && updates.isEmpty
     }
