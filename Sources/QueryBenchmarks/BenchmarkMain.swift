@@ -16,6 +16,7 @@ enum BenchmarkMain {
         StoreSection(),
         PagingSection(),
         StreamingSection(),
+        CommandOutputSection(),
         SortingSection(),
         ConcurrencySection(),
         ScaleSection(),

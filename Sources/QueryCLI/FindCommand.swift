@@ -26,11 +26,14 @@ struct FindCommand: AsyncParsableCommand {
     @Option(name: .customLong("cursor"), help: "Continue from a cursor of an earlier find.")
     var cursor: String?
 
-    @Option(name: .customLong("output"), help: "table, json or jsonl.")
+    @Option(name: .customLong("output"), help: "table, json, jsonl or csv.")
     var output: RecordOutputFormat = .table
 
-    @Flag(name: .customLong("explain"), help: "Print the query plan instead of the records.")
+    @Flag(name: .customLong("explain"), help: "Print the query plan, with the estimated rows of each step, instead of the records.")
     var explain = false
+
+    @Flag(name: .customLong("no-pager"), help: "Print a table straight to the terminal instead of through $PAGER.")
+    var noPager = false
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
@@ -48,42 +51,33 @@ struct FindCommand: AsyncParsableCommand {
             print(plan)
             return
         }
-        let (records, nextCursor) = try await StoreOptions.failing { () async throws(RecordStoreError) -> ([Record], QueryCursor?) in
-            try await fetch(opened, predicate: parsed, sorts: sortList, zone: zoneID)
+        let recordQuery = try StoreOptions.failing { () throws(RecordStoreError) in
+            try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
         }
+        let startCursor = try cursor.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try QueryCursor(string: text) } }
         let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         // Only a table without --keys needs the schema's field order for its columns.
         let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
             try await opened.schema(for: query.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
-        RecordPrinting.print(records, format: output, keys: keyList, fieldOrder: fieldOrder, cursor: nextCursor?.stringValue)
-    }
-
-    /// One batch of `--limit` records (all of them without `--limit`), from the start or after `--cursor`.
-    private func fetch(_ opened: Store, predicate parsed: FormatPredicate, sorts sortList: [Sort], zone zoneID: ZoneID) async throws(RecordStoreError) -> ([Record], QueryCursor?) {
-        let recordQuery = try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
-        var batch: QueryBatch
-        if let cursor {
-            let parsedCursor = try QueryCursor(string: cursor)
-            try opened.checkCursor(parsedCursor, continues: recordQuery, inZone: zoneID)
-            if limit == 0 { return ([], parsedCursor) }
-            batch = try await opened.records(continuingMatchFrom: parsedCursor, resultsLimit: limit ?? Self.readSize)
-        } else {
-            if limit == 0 { return ([], nil) }
-            guard limit != nil else {
-                return (try await opened.records(ofType: query.recordType, matching: parsed, sorts: sortList, zone: zoneID), nil)
+        // Records are written as they are read: memory holds one batch whatever the count.
+        let pager = output == .table && !noPager ? Pager.start() : nil
+        let destination = pager?.output ?? .standardOutput()
+        var writer = output.writer(to: destination, keys: keyList, fieldOrder: fieldOrder, streams: limit == nil)
+        let read = BatchedRead(store: opened, query: recordQuery, zone: zoneID)
+        do {
+            let nextCursor = try await StoreOptions.failing { () async throws(RecordStoreError) in
+                try await read.run(from: startCursor, limit: limit) { batch in
+                    writer.write(batch)
+                    return !destination.isClosed
+                }
             }
-            batch = try await opened.records(matching: recordQuery, inZone: zoneID, resultsLimit: limit ?? Self.readSize)
+            writer.finish(cursor: nextCursor?.stringValue)
+        } catch {
+            destination.flush()
+            await pager?.finish()
+            throw error
         }
-        guard limit == nil else { return (batch.matchResults, batch.cursor) }
-        var records = batch.matchResults
-        while let next = batch.cursor {
-            batch = try await opened.records(continuingMatchFrom: next, resultsLimit: Self.readSize)
-            records += batch.matchResults
-        }
-        return (records, nil)
+        await pager?.finish()
     }
-
-    /// Records read per round trip when `--cursor` is given without `--limit` (everything remaining is printed).
-    private static let readSize = 1000
 }

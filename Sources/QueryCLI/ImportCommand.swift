@@ -44,6 +44,9 @@ struct ImportCommand: AsyncParsableCommand {
         importer.idField = idField
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
+        // CSV cells are read as the stored fields' types when the record type exists.
+        let schema = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schema(for: recordType) }
+        importer.fieldTypes = Dictionary(schema?.fields.map { ($0.name, $0.type) } ?? [], uniquingKeysWith: { first, _ in first })
         let summary = try await ImportCommand.run(importer, file: file, into: opened, progress: progress)
         print("Imported \(summary.recordCount) \(recordType) records in \(String(format: "%.2f", summary.elapsed)) s")
     }
@@ -53,11 +56,20 @@ struct ImportCommand: AsyncParsableCommand {
     static func run(
         _ importer: RecordImporter, file: String, into store: Store, progress format: ImportProgressFormat = .auto
     ) async throws -> RecordImporter.Summary {
-        let bar = ProgressBar(enabled: format == .auto && isatty(STDERR_FILENO) == 1)
+        let task = "Importing \(importer.recordType)"
+        let bar = ProgressBar(task: task, unit: "records", enabled: format == .auto && CommandOutput.standardErrorIsTerminal)
         defer { bar.finish() }
+        var importer = importer
+        // The indexes an import into a new type builds at its end draw on the same line.
+        importer.indexProgress = { step in
+            let fraction: Double? = step.total > 0 ? Double(step.completed) / Double(step.total) : nil
+            bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
+        }
         let report: @Sendable (RecordImporter.Progress) -> Void = { progress in
             switch format {
-            case .auto: bar.show(progress)
+            case .auto:
+                let fraction = progress.totalBytes > 0 ? Double(progress.bytesRead) / Double(progress.totalBytes) : nil
+                bar.show(completed: progress.recordCount, fraction: fraction, task: task, unit: "records")
             case .jsonl: ImportProgressFormat.reportCommitted(progress)
             case .none: break
             }
@@ -68,27 +80,5 @@ struct ImportCommand: AsyncParsableCommand {
             return try StoreOptions.failing { () throws(RecordStoreError) in try importer.importFile(at: file, into: store, progress: report) }
         }
         return try await StoreOptions.failing { () async throws(RecordStoreError) in try await importer.importFile(at: file, into: store, progress: report) }
-    }
-}
-
-/// A one-line progress bar with rate and ETA, redrawn on standard error.
-struct ProgressBar: Sendable {
-    let enabled: Bool
-
-    func show(_ progress: RecordImporter.Progress) {
-        guard enabled else { return }
-        let fraction = progress.totalBytes > 0 ? min(1, Double(progress.bytesRead) / Double(progress.totalBytes)) : 0
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let rate = progress.elapsed > 0 ? Double(progress.recordCount) / progress.elapsed : 0
-        let remaining = fraction > 0 ? progress.elapsed * (1 - fraction) / fraction : 0
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] "
-            + String(format: "%3.0f%%  %d records  %.0f/s  ETA %.0fs ", fraction * 100, progress.recordCount, rate, remaining)
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -27,8 +27,13 @@ struct PredicateArguments: ParsableArguments {
 
     /// Parses the JSON arguments and then the predicate.
     func parsedPredicate() throws -> FormatPredicate {
+        try Self.parsedPredicate(predicate, arguments: arguments)
+    }
+
+    /// A format string parsed with `--arg` JSON values.
+    static func parsedPredicate(_ format: String, arguments: [String]) throws -> FormatPredicate {
         let values = try PredicateArguments.values(fromJSON: arguments, flag: "--arg")
-        return try FormatPredicate(format: predicate, argumentArray: values)
+        return try FormatPredicate(format: format, argumentArray: values)
     }
 
     /// Reads each JSON text into a value; an error names the flag and its position.

@@ -20,9 +20,14 @@ struct QueryCommand: AsyncParsableCommand {
             ImportCommand.self,
             FindCommand.self,
             CountCommand.self,
+            SaveCommand.self,
+            DeleteCommand.self,
+            ZonesCommand.self,
+            ExportCommand.self,
             WatchCommand.self,
             SchemaCommand.self,
             ServeCommand.self,
+            ConsoleCommand.self,
             CheckCommand.self,
             EvalCommand.self,
         ]
@@ -32,6 +37,8 @@ struct QueryCommand: AsyncParsableCommand {
 @main
 enum QueryMain {
     static func main() async {
+        // A reader that goes away (`| head`, a pager the user quit) ends the output, not the process.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try QueryCommand.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -20,10 +20,9 @@ struct StoreOptions: ParsableArguments {
         try StoreOptions.failing { () throws(RecordStoreError) in try StoreLocation(resolvedPath) }
     }
 
-    /// Opens the store; a store error becomes a command failure. Work the store does while it
-    /// opens (migrating an older file) is drawn as a progress line on a terminal.
-    /// Opens the store: SQLite and memory synchronously (with a progress line while an older
-    /// file is migrated), PostgreSQL through its async API.
+    /// Opens the store: SQLite and memory synchronously (with a progress bar on a terminal while
+    /// an older file is migrated or an interrupted import's indexes are built), PostgreSQL
+    /// through its async API. A store error becomes a command failure.
     func openStore() async throws -> Store {
         if case .postgres = try location() {
             let url = resolvedPath
@@ -33,31 +32,15 @@ struct StoreOptions: ParsableArguments {
     }
 
     private func openEmbeddedStore() throws -> Store {
-        let progress: StoreOpeningProgressHandler? = isatty(STDERR_FILENO) == 1 ? StoreOptions.drawProgress : nil
-        let store = try StoreOptions.failing { () throws(RecordStoreError) in
-            try Store.open(StoreLocation(resolvedPath), progress: progress)
+        let bar = ProgressBar(task: "Opening", unit: "rows")
+        defer { bar.finish() }
+        let drawStep: StoreOpeningProgressHandler = { step in
+            let fraction: Double? = step.total > 0 ? Double(step.completed) / Double(step.total) : nil
+            bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
         }
-        if progress != nil, StoreOptions.progressDrawn.value { FileHandle.standardError.write(Data("\n".utf8)) }
-        return store
-    }
-
-    /// Whether a progress line was drawn (and needs a line break after it).
-    private static let progressDrawn = DrawnFlag()
-
-    /// Redraws one line on standard error: `Computing c, cd of City.name  42%`.
-    private static let drawProgress: StoreOpeningProgressHandler = { progress in
-        let percent = progress.total > 0 ? 100 * progress.completed / progress.total : 100
-        FileHandle.standardError.write(Data("\r\(progress.task)  \(percent)%\u{1B}[K".utf8))
-        progressDrawn.value = true
-    }
-
-    /// A flag set from the progress handler, read after opening.
-    private final class DrawnFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored = false
-        var value: Bool {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
+        let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? drawStep : nil
+        return try StoreOptions.failing { () throws(RecordStoreError) in
+            try Store.open(StoreLocation(resolvedPath), progress: progress)
         }
     }
 

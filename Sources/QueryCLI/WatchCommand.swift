@@ -84,7 +84,7 @@ struct WatchPrinter {
             for index in difference.deletions { line("delete", index, old[index]) }
             for move in difference.moves {
                 event(
-                    ["change": "move", "from": .int(Int64(move.from)), "to": .int(Int64(move.to)), "record": RecordPrinting.jsonObject(new[move.to], keys: keys)],
+                    ["change": "move", "from": .int(Int64(move.from)), "to": .int(Int64(move.to)), "record": RecordJSON.object(new[move.to], keys: keys)],
                     text: "move \(move.from) \(move.to) \(describe(new[move.to]))")
             }
             for index in difference.insertions { line("insert", index, new[index]) }
@@ -94,7 +94,7 @@ struct WatchPrinter {
 
     private func line(_ kind: String, _ index: Int, _ record: Record) {
         event(
-            ["change": .string(kind), "index": .int(Int64(index)), "record": RecordPrinting.jsonObject(record, keys: keys)],
+            ["change": .string(kind), "index": .int(Int64(index)), "record": RecordJSON.object(record, keys: keys)],
             text: "\(kind) \(index) \(describe(record))")
     }
 
@@ -111,7 +111,7 @@ struct WatchPrinter {
     /// A record on one line: its name, then its fields (the chosen keys, or all, by name).
     private func describe(_ record: Record) -> String {
         let names = keys ?? record.fields.keys.sorted()
-        let fields = names.compactMap { name in record.fields[name].map { "\(name)=\(RecordPrinting.cell($0))" } }
+        let fields = names.compactMap { name in record.fields[name].map { "\(name)=\(TableRecordWriter.cell($0))" } }
         return ([record.recordID.recordName] + fields).joined(separator: " ")
     }
 }

@@ -13,9 +13,11 @@ import RecordStore
 /// `POST zones/lookup`, `POST zones/modify`, `POST subscriptions/modify`,
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
-/// ``NotificationStream``); and `GET /health`. Environments are
-/// `development` and `production`, databases `public` and `private` (``Namespace``). Bodies
-/// are JSON, whatever their content type (CloudKit JS sends `text/plain`). Errors are
+/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` and
+/// `POST predicates/check`; and `GET /health` and `GET /`, the query console
+/// (``ConsoleDocument``). Environments are `development` and `production`, databases `public`
+/// and `private` (``Namespace``). Bodies are JSON, whatever their content type (CloudKit JS
+/// sends `text/plain`). Errors are
 /// CloudKit's `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's
 /// ID, also in the server's log line for it.
 ///
@@ -101,10 +103,27 @@ public struct CloudKitServer: Sendable {
         router.get("health") { _, _ in
             Self.response(.object(["status": .string("ok")]), status: .ok)
         }
+        // The query console: one page that calls the routes below like any client.
+        let console = ConsoleDocument(configuration: configuration)
+        router.get("/") { _, _ in console.response() }
         let database = router.group("database/1/:container/:environment/:database")
         database.post("records/query") { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
             await handleBytes(request, context) { body, namespace in try await service.queryAnswer(body, in: namespace).jsonBytes() }
+        }
+        // This server's extensions for the console (and any client): the plan of a query, the
+        // schema, and a predicate's check with the position of its syntax error.
+        database.post("records/explain") { request, context in
+            await handle(request, context) { body, namespace in try await service.explain(body, in: namespace) }
+        }
+        database.get("schema") { request, context in
+            await handle(request, context) { _, namespace in try await service.schema(in: namespace) }
+        }
+        database.post("schema") { request, context in
+            await handle(request, context) { _, namespace in try await service.schema(in: namespace) }
+        }
+        database.post("predicates/check") { request, context in
+            await handle(request, context) { body, namespace in try service.checkPredicate(body, in: namespace) }
         }
         database.post("records/lookup") { request, context in
             await handle(request, context) { body, namespace in try await service.lookup(body, in: namespace) }

@@ -365,7 +365,9 @@ final class PostgresEngine: StorageEngine {
             }
             let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
             let explanation = try await PostgresQueryPlanExplanation(statement: statement, connection: connection)
-            return ExplainedQuery.plan(engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes)
+            return ExplainedQuery.plan(
+                engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes,
+                estimatedRows: explanation.estimatedRows)
         }
     }
 

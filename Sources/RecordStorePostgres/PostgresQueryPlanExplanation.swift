@@ -11,6 +11,9 @@ struct PostgresQueryPlanExplanation {
     let details: [String]
     /// The indexes the plan scans, in order of first use.
     let indexes: [String]
+    /// The rows PostgreSQL's planner expects each line's node to return (its `rows=`), nil
+    /// for lines that are not nodes (`Filter:`, `Index Cond:`).
+    let estimatedRows: [Int?]
 
     init(statement: SQLStatement, connection: PostgresSQLConnection) async throws {
         var lines: [String] = []
@@ -29,5 +32,9 @@ struct PostgresQueryPlanExplanation {
             }
         }
         self.indexes = indexes
+        estimatedRows = lines.map { line in
+            guard let range = line.range(of: " rows=") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
     }
 }

@@ -11,7 +11,7 @@ import RecordStore
 /// nil → no field. The metadata names (`recordName`, `creationDate`, `modificationDate`,
 /// `recordChangeTag`) are never written as fields.
 ///
-/// The store keeps neither objects nor lists of objects, lists or nulls, so ``record(for:zone:)``
+/// The store keeps neither objects nor lists of objects, lists or nulls, so ``record(for:zone:generatedName:)``
 /// stores such a field as the JSON text of its value (typed values as `{"$date": ...}`, ...);
 /// ``RecordDecoder`` reads both forms.
 ///

@@ -1,7 +1,7 @@
 import PredicateLanguage
 
 /// The comparisons one condition makes on one field, and, for a plain equality, the value
-/// ``Query/firstOrInsert()`` gives a new model.
+/// ``Query/firstOrInsert()-6iyj1`` gives a new model.
 ///
 /// ```swift
 /// (1...3).fieldCondition(for: "quantity").predicate.predicateFormat   // quantity BETWEEN {1, 3}

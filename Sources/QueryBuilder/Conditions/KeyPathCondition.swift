@@ -24,7 +24,7 @@ public struct KeyPathCondition<Root>: @unchecked Sendable {
     }
 }
 
-/// `\.field == value`: a plain equality, which ``Query/firstOrInsert()`` can insert from.
+/// `\.field == value`: a plain equality, which ``Query/firstOrInsert()-6iyj1`` can insert from.
 ///
 /// ```swift
 /// try Item.query(in: context).where(\.quantity == 1)

@@ -1,4 +1,4 @@
-/// Why a Foundation `Predicate` could not become a ``FormatPredicate``: something in it has no
+/// Why a Foundation `Predicate` could not become a `FormatPredicate`: something in it has no
 /// counterpart in the predicate language (or in the model's field table). Thrown at conversion,
 /// before any query runs: a predicate is converted whole or not at all, never with a change of
 /// meaning.

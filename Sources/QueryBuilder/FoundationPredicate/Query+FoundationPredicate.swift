@@ -4,7 +4,7 @@ import RecordStore
 
 extension Query where T: Queryable {
     /// Adds a Foundation predicate as a condition (joined by `AND`), converted into the predicate
-    /// language (``FormatPredicate/init(_:)``) so that the store runs it, in SQL where it can.
+    /// language (`FormatPredicate.init(_:)`) so that the store runs it, in SQL where it can.
     ///
     /// ```swift
     /// let apples = try Item.query(in: context).where(#Predicate<Item> { $0.name.starts(with: "A") && $0.quantity > 1 }).all()
@@ -28,7 +28,7 @@ extension Query where T: Queryable {
     /// ``Queryable/attributeKeyPaths``) and its order. Strings sort by their code points
     /// (`String.StandardComparator.lexical`, the only string comparator Foundation has on Linux;
     /// on Apple platforms `.localizedStandard` and `.localized` sort as the store's
-    /// ``SortComparison/localizedStandard`` and ``SortComparison/localized``).
+    /// `SortComparison.localizedStandard` and `SortComparison.localized`).
     ///
     /// ```swift
     /// try Item.query(in: context).order(by: SortDescriptor(\Item.quantity, order: .reverse)).all()

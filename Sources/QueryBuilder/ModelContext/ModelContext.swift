@@ -2,17 +2,17 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
-/// A scratch pad of model changes over a store and a zone, committed together by ``save()``.
+/// A scratch pad of model changes over a store and a zone, committed together by ``save()-7cric``.
 ///
 /// Models are values, so a context does not watch them: you tell it what changed.
 /// - ``insert(_:)`` registers a new model (saving it fails with a conflict when a record with its
 ///   name already exists).
-/// - ``update(_:)`` registers a changed model: call it again after each change you want saved (the
+/// - ``update(_:)-8oqc9`` registers a changed model: call it again after each change you want saved (the
 ///   last registered value wins). The context checks, when saving, that the stored record is still
 ///   the version this context last read (fetched, or saved) — otherwise the save is a conflict.
 /// - ``delete(_:)`` registers a deletion.
 ///
-/// ``save()`` commits everything at once, all or nothing: on any error (a conflict, a bad field)
+/// ``save()-7cric`` commits everything at once, all or nothing: on any error (a conflict, a bad field)
 /// nothing is written and the pending changes stay as they were, so the caller can fix them
 /// and retry, or ``rollback()``. Queries through the context see its pending changes (as Core
 /// Data's `includesPendingChanges`), unless the query says ``Query/includesPendingChanges(_:)`` false.
@@ -82,7 +82,7 @@ public final class ModelContext: Sendable {
     }
 
     /// Registers the current value of a changed model; call it after every change to save
-    /// (the last value registered before ``save()`` is the one saved). The model must have a
+    /// (the last value registered before ``save()-7cric`` is the one saved). The model must have a
     /// record name. An update of a record this context has not read yet reads its change tag now.
     ///
     /// ```swift
@@ -200,7 +200,7 @@ public final class ModelContext: Sendable {
     /// Commits every pending change, all or nothing: inserts, updates and deletes go to the
     /// store in one atomic `modify(saving:deleting:)`, one transaction.
     ///
-    /// A conflict throws ``RecordStore/RecordStoreError/conflict(_:expected:found:)`` naming the
+    /// A conflict throws `RecordStoreError.conflict(_:expected:found:)` naming the
     /// record: an insert of a record that exists, an update or a delete of a record changed (or
     /// deleted) since this context read it, all checked inside the transaction (deletions
     /// through `modify`'s `expectedChangeTags`). On any error nothing is written and the pending

@@ -3,8 +3,8 @@ import RecordStore
 extension Query {
     /// Observes the query: yields its models now, then again after every change, with the change
     /// set (``ModelResultsChange``): commits to the store from anywhere the store hears
-    /// (``RecordStore/Store/observe(_:sectionKey:)``), and this context's own pending changes,
-    /// merged in as ``all()`` merges them (unless ``includingPendingChanges(_:)`` turned them off).
+    /// (`Store.observe(_:sectionKey:)`), and this context's own pending changes,
+    /// merged in as ``all()-9svgr`` merges them (unless ``includesPendingChanges(_:)`` turned them off).
     ///
     /// ```swift
     /// let observation = Item.query(in: context).where("quantity > 0").order(by: "name").observe()

@@ -5,7 +5,7 @@ import RecordStore
 /// store in batches so that memory holds one batch at a time. Made by ``Query/stream(batchSize:)``.
 ///
 /// Pending changes: when the query includes them (the default) and the context holds pending
-/// changes of the model's type when iteration starts, the stream merges them in, as ``Query/all()``
+/// changes of the model's type when iteration starts, the stream merges them in, as ``Query/all()-9svgr``
 /// does: a pending insert or update that matches comes in its place in the order, and a record
 /// with a pending update or delete is not read from the store. Those pending changes are copied
 /// once, at the first `next()`; changes registered after that do not affect a running iteration.

@@ -2,7 +2,7 @@ import PredicateLanguage
 import RecordStore
 
 extension Query {
-    /// The store's ``RecordStore/FetchRequest`` equivalent to this query (as the `Query`
+    /// The store's `FetchRequest` equivalent to this query (as the `Query`
     /// package's `fetchRequest` is an `NSFetchRequest`): the record type as `entityName`, the
     /// chain's combined condition as `predicate` (nil when there is none), the sorts as
     /// `sortDescriptors`, `fetchLimit` (0 for no limit), `fetchOffset`, the selected fields as

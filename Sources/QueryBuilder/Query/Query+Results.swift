@@ -49,7 +49,7 @@ extension Query {
         try fetchRecords()
     }
 
-    /// Marks every match for deletion in the context (pending until ``ModelContext/save()``);
+    /// Marks every match for deletion in the context (pending until ``ModelContext/save()-7cric``);
     /// returns how many matched.
     ///
     /// ```swift

@@ -80,8 +80,8 @@ extension Queryable where Attribute: RawRepresentable, Attribute.RawValue == Str
     }
 }
 
-/// A model that can be created empty, so ``Query/firstOrInsert()`` and
-/// ``Query/fetchOrInsert(_:)`` can fill in only the fields the query fixes.
+/// A model that can be created empty, so ``Query/firstOrInsert()-6iyj1`` and
+/// ``Query/fetchOrInsert(_:)-9yid8`` can fill in only the fields the query fixes.
 ///
 /// ```swift
 /// extension Item: DefaultInitializable {

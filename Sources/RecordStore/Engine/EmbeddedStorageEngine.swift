@@ -42,15 +42,16 @@ package protocol EmbeddedStorageEngine: StorageEngine {
     /// The synchronous form of ``StorageEngine/optimize()``.
     func optimize() throws(RecordStoreError)
     /// Prepares a bulk load of about `incoming` records of a type (an engine may defer index
-    /// upkeep until ``finishBulkLoad()``; queries stay exact meanwhile).
+    /// upkeep until ``finishBulkLoad(progress:)``; queries stay exact meanwhile).
     func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError)
-    /// Ends a bulk load: whatever ``beginBulkLoad(of:incoming:)`` deferred is done now.
-    func finishBulkLoad() throws(RecordStoreError)
+    /// Ends a bulk load: whatever ``beginBulkLoad(of:incoming:)`` deferred is done now;
+    /// `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) throws(RecordStoreError)
 }
 
 extension EmbeddedStorageEngine {
     /// Nothing to defer: indexes are kept up to date row by row.
     package func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError) {}
     /// Nothing was deferred.
-    package func finishBulkLoad() throws(RecordStoreError) {}
+    package func finishBulkLoad(progress: StoreOpeningProgressHandler?) throws(RecordStoreError) {}
 }

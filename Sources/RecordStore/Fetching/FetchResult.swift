@@ -1,6 +1,6 @@
 import PredicateLanguage
 
-/// What ``Store/fetch(_:)`` returns, by the request's result type.
+/// What ``Store/fetch(_:)-7owsl`` returns, by the request's result type.
 ///
 /// ```swift
 /// switch try store.fetch(request) {
@@ -12,9 +12,13 @@ import PredicateLanguage
 /// let names = try store.fetch(request).records.map(\.recordID.recordName)
 /// ```
 public enum FetchResult: Sendable, Hashable {
+    /// The matching records, for ``FetchRequest/ResultType/records``.
     case records([Record])
+    /// The IDs of the matching records, for ``FetchRequest/ResultType/recordIDs``.
     case recordIDs([RecordID])
+    /// The number of matches, for ``FetchRequest/ResultType/count``.
     case count(Int)
+    /// One dictionary a match (or a group), for ``FetchRequest/ResultType/dictionaries``.
     case dictionaries([[String: Value]])
 
     /// The records ([] for other result types).

@@ -1,10 +1,18 @@
 /// Splits CSV rows (RFC 4180: commas, double-quoted cells with `""` escapes, quoted line breaks).
 struct CSVParser {
+    /// A cell's text, and whether it was quoted (a quoted cell is text, never a number, as
+    /// Python's `QUOTE_NONNUMERIC` writes and `query export` does).
+    struct Cell: Equatable {
+        var text: String
+        var quoted: Bool
+    }
+
     /// The cells of one record, reading more lines when a quoted cell spans lines.
-    /// Returns nil at the end; throws a message for an unterminated quote.
-    static func cells(firstLine: [UInt8], moreLines: () -> [UInt8]?) throws(CSVError) -> [String] {
-        var cells: [String] = []
+    /// Throws a message for an unterminated quote.
+    static func cells(firstLine: [UInt8], moreLines: () -> [UInt8]?) throws(CSVError) -> [Cell] {
+        var cells: [Cell] = []
         var cell: [UInt8] = []
+        var quoted = false
         var line = firstLine
         var index = 0
         var inQuotes = false
@@ -17,7 +25,7 @@ struct CSVParser {
                     index = 0
                     continue
                 }
-                cells.append(String(decoding: cell, as: UTF8.self))
+                cells.append(Cell(text: String(decoding: cell, as: UTF8.self), quoted: quoted))
                 return cells
             }
             let byte = line[index]
@@ -34,9 +42,11 @@ struct CSVParser {
                 }
             } else if byte == 0x22 && cell.isEmpty {
                 inQuotes = true
+                quoted = true
             } else if byte == 0x2C {
-                cells.append(String(decoding: cell, as: UTF8.self))
+                cells.append(Cell(text: String(decoding: cell, as: UTF8.self), quoted: quoted))
                 cell.removeAll(keepingCapacity: true)
+                quoted = false
             } else {
                 cell.append(byte)
             }

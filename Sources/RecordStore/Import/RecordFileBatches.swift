@@ -100,7 +100,7 @@ struct RecordFileBatches {
         return objects
     }
 
-    /// The next CSV row as an object keyed by the header (empty cells left out).
+    /// The next CSV row as an object keyed by the header (empty unquoted cells left out).
     private mutating func nextCSVRow() throws(RecordStoreError) -> (Value, Int)? {
         let reader = self.reader
         var lineNumber = self.lineNumber
@@ -112,7 +112,7 @@ struct RecordFileBatches {
         if header == nil {
             guard let headerLine = nextLine() else { return nil }
             do {
-                header = try CSVParser.cells(firstLine: headerLine, moreLines: nextLine)
+                header = try CSVParser.cells(firstLine: headerLine, moreLines: nextLine).map(\.text)
             } catch {
                 throw RecordStoreError.malformedInput(file: file, line: lineNumber, message: error.message)
             }
@@ -121,7 +121,7 @@ struct RecordFileBatches {
         while let line = nextLine() {
             let first = lineNumber
             if line.isEmpty { continue }
-            let cells: [String]
+            let cells: [CSVParser.Cell]
             do {
                 cells = try CSVParser.cells(firstLine: line, moreLines: nextLine)
             } catch {
@@ -131,9 +131,17 @@ struct RecordFileBatches {
                 throw RecordStoreError.malformedInput(file: file, line: first, message: "expected \(header.count) cells, found \(cells.count)")
             }
             var fields: [String: Value] = [:]
-            for (name, cell) in zip(header, cells) where !cell.isEmpty {
-                fields[name] = RecordImporter.csvValue(cell)
+            var recordName: String?
+            // An empty cell is a missing value; `""` (quoted) is the empty text.
+            for (name, cell) in zip(header, cells) where !cell.text.isEmpty || cell.quoted {
+                // An exported file's recordName column names the record (unless --id names another).
+                if name == "recordName", importer.idField == nil {
+                    recordName = cell.text
+                    continue
+                }
+                fields[name] = RecordImporter.csvValue(cell, type: importer.fieldTypes[name])
             }
+            if let recordName { return (.object(["recordName": .string(recordName), "fields": .object(fields)]), first) }
             return (.object(fields), first)
         }
         return nil

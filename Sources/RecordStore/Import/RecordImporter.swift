@@ -51,6 +51,8 @@ public struct RecordImporter: Sendable {
 
     /// The file formats.
     public enum Format: String, Sendable {
+        /// `json`: one JSON array of objects; `jsonLines`: one JSON object a line (blank lines
+        /// skipped); `csv`: a header line naming the fields, then one record a line.
         case json, jsonLines, csv
 
         /// The format a file name says (`.json`, `.jsonl`, `.ndjson`, `.csv`, each optionally `.gz`).
@@ -77,6 +79,7 @@ public struct RecordImporter: Sendable {
         public var lastRecordName: String?
         /// Bytes of the file read so far, and the file's size.
         public var bytesRead: Int64
+        /// The file's size on disk, in bytes (0 when it cannot be read).
         public var totalBytes: Int64
         /// Seconds since the import began.
         public var elapsed: TimeInterval
@@ -98,8 +101,13 @@ public struct RecordImporter: Sendable {
     public var locations: [LocationMapping] = []
     /// Records per transaction.
     public var batchSize = 5_000
-    /// The zone to import into.
+    /// The zone to import into (a record in the export shape names its own).
     public var zone: ZoneID = .default
+    /// The stored types of the record type's fields, when it has some: a CSV cell is read as its
+    /// field's type (`"007"` stays text in a STRING field, `5` is a double in a DOUBLE field).
+    public var fieldTypes: [String: FieldType] = [:]
+    /// Hears the indexes an import into a new or small record type builds at its end.
+    public var indexProgress: StoreOpeningProgressHandler?
 
     /// Creates an importer for a record type.
     public init(recordType: String) {
@@ -113,6 +121,7 @@ public struct RecordImporter: Sendable {
         var batches = try RecordFileBatches(path: path, importer: self)
         let start = Date()
         var count = 0
+        var knownZones: Set<ZoneID> = [.default]
         var bulkLoadStarted = false
         do throws(RecordStoreError) {
             while let batch = try batches.next() {
@@ -120,17 +129,18 @@ public struct RecordImporter: Sendable {
                     try store.embedded.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch.count))
                     bulkLoadStarted = true
                 }
+                for zone in Self.newZones(in: batch, known: &knownZones) { try store.createZone(zone) }
                 try save(batch, into: store)
                 count += batch.count
                 progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
             }
         } catch {
             // A failed import leaves the batches it committed, indexed.
-            if bulkLoadStarted { try? store.embedded.finishBulkLoad() }
+            if bulkLoadStarted { try? store.embedded.finishBulkLoad(progress: indexProgress) }
             throw error
         }
         // The indexes a bulk load deferred are built in one pass, then measured for the planner.
-        if bulkLoadStarted { try store.embedded.finishBulkLoad() }
+        if bulkLoadStarted { try store.embedded.finishBulkLoad(progress: indexProgress) }
         try store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
     }
@@ -148,7 +158,9 @@ public struct RecordImporter: Sendable {
         let batches = try await BlockingWork.run { () throws(RecordStoreError) in SendableBatches(try RecordFileBatches(path: path, importer: self)) }
         let start = Date()
         var count = 0
+        var knownZones: Set<ZoneID> = [.default]
         while let batch = try await BlockingWork.run({ () throws(RecordStoreError) in try batches.next() }) {
+            for zone in Self.newZones(in: batch, known: &knownZones) { try await store.createZone(zone) }
             try await save(batch, into: store)
             count += batch.count
             progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
@@ -175,6 +187,25 @@ public struct RecordImporter: Sendable {
         }
     }
 
+    /// A CSV cell as a value. Typed JSON cells (`{"$date":…}`, `{"$location":…}`, `[…]`, as
+    /// `export` writes them) become those values; a quoted cell is text, an unquoted one a
+    /// number when it reads as one (``csvValue(_:)``); and when the field's stored type is
+    /// known, the cell is read as that type (`007` stays text in a STRING field, `5` is a double
+    /// in a DOUBLE field, `true` a boolean in a BOOL field).
+    static func csvValue(_ cell: CSVParser.Cell, type: FieldType?) -> Value {
+        let text = cell.text
+        if type == .string { return .string(text) }
+        if let first = text.utf8.first, first == UInt8(ascii: "[") || (first == UInt8(ascii: "{") && text.hasPrefix("{\"$")),
+           let value = try? Value(jsonText: text) {
+            if case .object = value { return .string(text) }
+            return value
+        }
+        if type == .bool, text == "true" || text == "false" { return .bool(text == "true") }
+        let guessed = cell.quoted && type != .int64 && type != .double ? .string(text) : csvValue(text)
+        if type == .double, case .int(let integer) = guessed { return .double(Double(integer)) }
+        return guessed
+    }
+
     /// A CSV cell as a value: integers and decimal numbers become numbers, the rest stays text.
     static func csvValue(_ cell: String) -> Value {
         let bytes = cell.utf8
@@ -188,8 +219,11 @@ public struct RecordImporter: Sendable {
     }
 
     /// The record for an object of fields.
-    func record(from fields: [String: Value], line: Int, file: String, generatedNumber: Int) throws(RecordStoreError) -> Record {
-        var fields = fields
+    func record(from object: [String: Value], line: Int, file: String, generatedNumber: Int) throws(RecordStoreError) -> Record {
+        if let exported = try Self.exportedRecord(object, line: line, file: file) {
+            return try record(fields: exported.fields, name: exported.name, zone: exported.zone ?? zone, line: line, file: file)
+        }
+        let fields = object
         let name: String
         if let idField {
             switch fields[idField] {
@@ -202,6 +236,12 @@ public struct RecordImporter: Sendable {
         } else {
             name = UUID().uuidString
         }
+        return try record(fields: fields, name: name, zone: zone, line: line, file: file)
+    }
+
+    /// The record of a name and fields, with the location fields built.
+    private func record(fields: [String: Value], name: String, zone: ZoneID, line: Int, file: String) throws(RecordStoreError) -> Record {
+        var fields = fields
         for mapping in locations {
             guard let latitude = fields[mapping.latitudeField]?.numericValue,
                   let longitude = fields[mapping.longitudeField]?.numericValue else { continue }
@@ -213,6 +253,32 @@ public struct RecordImporter: Sendable {
         }
         return Record(recordType: recordType, recordID: RecordID(recordName: name, zoneID: zone), fields: fields)
     }
+
+    /// The name, zone and fields of an object in the shape `query find --output jsonl` and
+    /// `query export` write, `{"recordName", "recordType", "zone", "fields"}`, or nil for a
+    /// flat object of fields. Its `recordType` is not checked: the importer's type is used.
+    static func exportedRecord(_ object: [String: Value], line: Int, file: String) throws(RecordStoreError) -> (name: String, zone: ZoneID?, fields: [String: Value])? {
+        guard case .object(let fields)? = object["fields"], case .string(let name)? = object["recordName"],
+              object.keys.allSatisfy(exportedRecordKeys.contains) else { return nil }
+        var zone: ZoneID?
+        switch object["zone"] {
+        case nil: zone = nil
+        case .string(let zoneName)?: zone = ZoneID(zoneName: zoneName)
+        case let other?: throw RecordStoreError.malformedInput(file: file, line: line, message: "the zone is a string, not \(other.typeName)")
+        }
+        return (name, zone, fields)
+    }
+
+    /// The zones of a batch not seen before (exported records name theirs), now known: an
+    /// import creates them, as creating a zone that exists does nothing.
+    private static func newZones(in batch: [Record], known: inout Set<ZoneID>) -> [ZoneID] {
+        var found: [ZoneID] = []
+        for record in batch where known.insert(record.recordID.zoneID).inserted { found.append(record.recordID.zoneID) }
+        return found
+    }
+
+    /// The keys of an exported record.
+    private static let exportedRecordKeys: Set<String> = ["recordName", "recordType", "zone", "fields"]
 
     /// Saves a batch; records already stored are replaced (their current change tags are
     /// fetched, all in one read, so resuming an import does not read record by record).

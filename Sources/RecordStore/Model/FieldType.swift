@@ -8,13 +8,21 @@ import PredicateLanguage
 /// FieldType.list(.string).description       // "list of string"
 /// ```
 public indirect enum FieldType: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Text: `Value.string`.
     case string
+    /// A 64-bit signed integer: `Value.int`.
     case int64
+    /// A double-precision floating-point number: `Value.double`.
     case double
+    /// A boolean: `Value.bool`.
     case bool
+    /// A date: `Value.date`.
     case date
+    /// Raw bytes: `Value.bytes`.
     case bytes
+    /// A geographic location: `Value.location`.
     case location
+    /// A reference to another record: `Value.reference`.
     case reference
     /// A list whose members all have the element type.
     case list(FieldType)

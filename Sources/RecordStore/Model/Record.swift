@@ -3,7 +3,7 @@ import PredicateLanguage
 
 /// A record: a typed bag of fields with an identity and metadata, as `CKRecord`.
 ///
-/// Fields hold ``Value``s of the types ``FieldType`` lists (strings, 64-bit integers,
+/// Fields hold `Value`s of the types ``FieldType`` lists (strings, 64-bit integers,
 /// doubles, booleans, dates, bytes, locations, references, and lists of each).
 /// The store sets the metadata (`creationDate`, `modificationDate`,
 /// `recordChangeTag`) when it saves a record.

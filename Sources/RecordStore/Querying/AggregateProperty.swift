@@ -14,6 +14,7 @@ import PredicateLanguage
 public struct AggregateProperty: Sendable, Hashable {
     /// The aggregate functions.
     public enum Function: String, Sendable, Hashable, CaseIterable {
+        /// `sum:`, `average:`, `min:`, `max:` and `count:` of the field's values, as described above.
         case sum, average, min, max, count
     }
 

@@ -26,15 +26,28 @@ public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
     public var indexesUsed: [String]
     /// The lines of `EXPLAIN QUERY PLAN`.
     public var queryPlanDetails: [String]
+    /// The rows the database expects each line of ``queryPlanDetails`` to visit: SQLite's from
+    /// the `ANALYZE` statistics (a scan, an index search), PostgreSQL's `rows=`; nil where the
+    /// line has no estimate (a sort step). Empty when the engine gives none (memory).
+    public var estimatedRows: [Int?]
 
     /// Creates a plan description.
-    public init(engine: String, sql: String, arguments: [String], residual: String?, indexesUsed: [String], queryPlanDetails: [String]) {
+    ///
+    /// ```swift
+    /// let plan = QueryPlan(engine: "sqlite", sql: "SELECT …", arguments: [], residual: nil, indexesUsed: [],
+    ///                      queryPlanDetails: ["SCAN t"], estimatedRows: [2000])
+    /// ```
+    public init(
+        engine: String, sql: String, arguments: [String], residual: String?, indexesUsed: [String], queryPlanDetails: [String],
+        estimatedRows: [Int?] = []
+    ) {
         self.engine = engine
         self.sql = sql
         self.arguments = arguments
         self.residual = residual
         self.indexesUsed = indexesUsed
         self.queryPlanDetails = queryPlanDetails
+        self.estimatedRows = estimatedRows
     }
 
     public var description: String {
@@ -45,7 +58,14 @@ public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
         lines.append("indexes: \(indexesUsed.isEmpty ? "none" : indexesUsed.joined(separator: ", "))")
         if !queryPlanDetails.isEmpty {
             lines.append("query plan:")
-            lines.append(contentsOf: queryPlanDetails.map { "  \($0)" })
+            for (index, detail) in queryPlanDetails.enumerated() {
+                // PostgreSQL prints its own estimates in the line.
+                if index < estimatedRows.count, let rows = estimatedRows[index], !detail.contains(" rows=") {
+                    lines.append("  \(detail)  (~\(rows) row\(rows == 1 ? "" : "s"))")
+                } else {
+                    lines.append("  \(detail)")
+                }
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -12,7 +12,7 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
     /// Code points after case folding.
     case caseInsensitive
     /// The Unicode collation (`localizedCompare`): ICU's root order, a strict total order
-    /// (``UnicodeCollation/localized``).
+    /// (`UnicodeCollation.localized`).
     case localized
     /// The Unicode collation, case only breaking ties (`localizedCaseInsensitiveCompare`).
     case localizedCaseInsensitive

@@ -38,7 +38,7 @@ extension Store {
 
     /// Opens (creating when needed) the store a location names, choosing the engine by its scheme:
     ///
-    /// - a file path, `sqlite:PATH` or `file:///PATH`: SQLite (``open(path:mode:)``);
+    /// - a file path, `sqlite:PATH` or `file:///PATH`: SQLite (``open(path:mode:progress:)``);
     /// - `memory:`: a new store in memory (``inMemory(mode:)``).
     ///
     /// Any other scheme is ``RecordStoreError/invalidStoreLocation(_:reason:)``, naming the

@@ -15,12 +15,19 @@ public struct StoreOpeningProgress: Sendable, Hashable, CustomStringConvertible 
     public var completed: Int
     /// Units in all.
     public var total: Int
+    /// What a unit is, plural: `rows` or `indexes`.
+    public var unit: String
 
     /// Creates a progress report.
-    public init(task: String, completed: Int, total: Int) {
+    ///
+    /// ```swift
+    /// StoreOpeningProgress(task: "Building the indexes of City", completed: 2, total: 7, unit: "indexes")
+    /// ```
+    public init(task: String, completed: Int, total: Int, unit: String = "rows") {
         self.task = task
         self.completed = completed
         self.total = total
+        self.unit = unit
     }
 
     /// `task: completed/total`.

@@ -356,6 +356,11 @@ struct PostgresEngineTests {
         #expect(plan.residual == nil)
         #expect(plan.indexesUsed == ["Item$rank$index"])
         #expect(plan.queryPlanDetails.contains { $0.contains("Item$rank$index") })
+        // Each plan node's estimate is its rows=: one row for a unique rank, after ANALYZE.
+        #expect(plan.estimatedRows.count == plan.queryPlanDetails.count)
+        let scanLine = try #require(plan.queryPlanDetails.firstIndex { $0.contains("Index Scan") })
+        #expect(plan.estimatedRows[scanLine] == 1)
+        #expect(plan.queryPlanDetails.indices.allSatisfy { plan.queryPlanDetails[$0].contains(" rows=") == (plan.estimatedRows[$0] != nil) })
         let folded = try await store.explain(ofType: "Item", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'TITLE 12'"))
         #expect(folded.indexesUsed == ["Item$title$cd$index"])
         #expect(try await store.records(ofType: "Item", matching: FormatPredicate(format: "title BEGINSWITH[cd] 'TITLE 12'")).count == 111)

@@ -22,13 +22,18 @@ package enum ExplainedQuery {
     }
 
     /// The plan of a prepared query: its statement, residual, and the database's own explanation.
-    package static func plan(engine: String, prepared: PreparedQuery, statement: SQLStatement, details: [String], indexes: [String]) -> QueryPlan {
+    /// `estimatedRows` holds the rows each line of `details` is expected to visit (nil where unknown).
+    package static func plan(
+        engine: String, prepared: PreparedQuery, statement: SQLStatement, details: [String], indexes: [String], estimatedRows: [Int?]
+    ) -> QueryPlan {
         var details = details
+        var estimatedRows = estimatedRows
         if !prepared.plan.ordersInSQL {
             details.append("sorted in Swift: SQL has no collation for \(prepared.specification.sorts.map(\.description).joined(separator: ", "))")
+            estimatedRows.append(nil)
         }
         return QueryPlan(
             engine: engine, sql: statement.sql, arguments: statement.arguments.map(\.description),
-            residual: prepared.plan.residual?.predicateFormat, indexesUsed: indexes, queryPlanDetails: details)
+            residual: prepared.plan.residual?.predicateFormat, indexesUsed: indexes, queryPlanDetails: details, estimatedRows: estimatedRows)
     }
 }

@@ -51,14 +51,13 @@ struct SQLiteDeferredIndexes {
     func finish(_ catalog: SchemaCatalog) throws {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM \(metadata) WHERE name LIKE ? ESCAPE '\\'", arguments: [Self.namePrefix + "%"])
-        for (index, name) in names.enumerated() {
+        for name in names {
             let recordType = String(name.dropFirst(Self.namePrefix.count))
-            progress?(StoreOpeningProgress(task: "Building the indexes of \(recordType)", completed: index, total: names.count))
             try db.execute(sql: "DELETE FROM \(metadata) WHERE name = ?", arguments: [name])
             guard let schema = catalog.recordTypes[recordType],
                   try db.tableExists(TableLayout.recordTable(recordType)) else { continue }
             try SQLiteListTable(recordType: recordType).createSearchIndexes(db)
-            try SQLiteSchemaStorage().ensureIndexes(schema, db)
+            try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
         }
     }
 }

@@ -143,7 +143,7 @@ final class SQLiteEngine: EmbeddedStorageEngine {
 
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table
     /// is missing or holds fewer rows than that, its B-tree indexes are dropped until
-    /// ``finishBulkLoad()`` builds them in one pass (``SQLiteDeferredIndexes``).
+    /// ``finishBulkLoad(progress:)`` builds them in one pass (``SQLiteDeferredIndexes``).
     func beginBulkLoad(of recordType: String, incoming: Int) throws(RecordStoreError) {
         let executor = self.executor
         try write { db in
@@ -158,11 +158,11 @@ final class SQLiteEngine: EmbeddedStorageEngine {
         }
     }
 
-    /// Builds the indexes a bulk load deferred.
-    func finishBulkLoad() throws(RecordStoreError) {
+    /// Builds the indexes a bulk load deferred; `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) throws(RecordStoreError) {
         let executor = self.executor
         try write { db in
-            try SQLiteDeferredIndexes(db: db).finish(executor.catalog(on: SQLiteConnection(db)))
+            try SQLiteDeferredIndexes(db: db, progress: progress).finish(executor.catalog(on: SQLiteConnection(db)))
         }
     }
 
@@ -179,7 +179,9 @@ final class SQLiteEngine: EmbeddedStorageEngine {
         }
         let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
         let explanation = try SQLiteQueryPlanExplanation(statement: statement, db)
-        return ExplainedQuery.plan(engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes)
+        return ExplainedQuery.plan(
+            engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes,
+            estimatedRows: explanation.estimatedRows)
     }
 }
 

@@ -7,6 +7,8 @@ struct SQLiteQueryPlanExplanation {
     let details: [String]
     /// The indexes used, in order of first mention.
     let indexes: [String]
+    /// The rows each line is expected to visit (``SQLiteRowEstimates``), nil where none is known.
+    let estimatedRows: [Int?]
 
     /// Explains a statement on a connection.
     init(statement: SQLStatement, _ db: Database) throws {
@@ -26,5 +28,8 @@ struct SQLiteQueryPlanExplanation {
             }
         }
         self.indexes = indexes
+        let estimates = try SQLiteRowEstimates(db)
+        let tables = SQLiteRowEstimates.tableAliases(in: statement.sql)
+        estimatedRows = details.map { estimates.rows(for: $0, tables: tables) }
     }
 }

@@ -77,7 +77,10 @@ struct SQLiteSchemaStorage {
     func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
         let table = quote(TableLayout.recordTable(schema.name))
-        for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location && !deferred {
+        let indexedFields = deferred ? [] : schema.fields.filter { ($0.isQueryable || $0.isSortable) && !$0.type.isList && $0.type != .location }
+        let reporter = ProgressReporter(task: "Building the indexes of \(schema.name)", total: indexedFields.count, handler: progress, unit: "indexes", everyUnit: true)
+        for (built, field) in indexedFields.enumerated() {
+            defer { reporter.report(built + 1) }
             try db.execute(sql: """
                 CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))

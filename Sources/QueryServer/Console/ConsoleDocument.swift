@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PredicateLanguage
+
+/// The query console that `query serve` (and `query console`) answers at `GET /`: one HTML page
+/// with its style and script inline, which calls the server's public routes like any client
+/// (`schema`, `predicates/check`, `records/query` with `continuationMarker`, `records/explain`).
+///
+/// The page fetches nothing but those routes: its Content-Security-Policy allows the inline
+/// style and script by their SHA-256 hashes and connections to the page's own origin only
+/// (`default-src 'none'`), so no CDN, font or map tile is ever loaded. The page is part of the
+/// binary (no resource bundle to carry along). The settings it starts with (container,
+/// environment, database, whether an API token is needed, the `query.predicate` rules) are
+/// written into it as attributes of `<body>`.
+///
+/// ```swift
+/// let console = ConsoleDocument(container: "iCloud.com.example.cities", tokenRequired: false, rules: .cloudKit)
+/// console.html.hasPrefix("<!DOCTYPE html>")   // true
+/// console.contentSecurityPolicy                // "default-src 'none'; script-src 'sha256-…'; ..."
+/// ```
+public struct ConsoleDocument: Sendable {
+    /// The container the page starts with when the server serves any container.
+    ///
+    /// ```swift
+    /// ConsoleDocument(tokenRequired: false, rules: .full).html.contains(ConsoleDocument.defaultContainer)   // true
+    /// ```
+    public static let defaultContainer = "iCloud.com.example.cities"
+
+    /// The whole page.
+    ///
+    /// ```swift
+    /// try Data(console.html.utf8).write(to: URL(fileURLWithPath: "console.html"))
+    /// ```
+    public let html: String
+    /// The value of the page's `Content-Security-Policy` header.
+    ///
+    /// ```swift
+    /// console.contentSecurityPolicy.hasPrefix("default-src 'none'; ")   // true
+    /// ```
+    public let contentSecurityPolicy: String
+
+    /// The page for a server: the container it serves (or `container`), the production public
+    /// database, an API token field when the server has credentials, and its predicate rules.
+    ///
+    /// ```swift
+    /// let console = ConsoleDocument(container: "iCloud.example", tokenRequired: true, rules: .full)
+    /// ```
+    public init(container: String = defaultContainer, environment: String = "production", database: String = "public",
+                tokenRequired: Bool, rules: PredicateRules) {
+        let settings = [
+            ("data-container", container), ("data-environment", environment), ("data-database", database),
+            ("data-token-required", tokenRequired ? "true" : "false"), ("data-rules", CloudKitService.rulesName(rules)),
+        ].map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: " ")
+        html = ConsolePage.render(settings: settings, style: ConsoleStyle.css, script: ConsoleScript.javaScript)
+        contentSecurityPolicy = [
+            "default-src 'none'",
+            "script-src '\(Self.hash(ConsoleScript.javaScript))'",
+            "style-src '\(Self.hash(ConsoleStyle.css))'",
+            "connect-src 'self'",
+            "img-src 'self' data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+    }
+
+    /// The page for a server's configuration.
+    init(configuration: CloudKitServer.Configuration) {
+        self.init(container: configuration.container ?? Self.defaultContainer, tokenRequired: !configuration.credentials.isEmpty,
+                  rules: configuration.predicateRules)
+    }
+
+    /// The HTTP answer: the page, its Content-Security-Policy, and no caching or sniffing.
+    func response() -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .contentSecurityPolicy: contentSecurityPolicy,
+                .xContentTypeOptions: "nosniff",
+                .cacheControl: "no-store",
+                Self.referrerPolicy: "no-referrer",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+    /// A CSP source for a text: `sha256-` and its base64 digest.
+    static func hash(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString()
+    }
+
+    /// A text made safe inside a double-quoted HTML attribute.
+    static func escaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

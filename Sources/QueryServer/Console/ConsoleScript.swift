@@ -1,0 +1,591 @@
+/// The query console's script, inlined into ``ConsoleDocument``'s page (its hash is in the page's
+/// Content-Security-Policy, so no other script runs). Plain JavaScript, no framework: it calls
+/// the server's public routes (`schema`, `predicates/check`, `records/query`, `records/explain`)
+/// as any client does, highlights the predicate as it is typed, draws the parser's error with a
+/// caret, pages through `continuationMarker`s and draws the page's locations as an SVG map.
+///
+/// ```swift
+/// let script = ConsoleScript.javaScript   // "'use strict'; ..."
+/// ```
+enum ConsoleScript {
+    /// The script's text, exactly as it goes between `<script>` and `</script>`.
+    static let javaScript = #"""
+
+'use strict';
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SVG = 'http://www.w3.org/2000/svg';
+  const settings = document.body.dataset;
+  const SYSTEM_SORTS = ['recordName', 'createdTimestamp', 'modifiedTimestamp'];
+  const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'LIKE', 'MATCHES', 'BEGINSWITH', 'ENDSWITH', 'CONTAINS', 'BETWEEN',
+    'ANY', 'ALL', 'NONE', 'SOME', 'SUBQUERY', 'FUNCTION', 'TERNARY', 'CAST', 'TRUEPREDICATE', 'FALSEPREDICATE',
+    'FIRST', 'LAST', 'SIZE', 'UTI-CONFORMS-TO', 'UTI-EQUALS']);
+  const LITERALS = new Set(['NULL', 'NIL', 'YES', 'NO', 'TRUE', 'FALSE', 'SELF']);
+  const PATTERNS = [
+    ['space', /\s+/y],
+    ['string', /"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?/y],
+    ['number', /0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y],
+    ['argument', /%(?:@|K|ll?[dfiuxX]|h?h?[di]|q[di]|[dfiuxXoceEgGs])/y],
+    ['variable', /\$[A-Za-z_][A-Za-z0-9_]*/y],
+    ['aggregate', /@[A-Za-z_][A-Za-z0-9_]*/y],
+    ['word', /UTI-CONFORMS-TO|UTI-EQUALS|#?[A-Za-z_][A-Za-z0-9_]*/iy],
+    ['option', /\[[cdnl]+\]/y],
+    ['operator', /==|!=|<>|<=|=<|>=|=>|&&|\|\||\*\*|<<|>>|[=<>!+\-*/&|^~]/y],
+    ['punct', /[(){}[\],.:]/y],
+  ];
+
+  const state = {
+    schema: [], type: null, sorts: [], pageSize: 20,
+    queryBody: null, markers: [null], pageIndex: 0, nextMarker: null, records: [],
+    generation: 0, checkSequence: 0, check: null, tab: 'results', plan: null, planError: null,
+  };
+
+  // ---- Calling the server: the same HTTP API as any client.
+
+  class Failure extends Error {
+    constructor(code, reason) { super(reason); this.code = code; this.reason = reason; }
+  }
+
+  function basePath() {
+    // A path segment: what a container name may hold unencoded stays as it is (the server
+    // matches the segment as sent).
+    const container = $('container').value.trim().replace(/[^A-Za-z0-9._~!$&'()*+,;=:@-]/gu, encodeURIComponent);
+    return '/database/1/' + container + '/' + $('environment').value + '/' + $('database').value + '/';
+  }
+
+  async function call(path, body) {
+    let url = basePath() + path;
+    const token = $('api-token').value;
+    if (token) url += '?ckAPIToken=' + encodeURIComponent(token);
+    const options = body === undefined ? { method: 'GET' }
+      : { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) };
+    let response;
+    try {
+      response = await fetch(url, options);
+    } catch (error) {
+      throw new Failure('NETWORK', 'the server did not answer (' + error.message + ')');
+    }
+    let json = null;
+    try { json = await response.json(); } catch (_) { json = null; }
+    if (!response.ok) {
+      if (json && json.serverErrorCode) throw new Failure(json.serverErrorCode, json.reason || '');
+      throw new Failure('HTTP ' + response.status, response.statusText);
+    }
+    return json;
+  }
+
+  function element(name, attributes, ...children) {
+    const node = document.createElement(name);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === 'text') node.textContent = value; else node.setAttribute(key, value === true ? '' : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  function svgElement(name, attributes, text) {
+    const node = document.createElementNS(SVG, name);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function showRequestError(failure) {
+    const box = $('request-error');
+    box.replaceChildren(element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure)));
+    box.classList.remove('hidden');
+  }
+
+  function hideRequestError() { $('request-error').classList.add('hidden'); }
+
+  // ---- The schema and the record types.
+
+  async function loadSchema() {
+    try {
+      const answer = await call('schema');
+      state.schema = answer.recordTypes || [];
+      hideRequestError();
+    } catch (failure) {
+      state.schema = [];
+      showRequestError(failure);
+    }
+    renderTypes();
+    renderSchema();
+    const names = state.schema.map((type) => type.recordType);
+    const wanted = decodeURIComponent((location.hash.match(/type=([^&]+)/) || [])[1] || '');
+    const chosen = names.includes(state.type) ? state.type : names.includes(wanted) ? wanted : names[0];
+    if (chosen) selectType(chosen, names.includes(state.type) && state.type === chosen);
+    document.body.dataset.ready = 'true';
+  }
+
+  function typeSchema(name) { return state.schema.find((type) => type.recordType === name) || { recordType: name, fields: [] }; }
+
+  function renderTypes() {
+    const list = $('record-types');
+    if (state.schema.length === 0) {
+      list.replaceChildren(element('p', { class: 'empty', text: 'No record types yet: save records with records/modify or query import.' }));
+      return;
+    }
+    list.replaceChildren(...state.schema.map((type) => {
+      const button = element('button', { type: 'button', 'data-type': type.recordType, class: type.recordType === state.type ? 'selected' : null },
+        element('span', { text: type.recordType }), element('span', { class: 'count', text: type.fields.length + (type.fields.length === 1 ? ' field' : ' fields') }));
+      button.addEventListener('click', () => selectType(type.recordType, false));
+      return button;
+    }));
+  }
+
+  function selectType(name, keepSorts) {
+    if (!keepSorts) state.sorts = [];
+    state.type = name;
+    history.replaceState(null, '', '#type=' + encodeURIComponent(name));
+    for (const button of $('record-types').querySelectorAll('button')) button.classList.toggle('selected', button.dataset.type === name);
+    renderSorts();
+    run();
+  }
+
+  function renderSchema() {
+    const view = $('schema-view');
+    if (state.schema.length === 0) {
+      view.replaceChildren(element('p', { class: 'empty-state', text: 'The store has no record types.' }));
+      return;
+    }
+    view.replaceChildren(...state.schema.map((type) => element('div', { class: 'card', 'data-type': type.recordType },
+      element('h3', {}, element('span', { text: type.recordType }), element('span', { class: 'count', text: type.fields.length + ' fields' })),
+      element('table', {},
+        element('thead', {}, element('tr', {}, element('th', { text: 'Field' }), element('th', { text: 'Type' }), element('th', { text: 'Indexes' }))),
+        element('tbody', {}, ...type.fields.map((field) => element('tr', {},
+          element('td', { text: field.fieldName }),
+          element('td', { text: field.type + (field.storeType === 'bool' ? ' (bool)' : '') }),
+          element('td', {}, ...field.indexes.map((index) => element('span', { class: 'flag', text: index }))))))))));
+  }
+
+  // ---- The predicate: highlighting and checking as you type.
+
+  function tokenize(text) {
+    const tokens = [];
+    let index = 0;
+    let previous = null;
+    while (index < text.length) {
+      let matched = null;
+      for (const [kind, pattern] of PATTERNS) {
+        if (kind === 'option' && !(previous && (previous.kind === 'keyword' || previous.kind === 'operator'))) continue;
+        pattern.lastIndex = index;
+        const match = pattern.exec(text);
+        if (match && match[0].length > 0) { matched = { kind, text: match[0] }; break; }
+      }
+      if (!matched) matched = { kind: 'unknown', text: text[index] };
+      if (matched.kind === 'word') {
+        const upper = matched.text.toUpperCase();
+        matched.kind = KEYWORDS.has(upper) ? 'keyword' : LITERALS.has(upper) ? 'literal' : 'key';
+      }
+      matched.start = index;
+      matched.end = index + matched.text.length;
+      tokens.push(matched);
+      if (matched.kind !== 'space') previous = matched;
+      index = matched.end;
+    }
+    return tokens;
+  }
+
+  function renderHighlight() {
+    const text = $('predicate').value;
+    const check = state.check && state.check.text === text ? state.check : null;
+    const error = check && !check.valid && check.error && check.error.kind === 'syntax' ? check.error : null;
+    const mark = error ? error.utf16Offset : -1;
+    const pre = $('highlight');
+    const nodes = [];
+    let marked = false;
+    for (const token of tokenize(text)) {
+      const cls = token.kind === 'space' ? null : 'tok-' + token.kind;
+      if (mark >= token.start && mark < token.end && token.kind !== 'space') {
+        // The token where parsing stopped, underlined.
+        if (mark > token.start) nodes.push(element('span', { class: cls, text: text.slice(token.start, mark) }));
+        nodes.push(element('span', { class: cls + ' tok-error-mark', text: text.slice(mark, token.end) }));
+        marked = true;
+      } else if (mark >= token.start && mark < token.end) {
+        nodes.push(document.createTextNode(text.slice(token.start, mark)));
+        nodes.push(element('span', { class: 'tok-error-mark', text: text[mark] }));
+        nodes.push(document.createTextNode(text.slice(mark + 1, token.end)));
+        marked = true;
+      } else {
+        nodes.push(cls ? element('span', { class: cls, text: token.text }) : document.createTextNode(token.text));
+      }
+    }
+    if (error && !marked) nodes.push(element('span', { class: 'tok-error-mark', text: ' ' }));
+    // A last line break needs something after it to take its height.
+    nodes.push(document.createTextNode(' '));
+    pre.replaceChildren(...nodes);
+  }
+
+  let checkTimer = null;
+  function predicateChanged() {
+    renderHighlight();
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(checkPredicate, 120);
+  }
+
+  async function checkPredicate() {
+    const text = $('predicate').value;
+    const sequence = ++state.checkSequence;
+    let check;
+    if (text.trim() === '') {
+      check = { valid: true, empty: true, text };
+    } else {
+      try {
+        check = await call('predicates/check', { predicate: text });
+        check.text = text;
+      } catch (failure) {
+        if (sequence === state.checkSequence) showRequestError(failure);
+        return;
+      }
+    }
+    if (sequence !== state.checkSequence) return;
+    state.check = check;
+    renderCheck();
+    renderHighlight();
+  }
+
+  function renderCheck() {
+    const box = $('check');
+    const check = state.check;
+    box.className = check.valid ? 'valid' : 'invalid';
+    if (check.empty) {
+      box.replaceChildren('No predicate: every record (TRUEPREDICATE).');
+    } else if (check.valid) {
+      box.replaceChildren('✓ Valid under ' + check.rules + ' rules: ', element('code', { id: 'canonical', text: check.canonical }));
+    } else {
+      const error = check.error;
+      const children = [element('div', { id: 'check-message', text: '✗ ' + error.message })];
+      if (error.kind === 'syntax') {
+        const line = (check.text.split('\n')[error.line - 1] || '').replace(/\t/g, ' ');
+        children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(Math.max(0, error.column - 1)) + '^' }));
+      }
+      box.replaceChildren(...children);
+    }
+    box.dataset.checked = check.text;
+  }
+
+  // ---- Sorts.
+
+  function sortableFields() {
+    const fields = typeSchema(state.type).fields.filter((field) => field.indexes.includes('sortable')).map((field) => field.fieldName);
+    return fields.concat(SYSTEM_SORTS);
+  }
+
+  function renderSorts() {
+    const fields = sortableFields();
+    $('sorts').replaceChildren(...state.sorts.map((sort, index) => {
+      const select = element('select', { class: 'sort-field', 'aria-label': 'Sort field ' + (index + 1) },
+        ...fields.map((name) => element('option', { value: name, text: name, selected: name === sort.field })));
+      select.addEventListener('change', () => { sort.field = select.value; run(); });
+      const direction = element('button', { type: 'button', class: 'sort-direction', title: 'Ascending or descending',
+        text: sort.ascending ? '↑ asc' : '↓ desc' });
+      direction.addEventListener('click', () => { sort.ascending = !sort.ascending; renderSorts(); run(); });
+      const remove = element('button', { type: 'button', class: 'sort-remove', title: 'Remove this sort', text: '×' });
+      remove.addEventListener('click', () => { state.sorts.splice(index, 1); renderSorts(); run(); });
+      return element('span', { class: 'sort' }, select, direction, remove);
+    }));
+    $('add-sort').disabled = !state.type;
+  }
+
+  function addSort() {
+    const used = new Set(state.sorts.map((sort) => sort.field));
+    const field = sortableFields().find((name) => !used.has(name));
+    if (!field) return;
+    state.sorts.push({ field, ascending: true });
+    renderSorts();
+    run();
+  }
+
+  // ---- Running the query, a page at a time through the continuation marker.
+
+  function queryBody() {
+    const query = { recordType: state.type };
+    const text = $('predicate').value;
+    if (text.trim() !== '') query.predicate = text;
+    if (state.sorts.length > 0) {
+      query.sortBy = state.sorts.map((sort) => SYSTEM_SORTS.includes(sort.field)
+        ? { systemFieldName: sort.field, ascending: sort.ascending } : { fieldName: sort.field, ascending: sort.ascending });
+    }
+    return { query, resultsLimit: state.pageSize };
+  }
+
+  function run() {
+    if (!state.type) return;
+    state.queryBody = queryBody();
+    state.run = (state.run || 0) + 1;
+    document.body.dataset.run = String(state.run);
+    state.markers = [null];
+    state.pageIndex = 0;
+    loadPage();
+    loadPlan();
+  }
+
+  let pageSequence = 0;
+  async function loadPage() {
+    const sequence = ++pageSequence;
+    const marker = state.markers[state.pageIndex];
+    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize } : state.queryBody;
+    $('next').disabled = true;
+    $('previous').disabled = true;
+    document.body.dataset.busy = 'true';
+    let records = [];
+    let next = null;
+    let failure = null;
+    try {
+      const answer = await call('records/query', body);
+      records = answer.records || [];
+      next = answer.continuationMarker || null;
+    } catch (error) {
+      failure = error;
+    }
+    if (sequence !== pageSequence) return;
+    if (failure) showRequestError(failure); else hideRequestError();
+    state.records = records;
+    state.nextMarker = next;
+    state.failed = !!failure;
+    state.generation += 1;
+    renderResults();
+    if (state.tab === 'map') renderMap();
+    delete document.body.dataset.busy;
+  }
+
+  function goToPage(delta) {
+    if (delta > 0) {
+      if (!state.nextMarker) return;
+      state.markers[state.pageIndex + 1] = state.nextMarker;
+    }
+    state.pageIndex = Math.max(0, state.pageIndex + delta);
+    loadPage();
+  }
+
+  function formatScalar(value, type) {
+    if (value === null || value === undefined) return '';
+    switch (type) {
+      case 'TIMESTAMP': return new Date(Number(value)).toISOString().replace('.000Z', 'Z');
+      case 'LOCATION': return value.latitude + ', ' + value.longitude;
+      case 'REFERENCE': return '→ ' + (value.recordName || '');
+      case 'BYTES': return Math.floor(String(value).length * 3 / 4) + ' bytes';
+      case 'INT64': case 'DOUBLE': return String(value);
+      default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }
+  }
+
+  function formatField(field) {
+    if (!field || field.value === null || field.value === undefined) return null;
+    const type = field.type || '';
+    if (Array.isArray(field.value)) return field.value.map((member) => formatScalar(member, type.replace(/_LIST$/, ''))).join(', ');
+    return formatScalar(field.value, type);
+  }
+
+  function columns() {
+    const fields = typeSchema(state.type).fields.map((field) => ({ name: field.fieldName, type: field.type }));
+    // A name or title says what a row is: it comes first, then the fields sorted by, then the
+    // others, lists (often long) last.
+    const sorted = state.sorts.map((sort) => sort.field);
+    const rank = (field) => ['name', 'title'].includes(field.name) ? 0 : sorted.includes(field.name) ? 1 + sorted.indexOf(field.name)
+      : field.type.endsWith('_LIST') ? 1000 : 100;
+    fields.sort((a, b) => rank(a) - rank(b));
+    const known = new Set(fields.map((field) => field.name));
+    for (const record of state.records) {
+      for (const [name, field] of Object.entries(record.fields || {})) {
+        if (!known.has(name)) { known.add(name); fields.push({ name, type: field.type || '' }); }
+      }
+    }
+    return fields;
+  }
+
+  function renderResults() {
+    const first = state.pageIndex * state.pageSize;
+    const count = state.records.length;
+    const results = $('results');
+    results.dataset.generation = String(state.generation);
+    if (state.failed) {
+      results.replaceChildren(element('p', { class: 'empty-state', text: 'The query failed: see the message above.' }));
+    } else if (count === 0) {
+      results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
+    } else {
+      const fields = columns();
+      const head = element('tr', {}, element('th', { text: '#' }), element('th', { text: 'recordName' }),
+        ...fields.map((field) => element('th', { title: field.type }, field.name, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
+      const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName },
+        element('td', { class: 'row-number', text: String(first + index + 1) }),
+        element('td', { class: 'record-name', text: record.recordName }),
+        ...fields.map((field) => {
+          const text = formatField((record.fields || {})[field.name]);
+          const numeric = field.type === 'INT64' || field.type === 'DOUBLE';
+          return element('td', { class: text === null ? 'null' : numeric ? 'number' : null, 'data-field': field.name,
+            title: text !== null && text.length > 30 ? text : null, text: text === null ? '—' : text });
+        })));
+      results.replaceChildren(element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows)));
+    }
+    const more = state.nextMarker ? 'more follow' : 'end of results';
+    $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
+      : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
+    $('summary').textContent = state.type ? state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page' : '';
+    $('next').disabled = !state.nextMarker;
+    $('previous').disabled = state.pageIndex === 0;
+  }
+
+  // ---- The plan (records/explain).
+
+  let planSequence = 0;
+  async function loadPlan() {
+    const sequence = ++planSequence;
+    const run = state.run;
+    let plan = null;
+    let failure = null;
+    try { plan = await call('records/explain', state.queryBody); } catch (error) { failure = error; }
+    if (sequence !== planSequence) return;
+    state.plan = plan;
+    state.planError = failure;
+    renderPlan();
+    $('plan-view').dataset.run = String(run);
+  }
+
+  function renderPlan() {
+    const view = $('plan-view');
+    if (state.planError) {
+      view.replaceChildren(element('p', { class: 'empty-state', text: 'No plan: ' + state.planError.reason }));
+      return;
+    }
+    const plan = state.plan;
+    if (!plan) return;
+    const indexes = plan.indexesUsed.length > 0
+      ? plan.indexesUsed.map((name) => element('span', { class: 'index-name', text: name }))
+      : [element('span', { class: 'no-index', text: 'none: every row of the type is read' })];
+    view.replaceChildren(
+      element('h3', { text: 'Indexes used' }), element('div', { id: 'plan-indexes' }, ...indexes),
+      element('h3', { text: 'Checked on each row (residual)' }),
+      element('div', { id: 'plan-residual', text: plan.residual === null ? 'nothing: SQL does it all' : plan.residual }),
+      element('h3', { text: 'Plan (' + plan.engine + ')' }), element('pre', { id: 'plan-text', text: plan.plan }));
+  }
+
+  // ---- The map: an equirectangular projection of the page's locations, drawn here.
+
+  function locationPoints() {
+    const locationFields = new Set(typeSchema(state.type).fields.filter((field) => field.type === 'LOCATION').map((field) => field.fieldName));
+    const points = [];
+    for (const record of state.records) {
+      const fields = record.fields || {};
+      const label = fields.name && typeof fields.name.value === 'string' ? fields.name.value : record.recordName;
+      for (const [name, field] of Object.entries(fields)) {
+        if (!(locationFields.has(name) || field.type === 'LOCATION') || !field.value) continue;
+        const { latitude, longitude } = field.value;
+        if (typeof latitude !== 'number' || typeof longitude !== 'number') continue;
+        points.push({ latitude, longitude, label, field: name, recordName: record.recordName });
+      }
+    }
+    return points;
+  }
+
+  function graticuleStep(span) {
+    for (const step of [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 45, 90]) if (span / step <= 12) return step;
+    return 90;
+  }
+
+  function degrees(value, positive, negative) {
+    const rounded = Math.round(Math.abs(value) * 10) / 10;
+    return rounded + '°' + (value > 0 ? positive : value < 0 ? negative : '');
+  }
+
+  function renderMap() {
+    const svg = $('map-svg');
+    const points = locationPoints();
+    const width = svg.clientWidth || 800;
+    const height = svg.clientHeight || 450;
+    svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+    svg.dataset.points = String(points.length);
+    if (points.length === 0) {
+      svg.replaceChildren();
+      $('map-caption').textContent = 'No location on this page of results.';
+      return;
+    }
+    let south = Math.min(...points.map((point) => point.latitude));
+    let north = Math.max(...points.map((point) => point.latitude));
+    let west = Math.min(...points.map((point) => point.longitude));
+    let east = Math.max(...points.map((point) => point.longitude));
+    const middle = (south + north) / 2;
+    const squeeze = Math.max(0.2, Math.cos(middle * Math.PI / 180));
+    const margin = 36;
+    const latitudeSpan = Math.max(north - south, 1);
+    const longitudeSpan = Math.max(east - west, 1);
+    const scale = Math.min((width - 2 * margin) / (longitudeSpan * squeeze), (height - 2 * margin) / latitudeSpan);
+    const centerLongitude = (west + east) / 2;
+    west = centerLongitude - width / 2 / (scale * squeeze);
+    east = centerLongitude + width / 2 / (scale * squeeze);
+    north = middle + height / 2 / scale;
+    south = middle - height / 2 / scale;
+    const x = (longitude) => (longitude - west) * squeeze * scale;
+    const y = (latitude) => (north - latitude) * scale;
+    const nodes = [];
+    const step = graticuleStep(Math.max(north - south, (east - west) * squeeze));
+    for (let latitude = Math.ceil(Math.max(south, -90) / step) * step; latitude <= Math.min(north, 90); latitude += step) {
+      nodes.push(svgElement('line', { class: 'graticule', x1: 0, x2: width, y1: y(latitude).toFixed(1), y2: y(latitude).toFixed(1) }));
+      nodes.push(svgElement('text', { class: 'graticule-label', x: 4, y: (y(latitude) - 3).toFixed(1) }, degrees(latitude, 'N', 'S')));
+    }
+    for (let longitude = Math.ceil(west / step) * step; longitude <= east; longitude += step) {
+      nodes.push(svgElement('line', { class: 'graticule', y1: 0, y2: height, x1: x(longitude).toFixed(1), x2: x(longitude).toFixed(1) }));
+      nodes.push(svgElement('text', { class: 'graticule-label', x: (x(longitude) + 3).toFixed(1), y: height - 5 }, degrees(longitude, 'E', 'W')));
+    }
+    for (const point of points) {
+      const circle = svgElement('circle', { class: 'point', cx: x(point.longitude).toFixed(1), cy: y(point.latitude).toFixed(1), r: 5,
+        'data-record-name': point.recordName });
+      circle.append(svgElement('title', {}, point.label + ' (' + point.field + ': ' + point.latitude + ', ' + point.longitude + ')'));
+      nodes.push(circle);
+    }
+    // The first points of the page (the first in the query's order) are named on the map.
+    for (const point of points.slice(0, 12)) {
+      nodes.push(svgElement('text', { class: 'point-label', x: (x(point.longitude) + 7).toFixed(1), y: (y(point.latitude) + 4).toFixed(1) }, point.label));
+    }
+    svg.replaceChildren(...nodes);
+    const fields = [...new Set(points.map((point) => point.field))].join(', ');
+    $('map-caption').textContent = points.length + (points.length === 1 ? ' point' : ' points') + ' (' + state.type + '.' + fields + ') on page ' +
+      (state.pageIndex + 1) + ' · equirectangular projection, true to scale at ' + degrees(middle, 'N', 'S') + ' · graticule every ' + step + '°';
+  }
+
+  // ---- Tabs and wiring.
+
+  function showTab(name) {
+    state.tab = name;
+    for (const button of document.querySelectorAll('.tabs button')) button.classList.toggle('selected', button.dataset.tab === name);
+    for (const panel of document.querySelectorAll('[data-panel]')) panel.classList.toggle('hidden', panel.dataset.panel !== name);
+    $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
+    if (name === 'map') renderMap();
+  }
+
+  function start() {
+    $('container').value = settings.container || '';
+    $('environment').value = settings.environment || 'production';
+    $('database').value = settings.database || 'public';
+    $('rules-info').textContent = 'query.predicate rules: ' + (settings.rules || 'cloudkit');
+    if (settings.tokenRequired === 'true') {
+      $('token-label').classList.remove('hidden');
+      $('api-token').value = sessionStorage.getItem('query-console-token') || '';
+    }
+    const predicate = $('predicate');
+    predicate.addEventListener('input', predicateChanged);
+    predicate.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); run(); }
+    });
+    predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
+    $('run').addEventListener('click', run);
+    $('add-sort').addEventListener('click', addSort);
+    $('next').addEventListener('click', () => goToPage(1));
+    $('previous').addEventListener('click', () => goToPage(-1));
+    $('page-size').addEventListener('change', () => { state.pageSize = Number($('page-size').value); run(); });
+    for (const button of document.querySelectorAll('.tabs button')) button.addEventListener('click', () => showTab(button.dataset.tab));
+    for (const id of ['container', 'environment', 'database']) $(id).addEventListener('change', loadSchema);
+    $('api-token').addEventListener('change', () => { sessionStorage.setItem('query-console-token', $('api-token').value); loadSchema(); });
+    window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
+    state.pageSize = Number($('page-size').value);
+    renderHighlight();
+    checkPredicate();
+    loadSchema();
+  }
+
+  start();
+})();
+"""#
+}

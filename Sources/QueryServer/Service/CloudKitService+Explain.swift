@@ -1,0 +1,48 @@
+import RecordStore
+
+extension CloudKitService {
+    /// This server's extension `records/explain`: how `records/query` would run the first batch
+    /// of a query, without running it.
+    ///
+    /// Takes the body of `records/query` (`zoneID`, `resultsLimit`, and `query` with
+    /// `recordType`, `filterBy`, `sortBy`, `predicate`, `arguments`; a `continuationMarker` is
+    /// not read). Answers `plan` (the text `query find --explain` prints), `engine`, `sql`,
+    /// `arguments`, `residual` (the part of the predicate checked on each row, or null),
+    /// `indexesUsed`, `queryPlanDetails` (the lines of SQLite's `EXPLAIN QUERY PLAN` or
+    /// PostgreSQL's `EXPLAIN`) and `estimatedRows` (the rows the database expects each of those
+    /// lines to visit, null where it has no estimate).
+    ///
+    /// ```swift
+    /// let answer = try await service.explain(
+    ///     .object(["query": .object(["recordType": .string("City"), "predicate": .string("population > 1000000")])]),
+    ///     in: Namespace(environment: .production, database: .public))
+    /// answer["indexesUsed"]   // ["City$population$index"]
+    /// ```
+    public func explain(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let zone = try await zone(from: body["zoneID"], in: namespace)
+        var limit = Self.maximumBatch
+        if let value = body["resultsLimit"], !value.isNull {
+            guard let given = value.integerValue, given >= 1, given <= Int64(Self.maximumBatch) else {
+                throw ServerError(.badRequest, "resultsLimit is a number from 1 to \(Self.maximumBatch)")
+            }
+            limit = Int(given)
+        }
+        let query = try recordQuery(body["query"])
+        // records/query reads one record more than it answers, to know whether more remain.
+        let plan = try await run { () async throws(RecordStoreError) in
+            try await store.explain(ofType: query.recordType, matching: query.predicate, sorts: query.sorts, zone: zone, limit: limit + 1)
+        }
+        return .object([
+            "plan": .string(plan.description),
+            "engine": .string(plan.engine),
+            "sql": .string(plan.sql),
+            "arguments": .array(plan.arguments.map(JSONValue.string)),
+            "residual": plan.residual.map(JSONValue.string) ?? .null,
+            "indexesUsed": .array(plan.indexesUsed.map(JSONValue.string)),
+            "queryPlanDetails": .array(plan.queryPlanDetails.map(JSONValue.string)),
+            "estimatedRows": .array(plan.queryPlanDetails.indices.map { index in
+                index < plan.estimatedRows.count ? plan.estimatedRows[index].map { .integer(Int64($0)) } ?? .null : .null
+            }),
+        ])
+    }
+}

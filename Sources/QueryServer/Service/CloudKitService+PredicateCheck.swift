@@ -1,0 +1,91 @@
+import PredicateLanguage
+import RecordStore
+
+extension CloudKitService {
+    /// This server's extension `predicates/check`: parses an NSPredicate format string and checks
+    /// it against a rule profile, as `records/query` would read its `query.predicate`.
+    ///
+    /// Takes `predicate` (the format string), `arguments` (its `%@`-style arguments, in the JSON
+    /// mapping of `query.arguments`) and `rules` (`cloudkit`, `full` or `coredata`; default: the
+    /// server's, which `query.predicate` follows). A predicate that does not parse or breaks a
+    /// rule is an answer, not a failed request: `{"valid": false, "rules": ..., "error": {...}}`,
+    /// the error with its `kind` (`syntax`, `argument`, `rule`, `variable` or `evaluation`) and
+    /// `message`; a syntax error also has `expected`, `found`, the `offset` in characters, the
+    /// `utf16Offset` (a JavaScript string index), and the 1-based `line` and `column` (in
+    /// characters) where parsing stopped. A valid one answers its canonical form:
+    /// `{"valid": true, "rules": ..., "canonical": "..."}`.
+    ///
+    /// ```swift
+    /// let answer = try await service.checkPredicate(.object(["predicate": .string("name ==")]),
+    ///                                               in: Namespace(environment: .production, database: .public))
+    /// answer["error"]?["column"]   // 8
+    /// ```
+    public func checkPredicate(_ body: JSONValue, in namespace: Namespace) throws(ServerError) -> JSONValue {
+        guard let text = body["predicate"]?.stringValue else { throw ServerError(.badRequest, "predicate is an NSPredicate format string") }
+        let rules = try Self.rules(body["rules"]) ?? predicateRules
+        var values: [Value] = []
+        if let arguments = body["arguments"], !arguments.isNull {
+            guard let list = arguments.arrayValue else { throw ServerError(.badRequest, "arguments is an array") }
+            for argument in list { values.append(try TypedJSON.value(argument)) }
+        }
+        let rulesName = JSONValue.string(Self.rulesName(rules))
+        do {
+            let predicate = try FormatPredicate(format: text, argumentArray: values)
+            try rules.validate(predicate)
+            return .object(["valid": .bool(true), "rules": rulesName, "canonical": .string(predicate.predicateFormat)])
+        } catch let error as FormatPredicateError {
+            return .object(["valid": .bool(false), "rules": rulesName, "error": Self.predicateErrorJSON(error)])
+        } catch {
+            return .object(["valid": .bool(false), "rules": rulesName,
+                            "error": .object(["kind": .string("evaluation"), "message": .string("\(error)")])])
+        }
+    }
+
+    /// A rule profile's name on the wire: `full`, `cloudkit` or `coredata`.
+    static func rulesName(_ rules: PredicateRules) -> String {
+        switch rules {
+        case .full: "full"
+        case .cloudKit: "cloudkit"
+        case .coreData: "coredata"
+        }
+    }
+
+    /// The `rules` member: a profile's name, or nil when absent.
+    private static func rules(_ value: JSONValue?) throws(ServerError) -> PredicateRules? {
+        guard let value, !value.isNull else { return nil }
+        guard let name = value.stringValue, let rules = PredicateRules.allCases.first(where: { rulesName($0) == name.lowercased() }) else {
+            throw ServerError(.badRequest, "rules is \"cloudkit\", \"full\" or \"coredata\"")
+        }
+        return rules
+    }
+
+    /// A predicate error as the `error` member of a check's answer.
+    static func predicateErrorJSON(_ error: FormatPredicateError) -> JSONValue {
+        switch error {
+        case .syntax(let syntax):
+            let characters = Array(syntax.source)
+            let offset = min(max(syntax.offset, 0), characters.count)
+            var line = 1
+            var lineStart = 0
+            for index in 0..<offset where characters[index].isNewline {
+                line += 1
+                lineStart = index + 1
+            }
+            let utf16Offset = characters[0..<offset].reduce(0) { $0 + $1.utf16.count }
+            return .object([
+                "kind": .string("syntax"), "message": .string(syntax.message),
+                "expected": .string(syntax.expected), "found": .string(syntax.found),
+                "offset": .integer(Int64(offset)), "utf16Offset": .integer(Int64(utf16Offset)),
+                "line": .integer(Int64(line)), "column": .integer(Int64(offset - lineStart + 1)),
+            ])
+        case .argument(let position, _):
+            return .object(["kind": .string("argument"), "message": .string(error.description), "argument": .integer(Int64(position))])
+        case .ruleViolation(let violation):
+            return .object(["kind": .string("rule"), "message": .string(violation.description), "fragment": .string(violation.fragment)])
+        case .unboundVariable(let name):
+            return .object(["kind": .string("variable"), "message": .string(error.description), "variable": .string(name)])
+        case .evaluation:
+            return .object(["kind": .string("evaluation"), "message": .string(error.description)])
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TestSupport
+
+/// `query console` as a process: it prints the console's address, serves the page and the routes
+/// it calls (with every predicate allowed by default), refuses a host other than loopback, and
+/// stops cleanly on SIGTERM.
+@Suite struct ConsoleCommandTests {
+    @Test func printsTheAddressServesThePageAndStopsOnSIGTERM() async throws {
+        let database = NSTemporaryDirectory() + "query-console-\(UUID().uuidString).sqlite"
+        let process = Process()
+        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
+        process.arguments = ["console", "--db", database, "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let port = try await Self.announcedPort(errors.fileHandleForReading)
+
+        let (page, pageResponse) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
+        let http = try #require(pageResponse as? HTTPURLResponse)
+        #expect(http.statusCode == 200)
+        #expect(http.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
+        #expect(http.value(forHTTPHeaderField: "Content-Security-Policy")?.hasPrefix("default-src 'none'; ") == true)
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains(#"data-token-required="false" data-rules="full""#))
+
+        let base = "http://127.0.0.1:\(port)/database/1/iCloud.com.example.cities/production/public/"
+        let (schema, _) = try await URLSession.shared.data(from: try #require(URL(string: base + "schema")))
+        #expect(String(decoding: schema, as: UTF8.self) == #"{"recordTypes":[]}"#)
+        var check = URLRequest(url: try #require(URL(string: base + "predicates/check")))
+        check.httpMethod = "POST"
+        check.httpBody = Data(#"{"predicate": "a == 1 OR b == 2"}"#.utf8)
+        let (checked, _) = try await URLSession.shared.data(for: check)
+        let answer = try JSONSerialization.jsonObject(with: checked) as? [String: Any]
+        #expect(answer?["valid"] as? Bool == true)
+        #expect(answer?["rules"] as? String == "full")
+        #expect(answer?["canonical"] as? String == "a == 1 OR b == 2")
+
+        process.terminate()
+        #expect(try await ServeCommandTests.exitStatus(process) == 0)
+    }
+
+    @Test func refusesAHostOtherThanLoopbackAndUnknownRules() throws {
+        let outcome = try CommandRunner.run(["console", "--host", "0.0.0.0"])
+        #expect(outcome.status == 2)
+        #expect(outcome.standardError.contains("--host must be a loopback address"))
+        let rules = try CommandRunner.run(["console", "--rules", "sql"])
+        #expect(rules.status == 2)
+        #expect(rules.standardError.contains("--rules is cloudkit or full"))
+    }
+
+    /// Reads standard error on a thread of its own until the address line names the port.
+    static func announcedPort(_ handle: FileHandle) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                var text = ""
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                    if let range = text.range(of: #"query console: open http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
+                        let port = text[range].dropLast().split(separator: ":").last.flatMap { Int($0) }
+                        continuation.resume(returning: port ?? 0)
+                        return
+                    }
+                }
+                continuation.resume(throwing: CocoaError(.fileReadUnknown, userInfo: ["output": text]))
+            }.start()
+        }
+    }
+}

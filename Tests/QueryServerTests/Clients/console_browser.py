@@ -1,0 +1,252 @@
+"""Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
+
+    console_browser.py BASE_URL [--token TOKEN]
+
+Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
+prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
+them against the store. With QUERY_CONSOLE_SCREENSHOTS=DIRECTORY, it also saves 1280x800
+screenshots of the main views there (console-*.png). With --token, the server has credentials:
+the script checks that the page asks for the API token and then sends it.
+
+Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
+QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
+"""
+
+import json
+import os
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+TIMEOUT = 20
+SCREENSHOTS = os.environ.get("QUERY_CONSOLE_SCREENSHOTS", "")
+
+
+def report(step, **values):
+    print(json.dumps({"step": step, **values}, ensure_ascii=False), flush=True)
+
+
+def start_browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("QUERY_TEST_CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1",
+                     "--no-first-run", "--disable-extensions", "--disable-background-networking"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = webdriver.ChromeService(executable_path=os.environ.get("QUERY_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+class Console:
+    def __init__(self, driver):
+        self.driver = driver
+        self.wait = WebDriverWait(driver, TIMEOUT)
+
+    def find(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def find_all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def generation(self):
+        return int(self.find("#results").get_attribute("data-generation") or "0")
+
+    def settled_after(self, generation, action):
+        """Runs `action`, then waits until a newer page of results is drawn and nothing is loading."""
+        action()
+        self.wait.until(lambda d: self.generation() > generation and
+                        d.execute_script("return document.body.dataset.busy === undefined"))
+
+    def rerun(self, action):
+        self.settled_after(self.generation(), action)
+
+    def type_predicate(self, text):
+        editor = self.find("#predicate")
+        editor.send_keys(Keys.CONTROL, "a")
+        editor.send_keys(Keys.BACKSPACE)
+        editor.send_keys(text)
+        self.wait.until(lambda d: self.find("#check").get_attribute("data-checked") == text)
+
+    def choose(self, selector, value):
+        """Picks an option of a select by value, waiting for the query it reruns (if it changed)."""
+        select = Select(self.find(selector))
+        if select.first_selected_option.get_attribute("value") != value:
+            self.rerun(lambda: select.select_by_value(value))
+
+    def tokens(self):
+        return [[span.get_attribute("class"), span.text] for span in self.find_all("#highlight span")]
+
+    def check(self):
+        box = self.find("#check")
+        caret = self.find_all("#check-caret")
+        marks = self.find_all("#highlight .tok-error-mark")
+        # textContent keeps the caret line's leading spaces, which .text trims.
+        return {
+            "state": box.get_attribute("class"),
+            "text": box.text,
+            "caret": self.driver.execute_script("return arguments[0].textContent", caret[0]) if caret else None,
+            "marked": [mark.text for mark in marks],
+        }
+
+    def rows(self):
+        rows = []
+        for row in self.find_all("#results-table tbody tr"):
+            cells = {cell.get_attribute("data-field"): cell.get_attribute("textContent")
+                     for cell in row.find_elements(By.CSS_SELECTOR, "td[data-field]")}
+            number = row.find_element(By.CSS_SELECTOR, "td.row-number").text
+            rows.append({"number": number, "recordName": row.get_attribute("data-record-name"),
+                         "name": cells.get("name"), "population": cells.get("population")})
+        return rows
+
+    def headers(self):
+        # The first text node of each header cell: the field's name without its type.
+        return driver_text_nodes(self.driver, "#results-table thead th")
+
+    def tab(self, name):
+        self.find(f'.tabs button[data-tab="{name}"]').click()
+        self.wait.until(lambda d: not self.find(f'[data-panel="{name}"]').get_attribute("class").count("hidden"))
+
+    def screenshot(self, name):
+        if SCREENSHOTS:
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            time.sleep(0.2)
+            self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"console-{name}.png"))
+
+
+def driver_text_nodes(driver, selector):
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild ? e.firstChild.textContent : '')", selector)
+
+
+def token_flow(driver, base, token):
+    """A server with credentials: the page asks for the API token, then sends it with each request."""
+    console = Console(driver)
+    driver.get(base + "/")
+    console.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    error = console.find("#request-error")
+    report("locked", tokenVisible=console.find("#api-token").is_displayed(),
+           error=error.text if error.is_displayed() else None,
+           types=[button.get_attribute("data-type") for button in console.find_all("#record-types button")])
+    console.find("#api-token").send_keys(token + Keys.TAB)
+    console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+    resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    report("unlocked", errorShown=console.find("#request-error").is_displayed(),
+           types=[button.get_attribute("data-type") for button in console.find_all("#record-types button")],
+           rows=len(console.rows()), resources=sorted(set(resources)))
+
+
+def main():
+    base = sys.argv[1].rstrip("/")
+    driver = start_browser()
+    if len(sys.argv) > 3 and sys.argv[2] == "--token":
+        try:
+            token_flow(driver, base, sys.argv[3])
+        finally:
+            driver.quit()
+        return
+    try:
+        console = Console(driver)
+        driver.get(base + "/")
+        console.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+        console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+        def selected():
+            return [button.get_attribute("data-type") for button in console.find_all("#record-types button.selected")]
+        report("start",
+               viewport=driver.execute_script("return [window.innerWidth, window.innerHeight]"),
+               types=[button.get_attribute("data-type") for button in console.find_all("#record-types button")],
+               selected=selected(), headers=console.headers(),
+               recordNames=[row["recordName"] for row in console.rows()], pageInfo=console.find("#page-info").text)
+
+        # Picking a record type runs its query.
+        console.rerun(lambda: console.find('#record-types button[data-type="City"]').click())
+        report("pick", selected=selected(), hash=driver.execute_script("return location.hash"),
+               recordNames=[row["recordName"] for row in console.rows()])
+
+        # Highlighting and the canonical form of a valid predicate.
+        console.type_predicate('population > 50000 AND timezone == "Europe/Paris"')
+        report("highlight", tokens=console.tokens(), check=console.check())
+
+        # An invalid predicate: the parser's message, and a caret under where it stopped.
+        console.type_predicate('population > AND name == "x"')
+        report("invalid", tokens=console.tokens(), check=console.check())
+        console.screenshot("error")
+
+        # Sorts: population descending, then name; ten rows a page.
+        console.type_predicate("population > 50000")
+        console.choose("#page-size", "10")
+        console.rerun(lambda: console.find("#add-sort").click())
+        console.choose("#sorts .sort:nth-child(1) select", "population")
+        console.rerun(lambda: console.find("#sorts .sort:nth-child(1) .sort-direction").click())
+        console.rerun(lambda: console.find("#add-sort").click())
+        console.choose("#sorts .sort:nth-child(2) select", "name")
+        console.rerun(lambda: console.find("#predicate").send_keys(Keys.ENTER))
+        sorts = [[Select(sort.find_element(By.CSS_SELECTOR, "select")).first_selected_option.get_attribute("value"),
+                  sort.find_element(By.CSS_SELECTOR, ".sort-direction").text] for sort in console.find_all("#sorts .sort")]
+        report("page1", sorts=sorts, rows=console.rows(), pageInfo=console.find("#page-info").text,
+               previousEnabled=console.find("#previous").is_enabled(), nextEnabled=console.find("#next").is_enabled())
+        console.screenshot("results")
+
+        # Paging through the continuation marker, and back.
+        console.rerun(lambda: console.find("#next").click())
+        report("page2", rows=console.rows(), pageInfo=console.find("#page-info").text,
+               previousEnabled=console.find("#previous").is_enabled())
+        console.rerun(lambda: console.find("#next").click())
+        report("page3", rows=console.rows(), pageInfo=console.find("#page-info").text)
+        console.rerun(lambda: console.find("#previous").click())
+        report("back", rows=console.rows(), pageInfo=console.find("#page-info").text)
+
+        # The plan of the query, with the indexes it uses.
+        console.tab("plan")
+        # The plan of the last query run (not of an earlier one still on the page).
+        console.wait.until(lambda d: console.find("#plan-view").get_attribute("data-run") == d.execute_script("return document.body.dataset.run"))
+        report("plan", indexes=[badge.text for badge in console.find_all("#plan-indexes .index-name")],
+               residual=console.find("#plan-residual").text,
+               plan=console.driver.execute_script("return document.getElementById('plan-text').textContent"))
+        console.screenshot("plan")
+
+        # The schema of each type.
+        console.tab("schema")
+        types = []
+        for card in console.find_all("#schema-view .card"):
+            fields = []
+            for row in card.find_elements(By.CSS_SELECTOR, "tbody tr"):
+                cells = row.find_elements(By.CSS_SELECTOR, "td")
+                fields.append([cells[0].text, cells[1].text, [flag.text for flag in cells[2].find_elements(By.CSS_SELECTOR, ".flag")]])
+            types.append({"recordType": card.get_attribute("data-type"), "fields": fields})
+        report("schema", types=types)
+        console.screenshot("schema")
+
+        # The map of the page's locations (page 2 of ten rows), then of 200 rows.
+        console.tab("map")
+        def points():
+            svg = console.find("#map-svg")
+            width, height = driver.execute_script("return [arguments[0].clientWidth, arguments[0].clientHeight]", svg)
+            circles = console.find_all("#map-svg circle.point")
+            inside = all(0 <= float(c.get_attribute("cx")) <= width and 0 <= float(c.get_attribute("cy")) <= height for c in circles)
+            titles = [driver.execute_script("return arguments[0].textContent", c.find_element(By.CSS_SELECTOR, "title")) for c in circles]
+            return {"count": len(circles), "dataPoints": svg.get_attribute("data-points"), "inside": inside,
+                    "recordNames": [c.get_attribute("data-record-name") for c in circles], "titles": titles,
+                    "graticule": len(console.find_all("#map-svg line.graticule")), "caption": console.find("#map-caption").text}
+        report("map", rows=console.rows(), **points())
+        console.choose("#page-size", "200")
+        report("map200", rows=len(console.rows()), **{k: v for k, v in points().items() if k not in ("titles", "recordNames")})
+        console.screenshot("map")
+
+        console.tab("results")
+        resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+        report("network", resources=sorted(set(resources)), problems=[entry.get("message") for entry in logs])
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()

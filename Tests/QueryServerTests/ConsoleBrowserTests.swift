@@ -1,0 +1,232 @@
+import EngineTestSupport
+import Foundation
+import PredicateLanguage
+import QueryServer
+import RecordStore
+import Testing
+
+/// The browser and driver the console's tests use: Debian's `chromium` and `chromium-driver`.
+enum ConsoleBrowser {
+    static let chromium = ProcessInfo.processInfo.environment["QUERY_TEST_CHROMIUM"] ?? "/usr/bin/chromium"
+    static let chromedriver = ProcessInfo.processInfo.environment["QUERY_TEST_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
+
+    /// Whether the suite can run here: Python (with Selenium) named, and both programs installed.
+    static var isAvailable: Bool {
+        PythonClient.python != nil && FileManager.default.isExecutableFile(atPath: chromium)
+            && FileManager.default.isExecutableFile(atPath: chromedriver)
+    }
+}
+
+/// The query console in a real browser: headless Chromium driven through Selenium (PyPI, in the
+/// virtual environment `.ci/run` makes; `QUERY_TEST_PYTHON` names its interpreter) by
+/// `Clients/console_browser.py`, over a server holding the French cities of GeoNames. The script
+/// reports what the page shows; this test checks it against what the store answers. Under CI the
+/// suite must run (a missing Python, Selenium or Chromium is a failure). With
+/// `QUERY_CONSOLE_SCREENSHOTS=DIRECTORY` the script also saves screenshots of the main views.
+@Suite(.serialized, .enabled(if: ConsoleBrowser.isAvailable || PostgresTestServer.isRequired,
+                "QUERY_TEST_PYTHON is not set or Chromium is missing (apt-get install chromium chromium-driver; .ci/run makes a virtual environment with selenium)"))
+struct ConsoleBrowserTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_browser.py").path
+
+    /// A SQLite store of France: the 692 French cities of cities15000 (`City`) and the 462 French
+    /// airports of airportsdata (`Airport`), each with a `location` field.
+    static func france() async throws -> Store {
+        let store = try TestEngine.sqlite.makeStore()
+        let cities = try await importLines(of: "cities15000.jsonl.gz", extension: "jsonl", type: "City", id: "geonameid",
+                                           latitude: "latitude", longitude: "longitude", into: store) { $0.contains(#""countrycode": "FR""#) }
+        try #require(cities == 692)
+        let airports = try await importLines(of: "airports.csv.gz", extension: "csv", type: "Airport", id: "icao",
+                                             latitude: "lat", longitude: "lon", into: store) { $0.hasPrefix(#""icao","#) || $0.contains(#","FR","#) }
+        try #require(airports == 462)
+        return store
+    }
+
+    /// Imports the lines of a compressed data set that `keep` keeps; answers how many records came in.
+    static func importLines(
+        of dataset: String, extension fileExtension: String, type: String, id: String, latitude: String, longitude: String,
+        into store: Store, keep: (Substring) -> Bool
+    ) async throws -> Int {
+        let (status, output) = try await ChildProcess.run("/usr/bin/env", ["gzip", "-dc", TestEngine.datasetPath(dataset)])
+        try #require(status == 0, "gzip failed: \(output.prefix(500))")
+        let path = TestEngine.temporaryDatabasePath(type) + "." + fileExtension
+        try Data(output.split(separator: "\n").filter(keep).joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        var importer = RecordImporter(recordType: type)
+        importer.idField = id
+        importer.locations = [.init(name: "location", latitudeField: latitude, longitudeField: longitude)]
+        return try await importer.importFile(at: path, into: store).recordCount
+    }
+
+    /// The rows a page of the console shows for records: number, record name, name, population.
+    static func rows(_ records: [Record], from first: Int) -> JSONValue {
+        .array(records.enumerated().map { index, record in
+            let population: JSONValue = if case .int(let value)? = record.fields["population"] { .string(String(value)) } else { .null }
+            let name: JSONValue = if case .string(let value)? = record.fields["name"] { .string(value) } else { .null }
+            return ["number": .string(String(first + index)), "recordName": .string(record.recordID.recordName), "name": name, "population": population]
+        })
+    }
+
+    @Test func typingSortingPagingThePlanTheSchemaAndTheMap() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        for program in [ConsoleBrowser.chromium, ConsoleBrowser.chromedriver] {
+            try #require(FileManager.default.isExecutableFile(atPath: program), "CI is set, so \(program) must be installed (apt-get install chromium chromium-driver)")
+        }
+        let store = try await Self.france()
+        let (status, output, schema) = try await ServerHarness.withServer(store: store) { server in
+            let schema = try await server.send("GET", ServerHarness.path("schema")).body
+            let (status, output) = try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)"])
+            return (status, output, schema)
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        var steps: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            steps[entry["step"]?.stringValue ?? ""] = entry
+        }
+
+        // The page opens on the first record type and runs its query; picking another runs its own.
+        let start = try #require(steps["start"])
+        #expect(start["viewport"] == [1280, 800])
+        #expect(start["types"] == ["Airport", "City"])
+        #expect(start["selected"] == ["Airport"])
+        #expect(start["headers"] == ["#", "recordName", "name", "city", "country", "elevation", "iata", "icao", "lat", "lid", "location",
+                                     "lon", "subd", "tz"])
+        let airports = try await store.records(matching: RecordQuery(recordType: "Airport", predicate: .truePredicate), resultsLimit: 20)
+        #expect(start["recordNames"] == .array(airports.matchResults.map { .string($0.recordID.recordName) }))
+        #expect(start["pageInfo"] == "Page 1 · rows 1–20 · more follow")
+        let picked = try #require(steps["pick"])
+        #expect(picked["selected"] == ["City"])
+        #expect(picked["hash"] == "#type=City")
+        let cities = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
+        #expect(picked["recordNames"] == .array(cities.matchResults.map { .string($0.recordID.recordName) }))
+
+        // Highlighting: each token in its class; the server's canonical form.
+        let highlight = try #require(steps["highlight"])
+        #expect(highlight["tokens"] == [
+            ["tok-key", "population"], ["tok-operator", ">"], ["tok-number", "50000"], ["tok-keyword", "AND"],
+            ["tok-key", "timezone"], ["tok-operator", "=="], ["tok-string", "\"Europe/Paris\""],
+        ])
+        #expect(highlight["check"]?["state"] == "valid")
+        #expect(highlight["check"]?["text"] == #"✓ Valid under cloudkit rules: population > 50000 AND timezone == "Europe/Paris""#)
+        #expect(highlight["check"]?["caret"] == .null)
+        #expect(highlight["check"]?["marked"] == [])
+
+        // An invalid predicate: the parser's own message, and the caret under the column where it stopped.
+        let invalidText = #"population > AND name == "x""#
+        var syntax: SyntaxError?
+        do { _ = try FormatPredicate(format: invalidText) } catch let error as FormatPredicateError {
+            if case .syntax(let found) = error { syntax = found }
+        }
+        let expectedError = try #require(syntax)
+        #expect(expectedError.offset == 13)
+        let invalid = try #require(steps["invalid"])
+        #expect(invalid["check"]?["state"] == "invalid")
+        #expect(invalid["check"]?["text"]?.stringValue?.hasPrefix("✗ \(expectedError.message)\n") == true)
+        #expect(invalid["check"]?["caret"] == .string(invalidText + "\n" + String(repeating: " ", count: 13) + "^"))
+        #expect(invalid["check"]?["marked"] == ["AND"])
+        #expect(invalid["tokens"]?.arrayValue?.contains(["tok-keyword tok-error-mark", "AND"]) == true)
+
+        // Sorted by population (descending) then name, ten rows a page, paged through the cursor.
+        let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 50000"),
+                                    sorts: [Sort("population", ascending: false), Sort("name")])
+        let first = try await store.records(matching: query, resultsLimit: 10)
+        let secondCursor = try #require(first.cursor)
+        let second = try await store.records(continuingMatchFrom: secondCursor, resultsLimit: 10)
+        let third = try await store.records(continuingMatchFrom: try #require(second.cursor), resultsLimit: 10)
+        let matching = try await store.count(ofType: "City", matching: FormatPredicate(format: "population > 50000"))
+        #expect(matching > 30)
+        let page1 = try #require(steps["page1"])
+        #expect(page1["sorts"] == [["population", "↓ desc"], ["name", "↑ asc"]])
+        #expect(page1["rows"] == Self.rows(first.matchResults, from: 1))
+        #expect(page1["rows"]?.arrayValue?.first?["name"] == "Paris")
+        #expect(page1["pageInfo"] == "Page 1 · rows 1–10 · more follow")
+        #expect(page1["previousEnabled"] == false)
+        #expect(page1["nextEnabled"] == true)
+        let page2 = try #require(steps["page2"])
+        #expect(page2["rows"] == Self.rows(second.matchResults, from: 11))
+        #expect(page2["pageInfo"] == "Page 2 · rows 11–20 · more follow")
+        #expect(page2["previousEnabled"] == true)
+        #expect(steps["page3"]?["rows"] == Self.rows(third.matchResults, from: 21))
+        #expect(steps["back"]?["rows"] == Self.rows(second.matchResults, from: 11))
+        #expect(steps["back"]?["pageInfo"] == "Page 2 · rows 11–20 · more follow")
+
+        // The plan names the index the store uses.
+        let plan = try await store.explain(ofType: "City", matching: query.predicate, sorts: query.sorts, limit: 11)
+        #expect(plan.indexesUsed == ["City$population$index"])
+        let shownPlan = try #require(steps["plan"])
+        #expect(shownPlan["indexes"] == .array(plan.indexesUsed.map(JSONValue.string)))
+        #expect(shownPlan["residual"] == "nothing: SQL does it all")
+        #expect(shownPlan["plan"] == .string(plan.description))
+
+        // The schema view shows each field of the schema route, its type and its indexes.
+        let expectedTypes: [JSONValue] = (schema["recordTypes"]?.arrayValue ?? []).map { type in
+            ["recordType": type["recordType"] ?? .null, "fields": .array((type["fields"]?.arrayValue ?? []).map { field in
+                [field["fieldName"] ?? .null, field["type"] ?? .null, field["indexes"] ?? .null]
+            })]
+        }
+        #expect(expectedTypes.count == 2)
+        #expect(steps["schema"]?["types"] == .array(expectedTypes))
+        #expect(steps["schema"]?["types"]?.arrayValue?.last?["fields"]?.arrayValue?.contains(["location", "LOCATION", ["queryable"]]) == true)
+
+        // The map draws one point per record of the page shown (page 2), each titled by its city.
+        let map = try #require(steps["map"])
+        #expect(map["count"] == 10)
+        #expect(map["dataPoints"] == "10")
+        #expect(map["inside"] == true)
+        #expect(map["recordNames"] == .array(second.matchResults.map { .string($0.recordID.recordName) }))
+        let titles = map["titles"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(titles.count == 10)
+        for (title, record) in zip(titles, second.matchResults) {
+            guard case .string(let name)? = record.fields["name"], case .location(let location)? = record.fields["location"] else {
+                Issue.record("\(record.recordID.recordName) has no name or location")
+                continue
+            }
+            #expect(title == "\(name) (location: \(Self.javaScriptNumber(location.latitude)), \(Self.javaScriptNumber(location.longitude)))")
+        }
+        #expect((map["graticule"]?.integerValue ?? 0) >= 4)
+        let map200 = try #require(steps["map200"])
+        #expect(map200["rows"] == .integer(Int64(min(200, matching))))
+        #expect(map200["count"] == .integer(Int64(min(200, matching))))
+        #expect(map200["inside"] == true)
+
+        // Nothing but the server's own routes was fetched, and the browser reported no problem
+        // (a Content-Security-Policy violation would be one).
+        let network = try #require(steps["network"])
+        #expect(network["problems"] == [])
+        for resource in network["resources"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            #expect(resource.hasPrefix("http://127.0.0.1:") && resource.contains("/database/1/iCloud.com.example.cities/production/public/"), "fetched \(resource)")
+        }
+    }
+
+    @Test func withCredentialsThePageAsksForTheAPITokenAndSendsIt() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        var credentials = ServerCredentials()
+        credentials.apiTokens = ["console-token"]
+        let store = try await RecordsQueryTests.servedStore()
+        let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials)
+        let (status, output) = try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--token", "console-token"])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        var steps: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            steps[entry["step"]?.stringValue ?? ""] = entry
+        }
+        let locked = try #require(steps["locked"])
+        #expect(locked["tokenVisible"] == true)
+        #expect(locked["error"]?.stringValue?.hasPrefix("AUTHENTICATION_REQUIRED ") == true)
+        #expect(locked["types"] == [])
+        let unlocked = try #require(steps["unlocked"])
+        #expect(unlocked["errorShown"] == false)
+        #expect(unlocked["types"] == ["City"])
+        #expect(unlocked["rows"] == 12)
+        let resources = unlocked["resources"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(resources.contains { $0.hasSuffix("/public/records/query?ckAPIToken=console-token") })
+        #expect(resources.contains { $0.hasSuffix("/public/schema?ckAPIToken=console-token") })
+    }
+
+    /// A double as JavaScript's `String(number)` writes it (for the coordinates GeoNames has, five decimals at most).
+    static func javaScriptNumber(_ value: Double) -> String {
+        value.rounded() == value ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,221 @@
+import Crypto
+import EngineTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PredicateLanguage
+import QueryServer
+import RecordStore
+import Testing
+
+/// The routes the query console calls beyond CloudKit's (`schema`, `records/explain`,
+/// `predicates/check`), and the console page itself at `GET /`, through a real socket.
+@Suite struct ConsoleRoutesTests {
+    @Test func theConsolePageIsServedWithAStrictContentSecurityPolicy() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store) { server in
+            let page = try await server.fetchText("/")
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            let document = ConsoleDocument(tokenRequired: false, rules: .cloudKit)
+            #expect(page.body == document.html)
+            #expect(page.headers["content-security-policy"] == document.contentSecurityPolicy)
+            let policy = try #require(page.headers["content-security-policy"])
+            let directives = policy.components(separatedBy: "; ")
+            #expect(directives.first == "default-src 'none'")
+            #expect(directives.contains("connect-src 'self'"))
+            #expect(directives.contains("base-uri 'none'"))
+            #expect(directives.contains("frame-ancestors 'none'"))
+            // Only the page's own inline script and style, by hash: no origin, no 'unsafe-inline'.
+            #expect(directives.filter { $0.hasPrefix("script-src ") } == ["script-src '\(ConsoleDocumentHash.script)'"])
+            #expect(directives.filter { $0.hasPrefix("style-src ") } == ["style-src '\(ConsoleDocumentHash.style)'"])
+            #expect(!policy.contains("http") && !policy.contains("unsafe") && !policy.contains("*"))
+            #expect(page.headers["x-content-type-options"] == "nosniff")
+            // The page loads nothing: no external script, style, image or font.
+            for needle in ["src=", "@import", "url(", "https:", "//cdn"] {
+                #expect(!page.body.contains(needle), "the page holds \(needle)")
+            }
+            // Its one link, the icon, is empty data (so that the browser asks for no /favicon.ico).
+            #expect(page.body.components(separatedBy: "href=").count == 2)
+            #expect(page.body.contains(#"<link rel="icon" href="data:,">"#))
+            #expect(page.body.contains(#"data-container="iCloud.com.example.cities""#))
+            #expect(page.body.contains(#"data-token-required="false""#))
+            #expect(page.body.contains(#"data-rules="cloudkit""#))
+        }
+    }
+
+    @Test func thePageNamesTheServedContainerAndAsksForATokenWhenCredentialsAreSet() async throws {
+        var credentials = ServerCredentials()
+        credentials.apiTokens = ["secret-token"]
+        let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, container: "iCloud.org.example.a&b",
+                                                         predicateRules: .full, credentials: credentials)
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            let page = try await server.fetchText("/")
+            #expect(page.status == 200)
+            #expect(page.body.contains(#"data-container="iCloud.org.example.a&amp;b""#))
+            #expect(page.body.contains(#"data-token-required="true""#))
+            #expect(page.body.contains(#"data-rules="full""#))
+            // The extension routes need the token like every other route.
+            let path = "/database/1/iCloud.org.example.a&b/production/public/schema"
+            let refused = try await server.send("GET", path)
+            #expect(refused.status == 421)
+            #expect(refused.errorCode == "AUTHENTICATION_REQUIRED")
+            let allowed = try await server.send("GET", path + "?ckAPIToken=secret-token")
+            #expect(allowed.status == 200)
+            #expect(allowed.body == ["recordTypes": []])
+        }
+    }
+
+    @Test func settingsAreEscapedInThePage() {
+        let document = ConsoleDocument(container: #"a"b<c>&'d"#, tokenRequired: false, rules: .coreData)
+        #expect(document.html.contains(#"<body data-container="a&quot;b&lt;c&gt;&amp;&#39;d" data-environment="production" data-database="public" data-token-required="false" data-rules="coredata">"#))
+    }
+
+    @Test func schemaListsEachTypeWithItsFieldsTypesAndIndexes() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        try await store.define(RecordTypeSchema(name: "Note", fields: [
+            FieldSchema(name: "title", type: .string, isSearchable: true),
+            FieldSchema(name: "done", type: .bool, isQueryable: true, isSortable: false),
+            FieldSchema(name: "attachment", type: .bytes, isQueryable: false, isSortable: false),
+        ]))
+        try await ServerHarness.withServer(store: store) { server in
+            let expected: JSONValue = ["recordTypes": [
+                ["recordType": "City", "fields": [
+                    ["fieldName": "countrycode", "type": "STRING", "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]],
+                    ["fieldName": "description", "type": "STRING", "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]],
+                    ["fieldName": "location", "type": "LOCATION", "storeType": "location", "indexes": ["queryable"]],
+                    ["fieldName": "name", "type": "STRING", "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]],
+                    ["fieldName": "population", "type": "INT64", "storeType": "int64", "indexes": ["queryable", "sortable"]],
+                    ["fieldName": "tags", "type": "STRING_LIST", "storeType": "list of string", "indexes": ["queryable"]],
+                ]],
+                ["recordType": "Note", "fields": [
+                    ["fieldName": "title", "type": "STRING", "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]],
+                    ["fieldName": "done", "type": "INT64", "storeType": "bool", "indexes": ["queryable"]],
+                    ["fieldName": "attachment", "type": "BYTES", "storeType": "bytes", "indexes": []],
+                ]],
+            ]]
+            let viaGet = try await server.send("GET", ServerHarness.path("schema"))
+            #expect(viaGet.status == 200)
+            #expect(viaGet.body == expected)
+            let viaPost = try await server.post("schema", [:], environment: "development")
+            #expect(viaPost.status == 200)
+            #expect(viaPost.body == expected)
+        }
+    }
+
+    @Test func explainAnswersThePlanAndTheIndexesOfTheQuery() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        try await store.optimize()   // ANALYZE: SQLite's statistics give each step its estimated rows
+        let plan = try await store.explain(ofType: "City", matching: FormatPredicate(format: "population > 1000000"),
+                                           sorts: [Sort("population", ascending: false)], limit: 6)
+        try await ServerHarness.withServer(store: store) { server in
+            let answer = try await server.post("records/explain", [
+                "resultsLimit": 5,
+                "query": ["recordType": "City", "predicate": "population > 1000000", "sortBy": [["fieldName": "population", "ascending": false]]],
+            ])
+            #expect(answer.status == 200)
+            #expect(answer.body["indexesUsed"] == ["City$population$index"])
+            #expect(answer.body["engine"] == "sqlite")
+            #expect(answer.body["residual"] == .null)
+            #expect(answer.body["sql"] == .string(plan.sql))
+            #expect(answer.body["arguments"] == .array(plan.arguments.map(JSONValue.string)))
+            #expect(answer.body["plan"] == .string(plan.description))
+            #expect(answer.body["queryPlanDetails"] == .array(plan.queryPlanDetails.map(JSONValue.string)))
+            #expect(answer.body["estimatedRows"] == .array(plan.estimatedRows.map { $0.map { .integer(Int64($0)) } ?? .null }))
+            #expect(plan.estimatedRows.count == plan.queryPlanDetails.count)
+            #expect(plan.estimatedRows.first.flatMap { $0 } != nil, "an index search has SQLite's estimate")
+
+            // filterBy is read as records/query reads it.
+            let filtered = try await server.post("records/explain", RecordsQueryTests.query(
+                [["comparator": "BEGINS_WITH", "fieldName": "name", "fieldValue": ["value": "M"]]]))
+            #expect(filtered.status == 200)
+            #expect(filtered.body["plan"]?.stringValue?.contains("\"name\"") == true)
+
+            let unknown = try await server.post("records/explain", ["query": ["recordType": "Cty"]])
+            #expect(unknown.status == 400)
+            #expect(unknown.errorCode == "BAD_REQUEST")
+            #expect(unknown.body["reason"] == "Did not find record type 'Cty'; did you mean 'City'?")
+            let noQuery = try await server.post("records/explain", ["resultsLimit": 5])
+            #expect(noQuery.status == 400)
+            #expect(noQuery.body["reason"] == "the request has no \"query\" object")
+            let badLimit = try await server.post("records/explain", ["resultsLimit": 500, "query": ["recordType": "City"]])
+            #expect(badLimit.body["reason"] == "resultsLimit is a number from 1 to 200")
+        }
+    }
+
+    @Test func checkAnswersTheCanonicalFormOrTheErrorWithItsPosition() async throws {
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.withServer(store: store) { server in
+            let valid = try await server.post("predicates/check", ["predicate": "name beginswith[c] 'pa' and population > %d", "arguments": [100_000]])
+            #expect(valid.status == 200)
+            #expect(valid.body == ["valid": true, "rules": "cloudkit", "canonical": #"name BEGINSWITH[c] "pa" AND population > 100000"#])
+
+            let syntax = try await server.post("predicates/check", ["predicate": "name == "])
+            #expect(syntax.status == 200)
+            #expect(syntax.body == ["valid": false, "rules": "cloudkit", "error": [
+                "kind": "syntax", "message": "expected an expression after '==', found the end of the input at offset 8",
+                "expected": "an expression after '=='", "found": "the end of the input",
+                "offset": 8, "utf16Offset": 8, "line": 1, "column": 9,
+            ]])
+
+            // Offsets in characters and in UTF-16 code units (JavaScript's), line and column on the second line.
+            let multiline = try await server.post("predicates/check", ["predicate": "name == \"🇫🇷\"\n AND AND x == 1"])
+            #expect(multiline.body["error"]?["offset"] == 17)
+            #expect(multiline.body["error"]?["utf16Offset"] == 20)
+            #expect(multiline.body["error"]?["line"] == 2)
+            #expect(multiline.body["error"]?["column"] == 6)
+            #expect(multiline.body["error"]?["found"] == "'AND'")
+
+            let rule = try await server.post("predicates/check", ["predicate": "a == 1 OR b == 2"])
+            #expect(rule.body == ["valid": false, "rules": "cloudkit", "error": [
+                "kind": "rule", "message": "OR is not supported in CloudKit queries: a == 1 OR b == 2", "fragment": "a == 1 OR b == 2",
+            ]])
+            let full = try await server.post("predicates/check", ["predicate": "a == 1 OR b == 2", "rules": "full"])
+            #expect(full.body == ["valid": true, "rules": "full", "canonical": "a == 1 OR b == 2"])
+
+            let argument = try await server.post("predicates/check", ["predicate": "a == %@"])
+            #expect(argument.body["valid"] == false)
+            #expect(argument.body["error"]?["kind"] == "argument")
+            #expect(argument.body["error"]?["argument"] == 1)
+
+            let noPredicate = try await server.post("predicates/check", ["rules": "full"])
+            #expect(noPredicate.status == 400)
+            #expect(noPredicate.body["reason"] == "predicate is an NSPredicate format string")
+            let badRules = try await server.post("predicates/check", ["predicate": "a == 1", "rules": "sql"])
+            #expect(badRules.status == 400)
+            #expect(badRules.body["reason"] == #"rules is "cloudkit", "full" or "coredata""#)
+        }
+    }
+}
+
+/// The hashes the console's Content-Security-Policy must name, computed here on their own.
+private enum ConsoleDocumentHash {
+    static var script: String { hash(of: "script") }
+    static var style: String { hash(of: "style") }
+
+    /// `sha256-<base64>` of the text between the page's `<tag>` and `</tag>`.
+    static func hash(of tag: String) -> String {
+        let html = ConsoleDocument(tokenRequired: false, rules: .cloudKit).html
+        guard let open = html.range(of: "<\(tag)>"), let close = html.range(of: "</\(tag)>", range: open.upperBound..<html.endIndex) else {
+            return "missing <\(tag)>"
+        }
+        return "sha256-" + Data(SHA256.hash(data: Data(html[open.upperBound..<close.lowerBound].utf8))).base64EncodedString()
+    }
+}
+
+extension ServerHarness {
+    /// Sends a GET and answers the status, the headers (by lower-case name) and the body as text (for pages that are not JSON).
+    func fetchText(_ path: String) async throws -> (status: Int, headers: [String: String], body: String) {
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+        request.httpMethod = "GET"
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return (http?.statusCode ?? 0, headers, String(decoding: data, as: UTF8.self))
+    }
+}
