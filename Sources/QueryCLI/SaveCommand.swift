@@ -73,8 +73,15 @@ struct SaveCommand: AsyncParsableCommand {
             }
             for index in records.indices { records[index].recordChangeTag = stored[index]?.recordChangeTag }
         }
-        let toSave = records
-        let saved = try await StoreOptions.failing { () async throws(RecordStoreError) in try await store.save(toSave) }
+        let saved: [Record]
+        do {
+            saved = try await store.save(records)
+        } catch .conflict(let id, let expected, let found) {
+            let error = RecordStoreError.conflict(id, expected: expected, found: found)
+            throw CommandFailure("\(error.description); nothing of this batch was saved (--force replaces stored records)")
+        } catch {
+            throw CommandFailure(error.description)
+        }
         for record in saved {
             output.writeLine(Value.jsonText(of: [
                 "recordName": .string(record.recordID.recordName),

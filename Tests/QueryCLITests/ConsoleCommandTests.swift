@@ -18,7 +18,7 @@ import TestSupport
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let port = try await Self.announcedPort(errors.fileHandleForReading)
+        let port = try await ServeCommandTests.announcedPort(errors.fileHandleForReading, after: "query console: open http://127.0.0.1:")
 
         let (page, pageResponse) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
         let http = try #require(pageResponse as? HTTPURLResponse)
@@ -52,25 +52,5 @@ import TestSupport
         let rules = try CommandRunner.run(["console", "--rules", "sql"])
         #expect(rules.status == 2)
         #expect(rules.standardError.contains("--rules is cloudkit or full"))
-    }
-
-    /// Reads standard error on a thread of its own until the address line names the port.
-    static func announcedPort(_ handle: FileHandle) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                var text = ""
-                while true {
-                    let chunk = handle.availableData
-                    if chunk.isEmpty { break }
-                    text += String(decoding: chunk, as: UTF8.self)
-                    if let range = text.range(of: #"query console: open http://127\.0\.0\.1:\d+/"#, options: .regularExpression) {
-                        let port = text[range].dropLast().split(separator: ":").last.flatMap { Int($0) }
-                        continuation.resume(returning: port ?? 0)
-                        return
-                    }
-                }
-                continuation.resume(throwing: CocoaError(.fileReadUnknown, userInfo: ["output": text]))
-            }.start()
-        }
     }
 }

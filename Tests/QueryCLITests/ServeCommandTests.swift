@@ -51,17 +51,19 @@ import TestSupport
         #expect(badKey.standardError.contains("cannot be read"))
     }
 
-    /// Reads standard error on a thread of its own until the listening line names the port.
-    static func announcedPort(_ handle: FileHandle) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
+    /// Reads standard error on a thread of its own until a line names the port after `prefix`
+    /// (`query serve: listening on http://127.0.0.1:PORT (…)`, `query console: open http://127.0.0.1:PORT/`).
+    static func announcedPort(_ handle: FileHandle, after prefix: String = "listening on http://127.0.0.1:") async throws -> Int {
+        let pattern = NSRegularExpression.escapedPattern(for: prefix) + #"\d+[^0-9]"#
+        return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 var text = ""
                 while true {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
                     text += String(decoding: chunk, as: UTF8.self)
-                    if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                        let port = text[range].split(separator: ":").last.flatMap { Int($0) }
+                    if let range = text.range(of: pattern, options: .regularExpression) {
+                        let port = Int(text[range].dropFirst(prefix.count).prefix { $0.isNumber })
                         continuation.resume(returning: port ?? 0)
                         return
                     }

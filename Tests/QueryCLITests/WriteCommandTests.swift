@@ -46,6 +46,7 @@ struct WriteCommandTests {
         let again = try CommandRunner.run(["save", "--db", database, "Note", "--record", #"{"recordName": "n1", "fields": {"title": "Lost"}}"#])
         #expect(again.status == 1)
         #expect(again.standardError.contains("Record 'n1' already exists"))
+        #expect(again.standardError.contains("nothing of this batch was saved (--force replaces stored records)"))
 
         // With the tag it was read with, it updates; the old tag is stale after that.
         let updated = try CommandRunner.run(["save", "--db", database, "Note", "--record",
