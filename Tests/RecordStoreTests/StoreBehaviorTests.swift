@@ -187,5 +187,17 @@ struct StoreBehaviorTests {
         #expect(plan.residual == "name.length > 1")
         #expect(plan.indexesUsed == ["City$population$index"])
         #expect(plan.description.contains("residual: name.length > 1"))
+        // Never analyzed: SQLite has no statistics, so no step has an estimate.
+        #expect(plan.estimatedRows == plan.queryPlanDetails.map { _ in nil })
+    }
+
+    @Test("The memory engine's plan scans every record of the type in the zone")
+    func memoryExplainCountsTheScannedRecords() throws {
+        let store = Store.inMemory()
+        try store.save((0..<3).map { city("m\($0)", ["name": .string("M\($0)"), "population": .int(Int64($0))]) })
+        let plan = try store.explain(ofType: "City", matching: FormatPredicate(format: "population > 1"))
+        #expect(plan.queryPlanDetails == ["scan City in zone _defaultZone"])
+        #expect(plan.estimatedRows == [3])
+        #expect(plan.description.contains("  scan City in zone _defaultZone  (~3 rows)"))
     }
 }

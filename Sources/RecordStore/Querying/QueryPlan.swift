@@ -27,8 +27,8 @@ public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
     /// The lines of `EXPLAIN QUERY PLAN`.
     public var queryPlanDetails: [String]
     /// The rows the database expects each line of ``queryPlanDetails`` to visit: SQLite's from
-    /// the `ANALYZE` statistics (a scan, an index search), PostgreSQL's `rows=`; nil where the
-    /// line has no estimate (a sort step). Empty when the engine gives none (memory).
+    /// the `ANALYZE` statistics (a scan, an index search), PostgreSQL's `rows=`, the memory
+    /// engine's count of the records it scans; nil where the line has no estimate (a sort step).
     public var estimatedRows: [Int?]
 
     /// Creates a plan description.

@@ -168,11 +168,12 @@ final class MemoryEngine: EmbeddedStorageEngine {
     }
 
     func explain(_ query: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
-        _ = try snapshot(query)
+        // The memory engine evaluates every record of the type in the zone: the scan visits them all.
+        let candidates = try snapshot(query).records.count
         return QueryPlan(
             engine: name, sql: "", arguments: [],
             residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,
-            indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"])
+            indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"], estimatedRows: [candidates])
     }
 }
 
