@@ -55,18 +55,17 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let opened = try await store.openStore()
         let parsed = try PredicateArguments.parsedPredicate(predicate, arguments: arguments)
-        let sortList = try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
+        let recordQuery = try QueryArguments.recordQuery(recordType, predicate: parsed, sorts: sorts)
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
-        let recordQuery = try StoreOptions.failing { () throws(RecordStoreError) in
-            try RecordQuery(recordType: recordType, predicate: parsed, sorts: sortList)
-        }
+        let bar = ProgressBar(task: "Exporting \(recordType)", unit: "records", enabled: progress == .auto && CommandOutput.standardErrorIsTerminal)
+        let drawsProgress = bar.isEnabled
         let (columns, total) = try await StoreOptions.failing { () async throws(RecordStoreError) -> ([String], Int) in
             let fields = try await opened.schema(for: recordType)?.fields.map(\.name) ?? []
-            return (fields, try await opened.count(ofType: recordType, matching: parsed, zone: zoneID))
+            // The count sizes the progress bar: read only when a bar is drawn.
+            return (fields, drawsProgress ? try await opened.count(ofType: recordType, matching: parsed, zone: zoneID) : 0)
         }
         let destination = BufferedOutput.standardOutput()
         var writer = (output == .csv ? RecordOutputFormat.csv : .jsonl).writer(to: destination, keys: nil, fieldOrder: columns, streams: true)
-        let bar = ProgressBar(task: "Exporting \(recordType)", unit: "records", enabled: progress == .auto && CommandOutput.standardErrorIsTerminal)
         defer { bar.finish() }
         var exported = 0
         _ = try await StoreOptions.failing { () async throws(RecordStoreError) in

@@ -41,21 +41,17 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let parsed = try query.predicate.parsedPredicate()
-        let sortList = try query.sortList()
+        let recordQuery = try query.recordQuery()
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
         if explain {
             let plan = try await StoreOptions.failing { () async throws(RecordStoreError) in
-                try await opened.explain(ofType: query.recordType, matching: parsed, sorts: sortList, zone: zoneID, limit: limit)
+                try await opened.explain(ofType: recordQuery.recordType, matching: recordQuery.predicate, sorts: recordQuery.sorts, zone: zoneID, limit: limit)
             }
             print(plan)
             return
         }
-        let recordQuery = try StoreOptions.failing { () throws(RecordStoreError) in
-            try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
-        }
         let startCursor = try cursor.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try QueryCursor(string: text) } }
-        let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let keyList = QueryArguments.keyList(keys)
         // Only a table without --keys needs the schema's field order for its columns.
         let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
             try await opened.schema(for: query.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []

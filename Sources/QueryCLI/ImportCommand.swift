@@ -45,8 +45,10 @@ struct ImportCommand: AsyncParsableCommand {
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
         // CSV cells are read as the stored fields' types when the record type exists.
-        let schema = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schema(for: recordType) }
-        importer.fieldTypes = Dictionary(schema?.fields.map { ($0.name, $0.type) } ?? [], uniquingKeysWith: { first, _ in first })
+        if RecordImporter.Format(path: file) == .csv {
+            let schema = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schema(for: recordType) }
+            importer.fieldTypes = Dictionary(schema?.fields.map { ($0.name, $0.type) } ?? [], uniquingKeysWith: { first, _ in first })
+        }
         let summary = try await ImportCommand.run(importer, file: file, into: opened, progress: progress)
         print("Imported \(summary.recordCount) \(recordType) records in \(String(format: "%.2f", summary.elapsed)) s")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PredicateLanguage
 import RecordStore
 
@@ -13,8 +14,20 @@ struct QueryArguments: ParsableArguments {
     @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort key; -KEY for descending (repeat for more keys).", valueName: "KEY|-KEY"))
     var sorts: [String] = []
 
-    /// The `--sort` keys as sorts; a bad one is a command failure.
-    func sortList() throws -> [Sort] {
-        try sorts.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try Sort(parsing: text) } }
+    /// The query these arguments name; a bad predicate, `--arg` or `--sort` is a command failure.
+    func recordQuery() throws -> RecordQuery {
+        try Self.recordQuery(recordType, predicate: predicate.parsedPredicate(), sorts: sorts)
+    }
+
+    /// A query of a record type from a parsed predicate and `--sort` texts (`KEY` or `-KEY`).
+    static func recordQuery(_ recordType: String, predicate: FormatPredicate, sorts: [String]) throws -> RecordQuery {
+        try StoreOptions.failing { () throws(RecordStoreError) in
+            try RecordQuery(recordType: recordType, predicate: predicate, sorts: sorts.map { text throws(RecordStoreError) in try Sort(parsing: text) })
+        }
+    }
+
+    /// The field names of a `--keys a,b` option, trimmed; nil when the option is absent.
+    static func keyList(_ keys: String?) -> [String]? {
+        keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 }

@@ -41,12 +41,8 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let parsed = try query.predicate.parsedPredicate()
-        let sortList = try query.sortList()
-        let recordQuery = try StoreOptions.failing { () throws(RecordStoreError) in
-            try RecordQuery(recordType: query.recordType, predicate: parsed, sorts: sortList)
-        }
-        let keyList = keys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let recordQuery = try query.recordQuery()
+        let keyList = QueryArguments.keyList(keys)
         let printer = WatchPrinter(format: output, keys: keyList)
         let observation = opened.observe(recordQuery, inZone: zone.map(ZoneID.init(zoneName:)) ?? .default, limit: limit)
         try await StoreOptions.failing { () async throws(RecordStoreError) in

@@ -10,15 +10,7 @@ import TestSupport
 /// stops cleanly on SIGTERM.
 @Suite struct ConsoleCommandTests {
     @Test func printsTheAddressServesThePageAndStopsOnSIGTERM() async throws {
-        let database = NSTemporaryDirectory() + "query-console-\(UUID().uuidString).sqlite"
-        let process = Process()
-        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = ["console", "--db", database, "--port", "0"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let port = try await ServeCommandTests.announcedPort(errors.fileHandleForReading, after: "query console: open http://127.0.0.1:")
+        let (process, port) = try await ServeCommandTests.startServer(command: "console", announcedAfter: "query console: open http://127.0.0.1:")
 
         let (page, pageResponse) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)/")))
         let http = try #require(pageResponse as? HTTPURLResponse)

@@ -7,18 +7,20 @@ import TestSupport
 
 /// `query serve` as a process: it answers, refuses unsafe options, and stops cleanly on SIGTERM.
 @Suite struct ServeCommandTests {
-    /// Starts `query serve` on a fresh SQLite file and any free port; the process and its port.
-    static func startServer() async throws -> (Process, Int) {
-        let database = NSTemporaryDirectory() + "query-serve-\(UUID().uuidString).sqlite"
+    /// Starts `query serve` (or `query console`) on a fresh SQLite file and any free port; the
+    /// process and the port it announces on standard error after `prefix`.
+    static func startServer(
+        command: String = "serve", announcedAfter prefix: String = "listening on http://127.0.0.1:"
+    ) async throws -> (Process, Int) {
+        let database = NSTemporaryDirectory() + "query-\(command)-\(UUID().uuidString).sqlite"
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = ["serve", "--db", database, "--port", "0"]
+        process.arguments = [command, "--db", database, "--port", "0"]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        // The port is announced on standard error: "query serve: listening on http://127.0.0.1:PORT (...)".
-        return (process, try await announcedPort(errors.fileHandleForReading))
+        return (process, try await announcedPort(errors.fileHandleForReading, after: prefix))
     }
 
     @Test func servesThenStopsCleanlyOnSIGTERM() async throws {

@@ -16,6 +16,8 @@ import Foundation
 final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private let enabled: Bool
+    /// Whether the bar is drawn (standard error is a terminal and the command wants it).
+    var isEnabled: Bool { enabled }
     private var unit: String
     private var task: String
     private var start = Date()
