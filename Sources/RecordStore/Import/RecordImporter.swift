@@ -105,8 +105,16 @@ public struct RecordImporter: Sendable {
     public var zone: ZoneID = .default
     /// The stored types of the record type's fields, when it has some: a CSV cell is read as its
     /// field's type (`"007"` stays text in a STRING field, `5` is a double in a DOUBLE field).
+    ///
+    /// ```swift
+    /// importer.fieldTypes = Dictionary(uniqueKeysWithValues: (try store.schema(for: "City")?.fields ?? []).map { ($0.name, $0.type) })
+    /// ```
     public var fieldTypes: [String: FieldType] = [:]
     /// Hears the indexes an import into a new or small record type builds at its end.
+    ///
+    /// ```swift
+    /// importer.indexProgress = { step in print("\(step.task): \(step.completed)/\(step.total) \(step.unit)") }
+    /// ```
     public var indexProgress: StoreOpeningProgressHandler?
 
     /// Creates an importer for a record type.
