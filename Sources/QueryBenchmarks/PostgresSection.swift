@@ -22,6 +22,7 @@ struct PostgresSection: BenchmarkSection {
         }
         let schema = "bench_" + UUID().uuidString.prefix(8).lowercased()
         let url = server + (server.contains("?") ? "&" : "?") + "schema=" + schema
+        StoreRegistry.shared.register(.postgres)
         let store = try await Store.open(url: url)
         let hand = try HandClient(url: server, schema: schema)
         defer { hand.close() }

@@ -14,7 +14,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         // The demo starts from an empty store: a file of an earlier demo is removed first.
         let path = store.resolvedPath
-        if case .sqliteFile(let file) = try store.location() {
+        if let file = try store.location().sqliteFile {
             for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: file + suffix) {
                 try FileManager.default.removeItem(atPath: file + suffix)
             }

@@ -17,21 +17,16 @@ struct StoreOptions: ParsableArguments {
 
     /// The location in effect, parsed; a malformed one is a command failure.
     func location() throws -> StoreLocation {
-        try StoreOptions.failing { () throws(RecordStoreError) in try StoreLocation(resolvedPath) }
+        CommandEngines.register()
+        return try StoreOptions.failing { () throws(RecordStoreError) in try StoreLocation(resolvedPath) }
     }
 
-    /// Opens the store: SQLite and memory synchronously (with a progress bar on a terminal while
-    /// an older file is migrated or an interrupted import's indexes are built), PostgreSQL
-    /// through its async API. A store error becomes a command failure.
+    /// Opens the store the location names, through the engines RecordStore registers and the
+    /// tool's own (``CommandEngines``), with a progress bar on a terminal while an older SQLite
+    /// file is migrated or an interrupted import's indexes are built. A store error becomes a
+    /// command failure.
     func openStore() async throws -> Store {
-        if case .postgres = try location() {
-            let url = resolvedPath
-            return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url) }
-        }
-        return try openEmbeddedStore()
-    }
-
-    private func openEmbeddedStore() throws -> Store {
+        CommandEngines.register()
         let bar = ProgressBar(task: "Opening", unit: "rows")
         defer { bar.finish() }
         let drawStep: StoreOpeningProgressHandler = { step in
@@ -39,9 +34,8 @@ struct StoreOptions: ParsableArguments {
             bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
         }
         let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? drawStep : nil
-        return try StoreOptions.failing { () throws(RecordStoreError) in
-            try Store.open(StoreLocation(resolvedPath), progress: progress)
-        }
+        let url = resolvedPath
+        return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url, progress: progress) }
     }
 
     /// Runs `body`, turning a store error into a command failure (exit status 1).

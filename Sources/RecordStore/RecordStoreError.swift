@@ -150,6 +150,16 @@ extension RecordStoreError {
     /// ```swift
     /// do { _ = try compiled.evaluate(object) } catch { throw RecordStoreError(evaluating: error) }
     /// ```
+    /// Any error as a store error: itself when it is one, ``cancelled`` for a cancellation,
+    /// ``storage(_:)`` with its description otherwise.
+    package init(thrownBy error: any Error) {
+        switch error {
+        case let error as RecordStoreError: self = error
+        case is CancellationError: self = .cancelled
+        default: self = .storage(String(describing: error))
+        }
+    }
+
     package init(evaluating error: any Error) {
         if let error = error as? RecordStoreError {
             self = error

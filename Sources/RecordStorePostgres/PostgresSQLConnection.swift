@@ -65,7 +65,7 @@ struct PostgresSQLRow: SQLRow {
     }
 }
 
-/// The shared SQL code's connection (``AsyncSQLConnection``) over one leased PostgresNIO
+/// The shared SQL code's connection (``SQLConnection``) over one leased PostgresNIO
 /// connection, inside a transaction the engine opened.
 ///
 /// ```swift
@@ -73,7 +73,7 @@ struct PostgresSQLRow: SQLRow {
 ///     try await executor.records(query, on: PostgresSQLConnection(connection, logger: logger))
 /// }
 /// ```
-struct PostgresSQLConnection: AsyncSQLConnection {
+struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
 

@@ -6,7 +6,7 @@ import RecordStore
 /// Schema changes take the store's schema lock first and check that the catalog is still the
 /// one the save read; when another process changed it meanwhile, the save runs again
 /// (``PostgresWriteRace``) on the new catalog.
-struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
+struct PostgresWriteTransaction: RecordWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
     /// The channel the commit's changes are notified on.
@@ -35,11 +35,7 @@ struct PostgresWriteTransaction: AsyncRecordWriteTransaction {
     }
 
     func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
-        var existing = Set<ZoneID>()
-        for zone in zones where try await executor.zoneExists(zone, on: connection) {
-            existing.insert(zone)
-        }
-        return existing
+        try await executor.existingZones(among: zones, on: connection)
     }
 
     func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws {

@@ -23,6 +23,7 @@ package enum PostgresTestServer {
 
     /// The URL of a new, empty store: the server's URL with a fresh schema.
     package static func freshStoreURL() throws(RecordStoreError) -> String {
+        TestEngine.registerEngines()
         guard let url else {
             throw .serverUnavailable(server: "QUERY_TEST_POSTGRES_URL", reason: "CI is set, so the PostgreSQL tests must run, but QUERY_TEST_POSTGRES_URL names no server")
         }
@@ -33,7 +34,7 @@ package enum PostgresTestServer {
     /// A new, empty store on the server, answering the synchronous API too (``WaitingEngine``).
     package static func makeStore(mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
         let url = try freshStoreURL()
-        let engine = try WaitingEngine.wait { () throws(RecordStoreError) in
+        let engine = try SynchronousCall.wait { () async throws(RecordStoreError) in
             try await PostgresEngineOpener.open(url: url, poolExecutor: WaitingEngine.executor)
         }
         return Store(engine: WaitingEngine(engine), mode: mode)
@@ -41,7 +42,8 @@ package enum PostgresTestServer {
 
     /// A new, empty store on the server, answering only the async API, as users get it.
     package static func makeAsyncStore(mode: SchemaMode = .development) async throws(RecordStoreError) -> Store {
-        try await Store.open(url: try freshStoreURL(), mode: mode)
+        TestEngine.registerEngines()
+        return try await Store.open(url: try freshStoreURL(), mode: mode)
     }
 }
 
@@ -50,8 +52,7 @@ extension PostgresTestServer {
     /// them all), from a connection of its own.
     package static func terminateConnections(applicationName: String) async throws {
         guard let url else { return }
-        let location = try StoreLocation(url)
-        guard case .postgres = location else { return }
+        guard try StoreLocation(url).scheme?.hasPrefix("postgres") == true else { return }
         try await PostgresAdministration.terminateConnections(url: url, applicationName: applicationName)
     }
 }

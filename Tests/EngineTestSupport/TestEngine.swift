@@ -45,6 +45,16 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
         }
     }
 
+    /// Registers the engines the tests open by location beyond those `RecordStore` registers
+    /// (SQLite, memory): the one place the test suites name them.
+    package static func registerEngines() {
+        _ = enginesRegistered
+    }
+
+    private static let enginesRegistered: Void = {
+        StoreRegistry.shared.register(.postgres)
+    }()
+
     /// The engine whose answers the others must match.
     package static let reference = TestEngine.memory
 

@@ -63,14 +63,6 @@ extension ModelContext {
     /// the store's matches are merged in Swift with this context's pending changes (pending
     /// inserts and updates that match are in, in sort order; pending deletes are out), then
     /// the offset, the limit and the fields are applied.
-    func records(for request: FetchRequest, includesPendingChanges: Bool) throws -> [Record] {
-        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return remembering(try storedRecords(request))
-        }
-        return try merge.merged(with: remembering(try storedRecords(merge.storedRequest)), context: self)
-    }
-
-    /// The records a request matches (async): as the synchronous form, never blocking a thread.
     func records(for request: FetchRequest, includesPendingChanges: Bool) async throws -> [Record] {
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
             return remembering(try await storedRecords(request))
@@ -80,11 +72,6 @@ extension ModelContext {
 
     /// The stored records a request matches; none when the store has never had the record type
     /// (a model whose records were never saved has none, which is not an error).
-    func storedRecords(_ request: FetchRequest) throws -> [Record] {
-        try Self.emptyForNewType(request.entityName, empty: []) { () throws(RecordStoreError) in try store.fetch(request).records }
-    }
-
-    /// The stored records a request matches (async).
     func storedRecords(_ request: FetchRequest) async throws -> [Record] {
         try await Self.emptyForNewType(request.entityName, empty: []) { () async throws(RecordStoreError) in
             try await store.fetch(request).records
@@ -92,17 +79,6 @@ extension ModelContext {
     }
 
     /// Runs a store read, answering `empty` when the store has never had the record type.
-    static func emptyForNewType<Answer>(
-        _ recordType: String, empty: Answer, _ read: () throws(RecordStoreError) -> Answer
-    ) throws(RecordStoreError) -> Answer {
-        do {
-            return try read()
-        } catch .unknownRecordType(let name, _) where name == recordType {
-            return empty
-        }
-    }
-
-    /// Runs a store read (async), answering `empty` when the store has never had the record type.
     static func emptyForNewType<Answer>(
         _ recordType: String, empty: Answer, _ read: () async throws(RecordStoreError) -> Answer
     ) async throws(RecordStoreError) -> Answer {
@@ -115,23 +91,6 @@ extension ModelContext {
 
     /// How many records a request matches, with the offset and limit applied: the store's count,
     /// corrected for this context's pending changes when included.
-    func count(for request: FetchRequest, includesPendingChanges: Bool) throws -> Int {
-        let type = request.entityName
-        guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
-            return try Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in try store.count(for: request) }
-        }
-        let predicate = request.predicate ?? .truePredicate
-        return try merge.count(
-            storedMatches: Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in
-                try store.count(ofType: type, matching: predicate, zone: zone)
-            },
-            storedReplaced: Self.emptyForNewType(type, empty: 0) { () throws(RecordStoreError) in
-                try store.count(ofType: type, matching: merge.storedPendingPredicate, zone: zone)
-            },
-            context: self)
-    }
-
-    /// How many records a request matches (async).
     func count(for request: FetchRequest, includesPendingChanges: Bool) async throws -> Int {
         let type = request.entityName
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {

@@ -40,7 +40,7 @@ public final class ModelContext: Sendable {
         var knownChangeTags: [RecordID: String] = [:]
     }
 
-    private let state = ProtectedState(State())
+    private let state = LockedState(State())
     private let encoder = RecordEncoder()
     /// The observations to wake when the pending changes change.
     let pendingChangeListeners = PendingChangeListeners()

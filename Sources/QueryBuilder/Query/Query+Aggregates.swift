@@ -20,8 +20,7 @@ extension Query {
     /// try Item.query(in: context).where([.department: "Fruit"]).sum("quantity")   // .int(3)
     /// ```
     public func sum(_ key: String) throws -> Value {
-        let total = try aggregate(.sum, of: key)
-        return total.isNull ? .int(0) : total
+        try synchronously { try await self.sum(key) }
     }
 
     /// The average of a numeric field over the matches that have a value; nil when there are none.
@@ -30,7 +29,7 @@ extension Query {
     /// try Item.query(in: context).average("quantity")   // Optional(2.4)
     /// ```
     public func average(_ key: String) throws -> Double? {
-        try aggregate(.average, of: key).numericValue
+        try synchronously { try await self.average(key) }
     }
 
     /// The smallest value of a field over the matches (numbers by value, strings by code point,
@@ -41,7 +40,7 @@ extension Query {
     /// try Item.query(in: context).min("quantity")   // .int(1)
     /// ```
     public func min(_ key: String) throws -> Value {
-        try aggregate(.min, of: key)
+        try synchronously { try await self.min(key) }
     }
 
     /// The largest value of a field over the matches; `.null` when no match has a value.
@@ -50,7 +49,7 @@ extension Query {
     /// try Item.query(in: context).max("quantity")   // .int(4)
     /// ```
     public func max(_ key: String) throws -> Value {
-        try aggregate(.max, of: key)
+        try synchronously { try await self.max(key) }
     }
 
     /// The matches grouped by the values of some fields, with how many are in each group. Groups are
@@ -71,12 +70,7 @@ extension Query {
     /// try Item.query(in: context).order(by: "department", .descending).group(by: ["department"])
     /// ```
     public func group(by keys: [String]) throws -> [GroupCount] {
-        try checkAggregatable()
-        let request = groupRequest(keys)
-        let rows = try ModelContext.emptyForNewType(T.recordType, empty: []) { () throws(RecordStoreError) in
-            try context.store.fetch(request).dictionaries
-        }
-        return Self.groupCounts(rows, keys: keys)
+        try synchronously { try await self.group(by: keys) }
     }
 
     // MARK: Async versions
@@ -143,14 +137,6 @@ extension Query {
 
     // MARK: Internals
 
-    /// One aggregate of a field over every match; `.null` when nothing is aggregated.
-    func aggregate(_ function: AggregateProperty.Function, of key: String) throws -> Value {
-        let request = try aggregateRequest(function, of: key)
-        let rows = try ModelContext.emptyForNewType(T.recordType, empty: []) { () throws(RecordStoreError) in
-            try context.store.fetch(request).dictionaries
-        }
-        return rows.first?[Self.aggregateName] ?? .null
-    }
 
     /// One aggregate of a field over every match (async).
     func aggregate(_ function: AggregateProperty.Function, of key: String) async throws -> Value {

@@ -17,9 +17,7 @@ extension Query {
     /// try context.save()
     /// ```
     public func firstOrInsert() throws -> T {
-        if let insertionProblem { throw QueryError.tooComplex(reason: insertionProblem) }
-        if let found = try first() { return found }
-        return try insertModel(from: insertionValues)
+        try synchronously { try await self.firstOrInsert() }
     }
 
     /// The first match, or a new model inserted into the context (async); see the synchronous form.
@@ -62,7 +60,7 @@ extension Query where T: Identifiable {
     /// try Item.query(in: context).exists("a1")   // true
     /// ```
     public func exists(_ id: T.ID) throws -> Bool {
-        try withID(id).exists()
+        try synchronously { try await self.exists(id) }
     }
 
     /// The model with this id when it matches the query, or nil.
@@ -71,7 +69,7 @@ extension Query where T: Identifiable {
     /// let apple = try Item.query(in: context).fetch("a1")
     /// ```
     public func fetch(_ id: T.ID) throws -> T? {
-        try withID(id).first()
+        try synchronously { try await self.fetch(id) }
     }
 
     /// The model with this id, or a new one inserted into the context whose `id` is this id
@@ -83,8 +81,7 @@ extension Query where T: Identifiable {
     /// let pear = try Item.query(in: context).fetchOrInsert("p1")
     /// ```
     public func fetchOrInsert(_ id: T.ID) throws -> T {
-        if let found = try fetch(id) { return found }
-        return try insertModel(from: insertionValues(withID: id))
+        try synchronously { try await self.fetchOrInsert(id) }
     }
 
     /// Whether a model with this id matches the query (async).

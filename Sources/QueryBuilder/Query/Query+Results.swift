@@ -9,7 +9,7 @@ extension Query {
     /// let items: [Item] = try Item.query(in: context).where("quantity == 1").order(by: "date").all()
     /// ```
     public func all() throws -> [T] {
-        try decodeAll(fetchRecords())
+        try synchronously { try await self.all() }
     }
 
     /// The first matching model in the query's order, or nil.
@@ -18,7 +18,7 @@ extension Query {
     /// let newest = try Item.query(in: context).order(by: "date", .descending).first()
     /// ```
     public func first() throws -> T? {
-        try limit(1).all().first
+        try synchronously { try await self.first() }
     }
 
     /// How many models match (after the offset, at most the limit).
@@ -27,7 +27,7 @@ extension Query {
     /// try Item.query(in: context).where([.quantity: gt(0)]).count()   // 3
     /// ```
     public func count() throws -> Int {
-        try context.count(for: fetchRequest, includesPendingChanges: includesPendingChanges)
+        try synchronously { try await self.count() }
     }
 
     /// Whether any model matches.
@@ -36,7 +36,7 @@ extension Query {
     /// try Item.query(in: context).where("name == %@", "Apple").exists()   // true
     /// ```
     public func exists() throws -> Bool {
-        try limit(1).count() > 0
+        try synchronously { try await self.exists() }
     }
 
     /// The matching records themselves, with only the ``selectedKeys`` when the query selects fields.
@@ -46,7 +46,7 @@ extension Query {
     /// rows.map { $0["name"] }   // [.string("Apple"), ...]
     /// ```
     public func records() throws -> [Record] {
-        try fetchRecords()
+        try synchronously { try await self.records() }
     }
 
     /// Marks every match for deletion in the context (pending until ``ModelContext/save()-7cric``);
@@ -58,7 +58,7 @@ extension Query {
     /// ```
     @discardableResult
     public func delete() throws -> Int {
-        markDeleted(try context.records(for: deletionRequest, includesPendingChanges: includesPendingChanges))
+        try synchronously { try await self.delete() }
     }
 
     /// How the store would run the query (SQL, arguments, residual predicate, indexes). The
@@ -68,9 +68,7 @@ extension Query {
     /// print(try Item.query(in: context).where([.quantity: 1]).explain())
     /// ```
     public func explain() throws -> QueryPlan {
-        try context.store.explain(
-            ofType: T.recordType, matching: predicate, sorts: sorts, zone: context.zone,
-            limit: fetchLimit.map { $0 + fetchOffset })
+        try synchronously { try await self.explain() }
     }
 
     // MARK: Async versions
@@ -144,11 +142,6 @@ extension Query {
 
     // MARK: Internals
 
-    /// The matching records, with only the selected fields: offset, limit and fields are the
-    /// store's work unless pending changes must be merged in.
-    func fetchRecords() throws -> [Record] {
-        try context.records(for: fetchRequest, includesPendingChanges: includesPendingChanges)
-    }
 
     /// The matching records (async).
     func fetchRecords() async throws -> [Record] {

@@ -8,7 +8,7 @@ extension Query where T: Queryable {
     /// try Item.query(in: context).sum(.quantity)   // .int(12)
     /// ```
     public func sum(_ attribute: T.Attribute) throws -> Value {
-        try sum(T.fieldName(for: attribute))
+        try synchronously { try await self.sum(attribute) }
     }
 
     /// The average of an attribute; nil when no match has a value.
@@ -17,7 +17,7 @@ extension Query where T: Queryable {
     /// try Item.query(in: context).average(.quantity)   // Optional(2.4)
     /// ```
     public func average(_ attribute: T.Attribute) throws -> Double? {
-        try average(T.fieldName(for: attribute))
+        try synchronously { try await self.average(attribute) }
     }
 
     /// The smallest value of an attribute; `.null` when no match has a value.
@@ -26,7 +26,7 @@ extension Query where T: Queryable {
     /// try Item.query(in: context).min(.name)   // .string("Apple")
     /// ```
     public func min(_ attribute: T.Attribute) throws -> Value {
-        try min(T.fieldName(for: attribute))
+        try synchronously { try await self.min(attribute) }
     }
 
     /// The largest value of an attribute; `.null` when no match has a value.
@@ -35,7 +35,7 @@ extension Query where T: Queryable {
     /// try Item.query(in: context).max(.date)   // .date(...)
     /// ```
     public func max(_ attribute: T.Attribute) throws -> Value {
-        try max(T.fieldName(for: attribute))
+        try synchronously { try await self.max(attribute) }
     }
 
     /// The sum of a key path's numeric property, in its own type (zero when nothing matches).
@@ -44,7 +44,7 @@ extension Query where T: Queryable {
     /// let total: Int = try Item.query(in: context).sum(\.quantity)   // 12
     /// ```
     public func sum<Field: Numeric & Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field {
-        try typedSum(of: T.fieldName(for: keyPath))
+        try synchronously { try await self.sum(keyPath) }
     }
 
     /// The sum of a key path's optional numeric property (zero when no match has a value).
@@ -53,7 +53,7 @@ extension Query where T: Queryable {
     /// let total: Double = try Reading.query(in: context).sum(\.celsius)   // var celsius: Double?
     /// ```
     public func sum<Field: Numeric & Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field {
-        try typedSum(of: T.fieldName(for: keyPath))
+        try synchronously { try await self.sum(keyPath) }
     }
 
     /// The average of a key path's numeric property; nil when no match has a value.
@@ -62,7 +62,7 @@ extension Query where T: Queryable {
     /// try Item.query(in: context).average(\.quantity)   // Optional(2.4)
     /// ```
     public func average<Field>(_ keyPath: KeyPath<T, Field>) throws -> Double? {
-        try average(T.fieldName(for: keyPath))
+        try synchronously { try await self.average(keyPath) }
     }
 
     /// The smallest value of a key path's property, in its own type; nil when no match has a value.
@@ -71,7 +71,7 @@ extension Query where T: Queryable {
     /// let earliest: Date? = try Item.query(in: context).min(\.date)
     /// ```
     public func min<Field: Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field? {
-        try typedExtreme(.min, of: T.fieldName(for: keyPath))
+        try synchronously { try await self.min(keyPath) }
     }
 
     /// The smallest value of a key path's optional property; nil when no match has a value.
@@ -80,7 +80,7 @@ extension Query where T: Queryable {
     /// let first: String? = try Item.query(in: context).min(\.department)   // var department: String?
     /// ```
     public func min<Field: Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field? {
-        try typedExtreme(.min, of: T.fieldName(for: keyPath))
+        try synchronously { try await self.min(keyPath) }
     }
 
     /// The largest value of a key path's property, in its own type; nil when no match has a value.
@@ -89,7 +89,7 @@ extension Query where T: Queryable {
     /// let most: Int? = try Item.query(in: context).max(\.quantity)   // 4
     /// ```
     public func max<Field: Decodable>(_ keyPath: KeyPath<T, Field>) throws -> Field? {
-        try typedExtreme(.max, of: T.fieldName(for: keyPath))
+        try synchronously { try await self.max(keyPath) }
     }
 
     /// The largest value of a key path's optional property; nil when no match has a value.
@@ -98,7 +98,7 @@ extension Query where T: Queryable {
     /// let last: String? = try Item.query(in: context).max(\.department)
     /// ```
     public func max<Field: Decodable>(_ keyPath: KeyPath<T, Field?>) throws -> Field? {
-        try typedExtreme(.max, of: T.fieldName(for: keyPath))
+        try synchronously { try await self.max(keyPath) }
     }
 
     /// The matches grouped by attributes, with counts; see `group(by:)` of field names.
@@ -119,15 +119,7 @@ extension Query where T: Queryable {
         try group(by: keyPaths.map { try T.fieldName(for: $0) })
     }
 
-    /// A sum decoded as the property's type, zero when there is nothing to add.
-    func typedSum<Field: Numeric & Decodable>(of field: String) throws -> Field {
-        try decodedSum(try aggregate(.sum, of: field), field: field)
-    }
 
-    /// A minimum or maximum decoded as the property's type.
-    func typedExtreme<Field: Decodable>(_ function: AggregateProperty.Function, of field: String) throws -> Field? {
-        try decodedExtreme(try aggregate(function, of: field), field: field)
-    }
 
     /// A sum as the property's type: zero for `.null`.
     func decodedSum<Field: Numeric & Decodable>(_ total: Value, field: String) throws -> Field {

@@ -9,7 +9,7 @@ extension Store {
     /// found[RecordID(recordName: "nope")]   // .failure(.recordNotFound(nope))
     /// ```
     public func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
-        Self.lookupResults(ids, found: try embedded.records(for: ids.filter(\.canBeStored)))
+        try synchronously { try await self.records(for: ids) }
     }
 
     /// The records with these identifiers, each found or ``RecordStoreError/recordNotFound(_:)`` (async).
@@ -53,12 +53,9 @@ extension Store {
     public func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
     ) throws(RecordStoreError) -> ModifyResult {
-        var batch = ModifyBatch(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
-        for (index, step) in batch.steps.enumerated() {
-            let engine = try embedded
-            try batch.receive(Result { () throws(RecordStoreError) in try engine.modify(step, mode: mode) }, forStep: index)
+        try synchronously {
+            try await self.modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
         }
-        return batch.result
     }
 
     /// Saves and deletes records (async), with a result per record; see the synchronous form.

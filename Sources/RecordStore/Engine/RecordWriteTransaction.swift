@@ -6,29 +6,14 @@
 /// (``SaveRules``), and only then writes, so an engine without rollback (the memory engine)
 /// never applies half a save.
 ///
+/// Each step is `async`, so that a server's transaction awaits its database; an embedded
+/// engine's steps are synchronous functions, which satisfy the same requirements.
+///
 /// ```swift
-/// var transaction = SQLiteWriteTransaction(db: db, storage: storage)
-/// let saved = try SaveProcedure.run(changes, mode: mode, in: &transaction)
+/// var transaction = SQLiteWriteTransaction(db: db, executor: executor)
+/// let outcome = try await SaveProcedure.run(changes, mode: mode, in: &transaction)
 /// ```
 package protocol RecordWriteTransaction {
-    /// The schema as stored in this transaction.
-    mutating func readCatalog() throws -> SchemaCatalog
-    /// The stored versions of these records (absent when not stored).
-    mutating func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion]
-    /// Which of these zones exist.
-    mutating func existingZones(among zones: Set<ZoneID>) throws -> Set<ZoneID>
-    /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.
-    mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws
-    /// Writes what the save decided, under the (possibly changed) catalog.
-    mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws
-    /// Records what the commit changes, for live queries in other handles and processes, and
-    /// returns the commit's sequence number (``CommittedChanges/sequence``).
-    mutating func logCommit(_ changes: CommittedChanges) throws -> Int64
-}
-
-/// ``RecordWriteTransaction`` for engines whose database is reached asynchronously (a server):
-/// the same steps, each `async`.
-package protocol AsyncRecordWriteTransaction {
     /// The schema as stored in this transaction.
     mutating func readCatalog() async throws -> SchemaCatalog
     /// The stored versions of these records (absent when not stored).

@@ -6,29 +6,13 @@ import Foundation
 /// ``RecordWriteTransaction``.
 ///
 /// ```swift
-/// let saved = try pool.write { db in
-///     var transaction = SQLiteWriteTransaction(db: db, storage: storage)
-///     return try SaveProcedure.run(changes, mode: .development, in: &transaction)
-/// }
+/// var transaction = PostgresWriteTransaction(connection: connection, executor: executor)
+/// let outcome = try await SaveProcedure.run(changes, mode: .development, in: &transaction)
 /// ```
 package enum SaveProcedure {
     /// Runs a save in a transaction the caller opened; returns the saved records and what the
     /// commit changed (for live queries), logged by the transaction.
     package static func run<Transaction: RecordWriteTransaction>(
-        _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
-    ) throws -> SaveOutcome {
-        let save = try AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
-        let stored = try transaction.storedVersions(of: save.identifiersToRead)
-        let plan = try save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
-        if !save.schemaChanges.isEmpty { try transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
-        try transaction.apply(plan, catalog: save.catalog)
-        var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
-        if !committed.isEmpty { committed.sequence = try transaction.logCommit(committed) }
-        return SaveOutcome(saved: plan.saved, changes: committed)
-    }
-
-    /// Runs a save in a transaction the caller opened, on an engine reached asynchronously.
-    package static func run<Transaction: AsyncRecordWriteTransaction>(
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
     ) async throws -> SaveOutcome {
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())

@@ -5,8 +5,11 @@ import PredicateLanguage
 /// An engine keeps records in zones and a schema catalog, and answers queries given as a
 /// ``QuerySpecification``. Every method is `async` and never blocks a cooperative thread on
 /// I/O: the SQLite engine runs its work on GRDB's own dispatch queues, a server engine on its
-/// client's event loops. Engines that can also answer synchronously (the embedded ones: memory
-/// and SQLite) conform to ``EmbeddedStorageEngine`` too, which backs ``Store``'s synchronous API.
+/// client's event loops. An engine writes each operation once, as an `async` method;
+/// ``Store``'s synchronous methods reach the same methods through ``SynchronousCall``, for the
+/// engines that say they may (``answersSynchronously``: memory and SQLite, whose work is local).
+/// While a synchronous caller waits (``SynchronousCall/isWaiting``), an embedded engine may do
+/// its blocking I/O directly on the caller's thread.
 ///
 /// The access is `package`: an engine in another target of this package (PostgreSQL, in
 /// `RecordStorePostgres`) conforms from there; users only ever see ``Store``.
@@ -60,7 +63,27 @@ package protocol StorageEngine: Sendable {
     /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
     func optimize() async throws(RecordStoreError)
 
+    /// Whether ``Store``'s synchronous methods may wait for this engine: true for engines whose
+    /// work is local (memory, a file), false for a database server, whose users call the
+    /// `async` methods.
+    var answersSynchronously: Bool { get }
+    /// Prepares a bulk load of about `incoming` records of a type (an engine may defer index
+    /// upkeep until ``finishBulkLoad(progress:)``; queries stay exact meanwhile).
+    func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError)
+    /// Ends a bulk load: whatever ``beginBulkLoad(of:incoming:)`` deferred is done now;
+    /// `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
+
     /// The commits of the store, from this handle and from everywhere else the engine can hear
     /// of (other handles, processes, clients): what live queries follow.
     var changeFeed: ChangeFeed { get }
+}
+
+extension StorageEngine {
+    /// A server engine by default: only the `async` methods.
+    package var answersSynchronously: Bool { false }
+    /// Nothing to defer: indexes are kept up to date row by row.
+    package func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
+    /// Nothing was deferred.
+    package func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {}
 }

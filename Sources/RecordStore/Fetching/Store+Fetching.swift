@@ -67,17 +67,7 @@ extension Store {
     /// let names = try store.fetch(request).records.compactMap { $0["name"]?.stringValue }
     /// ```
     public func fetch(_ request: FetchRequest) throws(RecordStoreError) -> FetchResult {
-        try FetchValidation.check(request)
-        if request.isGrouped { try FetchValidation.check(request, schema: schema(for: request.entityName)) }
-        switch FetchPlan(request, mode: mode) {
-        case .count:
-            return .count(try count(for: request))
-        case .grouped(let grouped):
-            return .dictionaries(grouped.result(try embedded.aggregate(grouped.specification, groupBy: grouped.groupBy, aggregates: request.aggregates)))
-        case .paged(var paged):
-            while let page = paged.nextPage() { paged.receive(try embedded.records(page)) }
-            return paged.result
-        }
+        try synchronously { try await self.fetch(request) }
     }
 
     /// How many results a request gives: the matches, after `fetchOffset` and `fetchLimit`.
@@ -86,9 +76,7 @@ extension Store {
     /// try store.count(for: FetchRequest(entityName: "City"))   // 34006
     /// ```
     public func count(for request: FetchRequest) throws(RecordStoreError) -> Int {
-        try FetchValidation.check(request)
-        guard let specification = countSpecification(request) else { return try fetch(Self.dictionaryFetch(request)).count }
-        return Self.limited(try embedded.count(specification), request)
+        try synchronously { try await self.count(for: request) }
     }
 
     // MARK: Asynchronous

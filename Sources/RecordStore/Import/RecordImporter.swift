@@ -122,40 +122,25 @@ public struct RecordImporter: Sendable {
         self.recordType = recordType
     }
 
-    /// Imports a file; `progress` is called after each batch, once the batch is committed.
+    /// Imports a file; `progress` is called after each batch, once the batch is committed. The
+    /// synchronous form of ``importFile(at:into:progress:)-(_,_,(Progress)->Void)``, for the
+    /// embedded engines.
     public func importFile(
         at path: String, into store: Store, progress: (Progress) -> Void = { _ in }
     ) throws(RecordStoreError) -> Summary {
-        var batches = try RecordFileBatches(path: path, importer: self)
-        let start = Date()
-        var count = 0
-        var knownZones: Set<ZoneID> = [.default]
-        var bulkLoadStarted = false
-        do throws(RecordStoreError) {
-            while let batch = try batches.next() {
-                if !bulkLoadStarted {
-                    try store.embedded.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch.count))
-                    bulkLoadStarted = true
-                }
-                for zone in Self.newZones(in: batch, known: &knownZones) { try store.createZone(zone) }
-                try save(batch, into: store)
-                count += batch.count
-                progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
-            }
-        } catch {
-            // A failed import leaves the batches it committed, indexed.
-            if bulkLoadStarted { try? store.embedded.finishBulkLoad(progress: indexProgress) }
-            throw error
+        // The import runs on this thread while it waits (``SynchronousCall``): the callback is
+        // never called from elsewhere.
+        try withoutActuallyEscaping(progress) { (progress) throws(RecordStoreError) -> Summary in
+            let callback = SynchronousCall.CallerValue(progress)
+            return try store.synchronously { try await self.importFile(at: path, into: store, progress: { callback.value($0) }) }
         }
-        // The indexes a bulk load deferred are built in one pass, then measured for the planner.
-        if bulkLoadStarted { try store.embedded.finishBulkLoad(progress: indexProgress) }
-        try store.optimize()
-        return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
     }
 
     /// Imports a file through the `async` API, which every engine answers (a PostgreSQL store
     /// answers only this one); `progress` is called after each committed batch. Reading the file
-    /// is blocking I/O: each batch is read off the cooperative pool.
+    /// is blocking I/O: each batch is read off the cooperative pool. An engine that can defer its
+    /// index upkeep during a bulk load (SQLite) builds the indexes of a new or small record type
+    /// in one pass at the end.
     ///
     /// ```swift
     /// let summary = try await importer.importFile(at: "cities1000.jsonl.gz", into: store)
@@ -167,12 +152,25 @@ public struct RecordImporter: Sendable {
         let start = Date()
         var count = 0
         var knownZones: Set<ZoneID> = [.default]
-        while let batch = try await BlockingWork.run({ () throws(RecordStoreError) in try batches.next() }) {
-            for zone in Self.newZones(in: batch, known: &knownZones) { try await store.createZone(zone) }
-            try await save(batch, into: store)
-            count += batch.count
-            progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
+        var bulkLoadStarted = false
+        do throws(RecordStoreError) {
+            while let batch = try await BlockingWork.run({ () throws(RecordStoreError) in try batches.next() }) {
+                if !bulkLoadStarted {
+                    try await store.engine.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch.count))
+                    bulkLoadStarted = true
+                }
+                for zone in Self.newZones(in: batch, known: &knownZones) { try await store.createZone(zone) }
+                try await save(batch, into: store)
+                count += batch.count
+                progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
+            }
+        } catch {
+            // A failed import leaves the batches it committed, indexed.
+            if bulkLoadStarted { try? await store.engine.finishBulkLoad(progress: indexProgress) }
+            throw error
         }
+        // The indexes a bulk load deferred are built in one pass, then measured for the planner.
+        if bulkLoadStarted { try await store.engine.finishBulkLoad(progress: indexProgress) }
         try await store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
     }
@@ -188,6 +186,10 @@ public struct RecordImporter: Sendable {
 
         func next() throws(RecordStoreError) -> [Record]? {
             try batches.next()
+        }
+
+        func estimatedRecordCount(afterFirst count: Int) -> Int {
+            batches.estimatedRecordCount(afterFirst: count)
         }
 
         func progress(recordCount: Int, lastRecordName: String?, since start: Date) -> Progress {
@@ -290,15 +292,6 @@ public struct RecordImporter: Sendable {
 
     /// Saves a batch; records already stored are replaced (their current change tags are
     /// fetched, all in one read, so resuming an import does not read record by record).
-    private func save(_ batch: [Record], into store: Store) throws(RecordStoreError) {
-        do {
-            try store.save(batch)
-        } catch .conflict {
-            try store.save(Self.replacing(batch, stored: store.embedded.records(for: batch.map(\.recordID))))
-        }
-    }
-
-    /// ``save(_:into:)`` through the `async` API.
     private func save(_ batch: [Record], into store: Store) async throws(RecordStoreError) {
         do {
             try await store.save(batch)

@@ -63,14 +63,6 @@ extension Store {
     }
 
     /// Runs one page of a query.
-    func page(
-        _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
-        desiredKeys: [String]?, mode: QueryCursor.Mode
-    ) throws(RecordStoreError) -> QueryPage {
-        let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode)
-        return read.page(try embedded.records(read.specification))
-    }
-
     /// Runs one page of a query (async).
     func page(
         _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
@@ -96,7 +88,9 @@ extension Store {
         matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
         resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
     ) throws(RecordStoreError) -> QueryBatch {
-        batch(try page(query, zone: zone, resume: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: cursorMode), query: query, zone: zone)
+        try synchronously {
+            try await self.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursorMode: cursorMode)
+        }
     }
 
     /// The batch after a cursor, synchronously (``records(continuingMatchFrom:desiredKeys:resultsLimit:)`` is the `async` form).
@@ -107,9 +101,7 @@ extension Store {
     public func nextBatch(
         continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
     ) throws(RecordStoreError) -> QueryBatch {
-        let payload = try cursorSigner.open(cursor)
-        let page = try page(payload.query, zone: payload.zone, resume: payload.resumePoint, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: .keyset)
-        return batch(page, query: payload.query, zone: payload.zone)
+        try synchronously { try await self.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit) }
     }
 
     /// The query and zone a cursor continues, after checking its signature and store.

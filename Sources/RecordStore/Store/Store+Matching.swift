@@ -14,7 +14,7 @@ extension Store {
         ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
         zone: ZoneID = .default, limit: Int? = nil
     ) throws(RecordStoreError) -> [Record] {
-        try embedded.records(specification(recordType, predicate, sorts, zone, limit))
+        try synchronously { try await self.records(ofType: recordType, matching: predicate, sorts: sorts, zone: zone, limit: limit) }
     }
 
     /// The records of a type in a zone that match a predicate, sorted, at most `limit` of them (async).
@@ -35,7 +35,7 @@ extension Store {
     /// try store.count(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"))   // 470
     /// ```
     public func count(ofType recordType: String, matching predicate: FormatPredicate, zone: ZoneID = .default) throws(RecordStoreError) -> Int {
-        try embedded.count(specification(recordType, predicate, [], zone, nil))
+        try synchronously { try await self.count(ofType: recordType, matching: predicate, zone: zone) }
     }
 
     /// How many records of a type in a zone match a predicate (async).
@@ -56,7 +56,7 @@ extension Store {
         ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
         zone: ZoneID = .default, limit: Int? = nil
     ) throws(RecordStoreError) -> QueryPlan {
-        try embedded.explain(specification(recordType, predicate, sorts, zone, limit))
+        try synchronously { try await self.explain(ofType: recordType, matching: predicate, sorts: sorts, zone: zone, limit: limit) }
     }
 
     /// How a query would run (async).

@@ -14,7 +14,7 @@ extension Store {
     /// ```
     @discardableResult
     public func save(_ records: [Record]) throws(RecordStoreError) -> [Record] {
-        try embedded.modify(RecordChangeSet(saving: records), mode: mode)
+        try synchronously { try await self.save(records) }
     }
 
     /// Saves records in one transaction (async): all of them or, on any error, none.
@@ -33,7 +33,7 @@ extension Store {
     /// try store.delete([RecordID(recordName: "2988507")])
     /// ```
     public func delete(_ ids: [RecordID]) throws(RecordStoreError) {
-        _ = try embedded.modify(RecordChangeSet(deleting: ids.filter(\.canBeStored)), mode: mode)
+        try synchronously { try await self.delete(ids) }
     }
 
     /// Deletes records in one transaction (async); identifiers without a stored record are ignored.
@@ -51,8 +51,7 @@ extension Store {
     /// let paris = try store.record(for: RecordID(recordName: "2988507"))
     /// ```
     public func record(for id: RecordID) throws(RecordStoreError) -> Record? {
-        guard id.canBeStored else { return nil }
-        return try embedded.records(for: [id])[id]
+        try synchronously { try await self.record(for: id) }
     }
 
     /// The stored record with this identifier, or nil (async).
@@ -73,7 +72,7 @@ extension Store {
     /// try store.optimize()
     /// ```
     public func optimize() throws(RecordStoreError) {
-        try embedded.optimize()
+        try synchronously { try await self.optimize() }
     }
 
     /// Refreshes the query planner's statistics (async).

@@ -5,7 +5,7 @@ extension Store {
     /// for type in try store.schema() { print(type) }
     /// ```
     public func schema() throws(RecordStoreError) -> [RecordTypeSchema] {
-        try embedded.catalog().sorted
+        try synchronously { try await self.schema() }
     }
 
     /// All record types, by name (async).
@@ -23,7 +23,7 @@ extension Store {
     /// try store.schema(for: "City")?.field(named: "population")?.type   // .int64
     /// ```
     public func schema(for recordType: String) throws(RecordStoreError) -> RecordTypeSchema? {
-        try embedded.catalog().recordTypes[recordType]
+        try synchronously { try await self.schema(for: recordType) }
     }
 
     /// The schema of one record type, or nil when it does not exist (async).
@@ -44,7 +44,7 @@ extension Store {
     /// ]))
     /// ```
     public func define(_ recordType: RecordTypeSchema) throws(RecordStoreError) {
-        try embedded.define(recordType)
+        try synchronously { try await self.define(recordType) }
     }
 
     /// Adds a record type or fields, or changes index flags (async).

@@ -5,8 +5,7 @@ extension Store {
     /// try store.createZone(ZoneID(zoneName: "Archive"))
     /// ```
     public func createZone(_ zone: ZoneID) throws(RecordStoreError) {
-        guard !NulCharacter.isIn(zone.zoneName) else { throw .invalidZoneName(zone.zoneName) }
-        try embedded.createZone(zone)
+        try synchronously { try await self.createZone(zone) }
     }
 
     /// Creates a zone (async); creating one that exists does nothing.
@@ -25,7 +24,7 @@ extension Store {
     /// try store.zones()   // [_defaultZone, Archive]
     /// ```
     public func zones() throws(RecordStoreError) -> [ZoneID] {
-        try embedded.zones()
+        try synchronously { try await self.zones() }
     }
 
     /// The zones, the default zone first, then by name (async).
@@ -43,8 +42,7 @@ extension Store {
     /// try store.deleteZone(ZoneID(zoneName: "Archive"))
     /// ```
     public func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
-        guard !NulCharacter.isIn(zone.zoneName) else { throw .zoneNotFound(zone) }
-        try embedded.deleteZone(zone)
+        try synchronously { try await self.deleteZone(zone) }
     }
 
     /// Deletes a zone and all of its records (async). The default zone cannot be deleted.

@@ -17,21 +17,19 @@ import PredicateLanguage
 ///
 /// Every operation has an `async` form that never blocks a cooperative thread on I/O (call it
 /// with `await` from `async` code, as a server does), and, on the embedded engines (SQLite,
-/// memory), a synchronous form that blocks the calling thread while the engine works. A store
-/// is safe to share between threads and tasks; with SQLite, readers run while a write is in
-/// progress.
+/// memory), a synchronous form that blocks the calling thread while the engine works. The
+/// synchronous form runs the `async` one on the calling thread (``SynchronousCall``): each
+/// operation is written once. A store is safe to share between threads and tasks; with SQLite,
+/// readers run while a write is in progress.
 public final class Store: Sendable {
     /// The engine behind the store.
     package let engine: any StorageEngine
-    /// The same engine when it also answers synchronously (memory, SQLite); nil for a server engine.
-    private let embeddedEngine: (any EmbeddedStorageEngine)?
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
 
     /// A store over an engine.
     package init(engine: any StorageEngine, mode: SchemaMode = .development) {
         self.engine = engine
-        self.embeddedEngine = engine as? any EmbeddedStorageEngine
         self.mode = mode
     }
 
@@ -43,13 +41,24 @@ public final class Store: Sendable {
     /// ```swift
     /// Store.inMemory().answersSynchronously   // true
     /// ```
-    public var answersSynchronously: Bool { embeddedEngine != nil }
+    public var answersSynchronously: Bool { engine.answersSynchronously }
 
-    /// The engine for a synchronous call, or the error that says to call the `async` form.
-    package var embedded: any EmbeddedStorageEngine {
-        get throws(RecordStoreError) {
-            guard let embeddedEngine else { throw .synchronousAccessUnavailable(engine: engine.name) }
-            return embeddedEngine
+    /// The synchronous form of an operation: runs its `async` form on the calling thread and
+    /// waits for it (``SynchronousCall``), or, for an engine that does not answer synchronously
+    /// (a database server), throws the error that says to call the `async` form.
+    ///
+    /// ```swift
+    /// public func zones() throws(RecordStoreError) -> [ZoneID] {
+    ///     try synchronously { try await self.zones() }
+    /// }
+    /// ```
+    package func synchronously<T>(_ operation: () async throws -> T) throws(RecordStoreError) -> T {
+        guard engine.answersSynchronously else { throw .synchronousAccessUnavailable(engine: engine.name) }
+        do {
+            return try SynchronousCall.wait(operation)
+        } catch {
+            // The `async` forms throw only store errors.
+            throw RecordStoreError(thrownBy: error)
         }
     }
 

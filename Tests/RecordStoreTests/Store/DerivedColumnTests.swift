@@ -203,12 +203,12 @@ struct DerivedColumnTests {
         let path = TestEngine.temporaryDatabasePath("deferred")
         do {
             let engine = try SQLiteEngine(path: path)
-            try engine.beginBulkLoad(of: "Place", incoming: 1_000)
+            try SynchronousCall.wait { try await engine.beginBulkLoad(of: "Place", incoming: 1_000) }
             let store = Store(engine: engine)
             try store.save(Self.places)
             // Queries are exact while the indexes wait.
             #expect(try store.count(ofType: "Place", matching: FormatPredicate(format: "title ==[cd] 'sao paulo'")) == 2)
-            let indexes = try engine.read { db in
+            let indexes = try DatabaseQueue(path: path).read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'Place$%' ORDER BY name")
             }
             #expect(indexes == ["Place$$record", "Place$list$record"])

@@ -40,13 +40,15 @@ struct StoreOpeningTests {
 
     @Test("An unknown scheme or a malformed location is a clear error")
     func badLocations() async throws {
+        // The registry names what is registered: SQLite and memory by RecordStore, then what the
+        // application registered (here the test support registers PostgreSQL).
+        TestEngine.registerEngines()
+        await #expect(throws: RecordStoreError.invalidStoreLocation(
+            "ftp://localhost/cities",
+            reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database")) {
+            try await Store.open(url: "ftp://localhost/cities")
+        }
         let cases: [(String, RecordStoreError)] = [
-            ("ftp://localhost/cities", .invalidStoreLocation(
-                "ftp://localhost/cities",
-                reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database")),
-            ("postgres://localhost/cities", .invalidStoreLocation(
-                "postgres://localhost/cities",
-                reason: "PostgreSQL stores are opened by the RecordStorePostgres library: add it to your target and `import RecordStorePostgres`")),
             ("sqlite://server/cities.sqlite", .invalidStoreLocation(
                 "sqlite://server/cities.sqlite",
                 reason: "a sqlite location names a local file: write sqlite:///absolute/path or sqlite:relative/path")),
@@ -59,10 +61,25 @@ struct StoreOpeningTests {
         #expect(RecordStoreError.invalidStoreLocation("x:y", reason: "why").description == "Cannot open a store at 'x:y': why")
     }
 
+    @Test("A scheme no library registered is unknown; once registered, it opens")
+    func registeredSchemes() async throws {
+        let registry = StoreRegistry()
+        #expect(throws: RecordStoreError.invalidStoreLocation(
+            "memory:", reason: "unknown scheme 'memory'; this build opens nothing: no engine is registered (an engine library registers its own: StoreRegistry.shared.register(...))")) {
+            try registry.scheme(for: StoreLocation("memory:"))
+        }
+        registry.register(.memory)
+        #expect(try registry.scheme(for: StoreLocation("MEMORY:")).names == ["memory"])
+        #expect(registry.isRegistered("memory") && !registry.isRegistered("sqlite"))
+    }
+
     @Test("A one-letter scheme is a drive-like path, not a scheme")
     func oneLetterPrefixIsAPath() throws {
-        #expect(try StoreLocation("c:cities.sqlite") == .sqliteFile("c:cities.sqlite"))
-        #expect(try StoreLocation("./cities.sqlite") == .sqliteFile("./cities.sqlite"))
+        #expect(try StoreLocation("c:cities.sqlite").scheme == nil)
+        #expect(try StoreLocation("c:cities.sqlite").sqliteFile == "c:cities.sqlite")
+        #expect(try StoreLocation("./cities.sqlite").sqliteFile == "./cities.sqlite")
+        #expect(try StoreLocation("sqlite:///tmp/a%20b.sqlite").sqliteFile == "/tmp/a b.sqlite")
+        #expect(try StoreLocation("memory:").sqliteFile == nil)
     }
 
     @Test("A layout-0 file (lists as member counts) is migrated when opened, and queries see its lists")

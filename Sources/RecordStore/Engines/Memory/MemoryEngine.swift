@@ -4,12 +4,13 @@ import PredicateLanguage
 /// The engine that keeps records in memory and runs queries with the evaluator: the reference
 /// every other engine must agree with.
 ///
-/// Its work is computation only, so its `async` methods run it directly.
+/// Its work is computation only, so its `async` methods run it directly, and ``Store``'s
+/// synchronous methods may wait for it.
 ///
 /// ```swift
 /// let store = Store(engine: MemoryEngine())   // Store.inMemory() says the same
 /// ```
-final class MemoryEngine: EmbeddedStorageEngine {
+final class MemoryEngine: StorageEngine {
     /// Everything the engine holds; it is its own write transaction (``RecordWriteTransaction``),
     /// run under the engine's lock.
     struct State {
@@ -27,6 +28,8 @@ final class MemoryEngine: EmbeddedStorageEngine {
     /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
     private let pagingCache = LockedState(SortedMatchCache())
     let name = "memory"
+    /// Computation only: ``Store``'s synchronous methods may wait for it.
+    var answersSynchronously: Bool { true }
     let secret: StoreSecret
     /// Only this engine writes its records: its feed has no other source.
     let changeFeed: ChangeFeed
@@ -36,11 +39,12 @@ final class MemoryEngine: EmbeddedStorageEngine {
         changeFeed = ChangeFeed(storeIdentity: secret.storeIdentifier, source: nil, ordering: .consecutive)
     }
 
-    func modify(_ changes: RecordChangeSet, mode: SchemaMode) throws(RecordStoreError) -> [Record] {
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
         let feed = changeFeed
         return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
+            // The save runs under the lock, on this thread: the state's steps never suspend.
             do {
-                let outcome = try SaveProcedure.run(changes, mode: mode, in: &state)
+                let outcome = try SynchronousCall.wait { try await SaveProcedure.run(changes, mode: mode, in: &state) }
                 // Under the lock, so that the feed hears the commits in their order.
                 feed.committed(outcome.changes)
                 return outcome.saved
@@ -50,7 +54,7 @@ final class MemoryEngine: EmbeddedStorageEngine {
         }
     }
 
-    func records(for ids: [RecordID]) throws(RecordStoreError) -> [RecordID: Record] {
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
         state.withLock { state in
             var found: [RecordID: Record] = [:]
             for id in ids {
@@ -60,7 +64,7 @@ final class MemoryEngine: EmbeddedStorageEngine {
         }
     }
 
-    func createZone(_ zone: ZoneID) throws(RecordStoreError) {
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
         guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
         state.withLock { state in
             if state.records[zone] == nil {
@@ -71,13 +75,13 @@ final class MemoryEngine: EmbeddedStorageEngine {
         }
     }
 
-    func zones() throws(RecordStoreError) -> [ZoneID] {
+    func zones() async throws(RecordStoreError) -> [ZoneID] {
         state.withLock { state in
             [ZoneID.default] + state.zones.filter { $0 != .default }.sorted { SortComparison.compareBytes($0.zoneName, $1.zoneName) == .orderedAscending }
         }
     }
 
-    func deleteZone(_ zone: ZoneID) throws(RecordStoreError) {
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
         guard zone != .default else { throw .cannotDeleteDefaultZone }
         try state.withLock { (state: inout State) throws(RecordStoreError) in
             guard state.records[zone] != nil else { throw .zoneNotFound(zone) }
@@ -89,11 +93,11 @@ final class MemoryEngine: EmbeddedStorageEngine {
         }
     }
 
-    func catalog() throws(RecordStoreError) -> SchemaCatalog {
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
         state.withLock { $0.catalog }
     }
 
-    func define(_ schema: RecordTypeSchema) throws(RecordStoreError) {
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
         try state.withLock { (state: inout State) throws(RecordStoreError) in
             _ = try state.catalog.define(schema)
             state.generation &+= 1
@@ -101,7 +105,7 @@ final class MemoryEngine: EmbeddedStorageEngine {
     }
 
     /// The memory engine scans; it keeps no statistics.
-    func optimize() throws(RecordStoreError) {}
+    func optimize() async throws(RecordStoreError) {}
 
     // MARK: Queries
 
@@ -136,7 +140,7 @@ final class MemoryEngine: EmbeddedStorageEngine {
     /// Continuation pages (a keyset position or an offset) come from the paging cache, which sorts
     /// a query's matches once and serves every later page by slicing while nothing changes
     /// (not for predicates whose answer changes with time, such as `date < now()`).
-    func records(_ query: QuerySpecification) throws(RecordStoreError) -> [Record] {
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
         let ordering = RecordOrdering(sorts: query.sorts)
         if query.after != nil || query.offset > 0, !query.predicate.isTimeDependent {
             return try sortedMatches(query, ordering: ordering)
@@ -159,79 +163,21 @@ final class MemoryEngine: EmbeddedStorageEngine {
         return entry
     }
 
-    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
         try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
     }
 
-    func count(_ query: QuerySpecification) throws(RecordStoreError) -> Int {
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
         try matches(query).records.count
     }
 
-    func explain(_ query: QuerySpecification) throws(RecordStoreError) -> QueryPlan {
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
         // The memory engine evaluates every record of the type in the zone: the scan visits them all.
         let candidates = try snapshot(query).records.count
         return QueryPlan(
             engine: name, sql: "", arguments: [],
             residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,
             indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"], estimatedRows: [candidates])
-    }
-}
-
-extension MemoryEngine {
-    // MARK: Asynchronous API: the same work, run directly (computation, no I/O)
-
-    /// Runs the synchronous form of a method from its `async` form (inside the closure, the
-    /// synchronous overloads are the ones chosen).
-    private func synchronously<T>(_ work: () throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {
-        try work()
-    }
-
-    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
-        try synchronously { () throws(RecordStoreError) in try modify(changes, mode: mode) }
-    }
-
-    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
-        try synchronously { () throws(RecordStoreError) in try records(for: ids) }
-    }
-
-    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
-        try synchronously { () throws(RecordStoreError) in try createZone(zone) }
-    }
-
-    func zones() async throws(RecordStoreError) -> [ZoneID] {
-        try synchronously { () throws(RecordStoreError) in try zones() }
-    }
-
-    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
-        try synchronously { () throws(RecordStoreError) in try deleteZone(zone) }
-    }
-
-    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
-        try synchronously { () throws(RecordStoreError) in try catalog() }
-    }
-
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
-        try synchronously { () throws(RecordStoreError) in try define(schema) }
-    }
-
-    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
-        try synchronously { () throws(RecordStoreError) in try records(query) }
-    }
-
-    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
-        try synchronously { () throws(RecordStoreError) in try count(query) }
-    }
-
-    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
-        try synchronously { () throws(RecordStoreError) in try aggregate(query, groupBy: groupBy, aggregates: aggregates) }
-    }
-
-    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
-        try synchronously { () throws(RecordStoreError) in try explain(query) }
-    }
-
-    func optimize() async throws(RecordStoreError) {
-        try synchronously { () throws(RecordStoreError) in try optimize() }
     }
 }
 

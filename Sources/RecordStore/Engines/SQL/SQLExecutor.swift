@@ -5,17 +5,16 @@ import PredicateLanguage
 /// by identifier, and running queries (records, counts, aggregates) through ``PreparedQuery``,
 /// ``SelectExecution``, ``CountExecution`` and ``AggregateStatement``.
 ///
-/// An executor writes statements for one ``SQLDialect`` and runs them on a connection the
-/// engine hands it, inside a transaction the engine opened: a synchronous ``SQLConnection``
-/// (SQLite) or an ``AsyncSQLConnection`` (a server). The two drivers (this file and
-/// `SQLExecutor+Async.swift`) only run statements; every decision is in the shared types.
+/// An executor writes statements for one ``SQLDialect`` and runs them on a ``SQLConnection``
+/// the engine hands it, inside a transaction the engine opened. Its driver
+/// (`SQLExecutor+Driver.swift`) only runs statements; every decision is in the shared types.
 ///
 /// What stays in an engine: its schema storage (tables, columns, indexes), its record writer
 /// (the row and its side structures), `EXPLAIN`, and statistics.
 ///
 /// ```swift
 /// let executor = SQLExecutor(dialect: SQLiteDialect(registry: registry))
-/// let cities = try pool.read { db in try executor.records(specification, on: SQLiteConnection(db)) }
+/// let cities = try await executor.records(specification, on: connection)
 /// ```
 package struct SQLExecutor: Sendable {
     package let dialect: any SQLDialect
@@ -118,91 +117,5 @@ package struct SQLExecutor: Sendable {
     /// The rows of a query's matches, grouped and aggregated in Swift (when a residual keeps the work out of SQL).
     func aggregatedInSwift(_ records: [Record], groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
         try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(records)
-    }
-}
-
-extension SQLExecutor {
-    // MARK: Synchronous driver
-
-    /// The catalog.
-    package func catalog<Connection: SQLConnection>(on connection: Connection) throws -> SchemaCatalog {
-        try connection.firstRow(catalogStatement) { row in try catalog(from: row.value(at: 0)) } ?? SchemaCatalog()
-    }
-
-    /// The zones, the default zone first.
-    package func zones<Connection: SQLConnection>(on connection: Connection) throws -> [ZoneID] {
-        var names: [String] = []
-        try connection.forEachRow(zonesStatement) { row in
-            if case .text(let name) = row.value(at: 0) { names.append(name) }
-            return true
-        }
-        return zones(named: names)
-    }
-
-    /// Creates a zone unless it exists.
-    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) throws {
-        try connection.execute(createZoneStatement(zone))
-    }
-
-    /// Whether a zone exists.
-    package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) throws -> Bool {
-        try connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
-    }
-
-    /// The stored records with these identifiers.
-    package func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) throws -> [RecordID: Record] {
-        let catalog = try catalog(on: connection)
-        var found: [RecordID: Record] = [:]
-        for id in ids {
-            guard let type = try connection.firstRow(registryStatement(id), { $0.value(at: 0) }),
-                  let reader = reader(for: id, recordType: type, catalog: catalog) else { continue }
-            found[id] = try connection.firstRow(recordStatement(id, reader: reader)) { row in try reader.record(from: row) }
-        }
-        return found
-    }
-
-    /// A query checked and planned against the connection's snapshot; nil only when the database
-    /// has no layout yet (no catalog row to read).
-    package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> PreparedQuery? {
-        let context = try connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
-        guard let context else { return nil }
-        var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
-        if let check = prepared.parserCheck, try !connection.canPrepare(check) { try prepared.fallBackToScan() }
-        return prepared
-    }
-
-    /// The records a query selects, in order.
-    package func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> [Record] {
-        guard let prepared = try prepare(specification, on: connection) else { return [] }
-        var execution = try SelectExecution(prepared, dialect: dialect)
-        while let statement = execution.nextStatement() {
-            try connection.forEachRow(statement) { row in try execution.accept(row) }
-        }
-        return execution.finish()
-    }
-
-    /// How many records a query selects.
-    package func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) throws -> Int {
-        guard let prepared = try prepare(specification, on: connection) else { return 0 }
-        var execution = try CountExecution(prepared, dialect: dialect)
-        try connection.forEachRow(execution.statement) { row in try execution.accept(row) }
-        return execution.count
-    }
-
-    /// The groups and aggregates of a query's matches: SQL `GROUP BY` when SQL filters exactly.
-    package func aggregate<Connection: SQLConnection>(
-        _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
-    ) throws -> [[String: Value]] {
-        guard let prepared = try prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
-        guard prepared.plan.residual == nil else {
-            return try aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
-        }
-        let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
-        var rows: [[String: Value]] = []
-        try connection.forEachRow(aggregate.statement) { row in
-            rows.append(aggregate.dictionary(from: row))
-            return true
-        }
-        return rows
     }
 }

@@ -110,7 +110,7 @@ final class SQLiteChangeSource: ChangeSource {
             commits = try await pool.read { db in
                 var commits = try SQLiteChangeLog.commits(after: last, limit: Self.commitsPerRead, db)
                 let saved = commits.flatMap { $0.entries.filter { $0.kind != .deleted }.map(\.recordID) }
-                let records = try executor.records(for: Array(Set(saved)), on: SQLiteConnection(db))
+                let records = try SQLiteConnection.run(db) { try await executor.records(for: Array(Set(saved)), on: $0) }
                 for index in commits.indices {
                     for entry in commits[index].entries where entry.kind != .deleted {
                         commits[index].savedRecords[entry.recordID] = records[entry.recordID]

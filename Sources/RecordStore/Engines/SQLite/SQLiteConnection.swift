@@ -12,14 +12,24 @@ struct SQLiteRow: SQLRow {
 /// A GRDB database connection, inside a read or write transaction the engine opened, as the
 /// shared SQL code (``SQLExecutor``) uses it.
 ///
+/// Its operations are synchronous, so the shared code, `async` for the sake of server engines,
+/// never suspends on it: ``run(_:_:)`` runs that code inside GRDB's transaction, on its thread.
+///
 /// ```swift
-/// try pool.read { db in try executor.count(specification, on: SQLiteConnection(db)) }
+/// try pool.read { db in try SQLiteConnection.run(db) { try await executor.count(specification, on: $0) } }
 /// ```
 struct SQLiteConnection: SQLConnection {
     let db: Database
 
     init(_ db: Database) {
         self.db = db
+    }
+
+    /// Runs the shared SQL code `body` on the connection of a transaction GRDB opened, on this
+    /// thread, and returns what it returns.
+    static func run<T>(_ db: Database, _ body: (SQLiteConnection) async throws -> T) throws -> T {
+        let connection = SQLiteConnection(db)
+        return try SynchronousCall.wait { try await body(connection) }
     }
 
     func execute(_ statement: SQLStatement) throws {

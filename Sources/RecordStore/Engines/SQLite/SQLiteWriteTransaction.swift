@@ -5,8 +5,10 @@ import GRDB
 ///
 /// ```swift
 /// try pool.write { db in
-///     var transaction = SQLiteWriteTransaction(db: db, executor: executor)
-///     return try SaveProcedure.run(changes, mode: .development, in: &transaction)
+///     try SQLiteConnection.run(db) { _ in
+///         var transaction = SQLiteWriteTransaction(db: db, executor: executor)
+///         return try await SaveProcedure.run(changes, mode: .development, in: &transaction)
+///     }
 /// }
 /// ```
 struct SQLiteWriteTransaction: RecordWriteTransaction {
@@ -20,8 +22,8 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
         self.executor = executor
     }
 
-    func readCatalog() throws -> SchemaCatalog {
-        try executor.catalog(on: connection)
+    func readCatalog() async throws -> SchemaCatalog {
+        try await executor.catalog(on: connection)
     }
 
     func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion] {
@@ -32,12 +34,8 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
         return versions
     }
 
-    func existingZones(among zones: Set<ZoneID>) throws -> Set<ZoneID> {
-        var existing = Set<ZoneID>()
-        for zone in zones where try executor.zoneExists(zone, on: connection) {
-            existing.insert(zone)
-        }
-        return existing
+    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
+        try await executor.existingZones(among: zones, on: connection)
     }
 
     func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws {

@@ -1,17 +1,17 @@
 import PredicateLanguage
 
-// The same drivers as in SQLExecutor.swift, for connections reached asynchronously: each
-// statement is awaited, so no cooperative thread waits on the database.
+// The driver: each statement is awaited, so no cooperative thread waits on a server's database;
+// on SQLite's connection nothing suspends.
 extension SQLExecutor {
-    // MARK: Asynchronous driver
+    // MARK: Driver
 
     /// The catalog.
-    package func catalog<Connection: AsyncSQLConnection>(on connection: Connection) async throws -> SchemaCatalog {
+    package func catalog<Connection: SQLConnection>(on connection: Connection) async throws -> SchemaCatalog {
         try await connection.firstRow(catalogStatement) { row in try catalog(from: row.value(at: 0)) } ?? SchemaCatalog()
     }
 
     /// The zones, the default zone first.
-    package func zones<Connection: AsyncSQLConnection>(on connection: Connection) async throws -> [ZoneID] {
+    package func zones<Connection: SQLConnection>(on connection: Connection) async throws -> [ZoneID] {
         var names: [String] = []
         try await connection.forEachRow(zonesStatement) { row in
             if case .text(let name) = row.value(at: 0) { names.append(name) }
@@ -21,17 +21,26 @@ extension SQLExecutor {
     }
 
     /// Creates a zone unless it exists.
-    package func createZone<Connection: AsyncSQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
+    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
         try await connection.execute(createZoneStatement(zone))
     }
 
     /// Whether a zone exists.
-    package func zoneExists<Connection: AsyncSQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
+    package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
         try await connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
     }
 
+    /// Which of these zones exist.
+    package func existingZones<Connection: SQLConnection>(among zones: Set<ZoneID>, on connection: Connection) async throws -> Set<ZoneID> {
+        var existing = Set<ZoneID>()
+        for zone in zones where try await zoneExists(zone, on: connection) {
+            existing.insert(zone)
+        }
+        return existing
+    }
+
     /// The stored records with these identifiers.
-    package func records<Connection: AsyncSQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
+    package func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
         let catalog = try await catalog(on: connection)
         var found: [RecordID: Record] = [:]
         for id in ids {
@@ -43,7 +52,7 @@ extension SQLExecutor {
     }
 
     /// A query checked and planned against the connection's snapshot; nil when its type has no table.
-    package func prepare<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
+    package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
         let context = try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
         guard let context else { return nil }
         var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
@@ -52,13 +61,13 @@ extension SQLExecutor {
     }
 
     /// The records a query selects, in order.
-    package func records<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
+    package func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
         guard let prepared = try await prepare(specification, on: connection) else { return [] }
         return try await records(prepared, on: connection)
     }
 
     /// The records of a prepared query, in order.
-    package func records<Connection: AsyncSQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
+    package func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)
         while let statement = execution.nextStatement() {
             try await connection.forEachRow(statement) { row in try execution.accept(row) }
@@ -67,20 +76,20 @@ extension SQLExecutor {
     }
 
     /// How many records a query selects.
-    package func count<Connection: AsyncSQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
+    package func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
         guard let prepared = try await prepare(specification, on: connection) else { return 0 }
         return try await count(prepared, on: connection)
     }
 
     /// How many records a prepared query selects.
-    package func count<Connection: AsyncSQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
+    package func count<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
         var execution = try CountExecution(prepared, dialect: dialect)
         try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
         return execution.count
     }
 
     /// The groups and aggregates of a query's matches: SQL `GROUP BY` when SQL filters exactly.
-    package func aggregate<Connection: AsyncSQLConnection>(
+    package func aggregate<Connection: SQLConnection>(
         _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
         guard let prepared = try await prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
@@ -91,7 +100,7 @@ extension SQLExecutor {
     }
 
     /// The groups and aggregates of a prepared query whose SQL filters exactly (no residual), in one statement.
-    package func aggregate<Connection: AsyncSQLConnection>(
+    package func aggregate<Connection: SQLConnection>(
         _ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
         let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
