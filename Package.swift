@@ -43,22 +43,50 @@ let package = Package(
             name: "CZlib",
             path: "Sources/CZlib"
         ),
+        // The store's engine-neutral core: records, zones, schema, querying, the engine contract,
+        // save rules, the change feed, live queries, operations and cursors, fetch requests,
+        // import, the registry of location schemes, and the memory engine.
         .target(
-            name: "RecordStore",
+            name: "RecordStoreCore",
             dependencies: [
                 "PredicateLanguage",
                 "CFoundationICU",
                 "CZlib",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            path: "Sources/RecordStoreCore"
+        ),
+        // The SQL planner (predicate -> SQL + residual, behind a dialect) and the executor every
+        // SQL engine shares.
+        .target(
+            name: "RecordStoreSQL",
+            dependencies: ["RecordStoreCore", "PredicateLanguage"],
+            path: "Sources/RecordStoreSQL"
+        ),
+        // The SQLite engine: the only target that imports GRDB.
+        .target(
+            name: "RecordStoreSQLite",
+            dependencies: [
+                "RecordStoreCore",
+                "RecordStoreSQL",
+                "PredicateLanguage",
+                "CFoundationICU",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/RecordStoreSQLite"
+        ),
+        // What users import: the core with its embedded engines (SQLite, memory) registered.
+        .target(
+            name: "RecordStore",
+            dependencies: ["RecordStoreCore", "RecordStoreSQLite", "PredicateLanguage"],
             path: "Sources/RecordStore"
         ),
         // The PostgreSQL engine: the same store on a database server, through PostgresNIO.
         .target(
             name: "RecordStorePostgres",
             dependencies: [
-                "RecordStore",
+                "RecordStoreCore",
+                "RecordStoreSQL",
                 "PredicateLanguage",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -113,6 +141,8 @@ let package = Package(
             dependencies: [
                 "PredicateLanguage",
                 "RecordStore",
+                "RecordStoreCore",
+                "RecordStoreSQL",
                 "RecordStorePostgres",
                 "QueryServer",
                 "QueryBuilder",
@@ -128,7 +158,7 @@ let package = Package(
         ),
         .target(
             name: "EngineTestSupport",
-            dependencies: ["RecordStore", "RecordStorePostgres", "PredicateLanguage"],
+            dependencies: ["RecordStore", "RecordStoreCore", "RecordStorePostgres", "PredicateLanguage"],
             path: "Tests/EngineTestSupport"
         ),
         .testTarget(
@@ -139,7 +169,8 @@ let package = Package(
         .testTarget(
             name: "RecordStoreTests",
             dependencies: [
-                "RecordStore", "PredicateLanguage", "TestSupport", "EngineTestSupport", "RecordStorePostgres",
+                "RecordStore", "RecordStoreCore", "RecordStoreSQL", "RecordStoreSQLite", "PredicateLanguage", "TestSupport",
+                "EngineTestSupport", "RecordStorePostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/RecordStoreTests"

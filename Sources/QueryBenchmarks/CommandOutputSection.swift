@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Each figure runs the `query` executable built beside `query-bench` (build both:
 /// `swift build -c release --product query` too) as a child, its output to `/dev/null`, and
-/// reads its peak resident set from `wait4`'s resource usage.
+/// reads the child's own peak resident set (``PeakMemory``: `VmHWM`, read every 2 ms until it
+/// exits; `wait4`'s `ru_maxrss` would carry the bench's own peak into a spawned child).
 struct CommandOutputSection: BenchmarkSection {
     let name = "output"
     let title = "Command output (query find / export of cities1000 with no --limit: peak memory stays flat)"
@@ -44,13 +45,18 @@ struct CommandOutputSection: BenchmarkSection {
         var processID: pid_t = 0
         let spawned = posix_spawn(&processID, executable, &actions, nil, cArguments, environ)
         guard spawned == 0 else { throw ChildFailure(description: "could not start \(executable): error \(spawned)") }
+        // VmHWM only grows while the child lives; the last reading before it exits is its peak.
+        var peak = 0
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(processID, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw ChildFailure(description: "wait4 failed: error \(errno)") }
+        while true {
+            if let reading = PeakMemory.kilobytes(ofProcess: String(processID)) { peak = max(peak, reading) }
+            let waited = waitpid(processID, &status, WNOHANG)
+            if waited == processID { break }
+            guard waited == 0 || errno == EINTR else { throw ChildFailure(description: "waitpid failed: error \(errno)") }
+            usleep(2_000)
         }
         guard status == 0 else { throw ChildFailure(description: "query \(arguments.joined(separator: " ")) exited with status \(status)") }
-        return Double(usage.ru_maxrss) / 1024
+        return Double(peak) / 1024
     }
 
     struct ChildFailure: Error, CustomStringConvertible {

@@ -3,6 +3,8 @@ import Logging
 import PostgresNIO
 import PredicateLanguage
 import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 import RecordStorePostgres
 
 /// The PostgreSQL engine on cities1000, against the same work written by hand through

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import PredicateLanguage
 import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// The fair import baseline: hand-written batched inserts that build the same
 /// layout the SQLite engine builds (the type table with an index per field, the

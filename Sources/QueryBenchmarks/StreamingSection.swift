@@ -93,10 +93,6 @@ struct StreamingSection: BenchmarkSection {
 
     /// `VmHWM` from `/proc/self/status`, in kB (0 where unavailable).
     static func peakResidentKilobytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
-        }
-        return 0
+        PeakMemory.kilobytes(ofProcess: "self") ?? 0
     }
 }

@@ -1,5 +1,6 @@
 import PostgresNIO
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Server administration the package's tests need (ending connections, as a restart would).
 package enum PostgresAdministration {

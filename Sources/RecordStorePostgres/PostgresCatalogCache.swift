@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// The catalog an engine plans its queries against without reading it first, and the check
 /// that keeps this exact.

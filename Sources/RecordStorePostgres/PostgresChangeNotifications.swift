@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Live queries on PostgreSQL: every write transaction sends what it changed with `NOTIFY` on
 /// the store's channel (delivered to every listening client when, and only when, it commits, in

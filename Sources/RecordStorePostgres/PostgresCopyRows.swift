@@ -1,7 +1,8 @@
 import Foundation
 import NIOCore
 import PostgresNIO
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Rows for `COPY table (columns) FROM STDIN` in PostgreSQL's text format: one line per row,
 /// values separated by tabs, `\N` for null, and backslash escapes for the characters the

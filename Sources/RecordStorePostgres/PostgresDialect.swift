@@ -1,5 +1,6 @@
 import PredicateLanguage
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// PostgreSQL: double-quoted identifiers, `$1, $2, ...` placeholders, `TRUE`/`FALSE`, nulls
 /// placed explicitly (PostgreSQL puts them last ascending; the store puts them first), and

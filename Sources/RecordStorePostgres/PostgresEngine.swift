@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import PostgresNIO
 import PredicateLanguage
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// The PostgreSQL engine: the store's tables in a PostgreSQL database (``PostgresLayout``),
 /// queries planned by the shared planner with ``PostgresDialect`` and run by the shared
@@ -192,9 +193,9 @@ final class PostgresEngine: StorageEngine {
     /// A query planned against the kept catalog, with its check, to run as one statement; nil
     /// when no catalog is kept, the query does not validate against it (a type or field it does
     /// not know yet), or its condition needs the parser check first: the long way decides then.
-    private func preparedAgainstKnownCatalog(_ query: QuerySpecification) -> RecordStore.PreparedQuery? {
+    private func preparedAgainstKnownCatalog(_ query: QuerySpecification) -> RecordStoreSQL.PreparedQuery? {
         guard let known = catalogCache.current,
-              var prepared = try? RecordStore.PreparedQuery(query, catalog: known.catalog, zoneExists: true, dialect: executor.dialect),
+              var prepared = try? RecordStoreSQL.PreparedQuery(query, catalog: known.catalog, zoneExists: true, dialect: executor.dialect),
               prepared.parserCheck == nil else { return nil }
         prepared.catalogCheck = known.check(zone: query.zone)
         return prepared

@@ -1,6 +1,7 @@
 import PostgresNIO
 import PredicateLanguage
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Why a write transaction must run again from its start: another transaction changed what
 /// this one read (a record written or created meanwhile, the schema changed, a serialization

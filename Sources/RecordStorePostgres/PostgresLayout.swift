@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// The names of what the PostgreSQL engine stores beside ``TableLayout``'s tables and columns,
 /// and how each field type is declared.

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// A PostgreSQL store's URL, parsed: `postgres://user:password@host:port/database` (also
 /// `postgresql://`), with these query parameters:

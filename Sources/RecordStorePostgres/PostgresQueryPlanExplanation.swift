@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// PostgreSQL's `EXPLAIN` of a statement, as lines, with the indexes it uses.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Writes records into their PostgreSQL tables: the typed row with its ``DerivedColumn``s,
 /// full-text tokens and location point columns, the registry entry, and the list tables.

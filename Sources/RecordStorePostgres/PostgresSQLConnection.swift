@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// One row PostgreSQL returned, converted to ``SQLValue``s by column type: booleans and
 /// integers as integers, floating point as reals, `numeric` (what `SUM` and `AVG` of integers

@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Creates the store's tables in PostgreSQL and keeps the record-type tables in step with the
 /// schema (``PostgresLayout``): typed columns, derived columns (filled in Swift), list tables,

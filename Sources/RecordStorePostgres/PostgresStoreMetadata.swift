@@ -1,5 +1,6 @@
 import Foundation
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// The store's metadata in `$metadata`: its identifier and cursor key (made once, kept for the
 /// store's life, so a cursor one process made continues in another), and the ICU collation

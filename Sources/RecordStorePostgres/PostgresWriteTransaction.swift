@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// A PostgreSQL write transaction as ``SaveProcedure`` uses it. The engine opened it (`BEGIN`,
 /// read committed) on one leased connection and commits when the procedure returns.

@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 extension StoreScheme {
     /// PostgreSQL databases: `postgres://user:password@host:port/database` (also

@@ -1,4 +1,5 @@
-import RecordStore
+import RecordStoreCore
+import RecordStoreSQL
 
 /// Runs `body` in a task of its own and returns what it returns, unless a watchdog gives up
 /// first: every `interval`, `giveUp(waited)` says whether to stop waiting (an error to throw)

@@ -34,10 +34,8 @@ package enum PostgresTestServer {
     /// A new, empty store on the server, answering the synchronous API too (``WaitingEngine``).
     package static func makeStore(mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
         let url = try freshStoreURL()
-        let engine = try SynchronousCall.wait { () async throws(RecordStoreError) in
-            try await PostgresEngineOpener.open(url: url, poolExecutor: WaitingEngine.executor)
-        }
-        return Store(engine: WaitingEngine(engine), mode: mode)
+        let opened = try SynchronousCall.wait { () async throws(RecordStoreError) in try await Store.open(url: url, mode: mode) }
+        return Store(engine: WaitingEngine(opened.engine), mode: mode)
     }
 
     /// A new, empty store on the server, answering only the async API, as users get it.

@@ -47,24 +47,40 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
 
     /// Registers the engines the tests open by location beyond those `RecordStore` registers
     /// (SQLite, memory): the one place the test suites name them.
+    ///
+    /// - `sqlite-portable:PATH`: SQLite without callbacks into Swift (``portableSQLite``);
+    /// - `postgres://`: PostgreSQL with its connection pool on threads of its own
+    ///   (``WaitingEngine/executor``), since the synchronous suites may block every thread of the
+    ///   cooperative pool while they wait.
     package static func registerEngines() {
         _ = enginesRegistered
     }
 
     private static let enginesRegistered: Void = {
-        StoreRegistry.shared.register(.postgres)
+        StoreRegistry.shared.register(StoreScheme(
+            names: ["sqlite-portable"], usage: "sqlite-portable:PATH", answersSynchronously: true
+        ) { location, _ throws(RecordStoreError) in
+            try Store.openPortableSQLite(path: location.remainder).engine
+        })
+        StoreRegistry.shared.register(StoreScheme(
+            names: StoreScheme.postgres.names, usage: StoreScheme.postgres.usage, answersSynchronously: false
+        ) { location, _ throws(RecordStoreError) in
+            try await PostgresEngineOpener.open(url: location.text, poolExecutor: WaitingEngine.executor)
+        })
     }()
 
     /// The engine whose answers the others must match.
     package static let reference = TestEngine.memory
 
-    /// A new, empty store of this engine (SQLite in a fresh temporary file).
+    /// A new, empty store of this engine (SQLite in a fresh temporary file), opened by location
+    /// through the registry of schemes, as applications open theirs.
     package func makeStore(mode: SchemaMode = .development) throws(RecordStoreError) -> Store {
+        Self.registerEngines()
         switch self {
-        case .memory: Store.inMemory(mode: mode)
-        case .sqlite: try Store.open(path: Self.temporaryDatabasePath(rawValue), mode: mode)
-        case .portableSQLite: try Store.openPortableSQLite(path: Self.temporaryDatabasePath(rawValue), mode: mode)
-        case .postgres: try PostgresTestServer.makeStore(mode: mode)
+        case .memory: return try Store.open(StoreLocation("memory:"), mode: mode)
+        case .sqlite: return try Store.open(StoreLocation("sqlite:" + Self.temporaryDatabasePath(rawValue)), mode: mode)
+        case .portableSQLite: return try Store.open(StoreLocation("sqlite-portable:" + Self.temporaryDatabasePath(rawValue)), mode: mode)
+        case .postgres: return try PostgresTestServer.makeStore(mode: mode)
         }
     }
 

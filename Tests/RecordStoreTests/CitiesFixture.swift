@@ -2,6 +2,9 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// The cities15000 data set loaded once into a store of every ``TestEngine``.
 enum CitiesFixture {

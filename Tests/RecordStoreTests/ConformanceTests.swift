@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// One query of the conformance suite and the number of records it must select.
 struct ConformanceCase: Sendable, CustomStringConvertible {

@@ -3,6 +3,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Hostile input through every entry point of the store, on both engines: SQL fragments,
 /// quotes, NUL bytes, strings decoded from invalid UTF-8, 1 MB strings, names with dots,

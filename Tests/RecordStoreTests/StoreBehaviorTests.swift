@@ -3,6 +3,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Every engine, fresh and empty, for the behaviour tests.
 func freshStores(mode: SchemaMode = .development) throws -> [Store] {

@@ -1,5 +1,8 @@
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Values taken from the differential data set, so that random predicates often select
 /// records: the strings and numbers of each field, the alternate names, the locations and

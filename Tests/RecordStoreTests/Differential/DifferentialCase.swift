@@ -1,5 +1,8 @@
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// One random query of the differential tests: a format string with `%@` arguments,
 /// sorts and a limit, and the seed that generated it.

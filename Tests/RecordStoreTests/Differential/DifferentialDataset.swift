@@ -2,6 +2,9 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// The records the differential tests query: every 130th city of cities15000 (262 cities
 /// from every country, with a few derived fields of the types cities lack) plus a few records written to hurt (empty strings and lists, missing

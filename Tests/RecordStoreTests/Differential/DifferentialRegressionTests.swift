@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// The differences the differential tests found, each with the exact predicate that showed it.
 @Suite("Differential regressions: engines agree where they once differed")

@@ -1,6 +1,9 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 import TestSupport
 
 /// Generates random well-typed predicates, sorts and limits over the cities schema from a

@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Evaluation errors raised while a query runs (the step limit in the residual predicate,
 /// a regular expression over its time limit inside `query_test`) come back from both

@@ -1,6 +1,9 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 import Testing
 import TestSupport
 

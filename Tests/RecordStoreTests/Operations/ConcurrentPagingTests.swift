@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 @Suite("Paging while records are inserted and deleted")
 struct ConcurrentPagingTests {

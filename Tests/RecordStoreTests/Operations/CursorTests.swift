@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 @Suite("Cursors: offset mode, signatures, binding")
 struct CursorTests {

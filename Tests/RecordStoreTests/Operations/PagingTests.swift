@@ -3,6 +3,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// The sorts paged through on all 34,006 cities.
 let pagingSorts: [[Sort]] = [

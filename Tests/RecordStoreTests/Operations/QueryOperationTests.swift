@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Collects an operation's callbacks in the order they arrive.
 final class CallbackLog: Sendable {

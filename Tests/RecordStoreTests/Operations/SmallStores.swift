@@ -2,6 +2,9 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Small fresh stores (one of every ``TestEngine``) for tests that write.
 enum SmallStores {

@@ -1,6 +1,9 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// One golden case of the planner: a query and the exact plan the SQLite dialect makes of it.
 struct PlannerGoldenCase: Sendable, CustomStringConvertible {

@@ -1,6 +1,9 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 private let goldenParis = Location(latitude: 48.8566, longitude: 2.3522)
 

@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// Golden tests of ``SQLPlanner`` with the SQLite dialect: for each query, the exact SQL text
 /// and arguments it plans, the residual it leaves to the evaluator, and the keyset segments.

@@ -2,6 +2,9 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 import RecordStorePostgres
 import Testing
 

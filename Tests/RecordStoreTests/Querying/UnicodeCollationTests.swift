@@ -3,6 +3,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 import TestSupport
 
 /// The localized sort orders come from ICU's root collation and are strict total orders.

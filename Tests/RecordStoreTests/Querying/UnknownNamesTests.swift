@@ -3,6 +3,9 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// A record type the store has never had, or a field its type has never had, is an error naming
 /// the closest existing names, never an empty result that hides a typo.

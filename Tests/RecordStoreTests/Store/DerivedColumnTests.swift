@@ -4,6 +4,9 @@ import GRDB
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// The derived columns of string fields (folded forms and collation sort keys): what they hold,
 /// that `[c]`/`[cd]` searches and localized sorts seek their indexes with the memory engine's

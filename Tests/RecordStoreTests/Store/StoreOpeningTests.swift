@@ -4,6 +4,9 @@ import GRDB
 import PredicateLanguage
 import Testing
 @testable import RecordStore
+@testable import RecordStoreCore
+@testable import RecordStoreSQL
+@testable import RecordStoreSQLite
 
 /// `Store.open(url:)` picks the engine from the location's scheme, and an older SQLite layout
 /// is brought up to date when the store opens.
@@ -41,11 +44,12 @@ struct StoreOpeningTests {
     @Test("An unknown scheme or a malformed location is a clear error")
     func badLocations() async throws {
         // The registry names what is registered: SQLite and memory by RecordStore, then what the
-        // application registered (here the test support registers PostgreSQL).
+        // application registered (here the test support: portable SQLite and PostgreSQL), local
+        // kinds before servers.
         TestEngine.registerEngines()
         await #expect(throws: RecordStoreError.invalidStoreLocation(
             "ftp://localhost/cities",
-            reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database")) {
+            reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory:, sqlite-portable:PATH or postgres://user:password@host:port/database")) {
             try await Store.open(url: "ftp://localhost/cities")
         }
         let cases: [(String, RecordStoreError)] = [

@@ -1,0 +1,96 @@
+/// The steps of ``Store/modify(saving:deleting:expectedChangeTags:atomically:)`` and the
+/// per-record outcome they add up to: one transaction for an atomic batch, or one per record
+/// and deletion otherwise. The synchronous and `async` drivers only run the steps.
+package struct ModifyBatch {
+    private let records: [Record]
+    private let ids: [RecordID]
+    private let atomically: Bool
+    /// The change sets to run, in order.
+    private(set) var steps: [RecordChangeSet] = []
+    /// What each step is about: a save (by record index) or a deletion (by identifier index).
+    private var subjects: [Subject] = []
+    private var saveResults: [RecordID: Result<Record, RecordStoreError>] = [:]
+    private var deleteResults: [RecordID: Result<Void, RecordStoreError>] = [:]
+
+    private enum Subject {
+        case all
+        case save(Int)
+        case delete(Int)
+    }
+
+    package init(saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], atomically: Bool) {
+        self.records = records
+        self.ids = ids
+        self.atomically = atomically
+        if atomically {
+            steps = [RecordChangeSet(saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags)]
+            subjects = [.all]
+            return
+        }
+        for index in records.indices {
+            steps.append(RecordChangeSet(saving: [records[index]]))
+            subjects.append(.save(index))
+        }
+        for (index, id) in ids.enumerated() {
+            if id.canBeStored {
+                steps.append(RecordChangeSet(deleting: [id], expectedChangeTags: expectedChangeTags.filter { $0.key == id }))
+                subjects.append(.delete(index))
+            } else if let expected = expectedChangeTags[id] {
+                // A record that cannot be stored is never there: expecting a version of it is a conflict.
+                deleteResults[id] = .failure(.conflict(id, expected: expected, found: nil))
+            } else {
+                deleteResults[id] = .success(())
+            }
+        }
+    }
+
+    /// Takes the outcome of step `index`; a storage failure (the database itself) is rethrown.
+    package mutating func receive(_ outcome: Result<[Record], RecordStoreError>, forStep index: Int) throws(RecordStoreError) {
+        if case .failure(let error) = outcome, case .storage = error { throw error }
+        switch (subjects[index], outcome) {
+        case (.all, .success(let saved)):
+            for record in saved { saveResults[record.recordID] = .success(record) }
+            for id in ids { deleteResults[id] = .success(()) }
+        case (.all, .failure(let error)):
+            let culprits = Self.culprits(of: error, records: records, ids: ids)
+            for record in records {
+                let id = record.recordID
+                saveResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+            }
+            for id in ids {
+                deleteResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+            }
+        case (.save(let position), .success(let saved)):
+            let id = records[position].recordID
+            saveResults[id] = saved.first.map { .success($0) } ?? .failure(.recordNotFound(id))
+        case (.save(let position), .failure(let error)):
+            saveResults[records[position].recordID] = .failure(error)
+        case (.delete(let position), .success):
+            deleteResults[ids[position]] = .success(())
+        case (.delete(let position), .failure(let error)):
+            deleteResults[ids[position]] = .failure(error)
+        }
+    }
+
+    /// The outcome of every record.
+    package var result: ModifyResult {
+        ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
+    }
+
+    /// The records an error is about, when it names them.
+    private static func culprits(of error: RecordStoreError, records: [Record], ids: [RecordID]) -> Set<RecordID> {
+        switch error {
+        case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id):
+            return [id]
+        case .zoneNotFound(let zone):
+            return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
+        case .invalidRecordName(let name):
+            return Set(records.map(\.recordID).filter { $0.recordName == name })
+        case .typeMismatch(_, let recordType, _, _), .unsupportedValue(_, let recordType, _),
+             .invalidFieldName(_, let recordType), .schemaChangeNotAllowed(let recordType, _), .unknownField(_, let recordType, _):
+            return Set(records.filter { $0.recordType == recordType }.map(\.recordID))
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The one save of every engine: check duplicates, admit the records into the catalog (which
+/// may grow it in development mode), read what is stored, decide with ``SaveRules``, then
+/// apply the schema changes and the writes. Engines differ only in their
+/// ``RecordWriteTransaction``.
+///
+/// ```swift
+/// var transaction = PostgresWriteTransaction(connection: connection, executor: executor)
+/// let outcome = try await SaveProcedure.run(changes, mode: .development, in: &transaction)
+/// ```
+package enum SaveProcedure {
+    /// Runs a save in a transaction the caller opened; returns the saved records and what the
+    /// commit changed (for live queries), logged by the transaction.
+    package static func run<Transaction: RecordWriteTransaction>(
+        _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
+    ) async throws -> SaveOutcome {
+        let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
+        let stored = try await transaction.storedVersions(of: save.identifiersToRead)
+        let plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
+        if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
+        try await transaction.apply(plan, catalog: save.catalog)
+        var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
+        if !committed.isEmpty { committed.sequence = try await transaction.logCommit(committed) }
+        return SaveOutcome(saved: plan.saved, changes: committed)
+    }
+}
+
+/// What a save returns to its engine: the saved records, and the description of the commit the
+/// engine hands its ``ChangeFeed`` once committed.
+package struct SaveOutcome: Sendable {
+    package var saved: [Record]
+    package var changes: CommittedChanges
+}
+
+/// A save after its records were admitted into the catalog: what it must read before it can
+/// decide, and the decision once read.
+package struct AdmittedSave {
+    package let changes: RecordChangeSet
+    /// The records as the catalog admitted them (numbers normalized, nulls dropped).
+    package let admitted: [Record]
+    /// The catalog after admitting them.
+    package let catalog: SchemaCatalog
+    /// What admitting them changed in the catalog.
+    package let schemaChanges: [SchemaChange]
+
+    package init(_ changes: RecordChangeSet, mode: SchemaMode, catalog stored: SchemaCatalog) throws(RecordStoreError) {
+        try SaveRules.checkDuplicates(changes.saving)
+        var catalog = stored
+        var admitted = changes.saving
+        schemaChanges = try catalog.admit(&admitted, mode: mode)
+        self.changes = changes
+        self.admitted = admitted
+        self.catalog = catalog
+    }
+
+    /// The records whose stored versions the decision needs.
+    package var identifiersToRead: [RecordID] { admitted.map(\.recordID) + changes.deleting }
+
+    /// The zones that must exist.
+    package var zonesToCheck: Set<ZoneID> { Set(admitted.map(\.recordID.zoneID)).subtracting([.default]) }
+
+    /// The writes, once the stored versions and zones are known.
+    package func plan(stored: [RecordID: StoredVersion], existingZones: Set<ZoneID>) throws(RecordStoreError) -> WritePlan {
+        try SaveRules.plan(admitted, changes: changes, stored: stored, existingZones: existingZones, now: Date())
+    }
+}

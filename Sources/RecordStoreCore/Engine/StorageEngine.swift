@@ -1,0 +1,89 @@
+import PredicateLanguage
+
+/// The contract every storage engine fulfils; ``Store`` is the public face over one engine.
+///
+/// An engine keeps records in zones and a schema catalog, and answers queries given as a
+/// ``QuerySpecification``. Every method is `async` and never blocks a cooperative thread on
+/// I/O: the SQLite engine runs its work on GRDB's own dispatch queues, a server engine on its
+/// client's event loops. An engine writes each operation once, as an `async` method;
+/// ``Store``'s synchronous methods reach the same methods through `SynchronousCall`, for the
+/// engines that say they may (``answersSynchronously``: memory and SQLite, whose work is local).
+/// While a synchronous caller waits (`SynchronousCall/isWaiting`), an embedded engine may do
+/// its blocking I/O directly on the caller's thread.
+///
+/// The access is `package`: an engine in another target of this package (PostgreSQL, in
+/// `RecordStorePostgres`) conforms from there; users only ever see ``Store``.
+///
+/// What an engine must guarantee, whatever its storage:
+/// - `records`, `count` and `aggregate` give exactly the answers of `MemoryEngine` (the
+///   evaluator over the records) on the same data, in the order of ``RecordOrdering``; each
+///   reads one consistent snapshot, and validates the query against the catalog of that
+///   snapshot (``QueryValidation``).
+/// - `modify` is one transaction, all or nothing, checked by ``SaveProcedure``'s rules.
+///
+/// ```swift
+/// let engine: any StorageEngine = try SQLiteEngine(path: "cities.sqlite")
+/// let store = Store(engine: engine)
+/// ```
+package protocol StorageEngine: Sendable {
+    /// The engine's name in plans: `memory`, `sqlite`, `postgres`.
+    var name: String { get }
+    /// The store's identity and the key its cursors are signed with, fixed for the store's life.
+    var secret: StoreSecret { get }
+
+    /// Saves and deletes records in one transaction (all or none); returns the saved records
+    /// with their new change tags and dates. See ``SaveProcedure`` for the rules.
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record]
+    /// The stored records with these identifiers (missing ones absent), read in one snapshot.
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
+
+    /// Creates a zone (nothing happens when it exists).
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError)
+    /// The zones, the default zone first, then by name.
+    func zones() async throws(RecordStoreError) -> [ZoneID]
+    /// Deletes a zone and its records; the default zone cannot be deleted.
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError)
+
+    /// The current schema of every record type.
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog
+    /// Adds or updates a record type's schema and its indexes.
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError)
+
+    /// The records a query selects, in order (after its keyset position or offset, at most its limit).
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record]
+    /// How many records a query selects (its limit, offset and position are ignored).
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int
+    /// One row per group of the matching records: the group-by values and the aggregates (nil values left out).
+    func aggregate(
+        _ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]
+    ) async throws(RecordStoreError) -> [[String: Value]]
+    /// How the engine runs a query.
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan
+
+    /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
+    func optimize() async throws(RecordStoreError)
+
+    /// Whether ``Store``'s synchronous methods may wait for this engine: true for engines whose
+    /// work is local (memory, a file), false for a database server, whose users call the
+    /// `async` methods.
+    var answersSynchronously: Bool { get }
+    /// Prepares a bulk load of about `incoming` records of a type (an engine may defer index
+    /// upkeep until ``finishBulkLoad(progress:)``; queries stay exact meanwhile).
+    func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError)
+    /// Ends a bulk load: whatever ``beginBulkLoad(of:incoming:)`` deferred is done now;
+    /// `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
+
+    /// The commits of the store, from this handle and from everywhere else the engine can hear
+    /// of (other handles, processes, clients): what live queries follow.
+    var changeFeed: ChangeFeed { get }
+}
+
+extension StorageEngine {
+    /// A server engine by default: only the `async` methods.
+    package var answersSynchronously: Bool { false }
+    /// Nothing to defer: indexes are kept up to date row by row.
+    package func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
+    /// Nothing was deferred.
+    package func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {}
+}

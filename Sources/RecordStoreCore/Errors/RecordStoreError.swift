@@ -1,0 +1,172 @@
+import PredicateLanguage
+
+/// What went wrong in a store operation. Every case names the record, field, type
+/// or zone involved, and ``description`` says it in a sentence.
+///
+/// ```swift
+/// do { _ = try store.save([staleCopy]) }
+/// catch RecordStoreError.conflict(let id, _, _) { print("someone else changed \(id)") }
+/// ```
+public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A save found a different change tag than the record carries (CloudKit's
+    /// `serverRecordChanged`): `expected` is the record's tag (nil for a new record),
+    /// `found` the stored one (nil when no record is stored). Nothing was saved.
+    case conflict(RecordID, expected: String?, found: String?)
+    /// The same record appears twice in one save.
+    case duplicateRecordID(RecordID)
+    /// The zone does not exist.
+    case zoneNotFound(ZoneID)
+    /// The default zone cannot be deleted.
+    case cannotDeleteDefaultZone
+    /// A zone name is empty or holds a NUL character.
+    case invalidZoneName(String)
+    /// A record name holds a NUL character (U+0000), which cannot be stored.
+    case invalidRecordName(String)
+    /// A record type name is not letters, digits and underscores starting with a letter (at most 255),
+    /// or starts with `sqlite_` (reserved by SQLite).
+    case invalidRecordTypeName(String)
+    /// A field name is not letters, digits and underscores starting with a letter, or is a metadata name.
+    case invalidFieldName(String, recordType: String)
+    /// A field arrived with a type different from its schema's.
+    case typeMismatch(field: String, recordType: String, schemaType: FieldType, valueType: String)
+    /// A field holds a value that cannot be stored (an object, a list of mixed or nested members).
+    case unsupportedValue(field: String, recordType: String, reason: String)
+    /// The store has never had this record type (a query names it, or a production-mode save
+    /// brings it); `suggestions` are the existing types with the closest names.
+    case unknownRecordType(String, suggestions: [String] = [])
+    /// The record type has never had this field (a query's predicate or sort names it, or a
+    /// production-mode save brings it); `suggestions` are its fields with the closest names.
+    case unknownField(String, recordType: String, suggestions: [String] = [])
+    /// Production mode forbids adding this record type or field.
+    case schemaChangeNotAllowed(recordType: String, field: String?)
+    /// The field has no queryable index (production mode).
+    case notQueryable(field: String, recordType: String)
+    /// The field has no sortable index (production mode).
+    case notSortable(field: String, recordType: String)
+    /// The record type has no searchable field for `self CONTAINS` (production mode).
+    case notSearchable(recordType: String)
+    /// A sort that cannot run: a list, bytes, location or reference field, or a bad distance key.
+    case invalidSort(key: String, reason: String)
+    /// The predicate failed to compile or evaluate.
+    case predicate(FormatPredicateError)
+    /// The underlying database failed.
+    case storage(String)
+    /// An import file is malformed at a line (1-based); nothing of the batch holding it was written.
+    case malformedInput(file: String, line: Int, message: String)
+    /// A query, fetch request or batch asks for something that cannot run (the message says what).
+    case invalidQuery(String)
+    /// A cursor string could not be used: malformed, tampered with, from another store, or for another query or zone.
+    case invalidCursor(CursorProblem)
+    /// The operation was cancelled before it finished.
+    case cancelled
+    /// A record looked up by ID does not exist (CloudKit's `unknownItem`).
+    case recordNotFound(RecordID)
+    /// An atomic batch failed because of another record; nothing of the batch was written (CloudKit's `batchRequestFailed`).
+    case batchRequestFailed(RecordID)
+    /// A store location could not be used: an unknown URL scheme, or a malformed URL (the reason says which).
+    case invalidStoreLocation(String, reason: String)
+    /// A synchronous method was called on a store whose engine answers only `async` calls (a server database).
+    case synchronousAccessUnavailable(engine: String)
+    /// A database server could not be used: unreachable, refused the credentials, has no such
+    /// database, or closed the connection (`server` is `host:port/database`; the reason says which).
+    /// Nothing of the operation that met it was committed unless the reason says otherwise.
+    case serverUnavailable(server: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .conflict(let id, let expected, let found):
+            switch (expected, found) {
+            case (nil, _?):
+                return "Record '\(id)' already exists (save it with its current change tag to update it)"
+            case (_?, nil):
+                return "Record '\(id)' no longer exists (it was deleted since it was fetched)"
+            default:
+                return "Record '\(id)' was changed by someone else: its change tag is '\(found ?? "nil")', the saved copy had '\(expected ?? "nil")'"
+            }
+        case .duplicateRecordID(let id):
+            return "Record '\(id)' appears more than once in the same save"
+        case .zoneNotFound(let zone):
+            return "Zone '\(zone.zoneName)' does not exist"
+        case .cannotDeleteDefaultZone:
+            return "The default zone '\(ZoneID.default.zoneName)' cannot be deleted"
+        case .invalidZoneName(let name):
+            return "Invalid zone name '\(name)': a zone name must not be empty or hold a NUL character"
+        case .invalidRecordName(let name):
+            return "Invalid record name '\(name)': a record name must not hold a NUL character"
+        case .invalidRecordTypeName(let name):
+            return "Invalid record type name '\(name)': use letters, digits and underscores, starting with a letter (at most 255), not starting with sqlite_"
+        case .invalidFieldName(let name, let type):
+            return "Invalid field name '\(name)' in record type '\(type)': use letters, digits and underscores, starting with a letter, and not a metadata name"
+        case .typeMismatch(let field, let type, let schemaType, let valueType):
+            return "Field '\(field)' of record type '\(type)' has type \(schemaType), but a value of type \(valueType) arrived"
+        case .unsupportedValue(let field, let type, let reason):
+            return "Field '\(field)' of record type '\(type)' cannot be stored: \(reason)"
+        case .unknownRecordType(let type, let suggestions):
+            return "Did not find record type '\(type)'" + NameSuggestions.didYouMean(suggestions)
+        case .unknownField(let field, let type, let suggestions):
+            return "Field '\(field)' does not exist in record type '\(type)'" + NameSuggestions.didYouMean(suggestions)
+        case .schemaChangeNotAllowed(let type, let field):
+            if let field {
+                return "Cannot add field '\(field)' to record type '\(type)' in production mode"
+            }
+            return "Cannot create record type '\(type)' in production mode"
+        case .notQueryable(let field, let type):
+            return "Field '\(field)' is not marked queryable (record type '\(type)')"
+        case .notSortable(let field, let type):
+            return "Field '\(field)' is not marked sortable (record type '\(type)')"
+        case .notSearchable(let type):
+            return "Record type '\(type)' has no field marked searchable"
+        case .invalidSort(let key, let reason):
+            return "Cannot sort by '\(key)': \(reason)"
+        case .predicate(let error):
+            return error.description
+        case .storage(let message):
+            return "Storage error: \(message)"
+        case .malformedInput(let file, let line, let message):
+            return "\(file):\(line): \(message)"
+        case .invalidQuery(let message):
+            return "Invalid query: \(message)"
+        case .invalidCursor(let problem):
+            return "Invalid cursor: \(problem)"
+        case .cancelled:
+            return "The operation was cancelled"
+        case .recordNotFound(let id):
+            return "Record '\(id)' does not exist"
+        case .batchRequestFailed(let id):
+            return "Record '\(id)' was not written: another record of the same atomic batch failed"
+        case .invalidStoreLocation(let location, let reason):
+            return "Cannot open a store at '\(location)': \(reason)"
+        case .serverUnavailable(let server, let reason):
+            return "The database server \(server) cannot be used: \(reason)"
+        case .synchronousAccessUnavailable(let engine):
+            return "The \(engine) engine answers only async calls: call the async form of this method (with await)"
+        }
+    }
+}
+
+extension RecordStoreError {
+    /// An error thrown while compiling or evaluating a predicate (or by the store itself), as a store error.
+    ///
+    /// ```swift
+    /// do { _ = try compiled.evaluate(object) } catch { throw RecordStoreError(evaluating: error) }
+    /// ```
+    /// Any error as a store error: itself when it is one, ``cancelled`` for a cancellation,
+    /// ``storage(_:)`` with its description otherwise.
+    package init(thrownBy error: any Error) {
+        switch error {
+        case let error as RecordStoreError: self = error
+        case is CancellationError: self = .cancelled
+        default: self = .storage(String(describing: error))
+        }
+    }
+
+    package init(evaluating error: any Error) {
+        if let error = error as? RecordStoreError {
+            self = error
+        } else if let error = error as? FormatPredicateError {
+            self = .predicate(error)
+        } else {
+            self = .predicate(.evaluation(String(describing: error)))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// A signal a task waits for, with a time limit: a change source's loop sleeps on it between
+/// looks, and a commit wakes it early.
+///
+/// ```swift
+/// let wakeup = Wakeup()
+/// await wakeup.wait(upTo: .milliseconds(50))   // returns early once `wakeup.signal()` is called
+/// ```
+package final class Wakeup: Sendable {
+    private struct State {
+        package var signalled = false
+        package var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = LockedState(State())
+
+    package init() {}
+
+    /// Wakes the waiter, or the next one to wait.
+    package func signal() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            guard let waiter = state.waiter else {
+                state.signalled = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Waits until signalled, the time passes, or the task is cancelled.
+    package func wait(upTo duration: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: duration) }
+            group.addTask { await self.waitForSignal() }
+            await group.next()
+            group.cancelAll()
+            // The signal wait ends on cancellation; resume it if it is still parked.
+            self.releaseWaiter()
+        }
+    }
+
+    private func waitForSignal() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow: Bool = state.withLock { state in
+                    if state.signalled || Task.isCancelled {
+                        state.signalled = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            releaseWaiter()
+        }
+    }
+
+    private func releaseWaiter() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import PredicateLanguage
+
+/// The engine that keeps records in memory and runs queries with the evaluator: the reference
+/// every other engine must agree with.
+///
+/// Its work is computation only, so its `async` methods run it directly, and ``Store``'s
+/// synchronous methods may wait for it.
+///
+/// ```swift
+/// let store = Store(engine: MemoryEngine())   // Store.inMemory() says the same
+/// ```
+package final class MemoryEngine: StorageEngine {
+    /// Everything the engine holds; it is its own write transaction (``RecordWriteTransaction``),
+    /// run under the engine's lock.
+    package struct State {
+        package var catalog = SchemaCatalog()
+        package var zones: [ZoneID] = [.default]
+        /// Records by zone, then record name.
+        package var records: [ZoneID: [String: Record]] = [.default: [:]]
+        /// Bumped by every change to the contents or the schema; retires cached query results.
+        package var generation: UInt64 = 0
+        /// The sequence number of the last commit that changed records (live queries).
+        package var commitSequence: Int64 = 0
+    }
+
+    private let state = LockedState(State())
+    /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
+    private let pagingCache = LockedState(SortedMatchCache())
+    package let name = "memory"
+    /// Computation only: ``Store``'s synchronous methods may wait for it.
+    package var answersSynchronously: Bool { true }
+    package let secret: StoreSecret
+    /// Only this engine writes its records: its feed has no other source.
+    package let changeFeed: ChangeFeed
+
+    package init() {
+        secret = StoreSecret.random()
+        changeFeed = ChangeFeed(storeIdentity: secret.storeIdentifier, source: nil, ordering: .consecutive)
+    }
+
+    package func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
+        let feed = changeFeed
+        return try state.withLock { (state: inout State) throws(RecordStoreError) -> [Record] in
+            // The save runs under the lock, on this thread: the state's steps never suspend.
+            do {
+                let outcome = try SynchronousCall.wait { try await SaveProcedure.run(changes, mode: mode, in: &state) }
+                // Under the lock, so that the feed hears the commits in their order.
+                feed.committed(outcome.changes)
+                return outcome.saved
+            } catch {
+                throw RecordStoreError(evaluating: error)
+            }
+        }
+    }
+
+    package func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        state.withLock { state in
+            var found: [RecordID: Record] = [:]
+            for id in ids {
+                if let record = state.records[id.zoneID]?[id.recordName] { found[id] = record }
+            }
+            return found
+        }
+    }
+
+    package func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
+        state.withLock { state in
+            if state.records[zone] == nil {
+                state.generation &+= 1
+                state.records[zone] = [:]
+                state.zones.append(zone)
+            }
+        }
+    }
+
+    package func zones() async throws(RecordStoreError) -> [ZoneID] {
+        state.withLock { state in
+            [ZoneID.default] + state.zones.filter { $0 != .default }.sorted { SortComparison.compareBytes($0.zoneName, $1.zoneName) == .orderedAscending }
+        }
+    }
+
+    package func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard zone != .default else { throw .cannotDeleteDefaultZone }
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            guard state.records[zone] != nil else { throw .zoneNotFound(zone) }
+            state.generation &+= 1
+            state.records[zone] = nil
+            state.zones.removeAll { $0 == zone }
+            state.commitSequence += 1
+            changeFeed.committed(CommittedChanges(sequence: state.commitSequence, unlisted: [.init(zone: zone)]))
+        }
+    }
+
+    package func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        state.withLock { $0.catalog }
+    }
+
+    package func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            _ = try state.catalog.define(schema)
+            state.generation &+= 1
+        }
+    }
+
+    /// The memory engine scans; it keeps no statistics.
+    package func optimize() async throws(RecordStoreError) {}
+
+    // MARK: Queries
+
+    /// The records of the type in the zone, the searchable fields, and the generation they
+    /// belong to, taken under the lock after validating the query against the catalog.
+    private func snapshot(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
+            let schema = try QueryValidation.check(query, catalog: state.catalog)
+            guard let zoneRecords = state.records[query.zone] else { throw .zoneNotFound(query.zone) }
+            return (zoneRecords.values.filter { $0.recordType == query.recordType }, schema.searchableFieldNames, state.generation)
+        }
+    }
+
+    /// The matching records, unsorted, and the generation they belong to.
+    private func matches(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
+        let (candidates, searchable, generation) = try snapshot(query)
+        var matches: [Record] = []
+        do {
+            let compiled = try CompiledPredicate(query.predicate, layout: RecordObject.self)
+            for record in candidates where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
+                matches.append(record)
+            }
+        } catch {
+            throw RecordStoreError(evaluating: error)
+        }
+        return (matches, generation)
+    }
+
+    /// The matches after the keyset position or offset, sorted; only the first `offset + limit`
+    /// are sorted fully.
+    ///
+    /// Continuation pages (a keyset position or an offset) come from the paging cache, which sorts
+    /// a query's matches once and serves every later page by slicing while nothing changes
+    /// (not for predicates whose answer changes with time, such as `date < now()`).
+    package func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        let ordering = RecordOrdering(sorts: query.sorts)
+        if query.after != nil || query.offset > 0, !query.predicate.isTimeDependent {
+            return try sortedMatches(query, ordering: ordering)
+                .page(after: query.after, ordering: ordering, skip: query.offset, count: query.limit)
+        }
+        return ordering.page(of: try matches(query).records, after: query.after, offset: query.offset, limit: query.limit)
+    }
+
+    /// A query's matches, sorted, from the paging cache or computed and remembered.
+    private func sortedMatches(_ query: QuerySpecification, ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
+        let key = SortedMatchCache.Key(query)
+        let generation = state.withLock { $0.generation }
+        if let entry = pagingCache.withLock({ $0.entry(for: key, generation: generation) }) {
+            // The catalog may have changed the query's validity since; the generation says it did not.
+            return entry
+        }
+        let (matches, matchedGeneration) = try matches(query)
+        let entry = SortedMatchCache.Entry(key: key, generation: matchedGeneration, sortedRecords: matches.sorted(by: ordering.precedes))
+        pagingCache.withLock { $0.remember(entry) }
+        return entry
+    }
+
+    package func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
+    }
+
+    package func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        try matches(query).records.count
+    }
+
+    package func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        // The memory engine evaluates every record of the type in the zone: the scan visits them all.
+        let candidates = try snapshot(query).records.count
+        return QueryPlan(
+            engine: name, sql: "", arguments: [],
+            residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,
+            indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"], estimatedRows: [candidates])
+    }
+}
+
+extension MemoryEngine.State: RecordWriteTransaction {
+    package func readCatalog() -> SchemaCatalog { catalog }
+
+    package func storedVersions(of ids: [RecordID]) -> [RecordID: StoredVersion] {
+        var versions: [RecordID: StoredVersion] = [:]
+        for id in ids {
+            if let record = records[id.zoneID]?[id.recordName] {
+                versions[id] = StoredVersion(recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate)
+            }
+        }
+        return versions
+    }
+
+    package func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> {
+        zones.filter { records[$0] != nil }
+    }
+
+    package mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) {
+        self.catalog = catalog
+    }
+
+    package mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) {
+        self.catalog = catalog
+        generation &+= 1
+        for write in plan.writes {
+            records[write.record.recordID.zoneID, default: [:]][write.record.recordID.recordName] = write.record
+        }
+        for id in plan.deletions {
+            records[id.zoneID]?[id.recordName] = nil
+        }
+    }
+
+    package mutating func logCommit(_ changes: CommittedChanges) -> Int64 {
+        commitSequence += 1
+        return commitSequence
+    }
+}

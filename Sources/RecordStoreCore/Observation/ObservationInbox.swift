@@ -1,0 +1,125 @@
+/// Where a live query's commits wait until its observer asks for the next change: the feed puts
+/// them in as they are committed (never waiting), the observer takes them all at once.
+///
+/// An observer slower than the commits takes several at once and hears one change set for all
+/// of them. The inbox holds at most ``largestBacklog`` changed records; past that it forgets
+/// them and remembers only that it lost track, and the observer reads its results again (a
+/// `reset`): a stalled observer never holds unbounded memory, and never slows a writer.
+package final class ObservationInbox: ChangeSubscriber {
+    /// The most changed records kept waiting before the inbox gives up on them.
+    package static let largestBacklog = 10_000
+
+    /// What the observer takes.
+    package struct Delivery: Sendable {
+        package var commits: [CommittedChanges]
+        /// Commits were missed: read the results again.
+        package var lostTrack: Bool
+    }
+
+    private struct State {
+        package var commits: [CommittedChanges] = []
+        package var backlog = 0
+        package var lostTrack = false
+        package var waiter: CheckedContinuation<Void, Never>?
+        package var cancelled = false
+
+        package mutating func forget() {
+            commits = []
+            backlog = 0
+            lostTrack = true
+        }
+
+        package mutating func take() -> Delivery? {
+            guard lostTrack || !commits.isEmpty else { return nil }
+            defer {
+                commits = []
+                backlog = 0
+                lostTrack = false
+            }
+            return Delivery(commits: commits, lostTrack: lostTrack)
+        }
+    }
+
+    package let observedRecordType: String
+    package let observedZone: ZoneID
+    private let state = LockedState(State())
+    /// Signalled on every delivery, for an observer that waits on more than the inbox.
+    private let wakeup: Wakeup?
+    /// Which commits the inbox takes, when not those of one record type in one zone.
+    private let filter: (@Sendable (CommittedChanges) -> Bool)?
+
+    /// An inbox for the commits that touch a record type in a zone (a live query's).
+    package init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
+        observedRecordType = recordType
+        observedZone = zone
+        self.wakeup = wakeup
+        filter = nil
+    }
+
+    /// An inbox for the commits `filter` wants (called under the feed's lock: quick, and
+    /// taking no lock held while calling into the feed).
+    package init(filter: @escaping @Sendable (CommittedChanges) -> Bool) {
+        observedRecordType = ""
+        observedZone = .default
+        wakeup = nil
+        self.filter = filter
+    }
+
+    package func wants(_ changes: CommittedChanges) -> Bool {
+        filter?(changes) ?? changes.touches(recordType: observedRecordType, zone: observedZone)
+    }
+
+    package func receive(_ changes: CommittedChanges) {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            if !state.lostTrack {
+                state.commits.append(changes)
+                state.backlog += max(1, changes.entries.count)
+                if state.backlog > Self.largestBacklog { state.forget() }
+            }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+        wakeup?.signal()
+    }
+
+    package func receiveLostTrack() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.forget()
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+        wakeup?.signal()
+    }
+
+    /// Everything waiting, without waiting; nil when nothing is.
+    package func takeWaiting() -> Delivery? {
+        state.withLock { state in state.take() }
+    }
+
+    /// Waits for commits, then takes everything waiting; nil once the task is cancelled.
+    package func take() async -> Delivery? {
+        while true {
+            if Task.isCancelled { return nil }
+            if let delivery = takeWaiting() { return delivery }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let resumeNow: Bool = state.withLock { state in
+                        if state.cancelled || state.lostTrack || !state.commits.isEmpty { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+                    state.cancelled = true
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+/// A live query: an `AsyncSequence` that yields the current results first, then a
+/// ``ResultsChange`` after every commit that changes them, from any handle, process or client
+/// the engine hears (see ``Store/observe(_:inZone:limit:sectionKey:)``).
+///
+/// Each iteration is one observation: it starts when the first element is asked for and stops
+/// when the iteration ends or its task is cancelled, releasing what it held. Several iterations
+/// of one sequence observe independently.
+///
+/// ```swift
+/// let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000000"),
+///                             sorts: [Sort("population", ascending: false)])
+/// for try await change in store.observe(query, limit: 10) {
+///     print(change.kind, change.results.map { $0["name"] ?? nil }, change.difference)
+/// }
+/// ```
+public struct RecordObservation: AsyncSequence, Sendable {
+    public typealias Element = ResultsChange
+    public typealias Failure = RecordStoreError
+
+    package let store: Store
+    package let specification: QuerySpecification
+    package let sectionKey: String?
+    /// An error found before the first read (thrown by the first `next()`).
+    package let problem: RecordStoreError?
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(query: liveQuery())
+    }
+
+    /// One observation, for an observer that drives it itself (``LiveQuery/nextWithoutWaiting()``),
+    /// signalling `wakeup` whenever commits are delivered to it.
+    package func liveQuery(wakeup: Wakeup? = nil) -> LiveQuery {
+        LiveQuery(store: store, specification: specification, sectionKey: sectionKey, problem: problem, wakeup: wakeup)
+    }
+
+    /// Iterates one observation.
+    public struct Iterator: AsyncIteratorProtocol {
+        package let query: LiveQuery
+
+        public mutating func next() async throws(RecordStoreError) -> ResultsChange? {
+            try await query.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RecordStoreError) -> ResultsChange? {
+            try await query.next()
+        }
+    }
+}
+
+/// One observation's state, behind its iterator: the live results, their sections, and the
+/// inbox the feed delivers commits to. Used by one task at a time (its iterator's).
+package final class LiveQuery: @unchecked Sendable {
+    private let store: Store
+    private let specification: QuerySpecification
+    private let sectionKey: String?
+    private var problem: RecordStoreError?
+    private let inbox: ObservationInbox
+    private var live: LiveResults?
+    private var layout: SectionLayout?
+    private var isSubscribed = false
+    private var isFinished = false
+
+    package init(store: Store, specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?, wakeup: Wakeup? = nil) {
+        self.store = store
+        self.specification = specification
+        self.sectionKey = sectionKey
+        self.problem = problem
+        inbox = ObservationInbox(recordType: specification.recordType, zone: specification.zone, wakeup: wakeup)
+    }
+
+    deinit {
+        if isSubscribed { store.engine.changeFeed.unsubscribe(inbox) }
+    }
+
+    package func next() async throws(RecordStoreError) -> ResultsChange? {
+        guard !isFinished else { return nil }
+        do {
+            guard live != nil else { return try await start() }
+            return try await nextChange()
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    private func finish() {
+        isFinished = true
+        if isSubscribed {
+            store.engine.changeFeed.unsubscribe(inbox)
+            isSubscribed = false
+        }
+        live = nil
+    }
+
+    /// Subscribes, reads the results, and applies what was committed meanwhile.
+    private func start() async throws(RecordStoreError) -> ResultsChange? {
+        if let problem { throw problem }
+        await store.engine.changeFeed.subscribe(inbox)
+        isSubscribed = true
+        if Task.isCancelled {
+            finish()
+            return nil
+        }
+        var live = try LiveResults(query: specification, searchableFields: try await searchableFields(), records: try await read())
+        if let waiting = inbox.takeWaiting() {
+            if waiting.lostTrack {
+                live.replace(with: try await read())
+            } else if case .needsRead = live.apply(try live.relevantChanges(of: waiting.commits)) {
+                live.replace(with: try await read())
+            }
+        }
+        self.live = live
+        let layout = sectionKey.map { SectionLayout(key: $0, results: live.results) }
+        self.layout = layout
+        return ResultsChange(
+            kind: .initial, results: live.results, difference: .none, sections: layout?.sections ?? [],
+            sectionedDifference: layout.map { $0.difference(to: $0, items: .none) })
+    }
+
+    /// Waits for commits that change the results.
+    private func nextChange() async throws(RecordStoreError) -> ResultsChange? {
+        while true {
+            guard let delivery = await inbox.take() else {
+                finish()
+                return nil
+            }
+            if let change = try await process(delivery) { return change }
+        }
+    }
+
+    /// The first results, or the change the commits already delivered make; nil without
+    /// waiting when nothing was delivered or it changed nothing. For an observer that waits on
+    /// something else too (a builder query also waits for its context's pending changes): it
+    /// gives the observation a ``Wakeup`` to signal on each delivery.
+    package func nextWithoutWaiting() async throws(RecordStoreError) -> ResultsChange? {
+        guard !isFinished else { return nil }
+        do {
+            guard live != nil else { return try await start() }
+            guard let delivery = inbox.takeWaiting() else { return nil }
+            return try await process(delivery)
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    /// Applies delivered commits: the change they make, or nil when they changed nothing shown.
+    private func process(_ delivery: ObservationInbox.Delivery) async throws(RecordStoreError) -> ResultsChange? {
+        // Taken out while it changes, so that its storage (every record of the results) is
+        // changed in place rather than copied.
+        guard var live = self.live.take() else { return nil }
+        defer { self.live = live }
+        let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
+        let shown = live.results
+        var difference: ResultsDifference
+        if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
+            difference = try await reread(&live, shown: shown)
+        } else {
+            switch live.apply(try live.relevantChanges(of: delivery.commits)) {
+            case .unchanged: difference = .none
+            case .changed(let change): difference = change
+            case .needsRead: difference = try await reread(&live, shown: shown)
+            }
+        }
+        if difference.isEmpty, kind == .changed { return nil }
+        let oldLayout = layout
+        let newLayout = oldLayout?.applying(difference, results: live.results)
+        layout = newLayout
+        return ResultsChange(
+            kind: kind, results: live.results, difference: difference, sections: newLayout?.sections ?? [],
+            sectionedDifference: oldLayout.flatMap { old in newLayout.map { old.difference(to: $0, items: difference) } })
+    }
+
+    /// Reads the query again; the difference from the results shown before.
+    private func reread(_ live: inout LiveResults, shown: ObservedResults) async throws(RecordStoreError) -> ResultsDifference {
+        let records = try await read()
+        live.replace(with: records)
+        return ResultsDifference(old: shown.records, new: records)
+    }
+
+    /// Reads the query. In development mode a record type nobody saved yet has no records
+    /// (rather than being unknown): an observation may start before the first save.
+    private func read() async throws(RecordStoreError) -> [Record] {
+        do {
+            return try await store.engine.records(specification)
+        } catch .unknownRecordType(let type, _) where type == specification.recordType && store.mode == .development {
+            return []
+        }
+    }
+
+    private func searchableFields() async throws(RecordStoreError) -> [String] {
+        try await store.engine.catalog().recordTypes[specification.recordType]?.searchableFieldNames ?? []
+    }
+}

@@ -1,0 +1,41 @@
+/// One field of a record type: its type and its indexes.
+///
+/// ```swift
+/// FieldSchema(name: "population", type: .int64, isQueryable: true, isSortable: true)
+/// FieldSchema(name: "name", type: .string, isSearchable: true)
+/// ```
+public struct FieldSchema: Sendable, Hashable, Codable {
+    /// The field's name.
+    public var name: String
+    /// The field's type.
+    public var type: FieldType
+    /// Whether predicates may test the field (an index for equality and ranges).
+    public var isQueryable: Bool
+    /// Whether results may be sorted by the field.
+    public var isSortable: Bool
+    /// Whether the field feeds full-text search (`self CONTAINS "…"`); string fields only.
+    public var isSearchable: Bool
+    /// Whether the type was guessed from empty lists only, so the first non-empty list may still set it.
+    package var isProvisional: Bool = false
+
+    /// Creates a field description.
+    public init(name: String, type: FieldType, isQueryable: Bool = true, isSortable: Bool = true, isSearchable: Bool = false) {
+        self.name = name
+        self.type = type
+        self.isQueryable = isQueryable
+        self.isSortable = isSortable && type.isSortable
+        self.isSearchable = isSearchable && type == .string
+    }
+
+    /// The indexes development mode gives a new field: queryable; sortable when the type sorts;
+    /// searchable for strings.
+    package static func developmentDefault(name: String, type: FieldType) -> FieldSchema {
+        FieldSchema(name: name, type: type, isQueryable: true, isSortable: type.isSortable, isSearchable: type == .string)
+    }
+
+    /// The index flags as they print: `queryable sortable searchable`.
+    public var indexDescription: String {
+        [isQueryable ? "queryable" : nil, isSortable ? "sortable" : nil, isSearchable ? "searchable" : nil]
+            .compactMap { $0 }.joined(separator: " ")
+    }
+}

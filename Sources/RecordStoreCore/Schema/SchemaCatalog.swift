@@ -1,0 +1,161 @@
+import PredicateLanguage
+
+/// A change that admitting records made to the schema, which an engine applies to its storage.
+package enum SchemaChange: Sendable, Hashable {
+    /// A new record type.
+    case addedRecordType(String)
+    /// A new field in a record type.
+    case addedField(recordType: String, FieldSchema)
+    /// A field's type changed: int64 widened to double, or a provisional list type settled.
+    case changedFieldType(recordType: String, field: String, FieldType)
+}
+
+/// The record types of a store, and the rules that admit records into them.
+package struct SchemaCatalog: Sendable, Hashable, Codable {
+    /// The record types by name.
+    package var recordTypes: [String: RecordTypeSchema] = [:]
+
+    /// An empty catalog.
+    package init() {}
+
+    /// The record types in name order.
+    package var sorted: [RecordTypeSchema] {
+        recordTypes.values.sorted { $0.name < $1.name }
+    }
+
+    /// Checks records against the schema, normalizes their numbers to the field types,
+    /// and (in development mode) adds what is missing. Returns the schema changes.
+    package mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
+        var changes: [SchemaChange] = []
+        for index in records.indices {
+            let recordType = records[index].recordType
+            try Identifier.checkRecordType(recordType)
+            let id = records[index].recordID
+            if NulCharacter.isIn(id.zoneID.zoneName) { throw .zoneNotFound(id.zoneID) }
+            if NulCharacter.isIn(id.recordName) { throw .invalidRecordName(id.recordName) }
+            if recordTypes[recordType] == nil {
+                guard mode == .development else {
+                    throw .unknownRecordType(recordType, suggestions: NameSuggestions.closest(to: recordType, among: recordTypes.keys))
+                }
+                recordTypes[recordType] = RecordTypeSchema(name: recordType)
+                changes.append(.addedRecordType(recordType))
+            }
+            for fieldName in records[index].fields.keys.sorted() {
+                guard let value = records[index].fields[fieldName] else { continue }
+                if value.isNull {
+                    records[index].fields[fieldName] = nil
+                    continue
+                }
+                try Identifier.checkField(fieldName, recordType: recordType)
+                if NulCharacter.isIn(value) {
+                    throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
+                }
+                let normalized = try admit(StringNormalization.nfc(value), field: fieldName, recordType: recordType, mode: mode, changes: &changes)
+                records[index].fields[fieldName] = normalized
+            }
+        }
+        return changes
+    }
+
+    /// Admits one field value; returns it normalized to the field's type.
+    private mutating func admit(
+        _ value: Value, field fieldName: String, recordType: String, mode: SchemaMode, changes: inout [SchemaChange]
+    ) throws(RecordStoreError) -> Value {
+        if case .object = value {
+            throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "objects are not a field type (use separate fields or records)")
+        }
+        let valueType = FieldType(of: value)
+        if valueType == nil, case .list(let members) = value, !members.isEmpty {
+            throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a list must hold members of one type, and no lists, objects or nulls")
+        }
+        guard var schema = recordTypes[recordType] else { return value }
+        guard let position = schema.fields.firstIndex(where: { $0.name == fieldName }) else {
+            guard mode == .development else { throw .schemaChangeNotAllowed(recordType: recordType, field: fieldName) }
+            var field = FieldSchema.developmentDefault(name: fieldName, type: valueType ?? .list(.string))
+            field.isProvisional = valueType == nil
+            schema.fields.append(field)
+            recordTypes[recordType] = schema
+            changes.append(.addedField(recordType: recordType, field))
+            return value
+        }
+        let field = schema.fields[position]
+        guard let valueType else { return value }  // an empty list fits any list field
+        if let normalized = Self.normalize(value, of: valueType, to: field.type) {
+            return normalized
+        }
+        if field.isProvisional, valueType.isList {
+            schema.fields[position].type = valueType
+            schema.fields[position].isProvisional = false
+            schema.fields[position].isSortable = false
+            recordTypes[recordType] = schema
+            changes.append(.changedFieldType(recordType: recordType, field: fieldName, valueType))
+            return value
+        }
+        if mode == .development, let widened = Self.widening(field.type, valueType) {
+            schema.fields[position].type = widened
+            recordTypes[recordType] = schema
+            changes.append(.changedFieldType(recordType: recordType, field: fieldName, widened))
+            return Self.normalize(value, of: valueType, to: widened) ?? value
+        }
+        throw .typeMismatch(field: fieldName, recordType: recordType, schemaType: field.type, valueType: valueType.description)
+    }
+
+    /// The value converted to the field type when the conversion is exact, or nil.
+    package static func normalize(_ value: Value, of valueType: FieldType, to fieldType: FieldType) -> Value? {
+        if valueType == fieldType { return value }
+        switch (value, fieldType) {
+        case (.int(let integer), .double):
+            let converted = Double(integer)
+            return Int64(exactly: converted) == integer ? .double(converted) : nil
+        case (.double(let double), .int64):
+            return Int64(exactly: double).map(Value.int)
+        case (.list(let members), .list(let elementType)):
+            var converted: [Value] = []
+            converted.reserveCapacity(members.count)
+            for member in members {
+                guard let memberType = FieldType(of: member), let normalized = normalize(member, of: memberType, to: elementType) else {
+                    return nil
+                }
+                converted.append(normalized)
+            }
+            return .list(converted)
+        default:
+            return nil
+        }
+    }
+
+    /// The wider type an int64 field becomes when a fractional double arrives.
+    package static func widening(_ fieldType: FieldType, _ valueType: FieldType) -> FieldType? {
+        switch (fieldType, valueType) {
+        case (.int64, .double): .double
+        case (.list(.int64), .list(.double)): .list(.double)
+        default: nil
+        }
+    }
+
+    /// Adds or replaces a record type (``Store/define(_:)``); returns the changes.
+    package mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
+        try Identifier.checkRecordType(schema.name)
+        var changes: [SchemaChange] = []
+        var merged = recordTypes[schema.name] ?? RecordTypeSchema(name: schema.name)
+        if recordTypes[schema.name] == nil { changes.append(.addedRecordType(schema.name)) }
+        for field in schema.fields {
+            try Identifier.checkField(field.name, recordType: schema.name)
+            if let position = merged.fields.firstIndex(where: { $0.name == field.name }) {
+                let existing = merged.fields[position]
+                if existing.type != field.type {
+                    guard existing.isProvisional || Self.widening(existing.type, field.type) != nil else {
+                        throw .typeMismatch(field: field.name, recordType: schema.name, schemaType: existing.type, valueType: field.type.description)
+                    }
+                    changes.append(.changedFieldType(recordType: schema.name, field: field.name, field.type))
+                }
+                merged.fields[position] = field
+            } else {
+                merged.fields.append(field)
+                changes.append(.addedField(recordType: schema.name, field))
+            }
+        }
+        recordTypes[schema.name] = merged
+        return changes
+    }
+}

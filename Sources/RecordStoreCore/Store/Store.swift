@@ -1,0 +1,80 @@
+import Foundation
+import PredicateLanguage
+
+/// An open record store: records in zones, a schema, and queries in the predicate language.
+///
+/// ```swift
+/// let store = try Store.open(path: "cities.sqlite")          // SQLite, development mode
+/// var paris = Record(recordType: "City", recordID: RecordID(recordName: "2988507"))
+/// paris["name"] = "Paris"
+/// paris["population"] = 2_138_551
+/// _ = try store.save([paris])
+/// let big = try store.records(
+///     ofType: "City",
+///     matching: FormatPredicate(format: "population > %d", 1_000_000),
+///     sorts: [Sort("population", ascending: false)])
+/// ```
+///
+/// Every operation has an `async` form that never blocks a cooperative thread on I/O (call it
+/// with `await` from `async` code, as a server does), and, on the embedded engines (SQLite,
+/// memory), a synchronous form that blocks the calling thread while the engine works. The
+/// synchronous form runs the `async` one on the calling thread (`SynchronousCall`): each
+/// operation is written once. A store is safe to share between threads and tasks; with SQLite,
+/// readers run while a write is in progress.
+public final class Store: Sendable {
+    /// The engine behind the store.
+    package let engine: any StorageEngine
+    /// Development (the schema grows with the data) or production (fixed schema, indexes required).
+    public let mode: SchemaMode
+
+    /// A store over an engine.
+    package init(engine: any StorageEngine, mode: SchemaMode = .development) {
+        self.engine = engine
+        self.mode = mode
+    }
+
+    /// The engine's name: `memory`, `sqlite`, or `postgres`.
+    public var engineName: String { engine.name }
+
+    /// Whether the synchronous methods work: true for the embedded engines (memory, SQLite).
+    ///
+    /// ```swift
+    /// Store.inMemory().answersSynchronously   // true
+    /// ```
+    public var answersSynchronously: Bool { engine.answersSynchronously }
+
+    /// The synchronous form of an operation: runs its `async` form on the calling thread and
+    /// waits for it (`SynchronousCall`), or, for an engine that does not answer synchronously
+    /// (a database server), throws the error that says to call the `async` form.
+    ///
+    /// ```swift
+    /// public func zones() throws(RecordStoreError) -> [ZoneID] {
+    ///     try synchronously { try await self.zones() }
+    /// }
+    /// ```
+    package func synchronously<T>(_ operation: () async throws -> T) throws(RecordStoreError) -> T {
+        guard engine.answersSynchronously else { throw .synchronousAccessUnavailable(engine: engine.name) }
+        do {
+            return try SynchronousCall.wait(operation)
+        } catch {
+            // The `async` forms throw only store errors.
+            throw RecordStoreError(thrownBy: error)
+        }
+    }
+
+    /// The specification of a query given by its parts, checked for its shape (record type name,
+    /// predicate depth); the engine checks it against the schema when it runs.
+    package func specification(
+        _ recordType: String, _ predicate: FormatPredicate, _ sorts: [Sort], _ zone: ZoneID, _ limit: Int?
+    ) throws(RecordStoreError) -> QuerySpecification {
+        try QueryValidation.checkShape(recordType: recordType, predicate: predicate)
+        return checkedSpecification(recordType, predicate, sorts, zone, limit)
+    }
+
+    /// The specification of a query whose shape is already checked (a ``RecordQuery``'s).
+    package func checkedSpecification(
+        _ recordType: String, _ predicate: FormatPredicate, _ sorts: [Sort], _ zone: ZoneID, _ limit: Int?
+    ) -> QuerySpecification {
+        QuerySpecification(recordType: recordType, predicate: predicate, sorts: sorts, zone: zone, limit: limit, mode: mode)
+    }
+}

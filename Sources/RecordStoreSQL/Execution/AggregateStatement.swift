@@ -1,0 +1,77 @@
+import PredicateLanguage
+import RecordStoreCore
+
+/// `SELECT groups, aggregates … GROUP BY groups` for a query SQL filters exactly, and the
+/// dictionaries its rows become; the same rows ``Aggregation`` computes in Swift.
+///
+/// ```swift
+/// let aggregate = AggregateStatement(prepared, groupBy: ["countrycode"], aggregates: [total], dialect: dialect)
+/// try connection.forEachRow(aggregate.statement) { row in rows.append(aggregate.dictionary(from: row)); return true }
+/// ```
+package struct AggregateStatement {
+    /// The statement to run.
+    package let statement: SQLStatement
+    /// Each selected column: its name in the dictionary, and the field type to decode it as
+    /// (nil: a number the database computed).
+    private let columns: [(name: String, type: FieldType?)]
+
+    /// The statement for a prepared query (whose plan has no residual).
+    package init(_ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], dialect: any SQLDialect) {
+        let schema = prepared.schema
+        func columnAndType(_ key: String) -> (String, FieldType)? {
+            if let metadata = MetadataField(rawValue: key) {
+                return ("t.\(dialect.quote(TableLayout.column(metadata)))", metadata.fieldType)
+            }
+            guard let field = schema.field(named: key) else { return nil }
+            let column = "t.\(dialect.quote(field.name))"
+            return (field.type == .bool ? dialect.booleanAsNumber(column) : column, field.type)
+        }
+        var selections: [String] = []
+        var groupTerms: [String] = []
+        var columns: [(name: String, type: FieldType?)] = []
+        for key in groupBy {
+            let known = columnAndType(key)
+            let (expression, type) = known ?? ("NULL", .string)
+            selections.append(expression)
+            // A key that names no field groups nothing (every row has null there); SQL
+            // databases other than SQLite refuse a constant in GROUP BY.
+            if known != nil { groupTerms.append(expression) }
+            columns.append((key, type))
+        }
+        for aggregate in aggregates {
+            let (expression, type) = columnAndType(aggregate.key) ?? ("NULL", .string)
+            switch aggregate.function {
+            case .count: selections.append("COUNT(\(expression))"); columns.append((aggregate.name, nil))
+            case .sum: selections.append("SUM(\(expression))"); columns.append((aggregate.name, nil))
+            case .average: selections.append("AVG(\(expression))"); columns.append((aggregate.name, nil))
+            case .min: selections.append("MIN(\(expression))"); columns.append((aggregate.name, type))
+            case .max: selections.append("MAX(\(expression))"); columns.append((aggregate.name, type))
+            }
+        }
+        let (from, arguments) = prepared.fromClause(dialect: dialect)
+        var sql = "SELECT \(selections.joined(separator: ", ")) \(from)"
+        if !groupTerms.isEmpty { sql += " GROUP BY \(groupTerms.joined(separator: ", "))" }
+        statement = SQLStatement(sql, arguments, dialect: dialect)
+        self.columns = columns
+    }
+
+    /// The dictionary of one row: group-by values and aggregates, nil values left out.
+    package func dictionary(from row: some SQLRow) -> [String: Value] {
+        var result: [String: Value] = [:]
+        for (index, column) in columns.enumerated() {
+            let stored = row.value(at: index)
+            let value: Value
+            if let type = column.type {
+                value = StoredValueEncoding.decode(stored, as: type)
+            } else {
+                switch stored {
+                case .integer(let integer): value = .int(integer)
+                case .real(let double): value = .double(double)
+                default: value = .null
+                }
+            }
+            if !value.isNull { result[column.name] = value }
+        }
+        return result
+    }
+}

@@ -1,0 +1,89 @@
+import PredicateLanguage
+import RecordStoreCore
+
+/// A query checked against the catalog of the snapshot it reads and planned into SQL: the
+/// first step of every query the SQL engines run (``SQLExecutor``).
+///
+/// ```swift
+/// let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect)
+/// prepared.plan.whereClause   // t."$zone" = ? AND ...
+/// ```
+package struct PreparedQuery {
+    /// The query.
+    package let specification: QuerySpecification
+    /// The record type's schema.
+    package let schema: RecordTypeSchema
+    /// The plan the executor runs.
+    package private(set) var plan: SQLPlan
+    /// A condition every statement of the query also checks, in the statement's own snapshot:
+    /// that the catalog the query was planned against is still the stored one. A server engine
+    /// that plans against a catalog it keeps sets it, and reads the catalog again when the
+    /// check fails (see `PostgresEngine`); nil when the catalog was read in the query's snapshot.
+    package var catalogCheck: SQLCondition?
+    private let planner: SQLPlanner
+
+    /// Validates and plans a query. Throws the validation's error (an unknown record type or
+    /// field among them), or ``RecordStoreError/zoneNotFound(_:)``.
+    package init(
+        _ specification: QuerySpecification, catalog: SchemaCatalog, zoneExists: Bool, dialect: any SQLDialect
+    ) throws(RecordStoreError) {
+        let schema = try QueryValidation.check(specification, catalog: catalog)
+        guard zoneExists else { throw .zoneNotFound(specification.zone) }
+        self.specification = specification
+        self.schema = schema
+        planner = SQLPlanner(dialect: dialect, schema: schema, recordType: specification.recordType)
+        plan = try planner.plan(specification)
+        if plan.residual != specification.predicate, !plan.whereArguments.allSatisfy(dialect.bindsExactly) {
+            try fallBackToScan()
+        }
+    }
+
+    /// A statement whose condition the database's parser might refuse (deeply nested or very
+    /// long), to try preparing before running; nil when the condition is ordinary.
+    package var parserCheck: SQLStatement? {
+        guard plan.residual != specification.predicate else { return nil }
+        let nesting = plan.whereClause.utf8.reduce(0) { $1 == UInt8(ascii: "(") ? $0 + 1 : $0 }
+        guard nesting > 40 || plan.whereClause.utf8.count > 20_000 else { return nil }
+        let dialect = planner.dialect
+        return SQLStatement("SELECT 1 FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)",
+                            plan.whereArguments, dialect: dialect)
+    }
+
+    /// Whether selecting the query's records takes one statement (``SelectExecution`` runs no
+    /// keyset segment after the first), so that it reads one snapshot even outside a transaction.
+    package var selectsInOneStatement: Bool {
+        !plan.ordersInSQL || plan.keysetSegments.count <= 1
+    }
+
+    /// Replaces the plan by a scan of the zone in order, with the whole predicate as residual.
+    package mutating func fallBackToScan() throws(RecordStoreError) {
+        plan = try planner.scanPlan(specification)
+    }
+
+    /// A reader of the record type's rows.
+    package func reader(dialect: any SQLDialect) -> RecordRowReader {
+        RecordRowReader(schema: schema, zone: specification.zone, dialect: dialect)
+    }
+
+    /// The compiled residual predicate, or nil when SQL is exact.
+    package func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
+        guard let residual = plan.residual else { return nil }
+        do {
+            return try CompiledPredicate(residual, layout: RecordObject.self)
+        } catch {
+            throw RecordStoreError(evaluating: error)
+        }
+    }
+
+    /// `FROM "Type" AS t WHERE …` with an optional extra condition, and its arguments.
+    package func fromClause(dialect: any SQLDialect, adding extra: SQLCondition? = nil) -> (String, [SQLValue]) {
+        var sql = "FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)"
+        var arguments = plan.whereArguments
+        for condition in [extra, catalogCheck] {
+            guard let condition, let conditionSQL = condition.sql else { continue }
+            sql += " AND \(conditionSQL)"
+            arguments += condition.arguments
+        }
+        return (sql, arguments)
+    }
+}

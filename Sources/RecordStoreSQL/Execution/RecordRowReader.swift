@@ -1,0 +1,80 @@
+import Foundation
+import PredicateLanguage
+import RecordStoreCore
+
+/// Reads records of one type back from the rows of their table: the selection a query
+/// selects, and the record a selected row holds.
+///
+/// ```swift
+/// let reader = RecordRowReader(schema: schema, zone: .default, dialect: dialect)
+/// let sql = "SELECT \(reader.selection) FROM \"City\" AS t WHERE ..."
+/// let record = try reader.record(from: row)
+/// ```
+package struct RecordRowReader {
+    package let schema: RecordTypeSchema
+    package let zone: ZoneID
+    package let dialect: any SQLDialect
+
+    /// A reader of one record type's rows in one zone.
+    package init(schema: RecordTypeSchema, zone: ZoneID, dialect: any SQLDialect) {
+        self.schema = schema
+        self.zone = zone
+        self.dialect = dialect
+    }
+
+    /// The columns a query selects, in the order ``record(from:)`` reads them: the row
+    /// identifier, the metadata, then every field of the schema.
+    package var selection: String {
+        let metadata = [TableLayout.recordNameColumn, TableLayout.creationDateColumn, TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
+        return (["t.\(dialect.rowIdentifier)"] + (metadata + schema.fields.map(\.name)).map { "t.\(dialect.quote($0))" }).joined(separator: ", ")
+    }
+
+    /// The record a selected row holds.
+    package func record(from row: some SQLRow) throws -> Record {
+        guard case .text(let recordName) = row.value(at: 1) else {
+            throw RecordStoreError.storage("a row of '\(schema.name)' has no record name")
+        }
+        var fields: [String: Value] = [:]
+        fields.reserveCapacity(schema.fields.count)
+        for (offset, field) in schema.fields.enumerated() {
+            let stored = row.value(at: 5 + offset)
+            if case .null = stored { continue }
+            if let elementType = field.type.elementType {
+                // A list is stored whole as typed JSON (its members also sit in the list table, for queries).
+                guard case .text(let json) = stored, case .list(let members)? = try? Value(jsonText: json) else {
+                    throw RecordStoreError.storage("record '\(recordName)' of '\(schema.name)' holds no JSON list in its field '\(field.name)'")
+                }
+                fields[field.name] = .list(members.map { Self.member($0, as: elementType) })
+                continue
+            }
+            let value = StoredValueEncoding.decode(stored, as: field.type)
+            if !value.isNull { fields[field.name] = value }
+        }
+        return Record(
+            recordType: schema.name, recordID: RecordID(recordName: recordName, zoneID: zone), fields: fields,
+            creationDate: Self.date(row.value(at: 2)), modificationDate: Self.date(row.value(at: 3)),
+            recordChangeTag: Self.text(row.value(at: 4)))
+    }
+
+    /// A list member read from JSON, given the kind the schema declares (JSON reads
+    /// integral numbers as integers; a list of doubles keeps doubles).
+    package static func member(_ value: Value, as elementType: FieldType) -> Value {
+        switch (value, elementType) {
+        case (.int(let integer), .double): .double(Double(integer))
+        default: value
+        }
+    }
+
+    private static func date(_ stored: SQLValue) -> Date? {
+        switch stored {
+        case .real(let seconds): Date(timeIntervalSinceReferenceDate: seconds)
+        case .integer(let seconds): Date(timeIntervalSinceReferenceDate: Double(seconds))
+        default: nil
+        }
+    }
+
+    private static func text(_ stored: SQLValue) -> String? {
+        if case .text(let text) = stored { return text }
+        return nil
+    }
+}

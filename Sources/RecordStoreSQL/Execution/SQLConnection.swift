@@ -1,0 +1,43 @@
+import RecordStoreCore
+/// One row a statement returned: column values by position.
+package protocol SQLRow {
+    /// The value of the column at a position (0-based) of the statement's selection.
+    func value(at index: Int) -> SQLValue
+}
+
+/// What the shared SQL code (``SQLExecutor``) needs of a database connection: run a statement,
+/// iterate rows. The engine opens the transaction (a read snapshot or a write) and hands the
+/// connection inside it.
+///
+/// Each operation is `async`, so that a server's connection awaits its database without holding
+/// a cooperative thread. A connection whose database answers synchronously (SQLite through
+/// GRDB) implements them as synchronous functions: the executor then never suspends, and the
+/// engine runs it inside GRDB's transaction with ``SynchronousCall``.
+///
+/// ```swift
+/// try pool.read { db in
+///     try SynchronousCall.wait { try await executor.count(specification, on: SQLiteConnection(db)) }
+/// }
+/// ```
+package protocol SQLConnection {
+    associatedtype Row: SQLRow
+    /// Runs a statement that returns no rows.
+    func execute(_ statement: SQLStatement) async throws
+    /// Runs a query and calls `body` with each row until it returns false or the rows run out.
+    func forEachRow(_ statement: SQLStatement, _ body: (Row) throws -> Bool) async throws
+    /// Whether the database can prepare a statement (its parser may refuse very deep or
+    /// very large expressions); such statements are replaced by a scan with a residual.
+    func canPrepare(_ statement: SQLStatement) async throws -> Bool
+}
+
+extension SQLConnection {
+    /// The first row of a query, read by `read`; nil when there is none.
+    package func firstRow<T>(_ statement: SQLStatement, _ read: (Row) throws -> T) async throws -> T? {
+        var result: T?
+        try await forEachRow(statement) { row in
+            result = try read(row)
+            return false
+        }
+        return result
+    }
+}

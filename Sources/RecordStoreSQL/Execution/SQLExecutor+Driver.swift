@@ -1,0 +1,115 @@
+import PredicateLanguage
+import RecordStoreCore
+
+// The driver: each statement is awaited, so no cooperative thread waits on a server's database;
+// on SQLite's connection nothing suspends.
+extension SQLExecutor {
+    // MARK: Driver
+
+    /// The catalog.
+    package func catalog<Connection: SQLConnection>(on connection: Connection) async throws -> SchemaCatalog {
+        try await connection.firstRow(catalogStatement) { row in try catalog(from: row.value(at: 0)) } ?? SchemaCatalog()
+    }
+
+    /// The zones, the default zone first.
+    package func zones<Connection: SQLConnection>(on connection: Connection) async throws -> [ZoneID] {
+        var names: [String] = []
+        try await connection.forEachRow(zonesStatement) { row in
+            if case .text(let name) = row.value(at: 0) { names.append(name) }
+            return true
+        }
+        return zones(named: names)
+    }
+
+    /// Creates a zone unless it exists.
+    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
+        try await connection.execute(createZoneStatement(zone))
+    }
+
+    /// Whether a zone exists.
+    package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
+        try await connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
+    }
+
+    /// Which of these zones exist.
+    package func existingZones<Connection: SQLConnection>(among zones: Set<ZoneID>, on connection: Connection) async throws -> Set<ZoneID> {
+        var existing = Set<ZoneID>()
+        for zone in zones where try await zoneExists(zone, on: connection) {
+            existing.insert(zone)
+        }
+        return existing
+    }
+
+    /// The stored records with these identifiers.
+    package func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
+        let catalog = try await catalog(on: connection)
+        var found: [RecordID: Record] = [:]
+        for id in ids {
+            guard let type = try await connection.firstRow(registryStatement(id), { $0.value(at: 0) }),
+                  let reader = reader(for: id, recordType: type, catalog: catalog) else { continue }
+            found[id] = try await connection.firstRow(recordStatement(id, reader: reader)) { row in try reader.record(from: row) }
+        }
+        return found
+    }
+
+    /// A query checked and planned against the connection's snapshot; nil when its type has no table.
+    package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
+        let context = try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
+        guard let context else { return nil }
+        var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
+        if let check = prepared.parserCheck, try await !connection.canPrepare(check) { try prepared.fallBackToScan() }
+        return prepared
+    }
+
+    /// The records a query selects, in order.
+    package func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
+        guard let prepared = try await prepare(specification, on: connection) else { return [] }
+        return try await records(prepared, on: connection)
+    }
+
+    /// The records of a prepared query, in order.
+    package func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
+        var execution = try SelectExecution(prepared, dialect: dialect)
+        while let statement = execution.nextStatement() {
+            try await connection.forEachRow(statement) { row in try execution.accept(row) }
+        }
+        return execution.finish()
+    }
+
+    /// How many records a query selects.
+    package func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
+        guard let prepared = try await prepare(specification, on: connection) else { return 0 }
+        return try await count(prepared, on: connection)
+    }
+
+    /// How many records a prepared query selects.
+    package func count<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
+        var execution = try CountExecution(prepared, dialect: dialect)
+        try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
+        return execution.count
+    }
+
+    /// The groups and aggregates of a query's matches: SQL `GROUP BY` when SQL filters exactly.
+    package func aggregate<Connection: SQLConnection>(
+        _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
+    ) async throws -> [[String: Value]] {
+        guard let prepared = try await prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
+        guard prepared.plan.residual == nil else {
+            return try await aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
+        }
+        return try await aggregate(prepared, groupBy: groupBy, aggregates: aggregates, on: connection)
+    }
+
+    /// The groups and aggregates of a prepared query whose SQL filters exactly (no residual), in one statement.
+    package func aggregate<Connection: SQLConnection>(
+        _ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
+    ) async throws -> [[String: Value]] {
+        let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
+        var rows: [[String: Value]] = []
+        try await connection.forEachRow(aggregate.statement) { row in
+            rows.append(aggregate.dictionary(from: row))
+            return true
+        }
+        return rows
+    }
+}

@@ -1,0 +1,104 @@
+import PredicateLanguage
+import RecordStoreCore
+
+/// What differs between SQL databases in the planner's output. Everything else in planning,
+/// and in running the plans (``SQLExecutor``), is shared.
+///
+/// Besides spelling (quoting, placeholders, boolean literals, null order), a dialect says which
+/// comparisons the database can run *exactly as the evaluator does*. Where it cannot (no
+/// callback into Swift, no collation with Swift's order), the method returns nil and the
+/// planner falls back: a superset condition where one exists, the exact test left to the
+/// residual predicate, and sorting in Swift. Results stay exact either way; only speed differs.
+///
+/// ```swift
+/// let dialect: any SQLDialect = SQLiteDialect(registry: ComparisonTestRegistry())
+/// dialect.quote("population")                         // "population" (double-quoted)
+/// dialect.literal(true)                               // 1
+/// dialect.stringOrder("t.\"name\"", comparison: .compare)   // t."name"
+/// ```
+package protocol SQLDialect: Sendable {
+    /// The dialect's name, shown in plans.
+    var name: String { get }
+    /// A quoted identifier (the name is already checked to be letters, digits, `_` and `$`).
+    func quote(_ identifier: String) -> String
+    /// The statement with the planner's `?` markers turned into the dialect's placeholders.
+    func numberPlaceholders(_ sql: String) -> String
+    /// The row identifier column of a record table (a 64-bit integer unique in the table).
+    var rowIdentifier: String { get }
+    /// A condition that is always true or always false.
+    func literal(_ value: Bool) -> String
+    /// Whether `ORDER BY x ASC` puts nulls first unless told otherwise (SQLite: yes;
+    /// PostgreSQL: no). The planner writes `NULLS FIRST`/`NULLS LAST` where the default differs
+    /// from the store's order (nil first ascending, last descending).
+    var sortsNullsFirstAscending: Bool { get }
+    /// An `ORDER BY` term in the store's null order (a default in an extension).
+    func orderTerm(_ expression: String, ascending: Bool) -> String
+    /// The clause that pages a select: limit, then offset (a default in an extension).
+    var limitAndOffsetClause: String { get }
+    /// Whether the database binds a value exactly as given (SQLite's text binding stops at a
+    /// NUL character: such a plan is run as a scan with the predicate as residual).
+    func bindsExactly(_ value: SQLValue) -> Bool
+
+    /// An expression of a string column ordered (and compared with `<`, `>`) by `comparison`:
+    /// for ``SortComparison/compare``, code-point order (SQLite's `BINARY`, PostgreSQL's
+    /// `COLLATE "C"`), which every dialect must support; for the others, nil when the
+    /// database has no collation with exactly Swift's order.
+    func stringOrder(_ expression: String, comparison: SortComparison) -> String?
+    /// A condition that runs the evaluator's comparison of `SELF` with constants on a stored
+    /// value (through a function calling back into Swift), true or false, never null; nil
+    /// when the database cannot call Swift. `predicate` is the placeholder of its number.
+    func comparisonTest(_ predicate: FormatPredicate, typeCode: Int, value: String) throws(RecordStoreError) -> SQLCondition?
+    /// The great-circle distance in meters, exactly as the evaluator computes it, from columns
+    /// of latitude and longitude to two bound values; nil when the database cannot.
+    func distance(latitude: String, longitude: String) -> String?
+
+    /// A condition that the string expression contains the one bound string, code point for code
+    /// point (SQLite: `instr(x, ?) > 0`; PostgreSQL: `strpos(x, $1) > 0`); the expression is
+    /// never null where this is used.
+    func containsCondition(_ expression: String) -> String
+    /// A condition that the string expression ends with a bound string, given as two bound
+    /// values: its length in code points, then the string (SQLite: `substr(x, -?) = ?`).
+    func endsWithCondition(_ expression: String) -> String
+
+    /// The value bound to `LIMIT` for "no limit" (SQLite: -1; PostgreSQL: null).
+    var unlimited: SQLValue { get }
+    /// A boolean column as a number (0 or 1) for comparisons with numbers, as the evaluator
+    /// compares booleans (SQLite stores them as integers already; PostgreSQL casts).
+    func booleanAsNumber(_ expression: String) -> String
+
+    /// Where a list field's members are stored: the quoted table (aliased `l` by the planner,
+    /// with columns `record`, `value` and the folded member columns) and whether that table
+    /// holds the members of every list field of the type (then the planner adds `l.field = ?`).
+    func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool)
+
+    /// A condition that the row of the table aliased `alias` is among the full-text matches of
+    /// the one bound query.
+    func fullTextCondition(recordType: String, alias: String) -> String
+    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching any of the tokens.
+    func fullTextQuery(anyOf tokens: [String]) -> String
+    /// A condition (with its bound values) that the location field of the row of the table
+    /// aliased `alias` lies in a box of latitudes and longitudes (degrees, bounds included).
+    func boundingBoxCondition(
+        recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
+    ) -> SQLCondition
+}
+
+extension SQLDialect {
+    /// An `ORDER BY` term in the store's null order (nil first ascending, last descending):
+    /// `x ASC` where that is the database's default, else with `NULLS FIRST`/`NULLS LAST`. A
+    /// dialect whose database lacks `NULLS FIRST` writes its own.
+    package func orderTerm(_ expression: String, ascending: Bool) -> String {
+        let direction = ascending ? "ASC" : "DESC"
+        if sortsNullsFirstAscending { return "\(expression) \(direction)" }
+        return "\(expression) \(direction) \(ascending ? "NULLS FIRST" : "NULLS LAST")"
+    }
+
+    /// The clause that pages a select, taking two arguments: the limit (``unlimited`` for none),
+    /// then the offset. A dialect whose database spells it otherwise writes its own.
+    package var limitAndOffsetClause: String { "LIMIT ? OFFSET ?" }
+
+    /// A string column in code-point order.
+    package func codePointOrder(_ expression: String) -> String {
+        stringOrder(expression, comparison: .compare) ?? expression
+    }
+}

@@ -1,0 +1,52 @@
+import PredicateLanguage
+import RecordStoreCore
+
+extension SQLPlanner {
+    /// `ANY list op c`, `list CONTAINS c`, `c IN list` through the list table: a row of the
+    /// list table for the record and field whose member meets the condition.
+    package func listCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+        let key: String
+        let element: ComparisonPredicate
+        switch (comparison.left, comparison.operator, comparison.right, comparison.modifier) {
+        case (.keyPath(let path), _, .constant, .any):
+            key = path
+            element = ComparisonPredicate(.evaluatedObject, comparison.operator, comparison.right, options: comparison.options)
+        case (.keyPath(let path), .contains, .constant(let value), .direct) where comparison.options.isEmpty && !value.isList:
+            guard schema?.field(named: path)?.type.isList == true else { return nil }
+            key = path
+            element = ComparisonPredicate(.evaluatedObject, .equalTo, .constant(value))
+        case (.constant(let value), .in, .keyPath(let path), .direct) where comparison.options.isEmpty && !value.isList:
+            guard schema?.field(named: path)?.type.isList == true else { return nil }
+            key = path
+            element = ComparisonPredicate(.evaluatedObject, .equalTo, .constant(value))
+        default:
+            return nil
+        }
+        guard let field = schema?.field(named: key), let elementType = field.type.elementType else { return nil }
+        let members = dialect.listMembers(recordType: recordType, field: field.name)
+        let memberCondition: SQLCondition
+        if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,
+           let argument = nativeArgument(StringNormalization.nfc(value), fieldType: elementType) {
+            let member = elementType == .bool ? dialect.booleanAsNumber("l.value") : "l.value"
+            memberCondition = .exact("\(member) = ?", [argument])
+        } else if let folded = memberStringCondition(element, field: field) {
+            memberCondition = folded
+        } else {
+            // Without an exact member test, any record with a member of the field is a candidate.
+            memberCondition = try test(.comparison(element), type: elementType, value: "l.value")
+        }
+        let fieldTest = members.sharedByFields ? " AND l.field = ?" : ""
+        return SQLCondition(
+            sql: "EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(row)\(fieldTest) AND \(memberCondition.sql ?? dialect.literal(true)))",
+            arguments: (members.sharedByFields ? [.text(field.name)] : []) + memberCondition.arguments,
+            isExact: memberCondition.isExact)
+    }
+}
+
+extension Value {
+    /// Whether this is a list.
+    fileprivate var isList: Bool {
+        if case .list = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,70 @@
+import PredicateLanguage
+import RecordStoreCore
+
+extension SQLPlanner {
+    /// How SQL orders by one sort key.
+    package enum OrderExpression {
+        /// Every record sees the same value (a field no record has): the key does not change the order.
+        case constant
+        /// The expression to order by, with its arguments; `derived` is the derived column it
+        /// reads, whose value a keyset position's string becomes before it is compared.
+        case expression(String, [SQLValue], derived: DerivedColumn? = nil)
+        /// SQL cannot order as the sort asks (the dialect lacks the collation or the exact distance).
+        case unsupported
+    }
+
+    /// The SQL expression a sort orders by: a column (strings by their ``DerivedColumn`` for the
+    /// sort's comparison when the field has it, else in the dialect's collation), or the
+    /// distance from a point.
+    package func orderExpression(_ sort: Sort) -> OrderExpression {
+        if let metadata = MetadataField(rawValue: sort.key) {
+            return ordered(column(TableLayout.column(metadata)), type: metadata.fieldType, comparison: sort.comparison)
+        }
+        guard let field = schema?.field(named: sort.key) else { return .constant }
+        if let origin = sort.distanceOrigin {
+            guard let distance = dialect.distance(
+                latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name)))
+            else { return .unsupported }
+            return .expression(distance, [.real(origin.latitude), .real(origin.longitude)])
+        }
+        if field.type == .string, let derived = DerivedColumn.sortColumn(for: sort.comparison),
+           DerivedColumn.columns(for: field).contains(derived) {
+            // The derived column's bytes are in the sort's order: an index can serve it.
+            return .expression(column(TableLayout.derivedColumn(field.name, derived)), [], derived: derived)
+        }
+        return ordered(column(field.name), type: field.type, comparison: sort.comparison)
+    }
+
+    /// A column ordered as the sort compares its values (strings by the sort's comparison).
+    private func ordered(_ column: String, type: FieldType, comparison: SortComparison) -> OrderExpression {
+        if type == .bool { return .expression(dialect.booleanAsNumber(column), []) }
+        guard type == .string else { return .expression(column, []) }
+        guard let collated = dialect.stringOrder(column, comparison: comparison) else { return .unsupported }
+        return .expression(collated, [])
+    }
+
+    /// The `ORDER BY` terms and their arguments: the sorts, then the record name; nil when SQL
+    /// cannot order as asked. Nil sorts first ascending and last descending on every dialect.
+    package func orderClause(_ sorts: [Sort]) -> (String, [SQLValue])? {
+        var terms: [String] = []
+        var arguments: [SQLValue] = []
+        for sort in sorts {
+            switch orderExpression(sort) {
+            case .constant:
+                continue
+            case .unsupported:
+                return nil
+            case .expression(let sql, let expressionArguments, _):
+                terms.append(orderTerm(sql, ascending: sort.ascending))
+                arguments += expressionArguments
+            }
+        }
+        terms.append(orderTerm(dialect.codePointOrder(column(TableLayout.recordNameColumn)), ascending: true))
+        return (terms.joined(separator: ", "), arguments)
+    }
+
+    /// `x ASC` or `x DESC` with the store's null order, as the dialect writes it.
+    private func orderTerm(_ expression: String, ascending: Bool) -> String {
+        dialect.orderTerm(expression, ascending: ascending)
+    }
+}

@@ -1,0 +1,67 @@
+import PredicateLanguage
+import RecordStoreCore
+
+extension SQLPlanner {
+    // MARK: Full text
+
+    /// `self CONTAINS "words"`: rows whose searchable text holds any of the words, through the
+    /// dialect's full-text index, which holds the tokens the evaluator's tokenizer makes.
+    package func fullTextCondition(_ comparison: ComparisonPredicate) -> SQLCondition? {
+        guard case .evaluatedObject = comparison.left, comparison.operator == .contains, comparison.modifier == .direct,
+              case .constant(.string(let text)) = comparison.right else { return nil }
+        let tokens = Array(FullTextTokenizer.tokenSet(text)).sorted()
+        guard let schema, !schema.searchableFieldNames.isEmpty, !tokens.isEmpty else { return constant(false) }
+        return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(dialect.fullTextQuery(anyOf: tokens))])
+    }
+
+    // MARK: Location
+
+    /// `distanceToLocation:fromLocation:(field, point) < meters` (or `<=`, or the sides swapped):
+    /// the dialect's spatial index narrows the rows to a box around the circle, then the exact
+    /// distance is checked through the evaluator (in SQL when the dialect can call it, otherwise
+    /// in the residual).
+    package func distanceCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+        guard comparison.modifier == .direct else { return nil }
+        let function: FormatExpression
+        let radiusValue: Value
+        switch (comparison.left, comparison.operator, comparison.right) {
+        case (.function(let name, _), .lessThan, .constant(let radius)),
+             (.function(let name, _), .lessThanOrEqualTo, .constant(let radius)):
+            guard name == "distanceToLocation:fromLocation:" else { return nil }
+            function = comparison.left
+            radiusValue = radius
+        case (.constant(let radius), .greaterThan, .function(let name, _)),
+             (.constant(let radius), .greaterThanOrEqualTo, .function(let name, _)):
+            guard name == "distanceToLocation:fromLocation:" else { return nil }
+            function = comparison.right
+            radiusValue = radius
+        default:
+            return nil
+        }
+        guard case .function(_, let arguments) = function, arguments.count == 2, let radius = radiusValue.numericValue, radius.isFinite else { return nil }
+        let key: String
+        let origin: Location
+        switch (arguments[0], arguments[1]) {
+        case (.keyPath(let path), .constant(.location(let point))), (.constant(.location(let point)), .keyPath(let path)):
+            key = path
+            origin = point
+        default:
+            return nil
+        }
+        guard let field = schema?.field(named: key), field.type == .location, origin.isValid else { return nil }
+        let exactTest = try test(.comparison(ComparisonKey.substitute(key, in: comparison)), type: .location, value: column(field.name))
+        guard radius >= 0 else { return exactTest }
+        let box = BoundingBox(around: origin, radius: radius)
+        var boxes: [SQLCondition] = []
+        for longitudeRange in box.longitudeRanges {
+            boxes.append(dialect.boundingBoxCondition(
+                recordType: recordType, field: field.name, alias: alias,
+                latitudes: box.minimumLatitude...box.maximumLatitude, longitudes: longitudeRange))
+        }
+        let candidates = boxes.count == 1
+            ? boxes[0]
+            : SQLCondition.superset("(" + boxes.compactMap(\.sql).joined(separator: " OR ") + ")", boxes.flatMap(\.arguments))
+        guard let exactSQL = exactTest.sql else { return candidates }
+        return .exact("\(candidates.sql ?? dialect.literal(true)) AND \(exactSQL)", candidates.arguments + exactTest.arguments)
+    }
+}

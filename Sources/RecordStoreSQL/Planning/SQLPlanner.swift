@@ -1,0 +1,169 @@
+import Foundation
+import PredicateLanguage
+import RecordStoreCore
+
+/// Turns a query (``QuerySpecification``) into SQL plus a residual predicate: an ``SQLPlan``.
+///
+/// SQL gets what it can do exactly as the evaluator does: comparisons of a field (or metadata)
+/// with constants where the stored form compares like the value (numbers, dates, code-point
+/// string order, equality), `IN` lists, `BETWEEN`, nil tests, `ANY`/`IN`/`CONTAINS` on lists
+/// through the list table, and `AND`/`OR`/`NOT` of exact parts. `[c]` and `[cd]` equality,
+/// `IN`, `!=` and `BEGINSWITH` on a string field are exact range scans of its folded column
+/// (``DerivedColumn``), and `LIKE[c]`/`LIKE[cd]` with a literal prefix narrows to that
+/// prefix's range there, the pattern checked by the residual. Other comparisons that involve
+/// one stored value and constants (`BEGINSWITH` without options, `ENDSWITH`, `CONTAINS`,
+/// `LIKE` without a folded column, `MATCHES`, ...) run the evaluator itself through the
+/// dialect's callback (``SQLDialect/comparisonTest(_:typeCode:value:)``: SQLite's
+/// `query_test`), which is exact but evaluates every row of the zone; a dialect without
+/// callbacks leaves them to the residual.
+/// Full-text and radius searches narrow the rows through the dialect's indexes. The rest
+/// (several fields at once, key paths into values, `SUBQUERY`, `ALL`, variables) is the
+/// residual, checked by the evaluator on the rows SQL returns; an `OR` or `NOT` with an inexact
+/// part goes to the residual whole.
+///
+/// Not to be confused with ``SQLPlan`` (what it makes) nor with ``QueryPlan`` (what `explain`
+/// prints).
+///
+/// ```swift
+/// let planner = SQLPlanner(dialect: SQLiteDialect(registry: registry), schema: schema, recordType: "City")
+/// let plan = try planner.plan(specification)
+/// ```
+package struct SQLPlanner {
+    package let dialect: any SQLDialect
+    /// The record type's schema; nil when the type has no records yet.
+    package let schema: RecordTypeSchema?
+    package let recordType: String
+
+    /// A planner for one record type.
+    package init(dialect: any SQLDialect, schema: RecordTypeSchema?, recordType: String) {
+        self.dialect = dialect
+        self.schema = schema
+        self.recordType = recordType
+    }
+
+    package var row: String { "\(alias).\(dialect.rowIdentifier)" }
+    /// The alias of the record table in every statement.
+    package var alias: String { "t" }
+
+    package func column(_ name: String) -> String { "t.\(dialect.quote(name))" }
+
+    /// Plans a query.
+    package func plan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
+        let condition = try plan(specification.predicate)
+        var whereClause = "\(column(TableLayout.zoneColumn)) = ?"
+        var arguments: [SQLValue] = [.text(specification.zone.zoneName)]
+        if let sql = condition.sql {
+            whereClause += " AND \(sql)"
+            arguments += condition.arguments
+        }
+        let residual = condition.isExact ? nil : residualPredicate(specification.predicate)
+        guard let (orderBy, orderArguments) = orderClause(specification.sorts) else {
+            // SQL cannot order as asked: the executor sorts, and pages after the keyset, in Swift.
+            return SQLPlan(whereClause: whereClause, whereArguments: arguments, orderBy: nil, orderArguments: [], residual: residual)
+        }
+        let segments = specification.after.flatMap { keysetSegments(specification.sorts, after: $0) } ?? []
+        return SQLPlan(
+            whereClause: whereClause, whereArguments: arguments, orderBy: orderBy, orderArguments: orderArguments,
+            residual: residual, keysetSegments: segments)
+    }
+
+    /// A plan that reads every record of the type in the zone, in order, and leaves the whole
+    /// predicate to the evaluator: for predicates the database cannot run as planned.
+    package func scanPlan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
+        var scan = specification
+        scan.predicate = .truePredicate
+        var plan = try plan(scan)
+        plan.residual = specification.predicate
+        return plan
+    }
+
+    // MARK: Residual
+
+    /// The parts of the predicate that SQL does not do exactly.
+    private func residualPredicate(_ predicate: FormatPredicate) -> FormatPredicate? {
+        if case .and(let parts) = predicate {
+            let remaining = parts.compactMap { part -> FormatPredicate? in
+                guard let condition = try? plan(part), condition.isExact else { return residualPredicate(part) ?? part }
+                return nil
+            }
+            if remaining.isEmpty { return nil }
+            return remaining.count == 1 ? remaining[0] : .and(remaining)
+        }
+        if let condition = try? plan(predicate), condition.isExact { return nil }
+        return predicate
+    }
+
+    // MARK: Predicates
+
+    /// A condition that is always true or always false.
+    package func constant(_ value: Bool) -> SQLCondition {
+        .exact(dialect.literal(value))
+    }
+
+    private func plan(_ predicate: FormatPredicate) throws(RecordStoreError) -> SQLCondition {
+        switch predicate {
+        case .constant(let value):
+            return constant(value)
+        case .and(let parts):
+            var combined = SQLCondition(sql: nil, arguments: [], isExact: true)
+            for part in parts {
+                combined = combined.and(try plan(part))
+            }
+            if combined.sql == nil, combined.isExact { return constant(true) }
+            return combined.sql.map { SQLCondition(sql: "(\($0))", arguments: combined.arguments, isExact: combined.isExact) } ?? combined
+        case .or(let parts):
+            if parts.isEmpty { return constant(false) }
+            var pieces: [String] = []
+            var arguments: [SQLValue] = []
+            var exact = true
+            for part in parts {
+                let condition = try plan(part)
+                guard let sql = condition.sql else { return .residualOnly }
+                pieces.append(sql)
+                arguments += condition.arguments
+                exact = exact && condition.isExact
+            }
+            return SQLCondition(sql: "(" + pieces.joined(separator: " OR ") + ")", arguments: arguments, isExact: exact)
+        case .not(let inner):
+            let condition = try plan(inner)
+            guard condition.isExact, let sql = condition.sql else { return .residualOnly }
+            return .exact("NOT (\(sql))", condition.arguments)
+        case .comparison(let comparison):
+            return try plan(comparison)
+        }
+    }
+
+    private func plan(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition {
+        if let fullText = fullTextCondition(comparison) { return fullText }
+        if let distance = try distanceCondition(comparison) { return distance }
+        if let list = try listCondition(comparison) { return list }
+        guard comparison.modifier == .direct, let key = ComparisonKey.singleKey(in: comparison) else { return .residualOnly }
+        let substituted = ComparisonKey.substitute(key, in: comparison)
+        let columnName: String
+        let type: FieldType
+        if let metadata = MetadataField(rawValue: key) {
+            columnName = TableLayout.column(metadata)
+            type = metadata.fieldType
+        } else if let field = schema?.field(named: key) {
+            guard !field.type.isList else { return .residualOnly }
+            if let folded = fieldStringCondition(comparison, key: key, field: field) { return folded }
+            columnName = field.name
+            type = field.type
+        } else {
+            // No record has this field: every record sees nil, so the answer is a constant.
+            guard let compiled = try? CompiledPredicate(.comparison(substituted)),
+                  let answer = try? compiled.evaluate(value: .null) else { return .residualOnly }
+            return constant(answer)
+        }
+        if let native = nativeCondition(comparison, key: key, column: column(columnName), type: type) {
+            return native
+        }
+        return try test(.comparison(substituted), type: type, value: column(columnName))
+    }
+
+    /// The evaluator's comparison of `SELF` with constants run on a stored value through the
+    /// dialect's callback; the residual's part when the dialect has none.
+    package func test(_ predicate: FormatPredicate, type: FieldType, value: String) throws(RecordStoreError) -> SQLCondition {
+        try dialect.comparisonTest(predicate, typeCode: StoredValueEncoding.typeCode(type), value: value) ?? .residualOnly
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import RecordStoreCore
+
+/// A value bound to a SQL placeholder or read from a column, independent of the database library.
+///
+/// ```swift
+/// let arguments: [SQLValue] = [.text("_defaultZone"), .integer(1_000_000)]
+/// arguments.map(\.description)   // ["\"_defaultZone\"", "1000000"]
+/// ```
+package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    package var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): "\"" + value.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .blob(let value): "<\(value.count) bytes>"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PredicateLanguage
+import RecordStoreCore
+
+/// How field values are stored in SQL columns: strings as text, integers and booleans
+/// as integers, doubles as reals, dates as seconds since 2001 (reals, so they sort),
+/// bytes as blobs, locations and references as text. A list is stored whole, as typed JSON,
+/// in the record's row, and member by member (each encoded here) in the list table.
+package enum StoredValueEncoding {
+    /// The stored form of a scalar value of a field type.
+    package static func encode(_ value: Value) -> SQLValue {
+        switch value {
+        case .null, .object: return .null
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .int(let integer): return .integer(integer)
+        case .double(let double): return double.isNaN ? .null : .real(double)
+        case .string(let string): return .text(string)
+        case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
+        case .bytes(let data): return .blob(data)
+        case .location(let location): return .text(encodeLocation(location))
+        case .reference(let reference): return .text(encodeReference(reference))
+        case .list(let members): return .integer(Int64(members.count))
+        }
+    }
+
+    /// `latitude,longitude` or `latitude,longitude,altitude`, each number printed exactly.
+    package static func encodeLocation(_ location: Location) -> String {
+        var text = "\(location.latitude),\(location.longitude)"
+        if let altitude = location.altitude { text += ",\(altitude)" }
+        return text
+    }
+
+    /// Parses ``encodeLocation(_:)``'s form.
+    package static func decodeLocation(_ text: String) -> Location? {
+        let parts = text.split(separator: ",").compactMap { Double($0) }
+        guard parts.count >= 2 else { return nil }
+        return Location(latitude: parts[0], longitude: parts[1], altitude: parts.count > 2 ? parts[2] : nil)
+    }
+
+    /// The zone name's length in UTF-8 bytes, a colon, the zone name, then the record name.
+    package static func encodeReference(_ reference: Reference) -> String {
+        "\(reference.zoneName.utf8.count):\(reference.zoneName)\(reference.recordName)"
+    }
+
+    /// Parses ``encodeReference(_:)``'s form.
+    package static func decodeReference(_ text: String) -> Reference? {
+        guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")),
+              let length = Int(String(text[..<colon])) else { return nil }
+        let rest = text.utf8[text.utf8.index(after: colon)...]
+        guard rest.count >= length else { return nil }
+        let split = rest.index(rest.startIndex, offsetBy: length)
+        guard let zone = String(rest[..<split]), let name = String(rest[split...]) else { return nil }
+        return Reference(recordName: name, zoneName: zone)
+    }
+
+    /// A small code for each scalar type, passed to SQL functions that decode stored values.
+    package static func typeCode(_ type: FieldType) -> Int {
+        switch type {
+        case .string: 1
+        case .int64: 2
+        case .double: 3
+        case .bool: 4
+        case .date: 5
+        case .bytes: 6
+        case .location: 7
+        case .reference: 8
+        case .list(let element): typeCode(element)
+        }
+    }
+
+    /// The scalar type of a type code.
+    package static func fieldType(code: Int) -> FieldType? {
+        switch code {
+        case 1: .string
+        case 2: .int64
+        case 3: .double
+        case 4: .bool
+        case 5: .date
+        case 6: .bytes
+        case 7: .location
+        case 8: .reference
+        default: nil
+        }
+    }
+
+    /// The stored form of a constant for a comparison with a field of the type, when
+    /// SQL compares the two exactly as the evaluator does; nil otherwise.
+    package static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
+        switch (fieldType, constant) {
+        case (.int64, .int), (.int64, .bool), (.double, .int), (.double, .bool), (.bool, .int), (.bool, .bool):
+            return encode(constant)
+        case (.int64, .double(let double)), (.double, .double(let double)), (.bool, .double(let double)):
+            return double.isNaN ? nil : .real(double)
+        case (.string, .string):
+            return encode(constant)
+        case (.date, .date):
+            return encode(constant)
+        default:
+            return nil
+        }
+    }
+
+    /// The value a stored column holds, read as a field of the type (a scalar type, or a list's
+    /// element type); the inverse of ``encode(_:)``.
+    ///
+    /// ```swift
+    /// StoredValueEncoding.decode(.real(0), as: .date)   // .date(2001-01-01 00:00:00 UTC)
+    /// ```
+    package static func decode(_ stored: SQLValue, as type: FieldType) -> Value {
+        switch (stored, type) {
+        case (.null, _):
+            return .null
+        case (.text(let text), .string):
+            return .string(text)
+        case (.integer(let integer), .bool):
+            return .bool(integer != 0)
+        case (.integer(let integer), .int64), (.integer(let integer), .double):
+            return .int(integer)
+        case (.real(let double), .int64), (.real(let double), .double):
+            return .double(double)
+        case (.real(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case (.integer(let seconds), .date):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case (.blob(let data), .bytes):
+            return .bytes(data)
+        case (.text(let text), .location):
+            return decodeLocation(text).map(Value.location) ?? .null
+        case (.text(let text), .reference):
+            return decodeReference(text).map(Value.reference) ?? .null
+        case (_, .list):
+            return .null
+        case (.integer(let integer), _):
+            return .int(integer)
+        case (.real(let double), _):
+            return .double(double)
+        case (.text(let text), _):
+            return .string(text)
+        case (.blob(let data), _):
+            return .bytes(data)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import RecordStoreCore
+/// The names of the tables, columns and indexes every SQL engine stores a record type in.
+/// Type and field names are checked identifiers (letters, digits, `_`), and the layout's own
+/// names add `$`, which no type or field name holds, so they never collide. An engine's own
+/// side structures (SQLite's FTS5 and R*Tree tables) are named in its folder.
+package enum TableLayout {
+    /// The zones table.
+    package static let zonesTable = "$zones"
+    /// The record-type schemas table.
+    package static let schemaTable = "$schema"
+    /// Which type holds each record: (zone, record name) -> type.
+    package static let registryTable = "$records"
+
+    /// Metadata columns of a record table.
+    package static let zoneColumn = "$zone"
+    package static let recordNameColumn = "$recordName"
+    package static let creationDateColumn = "$creationDate"
+    package static let modificationDateColumn = "$modificationDate"
+    package static let changeTagColumn = "$recordChangeTag"
+
+    /// The table of a record type.
+    package static func recordTable(_ recordType: String) -> String { recordType }
+    /// The list members of a record type: (record, field, position, value).
+    package static func listTable(_ recordType: String) -> String { "\(recordType)$list" }
+    /// The latitude column of a location field.
+    package static func latitudeColumn(_ field: String) -> String { "\(field)$latitude" }
+    /// The longitude column of a location field.
+    package static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
+    /// A column derived from a string field (``DerivedColumn``): `name$c`, `name$localized`.
+    package static func derivedColumn(_ field: String, _ derived: DerivedColumn) -> String { "\(field)$\(derived.rawValue)" }
+    /// The index of a derived column.
+    package static func derivedIndex(_ recordType: String, field: String, _ derived: DerivedColumn) -> String {
+        "\(recordType)$\(field)$\(derived.rawValue)$index"
+    }
+    /// The index of a field. The `$index` suffix keeps it apart from the type's other
+    /// objects: `T$list` and `T$fts` would name the list and FTS tables for fields called
+    /// `list` and `fts` (SQLite tables and indexes share one namespace).
+    package static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
+
+    /// The column of a metadata field.
+    package static func column(_ metadata: MetadataField) -> String {
+        switch metadata {
+        case .recordName: recordNameColumn
+        case .creationDate: creationDateColumn
+        case .modificationDate: modificationDateColumn
+        case .recordChangeTag: changeTagColumn
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import RecordStoreCore
+import RecordStoreSQL
+
+/// GRDB exports a `Record` too: inside this engine, `Record` is always the store's record.
+typealias Record = RecordStoreCore.Record

@@ -1,0 +1,98 @@
+import PredicateLanguage
+import RecordStoreCore
+import RecordStoreSQL
+
+/// SQLite: double-quoted identifiers, `?` placeholders, `1`/`0` for booleans, nulls first
+/// ascending (SQLite's default), `BINARY` (code-point) string order, FTS5 and R*Tree tables, and
+/// callbacks into Swift for what SQL cannot do natively: `query_test` (the evaluator's
+/// comparison on one value), `query_distance` (the evaluator's great-circle distance) and the
+/// `query_*` collations of ``SortComparison``.
+///
+/// Without a registry (`SQLiteDialect(registry: nil)`) the dialect has no callbacks, as a
+/// server database: the planner then leaves those comparisons to the residual and sorts
+/// localized orders in Swift. The tests run it so, to check that fallback on real SQL.
+///
+/// ```swift
+/// let dialect = SQLiteDialect(registry: ComparisonTestRegistry())
+/// dialect.stringOrder("t.\"name\"", comparison: .localized)   // t."name" COLLATE query_localized
+/// ```
+struct SQLiteDialect: SQLDialect {
+    /// The comparisons `query_test` runs; nil when the connection has no callbacks.
+    let registry: ComparisonTestRegistry?
+
+    var name: String { "sqlite" }
+
+    func quote(_ identifier: String) -> String {
+        Self.quote(identifier)
+    }
+
+    /// A double-quoted identifier, inner quotes doubled.
+    static func quote(_ identifier: String) -> String {
+        // Identifiers are checked names almost always free of quotes: skip Foundation then.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    func numberPlaceholders(_ sql: String) -> String { sql }
+
+    var rowIdentifier: String { "rowid" }
+
+    func literal(_ value: Bool) -> String { value ? "1" : "0" }
+
+    var sortsNullsFirstAscending: Bool { true }
+
+    /// SQLite's text binding stops at a NUL character.
+    func bindsExactly(_ value: SQLValue) -> Bool {
+        if case .text(let text) = value { return !text.utf8.contains(0) }
+        return true
+    }
+
+    func stringOrder(_ expression: String, comparison: SortComparison) -> String? {
+        guard let collation = comparison.collationName else { return expression }
+        return registry == nil ? nil : "\(expression) COLLATE \(collation)"
+    }
+
+    func comparisonTest(_ predicate: FormatPredicate, typeCode: Int, value: String) throws(RecordStoreError) -> SQLCondition? {
+        guard let registry else { return nil }
+        let number = try registry.register(predicate)
+        return .exact("query_test(?, \(typeCode), \(value))", [.integer(number)])
+    }
+
+    func distance(latitude: String, longitude: String) -> String? {
+        registry == nil ? nil : "query_distance(\(latitude), \(longitude), ?, ?)"
+    }
+
+    func containsCondition(_ expression: String) -> String {
+        "instr(\(expression), ?) > 0"
+    }
+
+    func endsWithCondition(_ expression: String) -> String {
+        "substr(\(expression), -?) = ?"
+    }
+
+    var unlimited: SQLValue { .integer(-1) }
+
+    func booleanAsNumber(_ expression: String) -> String { expression }
+
+    func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool) {
+        (quote(TableLayout.listTable(recordType)), true)
+    }
+
+    func fullTextCondition(recordType: String, alias: String) -> String {
+        let table = quote(SQLiteLayout.fullTextTable(recordType))
+        return "\(alias).rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
+    }
+
+    func fullTextQuery(anyOf tokens: [String]) -> String {
+        tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
+    }
+
+    func boundingBoxCondition(
+        recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
+    ) -> SQLCondition {
+        let table = quote(SQLiteLayout.locationIndexTable(recordType, field: field))
+        return .superset(
+            "\(alias).rowid IN (SELECT id FROM \(table) WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)",
+            [.real(latitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.lowerBound), .real(longitudes.upperBound)])
+    }
+}

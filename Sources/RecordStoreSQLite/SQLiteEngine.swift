@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+import RecordStoreCore
+import RecordStoreSQL
+
+/// The SQLite engine: a GRDB `DatabasePool` in WAL mode (readers run during writes), a table per
+/// record type, and queries planned into SQL plus a residual predicate, run by the shared
+/// ``SQLExecutor``.
+///
+/// Each operation is written once, as an `async` method. Called from `async` code, it runs
+/// through GRDB's `async` API on GRDB's dispatch queues, so that no cooperative thread waits on
+/// the file; for a synchronous caller of ``Store`` (`SynchronousCall/isWaiting`), it runs on
+/// the caller's thread through GRDB's blocking API, without a hop to a queue and back.
+///
+/// ```swift
+/// let engine = try SQLiteEngine(path: "cities.sqlite")
+/// let store = Store(engine: engine)
+/// ```
+final class SQLiteEngine: StorageEngine {
+    let name = "sqlite"
+    /// Its work is a local file: ``Store``'s synchronous methods may wait for it.
+    var answersSynchronously: Bool { true }
+    let secret: StoreSecret
+    private let pool: DatabasePool
+    let executor: SQLExecutor
+    private let storage = SQLiteSchemaStorage()
+    /// The commits live queries follow: this handle's as it makes them, others' from the change log.
+    let changeFeed: ChangeFeed
+
+    /// Opens (creating when needed) the database file at `path`, and brings an older layout up
+    /// to date. With `evaluatorCallbacks` false, the planner does not call back into Swift from
+    /// SQL (no `query_test`, `query_distance` nor collations), as on a database server: the
+    /// tests run it so to check that fallback.
+    init(path: String, evaluatorCallbacks: Bool = true, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+        let registry = ComparisonTestRegistry()
+        executor = SQLExecutor(dialect: SQLiteDialect(registry: evaluatorCallbacks ? registry : nil))
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            SQLiteFunctions.register(in: db, registry: registry)
+            // WAL with synchronous=NORMAL cannot corrupt the database; a power cut may lose the
+            // last transactions, never part of one. A 32 MB page cache keeps the indexes of a
+            // bulk import in memory.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA cache_size = -32768")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let (storage, executor) = (self.storage, self.executor)
+            secret = try pool.write { db in
+                try storage.createBaseTables(db)
+                try SQLiteChangeLog.createTable(db)
+                let secret = try SQLiteStoreSecret.load(db)
+                let catalog = try SQLiteConnection.run(db) { try await executor.catalog(on: $0) }
+                try SQLiteLayoutMigration.migrate(db, catalog: catalog, progress: progress)
+                // A bulk load cut off before its end left indexes to build.
+                try SQLiteDeferredIndexes(db: db, progress: progress).finish(catalog)
+                return secret
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+        changeFeed = ChangeFeed(
+            storeIdentity: secret.storeIdentifier, source: SQLiteChangeSource(pool: pool, executor: executor), ordering: .consecutive)
+    }
+
+    /// A thrown error as a store error.
+    static func storeError(_ error: any Error) -> RecordStoreError {
+        if let error = error as? RecordStoreError { return error }
+        if let error = error as? FormatPredicateError { return .predicate(error) }
+        if let error = error as? DatabaseError {
+            if let evaluationError = SQLiteFunctions.evaluationError(in: error) { return .predicate(evaluationError) }
+            return .storage(error.message ?? error.description)
+        }
+        if error is CancellationError { return .cancelled }
+        return .storage(String(describing: error))
+    }
+
+    // MARK: Access
+
+    /// Runs `body` in a read snapshot: on the caller's thread when a synchronous caller waits
+    /// for it, otherwise on one of GRDB's reader queues.
+    private func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
+        do {
+            if SynchronousCall.isWaiting { return try Self.blocking { try pool.read(body) } }
+            return try await pool.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs `body` in a write transaction: on the caller's thread when a synchronous caller
+    /// waits for it, otherwise on GRDB's writer queue.
+    private func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
+        do {
+            if SynchronousCall.isWaiting { return try Self.blocking { try pool.write(body) } }
+            return try await pool.write(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs GRDB's blocking API (in a synchronous context, where its synchronous overloads are
+    /// the ones chosen).
+    private static func blocking<T>(_ work: () throws -> T) rethrows -> T {
+        try work()
+    }
+
+    /// Runs shared SQL code (``SQLExecutor``) in a read snapshot.
+    private func readingSQL<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) async throws -> T) async throws(RecordStoreError) -> T {
+        try await reading { db in try SQLiteConnection.run(db, body) }
+    }
+
+    // MARK: Writes
+
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
+        let executor = self.executor
+        let outcome = try await writing { db in
+            try SQLiteConnection.run(db) { _ in
+                var transaction = SQLiteWriteTransaction(db: db, executor: executor)
+                return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
+            }
+        }
+        changeFeed.committed(outcome.changes)
+        return outcome.saved
+    }
+
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
+        let executor = self.executor
+        try await writing { db in try SQLiteConnection.run(db) { try await executor.createZone(zone, on: $0) } }
+    }
+
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        guard zone != .default else { throw .cannotDeleteDefaultZone }
+        let executor = self.executor
+        let changes = try await writing { db in
+            try SQLiteConnection.run(db) { connection in
+                guard try await executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
+                let catalog = try await executor.catalog(on: connection)
+                try SQLiteRecordWriter(db: db, catalog: catalog).deleteZone(zone)
+                var changes = CommittedChanges(sequence: 0, unlisted: [.init(zone: zone)])
+                changes.sequence = try SQLiteChangeLog.append(changes, db)
+                return changes
+            }
+        }
+        changeFeed.committed(changes)
+    }
+
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        let (executor, storage) = (self.executor, self.storage)
+        try await writing { db in
+            try SQLiteConnection.run(db) { connection in
+                var catalog = try await executor.catalog(on: connection)
+                let before = catalog.recordTypes[schema.name]?.searchableFieldNames
+                let changes = try catalog.define(schema)
+                try storage.apply(changes, catalog: catalog, db)
+                if let updated = catalog.recordTypes[schema.name] {
+                    try storage.ensureIndexes(updated, db)
+                    if before != nil, before != updated.searchableFieldNames {
+                        try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
+                    }
+                }
+                try connection.execute(executor.saveCatalogStatement(catalog))
+            }
+        }
+    }
+
+    /// Starts a bulk load of about `incoming` records into a record type: when the type's table
+    /// is missing or holds fewer rows than that, its B-tree indexes are dropped until
+    /// ``finishBulkLoad(progress:)`` builds them in one pass (``SQLiteDeferredIndexes``).
+    func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await writing { db in
+            let table = TableLayout.recordTable(recordType)
+            if try db.tableExists(table) {
+                // Counting stops at `incoming` rows: a small import into a large table reads little.
+                let rows = try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM (SELECT 1 FROM \(SQLiteDialect.quote(table)) LIMIT ?)", arguments: [incoming]) ?? 0
+                guard rows < incoming else { return }
+            }
+            let catalog = try SQLiteConnection.run(db) { try await executor.catalog(on: $0) }
+            try SQLiteDeferredIndexes(db: db).defer(recordType, catalog: catalog)
+        }
+    }
+
+    /// Builds the indexes a bulk load deferred; `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await writing { db in
+            let catalog = try SQLiteConnection.run(db) { try await executor.catalog(on: $0) }
+            try SQLiteDeferredIndexes(db: db, progress: progress).finish(catalog)
+        }
+    }
+
+    /// Gathers index statistics (`ANALYZE`, sampling at most 1,000 rows per index) so
+    /// SQLite's planner picks the selective index rather than the one that avoids a sort.
+    func optimize() async throws(RecordStoreError) {
+        try await writing { db in
+            try db.execute(sql: "PRAGMA analysis_limit = 1000")
+            try db.execute(sql: "ANALYZE")
+        }
+    }
+
+    // MARK: Reads
+
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        let executor = self.executor
+        return try await readingSQL { try await executor.records(for: ids, on: $0) }
+    }
+
+    func zones() async throws(RecordStoreError) -> [ZoneID] {
+        let executor = self.executor
+        return try await readingSQL { try await executor.zones(on: $0) }
+    }
+
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        let executor = self.executor
+        return try await readingSQL { try await executor.catalog(on: $0) }
+    }
+
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        let executor = self.executor
+        return try await readingSQL { try await executor.records(query, on: $0) }
+    }
+
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        let executor = self.executor
+        return try await readingSQL { try await executor.count(query, on: $0) }
+    }
+
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        let executor = self.executor
+        return try await readingSQL { try await executor.aggregate(query, groupBy: groupBy, aggregates: aggregates, on: $0) }
+    }
+
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        let (executor, name) = (self.executor, self.name)
+        return try await readingSQL { connection in
+            guard let prepared = try await executor.prepare(query, on: connection) else {
+                return ExplainedQuery.noRecords(engine: name, query: query)
+            }
+            let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
+            let explanation = try SQLiteQueryPlanExplanation(statement: statement, connection.db)
+            return ExplainedQuery.plan(
+                engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes,
+                estimatedRows: explanation.estimatedRows)
+        }
+    }
+}

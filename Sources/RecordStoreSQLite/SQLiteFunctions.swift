@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+import RecordStoreCore
+import RecordStoreSQL
+
+/// The functions and collations every connection of a SQLite store registers.
+enum SQLiteFunctions {
+    /// Starts the SQLite error message of an evaluation error in `query_test`; the engine
+    /// turns such an error back into `RecordStoreError.predicate(.evaluation(message))`.
+    static let evaluationErrorMarker = "query_test evaluation failed: "
+
+    /// The evaluation error a SQLite error carries from `query_test`, or nil.
+    ///
+    /// ```swift
+    /// SQLiteFunctions.evaluationError(in: error)   // .evaluation("regular expression ... took longer than ...")
+    /// ```
+    static func evaluationError(in error: DatabaseError) -> FormatPredicateError? {
+        guard let message = error.message, message.hasPrefix(evaluationErrorMarker) else { return nil }
+        return .evaluation(String(message.dropFirst(evaluationErrorMarker.count)))
+    }
+
+    /// Registers `query_test`, `query_distance` and the `query_*` sort collations.
+    static func register(in db: Database, registry: ComparisonTestRegistry) {
+        db.add(function: DatabaseFunction("query_test", argumentCount: 3, pure: true) { arguments in
+            guard let number = Int64.fromDatabaseValue(arguments[0]),
+                  let code = Int.fromDatabaseValue(arguments[1]),
+                  let type = StoredValueEncoding.fieldType(code: code) else {
+                throw RecordStoreError.storage("query_test called with bad arguments")
+            }
+            do {
+                return try registry.test(number, value: StoredValueEncoding.decode(SQLiteValueConversion.value(arguments[2]), as: type)) ? 1 : 0
+            } catch let error as FormatPredicateError {
+                // SQLite carries only a message: the marker lets the engine give back the typed error.
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: evaluationErrorMarker + error.description)
+            }
+        })
+        db.add(function: DatabaseFunction("query_distance", argumentCount: 4, pure: true) { arguments in
+            guard let latitude = Double.fromDatabaseValue(arguments[0]),
+                  let longitude = Double.fromDatabaseValue(arguments[1]),
+                  let originLatitude = Double.fromDatabaseValue(arguments[2]),
+                  let originLongitude = Double.fromDatabaseValue(arguments[3]) else { return nil }
+            return Location(latitude: latitude, longitude: longitude)
+                .distance(to: Location(latitude: originLatitude, longitude: originLongitude))
+        })
+        for comparison in SortComparison.allCases {
+            guard let name = comparison.collationName else { continue }
+            db.add(collation: DatabaseCollation(name) { lhs, rhs in comparison.compare(lhs, rhs) })
+        }
+    }
+}

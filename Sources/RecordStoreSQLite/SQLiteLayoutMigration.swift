@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+import RecordStoreCore
+import RecordStoreSQL
+
+/// Brings a database file written by an earlier version of the engine to the current layout,
+/// when the store opens, in the opening transaction. The layout version is kept in the
+/// `$metadata` table (`layoutVersion`); a new store starts at the current version.
+///
+/// Versions:
+/// - 0: lists stored in the record's row as their member count, members only in the list table.
+/// - 1: lists stored whole in the row as typed JSON (members also in the list table, for queries).
+/// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), and
+///   string list members their folded forms in the list table, indexed; field indexes end with
+///   the record name.
+///
+/// Whatever the version, the sort keys are computed again when ICU's collation version differs
+/// from the one that made them.
+///
+/// ```swift
+/// try SQLiteLayoutMigration.migrate(db, catalog: catalog)
+/// ```
+enum SQLiteLayoutMigration {
+    /// The layout this version of the engine writes.
+    static let currentVersion: Int64 = 2
+
+    private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
+
+    /// Migrates the database to ``currentVersion`` when it is older.
+    static func migrate(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler? = nil) throws {
+        let derivedColumns = SQLiteDerivedColumns(db: db, progress: progress)
+        let stored = try Int64.fetchOne(db, sql: "SELECT value FROM \(metadata) WHERE name = 'layoutVersion'")
+        if stored == nil, catalog.recordTypes.isEmpty {
+            try derivedColumns.refreshSortKeys(catalog)
+            return try setVersion(currentVersion, db)
+        }
+        let version = stored ?? 0
+        if version < currentVersion {
+            if version < 1 { try storeListsInline(db, catalog: catalog) }
+            if version < 2 {
+                for schema in catalog.sorted {
+                    // Field indexes gain the record name as their last column; derived columns
+                    // are added, filled and indexed.
+                    for field in schema.fields {
+                        try db.execute(sql: "DROP INDEX IF EXISTS \(SQLiteDialect.quote(TableLayout.fieldIndex(schema.name, field: field.name)))")
+                    }
+                    try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
+                    if try db.tableExists(TableLayout.listTable(schema.name)) {
+                        let list = SQLiteListTable(recordType: schema.name)
+                        try list.addFoldedColumns(db, progress: progress)
+                        try list.createSearchIndexes(db)
+                    }
+                }
+            }
+            try setVersion(currentVersion, db)
+        }
+        try derivedColumns.refreshSortKeys(catalog)
+    }
+
+    private static func setVersion(_ version: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO \(metadata) (name, value) VALUES ('layoutVersion', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [version])
+    }
+
+    /// Version 0 to 1: every list column that holds a member count gets the list as JSON,
+    /// read from the list table.
+    private static func storeListsInline(_ db: Database, catalog: SchemaCatalog) throws {
+        for schema in catalog.sorted {
+            let table = SQLiteDialect.quote(TableLayout.recordTable(schema.name))
+            let listTable = SQLiteDialect.quote(TableLayout.listTable(schema.name))
+            for field in schema.fields {
+                guard let elementType = field.type.elementType else { continue }
+                let column = SQLiteDialect.quote(field.name)
+                let rowIDs = try Int64.fetchAll(db, sql: "SELECT rowid FROM \(table) WHERE typeof(\(column)) = 'integer'")
+                for rowID in rowIDs {
+                    let members = try DatabaseValue.fetchAll(
+                        db, sql: "SELECT value FROM \(listTable) WHERE record = ? AND field = ? ORDER BY position",
+                        arguments: [rowID, field.name])
+                    let list = Value.list(members.map { StoredValueEncoding.decode(SQLiteValueConversion.value($0), as: elementType) })
+                    try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [list.jsonText(), rowID])
+                }
+            }
+        }
+    }
+}

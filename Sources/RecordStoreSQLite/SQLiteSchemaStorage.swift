@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import RecordStoreCore
+import RecordStoreSQL
+
+/// Creates the store's tables and keeps the record-type tables in step with the schema.
+struct SQLiteSchemaStorage {
+    private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
+
+    /// Creates the zones, schema and registry tables when missing.
+    func createBaseTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.zonesTable)) (name TEXT PRIMARY KEY NOT NULL);
+            INSERT OR IGNORE INTO \(quote(TableLayout.zonesTable)) (name) VALUES (?);
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.schemaTable)) (id INTEGER PRIMARY KEY CHECK (id = 1), catalog TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS \(quote(TableLayout.registryTable)) (
+                zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL,
+                PRIMARY KEY (zone, recordName)) WITHOUT ROWID;
+            """, arguments: [ZoneID.default.zoneName])
+    }
+
+    /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree
+    /// tables (the catalog itself is stored by the caller).
+    func apply(_ changes: [SchemaChange], catalog: SchemaCatalog, _ db: Database) throws {
+        for change in changes {
+            switch change {
+            case .addedRecordType(let recordType):
+                try createRecordType(recordType, db)
+            case .addedField(let recordType, let field):
+                try addField(field, to: recordType, db)
+            case .changedFieldType:
+                break  // columns have no declared type; the stored values stay exact
+            }
+        }
+        for recordType in Set(changes.map(\.recordType)) {
+            guard let schema = catalog.recordTypes[recordType] else { continue }
+            try ensureIndexes(schema, db)
+        }
+    }
+
+    private func createRecordType(_ recordType: String, _ db: Database) throws {
+        let table = quote(TableLayout.recordTable(recordType))
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(table) (
+                \(quote(TableLayout.zoneColumn)) TEXT NOT NULL,
+                \(quote(TableLayout.recordNameColumn)) TEXT NOT NULL,
+                \(quote(TableLayout.creationDateColumn)) REAL,
+                \(quote(TableLayout.modificationDateColumn)) REAL,
+                \(quote(TableLayout.changeTagColumn)) TEXT);
+            CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(recordType)$$record")) ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)));
+            """)
+        try SQLiteListTable(recordType: recordType).create(db, withSearchIndexes: !SQLiteDeferredIndexes(db: db).isDeferred(recordType))
+    }
+
+    private func addField(_ field: FieldSchema, to recordType: String, _ db: Database) throws {
+        let table = quote(TableLayout.recordTable(recordType))
+        let existing = Set(try db.columns(in: TableLayout.recordTable(recordType)).map(\.name))
+        if !existing.contains(field.name) {
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(field.name))")
+        }
+        if field.type == .location {
+            for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
+            }
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name)))
+                USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)
+                """)
+        }
+    }
+
+    /// Creates the indexes the schema's flags ask for (with the derived columns and their
+    /// indexes), and the FTS table when a field is searchable. Each index is `(zone, column,
+    /// record name)`: it serves `ORDER BY column ASC, record name ASC` whole, so ties on the
+    /// column (many cities of population 1,000) never need a sort step.
+    ///
+    /// While a bulk load defers the type's indexes (``SQLiteDeferredIndexes``), only the columns
+    /// and the FTS table are made; the load's end builds the indexes.
+    func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
+        let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
+        let table = quote(TableLayout.recordTable(schema.name))
+        let indexedFields = deferred ? [] : schema.fields.filter { ($0.isQueryable || $0.isSortable) && !$0.type.isList && $0.type != .location }
+        let reporter = ProgressReporter(task: "Building the indexes of \(schema.name)", total: indexedFields.count, handler: progress, unit: "indexes", everyUnit: true)
+        for (built, field) in indexedFields.enumerated() {
+            defer { reporter.report(built + 1) }
+            try db.execute(sql: """
+                CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
+                ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))
+                """)
+        }
+        // Derived columns (of new fields, or that a field gains with a flag) are added and filled here.
+        try SQLiteDerivedColumns(db: db, progress: progress).ensure(schema, indexes: !deferred)
+        if !schema.searchableFieldNames.isEmpty {
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
+        }
+    }
+}
+
+extension SchemaChange {
+    /// The record type a change concerns.
+    var recordType: String {
+        switch self {
+        case .addedRecordType(let name): name
+        case .addedField(let name, _): name
+        case .changedFieldType(let name, _, _): name
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import GRDB
+import RecordStoreCore
+import RecordStoreSQL
+
+/// The `$metadata` table: the store's random identifier and cursor-signing key, created
+/// with the store and kept for its lifetime, so cursors stay valid across connections.
+enum SQLiteStoreSecret {
+    static let table = "$metadata"
+
+    /// Reads the secret, writing a fresh one the first time.
+    static func load(_ db: Database) throws -> StoreSecret {
+        let quoted = SQLiteDialect.quote(table)
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoted) (name TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL)")
+        let fresh = StoreSecret.random()
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO \(quoted) (name, value) VALUES ('storeIdentifier', ?), ('cursorKey', ?)",
+            arguments: [Data(fresh.storeIdentifier), Data(fresh.key)])
+        let identifier = try Data.fetchOne(db, sql: "SELECT value FROM \(quoted) WHERE name = 'storeIdentifier'") ?? Data()
+        let key = try Data.fetchOne(db, sql: "SELECT value FROM \(quoted) WHERE name = 'cursorKey'") ?? Data()
+        guard identifier.count == 16, key.count == 32 else {
+            throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
+        }
+        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
+    }
+}

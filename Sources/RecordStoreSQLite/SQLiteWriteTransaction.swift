@@ -1,0 +1,55 @@
+import GRDB
+import RecordStoreCore
+import RecordStoreSQL
+
+/// A SQLite write transaction as ``SaveProcedure`` uses it: the catalog, the registry of
+/// stored records, the zones, the schema storage and the record writer, all on one connection.
+///
+/// ```swift
+/// try pool.write { db in
+///     try SQLiteConnection.run(db) { _ in
+///         var transaction = SQLiteWriteTransaction(db: db, executor: executor)
+///         return try await SaveProcedure.run(changes, mode: .development, in: &transaction)
+///     }
+/// }
+/// ```
+struct SQLiteWriteTransaction: RecordWriteTransaction {
+    let db: Database
+    let executor: SQLExecutor
+    private let storage = SQLiteSchemaStorage()
+    private var connection: SQLiteConnection { SQLiteConnection(db) }
+
+    init(db: Database, executor: SQLExecutor) {
+        self.db = db
+        self.executor = executor
+    }
+
+    func readCatalog() async throws -> SchemaCatalog {
+        try await executor.catalog(on: connection)
+    }
+
+    func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion] {
+        var versions: [RecordID: StoredVersion] = [:]
+        for id in ids {
+            if let version = try SQLiteRecordWriter.storedVersion(of: id, db) { versions[id] = version }
+        }
+        return versions
+    }
+
+    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
+        try await executor.existingZones(among: zones, on: connection)
+    }
+
+    func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws {
+        try storage.apply(changes, catalog: catalog, db)
+        try connection.execute(executor.saveCatalogStatement(catalog))
+    }
+
+    func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws {
+        try SQLiteRecordWriter(db: db, catalog: catalog).apply(plan)
+    }
+
+    func logCommit(_ changes: CommittedChanges) throws -> Int64 {
+        try SQLiteChangeLog.append(changes, db)
+    }
+}
