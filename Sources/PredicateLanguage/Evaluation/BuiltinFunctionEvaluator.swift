@@ -38,7 +38,8 @@ public enum BuiltinFunctionEvaluator {
         case "add:to:": return try Arithmetic.apply(.add, first, second)
         case "from:subtract:": return try Arithmetic.apply(.subtract, first, second)
         case "multiply:by:": return try Arithmetic.apply(.multiply, first, second)
-        case "divide:by:": return try Arithmetic.apply(.divide, first, second)
+        case "divide:by:":
+            return try Arithmetic.apply(.divide, first, second, describing: { "divide:by:(\(first.formatLiteral), \(second.formatLiteral))" })
         case "raise:toPower:": return try Arithmetic.apply(.power, first, second)
         case "modulus:by:": return try modulus(first, second)
         case "sqrt:": return try real(name, first) { $0.squareRoot() }

@@ -114,7 +114,7 @@ enum ExpressionCompiler {
             let compiledLeft = try compile(left, options: options, layout: layout)
             let compiledRight = try compile(right, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
-                try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context))
+                try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context), describing: { expression.expressionFormat })
             }
 
         case .negation(let operand):
