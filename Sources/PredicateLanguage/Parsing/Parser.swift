@@ -292,6 +292,8 @@ struct Parser {
         case .keyword(.matches): .matches
         case .keyword(.in): .in
         case .keyword(.between): .between
+        case .keyword(.utiConformsTo): .conformsTo
+        case .keyword(.utiEquals): .typeEquals
         default: nil
         }
     }
