@@ -20,7 +20,8 @@ public enum BuiltinFunctionEvaluator {
         guard let function = BuiltinFunction.named(name) else {
             throw FormatPredicateError.evaluation("there is no built-in function named \(name)")
         }
-        guard arguments.count == function.arity else {
+        // Extra arguments are ignored, as Apple's functions ignore them; too few is an error.
+        guard arguments.count >= function.arity else {
             throw FormatPredicateError.evaluation(
                 "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but was given \(arguments.count)")
         }

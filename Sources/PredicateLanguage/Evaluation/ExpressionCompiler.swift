@@ -75,12 +75,15 @@ enum ExpressionCompiler {
                 throw FormatPredicateError.evaluation(
                     "there is no built-in function named \(name); register it in EvaluationOptions.functions and call it with FUNCTION(...)")
             }
-            guard function.arity == arguments.count else {
+            guard arguments.count >= function.arity else {
                 throw FormatPredicateError.evaluation(
                     "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but is given \(arguments.count)")
             }
             var compiledArguments: [CompiledExpressionOperand] = []
-            for argument in arguments { compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout))) }
+            // Apple's functions read the arguments they need and ignore the rest: extras are not evaluated.
+            for argument in arguments.prefix(function.arity) {
+                compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout)))
+            }
             let compiled = compiledArguments
             return { context throws(FormatPredicateError) in
                 var values: [Value] = []
