@@ -8,16 +8,10 @@ import Testing
 struct SortAndLimitCommandTests {
     /// A fresh store of Files named "File 10", "file 2", "File 1" and "Émile", and its path.
     private func store() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sort-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("files.jsonl")
-        let lines = [#"{"id": "a", "name": "File 10"}"#, #"{"id": "b", "name": "file 2"}"#, #"{"id": "c", "name": "File 1"}"#,
-                     #"{"id": "d", "name": "Émile"}"#]
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-        let database = folder.appendingPathComponent("files.sqlite").path
-        let imported = try CommandRunner.run(["import", "--db", database, "--type", "File", "--id", "id", file.path])
-        #expect(imported.status == 0)
-        return database
+        try CommandRunner.importedStore("sort-cli", recordType: "File", jsonLines: [
+            #"{"id": "a", "name": "File 10"}"#, #"{"id": "b", "name": "file 2"}"#, #"{"id": "c", "name": "File 1"}"#,
+            #"{"id": "d", "name": "Émile"}"#,
+        ])
     }
 
     private func names(_ database: String, _ sort: String) throws -> [String] {

@@ -55,6 +55,23 @@ public struct LikePattern: Sendable, Hashable {
         return String(prefix)
     }
 
+    /// The text of a pattern without wildcards (escapes resolved, in NFC, not folded), for which
+    /// `LIKE` holds exactly when `==` that text holds (both compare the NFC forms, folded alike);
+    /// nil for a pattern with a `*` or `?`.
+    ///
+    /// ```swift
+    /// LikePattern.wholeLiteral(of: #"a\*b"#)   // "a*b"
+    /// LikePattern.wholeLiteral(of: "a*b")     // nil
+    /// ```
+    public static func wholeLiteral(of pattern: String) -> String? {
+        var text = String.UnicodeScalarView()
+        for element in LikePattern(pattern).elements {
+            guard case .literal(let scalar) = element else { return nil }
+            text.append(scalar)
+        }
+        return String(text)
+    }
+
     /// Compiles a pattern. When `options` fold (`[c]`, `[d]`), the literal parts
     /// are folded so that the pattern matches folded strings.
     ///

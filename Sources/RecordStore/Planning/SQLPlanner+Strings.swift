@@ -12,6 +12,7 @@ extension SQLPlanner {
     ///   folded strings' bytes);
     /// - `LIKE` that is literal text and one trailing `*`: exactly `BEGINSWITH` that text (the
     ///   evaluator's `LIKE` compares code points of the folded strings), the same exact range;
+    ///   `LIKE` without wildcards: equality with its text, exact;
     ///   another `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
     ///
     /// - `CONTAINS`, `ENDSWITH`: native substring tests of the folded column (``SQLDialect/containsCondition(_:)``),
@@ -131,6 +132,11 @@ extension SQLPlanner {
             guard let lower = form(.string(prefix)) else { return nil }
             return prefixRange(column, lower, isExact: true)
         case (subject, .like, .constant(.string(let pattern))):
+            // Without wildcards it is equality with its text, exactly (NFC forms, folded alike).
+            if let text = LikePattern.wholeLiteral(of: pattern) {
+                guard let argument = form(.string(text)) else { return nil }
+                return .exact("(\(column) IS NOT NULL AND \(column) = ?)", [.text(argument)])
+            }
             // Literal text and one trailing `*` is BEGINSWITH that text, exactly.
             if let literal = LikePattern.prefixLiteral(of: pattern) {
                 guard let lower = form(.string(literal)) else { return nil }

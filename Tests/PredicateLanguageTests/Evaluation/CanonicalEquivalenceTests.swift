@@ -73,3 +73,19 @@ struct CanonicalEquivalenceTests {
         #expect(TextFolding.fold("Sa\u{303}o", options: []) == "S\u{E3}o")
     }
 }
+
+@Suite("LIKE patterns SQL can decide")
+struct LikePatternLiteralTests {
+    // A LIKE without wildcards is equality of the NFC forms (Predicate Programming Guide: LIKE's `*` and `?` are its only wildcards).
+    @Test func aPatternWithoutWildcardsIsItsText() throws {
+        #expect(LikePattern.wholeLiteral(of: "Paris") == "Paris")
+        #expect(LikePattern.wholeLiteral(of: #"a\*b\?"#) == "a*b?")
+        #expect(LikePattern.wholeLiteral(of: "Sa\u{303}o") == "S\u{E3}o")
+        #expect(LikePattern.wholeLiteral(of: "a*b") == nil)
+        #expect(LikePattern.wholeLiteral(of: "a?") == nil)
+        #expect(LikePattern.wholeLiteral(of: "") == "")
+        let like = try FormatPredicate(format: "name LIKE[c] 'PARIS'")
+        #expect(try like.evaluate(withValue: ["name": "paris"]) == true)
+        #expect(try like.evaluate(withValue: ["name": "parisx"]) == false)
+    }
+}

@@ -163,6 +163,11 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
           ARGUMENTS "_defaultZone", "sao", "sap"
         ORDER BY t."$recordName" ASC
         """#),
+    .init(format: "name LIKE[c] 'PARIS'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" = ?)
+          ARGUMENTS "_defaultZone", "paris"
+        ORDER BY t."$recordName" ASC
+        """#),
     // Issue #27: a literal in NFD is compared in NFC, as the evaluator compares it (stored strings are NFC).
     .init(format: "name BEGINSWITH 'Sa\\u0303o'", expected: #"""
         WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
