@@ -37,6 +37,7 @@ struct FindCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if limit == 0 { throw ValidationError("--limit must be at least 1: a batch of 0 records prints nothing and no cursor") }
     }
 
     func run() async throws {

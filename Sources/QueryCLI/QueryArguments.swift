@@ -11,18 +11,28 @@ struct QueryArguments: ParsableArguments {
 
     @OptionGroup var predicate: PredicateArguments
 
-    @Option(name: .customLong("sort"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Sort key; -KEY for descending (repeat for more keys).", valueName: "KEY|-KEY"))
+    @Option(
+        name: .customLong("sort"), parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "Sort key; -KEY for descending, :COMPARISON for how strings compare (\(SortArgument.comparisonNames)); repeat for more keys.",
+            valueName: "[-]KEY[:COMPARISON]"))
     var sorts: [String] = []
+
+    /// A `--sort` with an unknown comparison is wrong usage.
+    func validate() throws {
+        for text in sorts { _ = try SortArgument.comparison(of: text) }
+    }
 
     /// The query these arguments name; a bad predicate, `--arg` or `--sort` is a command failure.
     func recordQuery() throws -> RecordQuery {
         try Self.recordQuery(recordType, predicate: predicate.parsedPredicate(), sorts: sorts)
     }
 
-    /// A query of a record type from a parsed predicate and `--sort` texts (`KEY` or `-KEY`).
+    /// A query of a record type from a parsed predicate and `--sort` texts (`KEY`, `-KEY`, `KEY:comparison`).
     static func recordQuery(_ recordType: String, predicate: FormatPredicate, sorts: [String]) throws -> RecordQuery {
-        try StoreOptions.failing { () throws(RecordStoreError) in
-            try RecordQuery(recordType: recordType, predicate: predicate, sorts: sorts.map { text throws(RecordStoreError) in try Sort(parsing: text) })
+        let parsed = try sorts.map(SortArgument.sort(parsing:))
+        return try StoreOptions.failing { () throws(RecordStoreError) in
+            try RecordQuery(recordType: recordType, predicate: predicate, sorts: parsed)
         }
     }
 

@@ -21,6 +21,19 @@ struct CommandRunner {
         return folder
     }()
 
+    /// A fresh SQLite store in a new temporary folder (named after `purpose`) holding the JSON lines
+    /// imported as records of `recordType` named by their `id`; returns its path.
+    static func importedStore(_ purpose: String, recordType: String, jsonLines: [String]) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(purpose)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("records.jsonl")
+        try Data((jsonLines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let database = folder.appendingPathComponent("store.sqlite").path
+        let imported = try run(["import", "--db", database, "--type", recordType, "--id", "id", file.path])
+        guard imported.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: imported.standardError]) }
+        return database
+    }
+
     /// Runs `query` with these arguments, feeding `input` to its standard input.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Outcome {
         try run(arguments, inputBytes: input.map { Data($0.utf8) }, environment: environment)

@@ -6,14 +6,8 @@ import Testing
 struct HostileStoreCommandTests {
     /// A fresh store holding Items a, b and c (rank 1, 2, 3), and its path.
     private func store() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("items.jsonl")
-        try Data(#"{"id": "a", "rank": 1}\#n{"id": "b", "rank": 2}\#n{"id": "c", "rank": 3}\#n"#.utf8).write(to: file)
-        let database = folder.appendingPathComponent("items.sqlite").path
-        let imported = try CommandRunner.run(["import", "--db", database, "--type", "Item", "--id", "id", file.path])
-        #expect(imported.status == 0)
-        return database
+        try CommandRunner.importedStore(
+            "hostile-cli", recordType: "Item", jsonLines: [#"{"id": "a", "rank": 1}"#, #"{"id": "b", "rank": 2}"#, #"{"id": "c", "rank": 3}"#])
     }
 
     private let typeNameRule = "use letters, digits and underscores, starting with a letter (at most 255), not starting with sqlite_"

@@ -69,6 +69,13 @@ let conformanceCases: [ConformanceCase] = [
     .init(format: "SUBQUERY(alternatenames, $n, $n BEGINSWITH 'Bei').@count > 0", sorts: [Sort("name")], expectedCount: 43),
     .init(format: "name > 'Zw'", sorts: [Sort("name")], expectedCount: 518),
     .init(format: "name <[c] 'ab'", sorts: [Sort("name")], expectedCount: 20),
+    // Issue #27: a LIKE prefix selects what BEGINSWITH selects; integer arithmetic stays integer (NSExpression's
+    // 1/2 is 0); a literal in NFD finds what its NFC spelling finds; localized sorts descending.
+    .init(format: "name LIKE 'San *'", sorts: [Sort("name")], expectedCount: 355),
+    .init(format: "name LIKE[cd] 'sa\\u0303o*'", sorts: [Sort("name", comparison: .caseInsensitive)], expectedCount: 149),
+    .init(format: "population / 1000000 == 1", sorts: [Sort("population"), Sort("name")], expectedCount: 358),
+    .init(format: "name ==[cd] 'sa\\u0303o paulo'", expectedCount: 1),
+    .init(format: "population > 1000000", sorts: [Sort("name", ascending: false, comparison: .localized)], limit: 40, expectedCount: 562),
     .init(format: "TRUEPREDICATE", sorts: [Sort("population", ascending: false)], limit: 25, expectedCount: 34006),
     .init(format: "FALSEPREDICATE", expectedCount: 0),
 ]

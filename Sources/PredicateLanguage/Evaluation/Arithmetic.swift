@@ -2,15 +2,18 @@ import Foundation
 
 /// The arithmetic of expressions: `+ - * / **` and unary minus.
 ///
-/// Integers (and booleans, as 0 and 1) stay integers while the result is exact
-/// (an overflow gives a double); `/` and `**` always give a double; `nil` in
-/// arithmetic gives `nil`; a date plus seconds is a date, a date minus a date is
-/// seconds. Anything else is `FormatPredicateError.evaluation`.
+/// As Apple's `NSExpression`, `+ - * /` on two integers (booleans count as 0 and 1) compute
+/// in integers: `1 / 2` is 0 (the quotient truncated toward zero, as C's). An overflow gives a
+/// double; a floating-point operand gives a double (`1.0 / 2` is 0.5); `**` always gives a double.
+/// An integer division by zero is an evaluation error naming the expression. `nil` in arithmetic
+/// gives `nil`; a date plus seconds is a date, a date minus a date is seconds. Anything else is
+/// `FormatPredicateError.evaluation`.
 ///
 /// ```swift
-/// try Arithmetic.apply(.add, .int(2), .int(3))        // .int(5)
-/// try Arithmetic.apply(.divide, .int(3), .int(2))     // .double(1.5)
-/// try Arithmetic.apply(.add, .int(1), .null)          // .null
+/// try Arithmetic.apply(.add, .int(2), .int(3))          // .int(5)
+/// try Arithmetic.apply(.divide, .int(3), .int(2))       // .int(1)
+/// try Arithmetic.apply(.divide, .double(3), .int(2))    // .double(1.5)
+/// try Arithmetic.apply(.add, .int(1), .null)            // .null
 /// ```
 public enum Arithmetic {
     /// `left op right`.
@@ -19,6 +22,13 @@ public enum Arithmetic {
     /// try Arithmetic.apply(.multiply, .int(4), .double(0.5))   // .double(2)
     /// ```
     public static func apply(_ operator: ArithmeticOperator, _ left: Value, _ right: Value) throws(FormatPredicateError) -> Value {
+        try apply(`operator`, left, right, describing: { "\(left.formatLiteral) \(`operator`.symbol) \(right.formatLiteral)" })
+    }
+
+    /// `left op right`, where `expression` prints the expression being computed for an error.
+    static func apply(
+        _ operator: ArithmeticOperator, _ left: Value, _ right: Value, describing expression: () -> String
+    ) throws(FormatPredicateError) -> Value {
         if left.isNull || right.isNull { return .null }
         switch (left, right) {
         case (.date(let date), _) where right.isNumeric:
@@ -50,7 +60,13 @@ public enum Arithmetic {
             case .multiply:
                 let (result, overflow) = x.multipliedReportingOverflow(by: y)
                 return overflow ? .double(a * b) : .int(result)
-            case .divide, .power:
+            case .divide:
+                guard y != 0 else {
+                    throw FormatPredicateError.evaluation("integer division by zero in \(expression())")
+                }
+                let (result, overflow) = x.dividedReportingOverflow(by: y)
+                return overflow ? .double(a / b) : .int(result)
+            case .power:
                 break
             }
         }

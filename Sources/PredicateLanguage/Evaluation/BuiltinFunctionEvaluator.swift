@@ -20,7 +20,8 @@ public enum BuiltinFunctionEvaluator {
         guard let function = BuiltinFunction.named(name) else {
             throw FormatPredicateError.evaluation("there is no built-in function named \(name)")
         }
-        guard arguments.count == function.arity else {
+        // Extra arguments are ignored, as Apple's functions ignore them; too few is an error.
+        guard arguments.count >= function.arity else {
             throw FormatPredicateError.evaluation(
                 "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but was given \(arguments.count)")
         }
@@ -38,7 +39,8 @@ public enum BuiltinFunctionEvaluator {
         case "add:to:": return try Arithmetic.apply(.add, first, second)
         case "from:subtract:": return try Arithmetic.apply(.subtract, first, second)
         case "multiply:by:": return try Arithmetic.apply(.multiply, first, second)
-        case "divide:by:": return try Arithmetic.apply(.divide, first, second)
+        case "divide:by:":
+            return try Arithmetic.apply(.divide, first, second, describing: { "divide:by:(\(first.formatLiteral), \(second.formatLiteral))" })
         case "raise:toPower:": return try Arithmetic.apply(.power, first, second)
         case "modulus:by:": return try modulus(first, second)
         case "sqrt:": return try real(name, first) { $0.squareRoot() }

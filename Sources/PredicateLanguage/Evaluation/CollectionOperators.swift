@@ -82,3 +82,18 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
         return result
     }
 }
+
+extension CollectionOperator {
+    /// The error for a `@name` in a key path that is neither a collection operator nor a collection
+    /// property. The parser accepts any `@name`, as Apple's does; the evaluator and the SQL planner
+    /// refuse an unknown one with this error, which names it and lists the known ones.
+    ///
+    /// ```swift
+    /// print(CollectionOperator.unknownOperatorError("@K", in: "@K"))
+    /// // unknown collection operator @K in the key path "@K"; use one of @count, @sum, @avg, ...
+    /// ```
+    public static func unknownOperatorError(_ name: String, in path: String) -> FormatPredicateError {
+        let known = CollectionOperator.allCases.map(\.rawValue) + CollectionProperty.allCases.map(\.rawValue)
+        return .evaluation("unknown collection operator \(name) in the key path \"\(path)\"; use one of " + known.joined(separator: ", "))
+    }
+}

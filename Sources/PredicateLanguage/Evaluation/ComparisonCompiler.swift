@@ -175,8 +175,7 @@ enum ComparisonCompiler {
                 let folded = TextFolding.fold(bound, options: options)
                 return { value in
                     guard case .string(let string) = value else { return false }
-                    let left = folds ? TextFolding.fold(string, options: options) : string
-                    return acceptance.accepts(ValueOrdering.compareCodePoints(left, folded))
+                    return acceptance.accepts(ValueOrdering.compareCodePoints(TextFolding.fold(string, options: options), folded))
                 }
             default:
                 return { value in acceptance.accepts(ValueOrdering.compare(value, constant, options: options)) }
@@ -186,7 +185,7 @@ enum ComparisonCompiler {
             let folded = TextFolding.fold(prefix, options: options)
             if folded.isEmpty { return { _ in false } }
             if !folds { return { value in
-                if case .string(let string) = value { return StringMatching.hasPrefix(string, folded) }
+                if case .string(let string) = value { return StringMatching.hasPrefix(TextFolding.normalized(string), folded) }
                 return false
             } }
             let asciiConstant = folded.utf8.allSatisfy { $0 < 0x80 }
@@ -206,14 +205,14 @@ enum ComparisonCompiler {
             let folded = TextFolding.fold(suffix, options: options)
             return { value in
                 guard case .string(let string) = value else { return false }
-                return StringMatching.hasSuffix(folds ? TextFolding.fold(string, options: options) : string, folded)
+                return StringMatching.hasSuffix(TextFolding.fold(string, options: options), folded)
             }
 
         case (.contains, .string(let needle)):
             let folded = TextFolding.fold(needle, options: options)
             return { value in
                 if case .string(let string) = value {
-                    return StringMatching.contains(folds ? TextFolding.fold(string, options: options) : string, folded)
+                    return StringMatching.contains(TextFolding.fold(string, options: options), folded)
                 }
                 return ComparisonSemantics.isMember(constant, of: value, options: options)
             }
@@ -222,7 +221,7 @@ enum ComparisonCompiler {
             let compiled = LikePattern(pattern, options: options)
             return { value in
                 guard case .string(let string) = value else { return false }
-                return compiled.matches(folds ? TextFolding.fold(string, options: options) : string)
+                return compiled.matches(TextFolding.fold(string, options: options))
             }
 
         case (.matches, .string(let pattern)):
@@ -249,7 +248,7 @@ enum ComparisonCompiler {
             let folded = TextFolding.fold(haystack, options: options)
             return { value in
                 guard case .string(let needle) = value else { return false }
-                return StringMatching.contains(folded, folds ? TextFolding.fold(needle, options: options) : needle)
+                return StringMatching.contains(folded, TextFolding.fold(needle, options: options))
             }
 
         default:

@@ -49,6 +49,12 @@ public enum ComparisonSemantics {
             return isMember(right, of: left, options: options)
         case .between:
             return isBetween(left, right, options: options)
+        case .conformsTo:
+            guard case .string(let type) = left, case .string(let supertype) = right else { return false }
+            return UniformTypeHierarchy.conforms(type, to: supertype)
+        case .typeEquals:
+            guard case .string(let type) = left, case .string(let other) = right else { return false }
+            return UniformTypeHierarchy.identifies(type, sameAs: other)
         }
     }
 

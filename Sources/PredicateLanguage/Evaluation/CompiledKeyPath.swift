@@ -34,10 +34,7 @@ struct CompiledKeyPath: Sendable {
                 } else if let property = CollectionProperty(rawValue: name) {
                     steps.append(.collectionProperty(property))
                 } else {
-                    let known = CollectionOperator.allCases.map(\.rawValue) + CollectionProperty.allCases.map(\.rawValue)
-                    throw FormatPredicateError.evaluation(
-                        "unknown collection operator \(name) in the key path \"\(path)\"; use one of "
-                            + known.joined(separator: ", "))
+                    throw CollectionOperator.unknownOperatorError(name, in: path)
                 }
             } else if name == "SELF" || name == "self" {
                 steps.append(.identity)

@@ -43,7 +43,9 @@ final class CompiledPattern: @unchecked Sendable {
     private static let poolCapacity = 8
 
     init(pattern: String, caseInsensitive: Bool) throws(PatternCompilationFailure) {
-        let units = Array(pattern.utf16)
+        // ICU refuses a pattern of length 0 (U_ILLEGAL_ARGUMENT_ERROR); the empty group matches exactly
+        // what the empty pattern means, the empty string (NSPredicate's `MATCHES ""`).
+        let units = pattern.isEmpty ? Array("(?:)".utf16) : Array(pattern.utf16)
         var status = U_ZERO_ERROR
         var parseError = UParseError()
         let compiled: OpaquePointer? = units.withUnsafeBufferPointer { buffer in

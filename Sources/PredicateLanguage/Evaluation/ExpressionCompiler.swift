@@ -75,12 +75,15 @@ enum ExpressionCompiler {
                 throw FormatPredicateError.evaluation(
                     "there is no built-in function named \(name); register it in EvaluationOptions.functions and call it with FUNCTION(...)")
             }
-            guard function.arity == arguments.count else {
+            guard arguments.count >= function.arity else {
                 throw FormatPredicateError.evaluation(
                     "\(name) takes \(function.arity) argument\(function.arity == 1 ? "" : "s"), but is given \(arguments.count)")
             }
             var compiledArguments: [CompiledExpressionOperand] = []
-            for argument in arguments { compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout))) }
+            // Apple's functions read the arguments they need and ignore the rest: extras are not evaluated.
+            for argument in arguments.prefix(function.arity) {
+                compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout)))
+            }
             let compiled = compiledArguments
             return { context throws(FormatPredicateError) in
                 var values: [Value] = []
@@ -114,7 +117,7 @@ enum ExpressionCompiler {
             let compiledLeft = try compile(left, options: options, layout: layout)
             let compiledRight = try compile(right, options: options, layout: layout)
             return { context throws(FormatPredicateError) in
-                try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context))
+                try Arithmetic.apply(arithmeticOperator, compiledLeft(context), compiledRight(context), describing: { expression.expressionFormat })
             }
 
         case .negation(let operand):

@@ -1,6 +1,9 @@
 /// A compiled `LIKE` pattern: `*` matches any run of characters (also none),
 /// `?` exactly one character, `\` makes the next character literal. The whole
-/// string must match. Matching compares `Character`s (extended grapheme clusters).
+/// string must match. Pattern and string are compared in NFC (folded when the options say), one
+/// Unicode code point at a time, so `?` is one code point (as in SQL's `LIKE` and `GLOB`, and as
+/// ICU's `.`), and a pattern that is literal text and one trailing `*` holds exactly when
+/// `BEGINSWITH` that text holds.
 ///
 /// ```swift
 /// let pattern = LikePattern("Sa*o?")
@@ -10,7 +13,7 @@
 public struct LikePattern: Sendable, Hashable {
     /// One element of a pattern.
     enum Element: Sendable, Hashable {
-        case literal(Character)
+        case literal(Unicode.Scalar)
         case anyOne
         case anyRun
     }
@@ -25,12 +28,48 @@ public struct LikePattern: Sendable, Hashable {
     /// LikePattern.literalPrefix(of: "a\\*b*")   // "a*b"
     /// ```
     public static func literalPrefix(of pattern: String) -> String {
-        var prefix = ""
+        var prefix = String.UnicodeScalarView()
         for element in LikePattern(pattern).elements {
-            guard case .literal(let character) = element else { break }
-            prefix.append(character)
+            guard case .literal(let scalar) = element else { break }
+            prefix.append(scalar)
         }
-        return prefix
+        return String(prefix)
+    }
+
+    /// The literal text of a pattern that is literal text followed by one `*` (`"san*"` gives
+    /// `"san"`; escapes resolved, in NFC, not folded), for which `LIKE` holds exactly when
+    /// `BEGINSWITH` that text holds; nil for any other pattern.
+    ///
+    /// ```swift
+    /// LikePattern.prefixLiteral(of: "san*")    // "san"
+    /// LikePattern.prefixLiteral(of: "s?n*")    // nil
+    /// ```
+    public static func prefixLiteral(of pattern: String) -> String? {
+        let elements = LikePattern(pattern).elements
+        guard elements.count >= 2, elements.last == .anyRun else { return nil }
+        var prefix = String.UnicodeScalarView()
+        for element in elements.dropLast() {
+            guard case .literal(let scalar) = element else { return nil }
+            prefix.append(scalar)
+        }
+        return String(prefix)
+    }
+
+    /// The text of a pattern without wildcards (escapes resolved, in NFC, not folded), for which
+    /// `LIKE` holds exactly when `==` that text holds (both compare the NFC forms, folded alike);
+    /// nil for a pattern with a `*` or `?`.
+    ///
+    /// ```swift
+    /// LikePattern.wholeLiteral(of: #"a\*b"#)   // "a*b"
+    /// LikePattern.wholeLiteral(of: "a*b")     // nil
+    /// ```
+    public static func wholeLiteral(of pattern: String) -> String? {
+        var text = String.UnicodeScalarView()
+        for element in LikePattern(pattern).elements {
+            guard case .literal(let scalar) = element else { return nil }
+            text.append(scalar)
+        }
+        return String(text)
     }
 
     /// Compiles a pattern. When `options` fold (`[c]`, `[d]`), the literal parts
@@ -44,8 +83,8 @@ public struct LikePattern: Sendable, Hashable {
         var literal = ""
         func flush() {
             if literal.isEmpty { return }
-            for character in TextFolding.fold(literal, options: options) {
-                elements.append(.literal(character))
+            for scalar in TextFolding.fold(literal, options: options).unicodeScalars {
+                elements.append(.literal(scalar))
             }
             literal = ""
         }
@@ -80,8 +119,9 @@ public struct LikePattern: Sendable, Hashable {
     /// ```swift
     /// LikePattern("a?c").matches("abc")   // true
     /// ```
-    public func matches(_ string: String) -> Bool {
+    public func matches(_ text: String) -> Bool {
         // Iterative wildcard matching with backtracking to the last `*`: O(n * m) worst case.
+        let string = text.unicodeScalars
         var stringIndex = string.startIndex
         var elementIndex = 0
         var starElement: Int? = nil
@@ -98,8 +138,8 @@ public struct LikePattern: Sendable, Hashable {
                     elementIndex += 1
                     stringIndex = string.index(after: stringIndex)
                     continue
-                case .literal(let character):
-                    if string[stringIndex] == character {
+                case .literal(let scalar):
+                    if string[stringIndex] == scalar {
                         elementIndex += 1
                         stringIndex = string.index(after: stringIndex)
                         continue

@@ -41,7 +41,8 @@ public final class RegularExpressionMatcher: Sendable {
         self.caseInsensitive = options.contains(.caseInsensitive)
         self.diacriticInsensitive = options.contains(.diacriticInsensitive)
         self.limits = limits
-        let matchedPattern = diacriticInsensitive ? TextFolding.fold(pattern, options: .diacriticInsensitive) : pattern
+        // Pattern and subject in NFC (folded under [d]), so canonically equivalent spellings match alike.
+        let matchedPattern = TextFolding.fold(pattern, options: diacriticInsensitive ? .diacriticInsensitive : [])
         do {
             self.compiled = try CompiledPatternCache.shared.compiled(matchedPattern, caseInsensitive: caseInsensitive)
         } catch {
@@ -56,7 +57,7 @@ public final class RegularExpressionMatcher: Sendable {
     /// try RegularExpressionMatcher(pattern: "a+").matches("aaa")   // true
     /// ```
     public func matches(_ string: String) throws(FormatPredicateError) -> Bool {
-        let subject = diacriticInsensitive ? TextFolding.fold(string, options: .diacriticInsensitive) : string
+        let subject = TextFolding.fold(string, options: diacriticInsensitive ? .diacriticInsensitive : [])
         switch compiled.matchesWhole(subject, limits: limits) {
         case .matched(let matched):
             return matched

@@ -6,25 +6,28 @@ import Foundation
 /// Folding is Foundation's `folding(options:locale: nil)` with
 /// `.caseInsensitive` for `[c]` and `.diacriticInsensitive` for `[d]`
 /// (`"straße"` folds to `"strasse"` under `[c]`; `"Ärger"` to `"arger"` under `[cd]`),
-/// in Unicode normalization form C. Canonically equivalent strings fold to the same bytes,
-/// so the SQL engines can store the folded form in an indexed column and compare it byte
-/// for byte (equality, prefixes) exactly as the evaluator compares the folded strings.
-/// Pure-ASCII strings take a fast path that gives the same result.
+/// in Unicode normalization form C. Without `[c]` or `[d]` a string is only put in NFC: as
+/// `NSString` does for every non-literal comparison, canonically equivalent strings (`"Sa\u{303}o"`
+/// and `"São"`) compare equal under every operator. Canonically equivalent strings fold to the
+/// same bytes, so the SQL engines can store the folded form in an indexed column and compare it
+/// byte for byte (equality, prefixes, substrings, order) exactly as the evaluator compares the
+/// folded strings. Pure-ASCII strings and strings below U+0300 take a fast path that gives the same result.
 ///
 /// ```swift
 /// TextFolding.fold("Ärger", options: [.caseInsensitive, .diacriticInsensitive])   // "arger"
 /// TextFolding.fold("Ärger", options: .caseInsensitive)                            // "ärger"
 /// ```
 public enum TextFolding {
-    /// The string folded as the options say; other options (`[n]`, `[l]`) do not change it.
+    /// The string folded as the options say, in NFC; other options (`[n]`, `[l]`) do not change it.
     ///
     /// ```swift
     /// TextFolding.fold("Straße", options: .caseInsensitive)   // "strasse"
+    /// TextFolding.fold("Sa\u{303}o", options: [])             // "São" (NFC)
     /// ```
     public static func fold(_ string: String, options: ComparisonOptions) -> String {
         let caseInsensitive = options.contains(.caseInsensitive)
         let diacriticInsensitive = options.contains(.diacriticInsensitive)
-        if !caseInsensitive && !diacriticInsensitive { return string }
+        if !caseInsensitive && !diacriticInsensitive { return normalized(string) }
         if let ascii = foldASCII(string, caseInsensitive: caseInsensitive) { return ascii }
         var foundationOptions: String.CompareOptions = []
         if caseInsensitive { foundationOptions.insert(.caseInsensitive) }
@@ -32,7 +35,21 @@ public enum TextFolding {
         return string.folding(options: foundationOptions, locale: nil).precomposedStringWithCanonicalMapping
     }
 
-    /// Whether folding with these options can change a string.
+    /// The string in Unicode normalization form C: the form every string comparison compares.
+    /// A string whose code points are all below U+0300 (ASCII, Latin-1, most of Latin Extended)
+    /// is already in NFC (every such code point has NFC_Quick_Check=Yes) and is returned as it is.
+    ///
+    /// ```swift
+    /// TextFolding.normalized("e\u{301}")   // "é" (U+00E9)
+    /// ```
+    @inline(__always)
+    public static func normalized(_ string: String) -> String {
+        // UTF-8 bytes below 0xCC are ASCII, continuation bytes and the lead bytes of U+0080...U+02FF.
+        if string.utf8.allSatisfy({ $0 < 0xCC }) { return string }
+        return string.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether folding with these options does more than put a string in NFC (``normalized(_:)``).
     ///
     /// ```swift
     /// TextFolding.folds(.normalized)   // false

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The order `<`, `<=`, `>`, `>=` and `BETWEEN` use: numbers by value (across
-/// integer, double and boolean), strings by Unicode code points (after `[c]`/`[d]`
-/// folding when asked), dates by time. Anything else, `nil`, or two values of
+/// integer, double and boolean), strings by the Unicode code points of their NFC forms (after
+/// `[c]`/`[d]` folding when asked, so canonically equivalent strings are the same), dates by time. Anything else, `nil`, or two values of
 /// different kinds are incomparable.
 ///
 /// ```swift
@@ -22,10 +22,8 @@ public enum ValueOrdering {
         case (.int(let x), .int(let y)):
             return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
         case (.string(let x), .string(let y)):
-            if TextFolding.folds(options) {
-                return compareCodePoints(TextFolding.fold(x, options: options), TextFolding.fold(y, options: options))
-            }
-            return compareCodePoints(x, y)
+            // Folded (at least to NFC), so canonically equivalent strings are the same.
+            return compareCodePoints(TextFolding.fold(x, options: options), TextFolding.fold(y, options: options))
         case (.date(let x), .date(let y)):
             return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
         default:

@@ -190,7 +190,28 @@ struct Lexer {
         if let keyword = keyword(start, position - start) {
             return Token(kind: .keyword(keyword), start: start, end: position, sourceStart: start)
         }
+        if position - start == 3, spells(start, "uti"), position < bytes.count, bytes[position] == UInt8(ascii: "-") {
+            if let keyword = uniformTypeOperator(start) {
+                return Token(kind: .keyword(keyword), start: start, end: position, sourceStart: start)
+            }
+        }
         return Token(kind: .identifier, start: start, end: position, sourceStart: start)
+    }
+
+    /// `UTI-CONFORMS-TO` or `UTI-EQUALS` (any case), the name `UTI` at `start` already scanned:
+    /// consumes the rest of the operator when it follows and no name character continues it.
+    private mutating func uniformTypeOperator(_ start: Int) -> Keyword? {
+        for (word, keyword) in [("uti-conforms-to" as StaticString, Keyword.utiConformsTo), ("uti-equals", .utiEquals)] {
+            let end = start + word.utf8CodeUnitCount
+            guard end <= bytes.count, spells(start, word) else { continue }
+            // `spells` folds case by setting bit 0x20, which would also take a carriage return for '-'.
+            let hyphens = (0..<word.utf8CodeUnitCount).allSatisfy { word.utf8Start[$0] != UInt8(ascii: "-") || bytes[start + $0] == UInt8(ascii: "-") }
+            guard hyphens else { continue }
+            if end < bytes.count, Lexer.isNameByte(bytes[end]) || bytes[end] >= 0x80 { continue }
+            position = end
+            return keyword
+        }
+        return nil
     }
 
     /// Whether the bytes at `start` spell `word` (given in lower case) in any case.

@@ -292,6 +292,8 @@ struct Parser {
         case .keyword(.matches): .matches
         case .keyword(.in): .in
         case .keyword(.between): .between
+        case .keyword(.utiConformsTo): .conformsTo
+        case .keyword(.utiEquals): .typeEquals
         default: nil
         }
     }
@@ -583,22 +585,11 @@ struct Parser {
         return .member(base, key)
     }
 
-    private static let collectionOperators: Set<String> = [
-        "@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfObjects", "@unionOfObjects",
-        "@distinctUnionOfArrays", "@unionOfArrays", "@distinctUnionOfSets",
-        // Properties of the collection itself (Apple's KVC strips the `@` and asks the collection).
-        "@firstObject", "@lastObject", "@allKeys", "@allValues",
-    ]
-
+    /// The name of a collection operator (`@count`, `@sum`, ...). As Apple's parser, any `@name` is
+    /// accepted here; an operator the evaluator does not know fails when the predicate is compiled for
+    /// evaluation or planned, with an error that lists the known ones (``CollectionOperator/unknownOperatorError(_:in:)``).
     private func collectionOperatorName(_ token: Token) throws(ParseFailure) -> String {
-        let name = text(of: token)
-        guard Parser.collectionOperators.contains(name) else {
-            throw ParseFailure(
-                expected: "a collection operator (@count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects) "
-                    + "or collection property (@firstObject, @lastObject, @allKeys, @allValues)",
-                found: "'\(name)'", byteOffset: token.sourceStart)
-        }
-        return name
+        text(of: token)
     }
 
     /// primary := literal | key | variable | format argument | aggregate | function call
@@ -743,7 +734,8 @@ struct Parser {
                 byteOffset: nameToken.sourceStart)
         }
         let arguments = try parseCallArguments()
-        guard arguments.count == function.arity else {
+        // As Apple's functions, extra arguments are accepted (and printed) but not read; too few is an error.
+        guard arguments.count >= function.arity else {
             throw ParseFailure(
                 expected: "\(Parser.count(function.arity, "argument")) for '\(name)'",
                 found: Parser.count(arguments.count, "argument"), byteOffset: nameToken.sourceStart)

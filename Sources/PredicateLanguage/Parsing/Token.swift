@@ -99,7 +99,7 @@ enum FormatSpecifier: Equatable {
 enum Keyword: Equatable {
     case and, or, not
     case any, some, all, noneModifier
-    case `in`, like, matches, beginsWith, endsWith, contains, between
+    case `in`, like, matches, beginsWith, endsWith, contains, between, utiConformsTo, utiEquals
     case truePredicate, falsePredicate
     case `true`, yes, `false`, no, null, `nil`, `self`
     case first, last, size

@@ -2,9 +2,8 @@
 extension FormatExpression: CustomStringConvertible {
     /// The expression in canonical format-string form.
     ///
-    /// Arithmetic prints infix with single spaces and only the parentheses the
-    /// tree needs to parse back unchanged: `a + b * c`, `(a + b) * c`, `a - (b - c)`,
-    /// `a + (b + c)`, `(a ** b) ** c`.
+    /// Arithmetic prints infix with single spaces, and, as Apple's `predicateFormat`, an
+    /// arithmetic operand of arithmetic in parentheses: `a + (b * c)`, `(a + b) + c`.
     ///
     /// ```swift
     /// FormatExpression.arithmetic(.multiply, .arithmetic(.add, .keyPath("a"), .keyPath("b")), .constant(2))
@@ -111,23 +110,12 @@ extension FormatExpression: CustomStringConvertible {
 
     /// The expression as an operand of a binary arithmetic operator.
     ///
-    /// A child of lower precedence is parenthesized; so is a right child of equal
-    /// precedence for the left-associative `+ - * /`, and a left child of equal
-    /// precedence for the right-associative `**`. A left operand of `**` that starts
-    /// with a unary minus is parenthesized too (`(-a) ** 2`), as `-a ** 2` is ambiguous.
+    /// As Apple's `predicateFormat` prints it, an operand that is itself arithmetic is always
+    /// parenthesized (`(a + b) + c`, `a + (b * c)`). A left operand of `**` that starts with a
+    /// unary minus is parenthesized too (`(-a) ** 2`), as `-a ** 2` is ambiguous.
     private func arithmeticOperandFormat(parent: ArithmeticOperator, isLeft: Bool) -> String {
         if bitwiseOperation != nil { return "(\(expressionFormat))" }
-        if case .arithmetic(let child, _, _) = self {
-            let needsParentheses: Bool
-            if child.precedence != parent.precedence {
-                needsParentheses = child.precedence < parent.precedence
-            } else if parent == .power {
-                needsParentheses = isLeft
-            } else {
-                needsParentheses = !isLeft
-            }
-            return needsParentheses ? "(\(expressionFormat))" : expressionFormat
-        }
+        if case .arithmetic = self { return "(\(expressionFormat))" }
         if parent == .power, isLeft, printsWithLeadingMinus {
             return "(\(expressionFormat))"
         }

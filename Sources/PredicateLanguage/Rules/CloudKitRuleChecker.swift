@@ -112,6 +112,9 @@ struct CloudKitRuleChecker {
         switch comparison.operator {
         case .endsWith, .like, .matches:
             report("\(comparison.operator.symbol) is not supported", fragment)
+        case .conformsTo, .typeEquals:
+            // Table 2 lists no uniform type identifier operators.
+            report("\(comparison.operator.symbol) (a uniform type identifier operator) is not supported", fragment)
         default:
             break
         }

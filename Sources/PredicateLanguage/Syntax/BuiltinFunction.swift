@@ -2,7 +2,8 @@
 /// documents them: `now()`, `abs:(x)`, `distanceToLocation:fromLocation:(a, b)`, ...
 ///
 /// The parser accepts exactly these names (case-sensitive, as selectors are) with
-/// the arity given here; the evaluator implements each of them.
+/// at least the arity given here (extra arguments are kept and printed, and ignored when evaluating, as
+/// Apple's functions ignore them); the evaluator implements each of them.
 ///
 /// ```swift
 /// BuiltinFunction.named("abs:")?.arity   // 1

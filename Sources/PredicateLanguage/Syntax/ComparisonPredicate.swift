@@ -63,6 +63,11 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case contains
     /// `BETWEEN`: lower bound <= left <= upper bound, with the bounds as a two-element aggregate.
     case between
+    /// `UTI-CONFORMS-TO`: the uniform type identifier on the left conforms to the one on the right
+    /// (``UniformTypeHierarchy``). Apple's operator since macOS 10.15 and iOS 13.
+    case conformsTo
+    /// `UTI-EQUALS`: the two uniform type identifiers are the same type (compared without regard to case).
+    case typeEquals
 
     /// The operator as it prints in canonical form (`==`, `BEGINSWITH`, ...).
     public var symbol: String {
@@ -80,6 +85,8 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
         case .in: "IN"
         case .contains: "CONTAINS"
         case .between: "BETWEEN"
+        case .conformsTo: "UTI-CONFORMS-TO"
+        case .typeEquals: "UTI-EQUALS"
         }
     }
 }

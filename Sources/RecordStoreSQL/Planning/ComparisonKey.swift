@@ -25,6 +25,10 @@ package enum ComparisonKey {
         case .keyPath(let path):
             keys.insert(path)
             return true
+        case .arithmetic(.divide, _, _):
+            // An integer division by zero is an error naming the expression; evaluated on the value
+            // alone the expression would read `SELF / 0`: the residual evaluates it as written.
+            return false
         case .arithmetic(_, let left, let right):
             return collectKeys(left, into: &keys) && collectKeys(right, into: &keys)
         case .negation(let inner), .cast(let inner, _):
@@ -32,7 +36,7 @@ package enum ComparisonKey {
         case .aggregate(let members):
             return members.allSatisfy { collectKeys($0, into: &keys) }
         case .function(let name, let arguments):
-            guard name != "now", name != "random", name != "randomn:" else { return false }
+            guard name != "now", name != "random", name != "randomn:", name != "divide:by:" else { return false }
             return arguments.allSatisfy { collectKeys($0, into: &keys) }
         default:
             return false

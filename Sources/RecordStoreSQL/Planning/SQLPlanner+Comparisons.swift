@@ -41,15 +41,16 @@ extension SQLPlanner {
             guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(column) = ?)", [argument])
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            guard let argument = nativeArgument(operand, fieldType: type) else { return nil }
+            // Stored strings are in NFC, and the evaluator orders the NFC forms.
+            guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(ordered) \(operation.symbol) ?)", [argument])
         case .notEqualTo:
             guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
             return .exact("(\(column) IS NULL OR \(column) <> ?)", [argument])
         case .between:
             guard case .list(let bounds) = operand, bounds.count == 2,
-                  let lower = nativeArgument(bounds[0], fieldType: type),
-                  let upper = nativeArgument(bounds[1], fieldType: type) else { return nil }
+                  let lower = nativeArgument(StringNormalization.nfc(bounds[0]), fieldType: type),
+                  let upper = nativeArgument(StringNormalization.nfc(bounds[1]), fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(ordered) BETWEEN ? AND ?)", [lower, upper])
         case .in:
             guard case .list(let members) = operand else { return nil }

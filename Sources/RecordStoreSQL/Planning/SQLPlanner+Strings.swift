@@ -11,7 +11,10 @@ extension SQLPlanner {
     ///   equal bytes is the same test);
     /// - `BEGINSWITH`: a byte range on the folded column, exact (the evaluator compares the
     ///   folded strings' bytes);
-    /// - `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
+    /// - `LIKE` that is literal text and one trailing `*`: exactly `BEGINSWITH` that text (the
+    ///   evaluator's `LIKE` compares code points of the folded strings), the same exact range;
+    ///   `LIKE` without wildcards: equality with its text, exact;
+    ///   another `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
     ///
     /// - `CONTAINS`, `ENDSWITH`: native substring tests of the folded column (``SQLDialect/containsCondition(_:)``),
     ///   exact; they read every row of the zone, without calling back into Swift.
@@ -48,12 +51,13 @@ extension SQLPlanner {
         _ comparison: ComparisonPredicate, subject: FormatExpression, column: (DerivedColumn?) -> String?
     ) -> SQLCondition? {
         if comparison.options.isEmpty {
-            // Without options, prefixes are byte ranges on the stored string itself, and
-            // substrings are tests of it.
+            // Without options, prefixes are byte ranges on the stored string itself (stored in NFC),
+            // and substrings are tests of it; the constant is put in NFC as the evaluator puts it.
             guard let stored = column(nil) else { return nil }
             let form: (Value) -> String? = { value in
-                guard case .string(let string) = value, dialect.bindsExactly(.text(string)) else { return nil }
-                return string
+                guard case .string(let string) = value else { return nil }
+                let normalized = TextFolding.normalized(string)
+                return dialect.bindsExactly(.text(normalized)) ? normalized : nil
             }
             return prefixCondition(comparison, subject: subject, column: stored, form: form)
                 ?? substringCondition(comparison, subject: subject, column: stored, form: form)
@@ -129,6 +133,17 @@ extension SQLPlanner {
             guard let lower = form(.string(prefix)) else { return nil }
             return prefixRange(column, lower, isExact: true)
         case (subject, .like, .constant(.string(let pattern))):
+            // Without wildcards it is equality with its text, exactly (NFC forms, folded alike).
+            if let text = LikePattern.wholeLiteral(of: pattern) {
+                guard let argument = form(.string(text)) else { return nil }
+                return .exact("(\(column) IS NOT NULL AND \(column) = ?)", [.text(argument)])
+            }
+            // Literal text and one trailing `*` is BEGINSWITH that text, exactly.
+            if let literal = LikePattern.prefixLiteral(of: pattern) {
+                guard let lower = form(.string(literal)) else { return nil }
+                if lower.isEmpty { return constant(false) }
+                return prefixRange(column, lower, isExact: true)
+            }
             let literal = LikePattern.literalPrefix(of: pattern)
             guard !literal.isEmpty, let lower = form(.string(literal)) else { return nil }
             return prefixRange(column, lower, isExact: false)

@@ -42,7 +42,9 @@ struct BuiltinFunctionEvaluationTests {
         #expect(try call("add:to:", [.constant(2), .constant(3)]) == .int(5))
         #expect(try call("from:subtract:", [.constant(2), .constant(3)]) == .int(-1))
         #expect(try call("multiply:by:", [.constant(2), .constant(3.5)]) == .double(7))
-        #expect(try call("divide:by:", [.constant(7), .constant(2)]) == .double(3.5))
+        // Apple's divide:by: on two integers is an integer division.
+        #expect(try call("divide:by:", [.constant(7), .constant(2)]) == .int(3))
+        #expect(try call("divide:by:", [.constant(7.0), .constant(2)]) == .double(3.5))
         #expect(try call("modulus:by:", [.constant(7), .constant(3)]) == .int(1))
         #expect(try call("modulus:by:", [.constant(-7), .constant(3)]) == .int(-1))
         #expect(try call("modulus:by:", [.constant(7.5), .constant(2)]) == .double(1.5))

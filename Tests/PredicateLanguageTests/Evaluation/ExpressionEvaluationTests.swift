@@ -21,14 +21,19 @@ struct ExpressionEvaluationTests {
         #expect(try value(.arithmetic(.multiply, .constant(.int(.max)), .constant(2))) == .double(18_446_744_073_709_551_614.0))
     }
 
-    @Test func divisionAndPowerAreDoubles() throws {
-        #expect(try value(.arithmetic(.divide, .constant(3), .constant(2))) == .double(1.5))
-        if case .double(let third) = try value(.arithmetic(.divide, .constant(1), .constant(3))) {
+    // Apple's NSExpression divides two integers in integers (1/2 is 0); a double operand divides in doubles.
+    @Test func divisionOfIntegersIsIntegerAndPowerIsDouble() throws {
+        #expect(try value(.arithmetic(.divide, .constant(3), .constant(2))) == .int(1))
+        #expect(try value(.arithmetic(.divide, .constant(-7), .constant(2))) == .int(-3))
+        #expect(try value(.arithmetic(.divide, .constant(.int(.min)), .constant(-1))) == .double(9_223_372_036_854_775_808.0))
+        if case .double(let third) = try value(.arithmetic(.divide, .constant(1.0), .constant(3))) {
             #expect(third == 1.0 / 3.0)
         } else {
             Issue.record("expected a double")
         }
-        #expect(try value(.arithmetic(.divide, .constant(1), .constant(0))) == .double(.infinity))
+        #expect(try value(.arithmetic(.divide, .constant(1.0), .constant(0))) == .double(.infinity))
+        #expect(error(.arithmetic(.divide, .keyPath("a"), .constant(0)), on: ["a": 1])
+            == .evaluation("integer division by zero in a / 0"))
         #expect(try value(.arithmetic(.power, .constant(2), .constant(10))) == .double(1024))
         #expect(try value(.arithmetic(.add, .constant(0.5), .constant(1))) == .double(1.5))
     }

@@ -136,3 +136,17 @@ struct StringOperatorEvaluationTests {
         #expect(try holds(.int(1), .in, "123") == false)
     }
 }
+
+@Suite("MATCHES with an empty pattern")
+struct EmptyPatternTests {
+    // NSPredicate's MATCHES uses ICU regular expressions over the whole string: the empty pattern
+    // matches the empty string only (NSRegularExpression accepts the empty pattern).
+    @Test func theEmptyPatternMatchesTheEmptyString() throws {
+        #expect(try FormatPredicate(format: "name MATCHES ''").evaluate(withValue: ["name": ""]) == true)
+        #expect(try FormatPredicate(format: "name MATCHES ''").evaluate(withValue: ["name": "a"]) == false)
+        #expect(try FormatPredicate(format: "name MATCHES[cd] ''").evaluate(withValue: ["name": ""]) == true)
+        #expect(try FormatPredicate(format: "name MATCHES 'a*'").evaluate(withValue: ["name": ""]) == true)
+        #expect(try FormatPredicate(format: "name MATCHES pattern").evaluate(withValue: ["name": "", "pattern": ""]) == true)
+        #expect(try RegularExpressionMatcher(pattern: "").matches("") == true)
+    }
+}

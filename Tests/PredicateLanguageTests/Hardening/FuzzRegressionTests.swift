@@ -45,7 +45,7 @@ struct FuzzRegressionTests {
         try expectRoundTrip(
             input,
             .comparison(ComparisonPredicate(.keyPath("ENDSWIT"), .lessThanOrEqualTo, left)),
-            printed: "ENDSWIT <= HF0000000088 - --------------distanceT - --oL")
+            printed: "ENDSWIT <= (HF0000000088 - --------------distanceT) - --oL")
     }
 
     /// The printed form of finding 2 nests the negations in parentheses 14 deep; the parser must
@@ -101,7 +101,7 @@ struct FuzzRegressionTests {
         try expectRoundTrip(
             input,
             .comparison(ComparisonPredicate(.arithmetic(.add, .keyPath("NM"), .keyPath("NEEEEEEEEEEEE")), .equalTo, right)),
-            printed: "NM + NEEEEEEEEEEEE == -(1).nt - -----N - 160176 - --------------NE")
+            printed: "NM + NEEEEEEEEEEEE == ((-(1).nt - -----N) - 160176) - --------------NE")
         try expectRoundTrip(
             "(2.5).x == 1", .comparison(ComparisonPredicate(.member(.constant(2.5), "x"), .equalTo, .constant(1))),
             printed: "(2.5).x == 1")
@@ -121,7 +121,7 @@ struct FuzzRegressionTests {
                 .comparison(ComparisonPredicate(
                     .arithmetic(.multiply, .constant(0), .arithmetic(.power, .constant(0), negated)), .equalTo, .constant(9))),
             ]),
-            printed: "0 * 92 > 10 OR 0 * 0 ** " + String(repeating: "-", count: 124) + "15 ** name == 9")
+            printed: "0 * 92 > 10 OR 0 * (0 ** " + String(repeating: "-", count: 124) + "15 ** name) == 9")
     }
 
     /// Fuzz findings 6, 7 and 8 (crash-4f656b19, crash-59a8e8b8, crash-92d47d7b): the same cause as finding 5,

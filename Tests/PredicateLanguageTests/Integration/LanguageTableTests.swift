@@ -135,7 +135,7 @@ struct LanguageTableTests {
         Case(format: "population / 2 > 85000", canonical: "population / 2 > 85000", result: true),
         Case(format: "2 ** 10 == 1024", canonical: "2 ** 10 == 1024", result: true),
         Case(format: "(1 + 2) * 3 == 9", canonical: "(1 + 2) * 3 == 9", result: true),
-        Case(format: "1 + 2 * 3 == 7", canonical: "1 + 2 * 3 == 7", result: true),
+        Case(format: "1 + 2 * 3 == 7", canonical: "1 + (2 * 3) == 7", result: true),
         Case(format: "-population < 0", canonical: "-population < 0", result: true),
         // Functions.
         Case(format: "abs:(-5) == 5", canonical: "abs:(-5) == 5", result: true),

@@ -57,7 +57,7 @@ struct BitwiseOperatorTests {
         let exclusiveOr = FormatExpression.function("bitwiseXor:with:", [.keyPath("b"), and])
         #expect(expression == .function("bitwiseOr:with:", [.keyPath("a"), exclusiveOr]))
         // Every mixed operand prints parenthesized, so the text reads the same under any precedence.
-        #expect(expression.expressionFormat == "a | (b ^ (c & (d << (e + f * g))))")
+        #expect(expression.expressionFormat == "a | (b ^ (c & (d << (e + (f * g)))))")
         #expect(try FormatExpression(format: expression.expressionFormat) == expression)
         #expect(try EvaluationTestSupport.value(try FormatExpression(format: "1 | 6 ^ 3 & 1 << 1 + 0 * 5")) == .int(1 | (6 ^ (3 & (1 << 1)))))
     }

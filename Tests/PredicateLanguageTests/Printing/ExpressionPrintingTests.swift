@@ -74,23 +74,25 @@ struct ExpressionPrintingTests {
         ])
     }
 
+    // Apple's predicateFormat parenthesizes every arithmetic operand of arithmetic:
+    // `$single LIKE ("b\"" + $b) + $c` (the NSComparisonPredicate description seen on Apple's platforms).
     @Test func arithmeticPrecedence() {
         expectPrints([
             (.arithmetic(.add, a, b), "a + b"),
-            (.arithmetic(.add, a, .arithmetic(.multiply, b, c)), "a + b * c"),
+            (.arithmetic(.add, a, .arithmetic(.multiply, b, c)), "a + (b * c)"),
             (.arithmetic(.multiply, .arithmetic(.add, a, b), c), "(a + b) * c"),
             (.arithmetic(.multiply, a, .arithmetic(.add, b, c)), "a * (b + c)"),
-            (.arithmetic(.add, .arithmetic(.add, a, b), c), "a + b + c"),
+            (.arithmetic(.add, .arithmetic(.add, a, b), c), "(a + b) + c"),
             (.arithmetic(.add, a, .arithmetic(.add, b, c)), "a + (b + c)"),
-            (.arithmetic(.subtract, .arithmetic(.subtract, a, b), c), "a - b - c"),
+            (.arithmetic(.subtract, .arithmetic(.subtract, a, b), c), "(a - b) - c"),
             (.arithmetic(.subtract, a, .arithmetic(.subtract, b, c)), "a - (b - c)"),
             (.arithmetic(.subtract, a, .arithmetic(.add, b, c)), "a - (b + c)"),
-            (.arithmetic(.divide, .arithmetic(.multiply, a, b), c), "a * b / c"),
+            (.arithmetic(.divide, .arithmetic(.multiply, a, b), c), "(a * b) / c"),
             (.arithmetic(.divide, a, .arithmetic(.multiply, b, c)), "a / (b * c)"),
             (.arithmetic(.multiply, a, .arithmetic(.multiply, b, c)), "a * (b * c)"),
-            (.arithmetic(.power, a, .arithmetic(.power, b, c)), "a ** b ** c"),
+            (.arithmetic(.power, a, .arithmetic(.power, b, c)), "a ** (b ** c)"),
             (.arithmetic(.power, .arithmetic(.power, a, b), c), "(a ** b) ** c"),
-            (.arithmetic(.multiply, .arithmetic(.power, a, .constant(2)), b), "a ** 2 * b"),
+            (.arithmetic(.multiply, .arithmetic(.power, a, .constant(2)), b), "(a ** 2) * b"),
             (.arithmetic(.power, .arithmetic(.multiply, a, b), c), "(a * b) ** c"),
             (.arithmetic(.add, .constant(1), .constant(-2)), "1 + -2"),
             (.arithmetic(.power, .negation(a), .constant(2)), "(-a) ** 2"),
@@ -124,5 +126,22 @@ struct ExpressionPrintingTests {
         #expect(date.predicateFormat == #"created > CAST(736214400.000000, "NSDate")"#)
         let comparison = ComparisonPredicate(.keyPath("in"), .in, .constant([1, 2]))
         #expect(comparison.description == "#in IN {1, 2}")
+    }
+}
+
+@Suite("Expression printing: Apple's parentheses")
+struct AppleArithmeticParenthesesTests {
+    // Apple's predicateFormat of `$single LIKE $a + $b + $c` with a = "b\"" is `$single LIKE ("b\"" + $b) + $c`,
+    // and after substituting b = "x", c = "y", `$single LIKE ("b\"" + "x") + "y"` (seen on Apple's platforms).
+    @Test func nestedArithmeticPrintsInParenthesesAndRoundTrips() throws {
+        let predicate = try FormatPredicate(format: "$single LIKE %@ + $b + $c", "b\"")
+        #expect(predicate.predicateFormat == #"$single LIKE ("b\"" + $b) + $c"#)
+        #expect(try FormatPredicate(format: predicate.predicateFormat) == predicate)
+        let substituted = predicate.substituting(["b": "x", "c": "y"])
+        #expect(substituted.predicateFormat == #"$single LIKE ("b\"" + "x") + "y""#)
+        #expect(try FormatPredicate(format: substituted.predicateFormat) == substituted)
+        let mixed = try FormatPredicate(format: "a + b * c - d / e == -f ** 2")
+        #expect(mixed.predicateFormat == "(a + (b * c)) - (d / e) == -f ** 2")
+        #expect(try FormatPredicate(format: mixed.predicateFormat) == mixed)
     }
 }

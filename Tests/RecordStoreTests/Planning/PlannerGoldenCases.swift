@@ -107,7 +107,8 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         """#),
     // Prefixes are byte ranges on the field; [c] and [cd] use the folded columns (name$c,
-    // name$cd), with or without callbacks. LIKE narrows to its literal prefix, the residual checks the rest.
+    // name$cd), with or without callbacks. LIKE narrows to its literal prefix, the residual checks the rest
+    // (a prefix and one trailing `*` is exactly BEGINSWITH).
     .init(format: "name BEGINSWITH 'Par'", expected: #"""
         WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
           ARGUMENTS "_defaultZone", "Par", "Pas"
@@ -149,11 +150,37 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         RESIDUAL name LIKE "P*s"
         """#),
+    // Issue #27: literal text and one trailing `*` is BEGINSWITH that text, exactly: no residual.
     .init(format: "name LIKE[c] 'SAN*'", callbacks: false, expected: #"""
         WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" >= ? AND t."name$c" < ?)
           ARGUMENTS "_defaultZone", "san", "sao"
         ORDER BY t."$recordName" ASC
-        RESIDUAL name LIKE[c] "SAN*"
+        """#),
+    .init(format: "name LIKE 'Par*'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "Par", "Pas"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name LIKE[cd] 'Sa\\u0303o*'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND t."name$cd" >= ? AND t."name$cd" < ?)
+          ARGUMENTS "_defaultZone", "sao", "sap"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name LIKE[c] 'PARIS'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name$c" IS NOT NULL AND t."name$c" = ?)
+          ARGUMENTS "_defaultZone", "paris"
+        ORDER BY t."$recordName" ASC
+        """#),
+    // Issue #27: a literal in NFD is compared in NFC, as the evaluator compares it (stored strings are NFC).
+    .init(format: "name BEGINSWITH 'Sa\\u0303o'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "São", "Sãp"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: "name < 'Sa\\u0303o'", expected: #"""
+        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" < ?)
+          ARGUMENTS "_defaultZone", "São"
+        ORDER BY t."$recordName" ASC
         """#),
     // [d] alone and [n] have no folded column: the callback decides.
     .init(format: "name ==[d] 'Paris'", expected: #"""

@@ -76,4 +76,30 @@ struct UnknownNamesTests {
         #expect(NameSuggestions.closest(to: "qqqqqqqq", among: ["name", "population"]) == [])
         #expect(NameSuggestions.closest(to: "timezon", among: ["timezone", "timezones", "zone"]) == ["timezone", "timezones"])
     }
+
+    // Issue #27: `query find City 'nmae == "Paris"'` suggested nothing; a swap of neighbours is one edit
+    // (Damerau–Levenshtein), as a user types it.
+    @Test func aSwapOfNeighboursIsOneEdit() {
+        #expect(NameSuggestions.closest(to: "nmae", among: ["name", "country"]) == ["name"])
+        #expect(NameSuggestions.closest(to: "Ctiy", among: ["City", "Airport"]) == ["City"])
+        #expect(NameSuggestions.closest(to: "poplutaion", among: ["population"]) == ["population"])
+        #expect(NameSuggestions.editDistance(Array("ab"), Array("ba"), atMost: 3) == 1)
+        #expect(NameSuggestions.editDistance(Array("ca"), Array("abc"), atMost: 3) == 3)
+        #expect(NameSuggestions.editDistance(Array("kitten"), Array("sitting"), atMost: 3) == 3)
+        #expect(NameSuggestions.editDistance(Array("abcdef"), Array("badcfe"), atMost: 2) == 3)
+    }
+
+    @Test(arguments: TestEngine.allCases)
+    func transposedNamesAreSuggested(engine: TestEngine) throws {
+        let store = try Self.store(engine)
+        #expect(throws: RecordStoreError.unknownField("nmae", recordType: "City", suggestions: ["name"])) {
+            try store.count(ofType: "City", matching: FormatPredicate(format: "nmae == 'Paris'"))
+        }
+        #expect(throws: RecordStoreError.unknownField("nmae", recordType: "City", suggestions: ["name"])) {
+            try store.records(ofType: "City", matching: .truePredicate, sorts: [Sort("nmae")])
+        }
+        #expect(throws: RecordStoreError.unknownRecordType("Ctiy", suggestions: ["City"])) {
+            try store.count(ofType: "Ctiy", matching: .truePredicate)
+        }
+    }
 }
