@@ -49,12 +49,8 @@ struct ServeSection: BenchmarkSection {
     func run(report: BenchmarkReport) async throws {
         let store = try Store.open(path: try Cities1000Database.path())
         let workload = try Self.workload()
-        let server = CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, rateLimit: 0))
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await server.run { continuation.yield($0) } }
+        let (serving, port) = try await Self.start(CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, rateLimit: 0)))
         defer { serving.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
         let url = URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.bench/production/public/records/query")!
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = Self.clientCount
@@ -156,12 +152,8 @@ struct ServeSection: BenchmarkSection {
         }
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, rateLimit: 0)
         configuration.tls = TLSFiles(certificatePath: certificate, keyPath: key)
-        let server = CloudKitServer(store: store, configuration: configuration)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await server.run { continuation.yield($0) } }
+        let (serving, port) = try await Self.start(CloudKitServer(store: store, configuration: configuration))
         defer { serving.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
         let tlsURL = URL(string: "https://localhost:\(port)/database/1/iCloud.bench/production/public/records/query")!
         // Warm both servers.
         _ = try await Self.curlLoad(curl, url: plainURL, bodyFiles: bodyFiles, clients: Self.clientCount, requests: 160, certificate: nil)
@@ -183,6 +175,18 @@ struct ServeSection: BenchmarkSection {
                           unit: "ms", target: .none, baselineName: "the p99 latency of the same requests over plain HTTP")
         }
         report.note("HTTP and TLS load from \(curl) (a second process, --parallel keep-alive connections, TLS 1.3 to a self-signed P-256 certificate)")
+    }
+
+    /// Starts a server; the task that runs it (cancel it to stop the server) and its port.
+    static func start(_ server: CloudKitServer) async throws -> (task: Task<Void, any Error>, port: Int) {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await server.run { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            serving.cancel()
+            throw BenchmarkFailure("the server stopped before it listened")
+        }
+        return (serving, port)
     }
 
     /// Requests a second and latency percentiles (ms) of `requests` POSTs of the bodies in turn

@@ -15,22 +15,28 @@ import Testing
         return configuration
     }
 
+    /// Sends `opening`, then `byte` every 0.3 s for up to 8 s: whether the server closed the
+    /// connection, and after how many seconds.
+    static func trickle(port: Int, opening: String, byte: String) async throws -> (closed: Bool, seconds: Double) {
+        try await RawConnection.onThread { () throws -> (Bool, Double) in
+            let connection = try RawConnection(port: port)
+            let started = Date()
+            connection.send(opening)
+            var reading = RawConnection.Reading()
+            while Date().timeIntervalSince(started) < 8, !reading.closed {
+                connection.send(byte)
+                reading = connection.read(timeout: 0.3, untilResponse: false)
+            }
+            return (reading.closed, Date().timeIntervalSince(started))
+        }
+    }
+
     @Test func aClientThatNeverFinishesItsHeadersIsClosed() async throws {
         let store = try TestEngine.sqlite.makeStore()
         try await ServerHarness.withServer(store: store, configuration: Self.configuration()) { server in
-            let (reading, seconds) = try await RawConnection.onThread { () throws -> (RawConnection.Reading, Double) in
-                let connection = try RawConnection(port: server.port)
-                let started = Date()
-                connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-                // A byte now and then, never the end of the headers.
-                var reading = RawConnection.Reading()
-                while Date().timeIntervalSince(started) < 8, !reading.closed {
-                    connection.send("a")
-                    reading = connection.read(timeout: 0.3, untilResponse: false)
-                }
-                return (reading, Date().timeIntervalSince(started))
-            }
-            #expect(reading.closed)
+            // A byte now and then, never the end of the headers.
+            let (closed, seconds) = try await Self.trickle(port: server.port, opening: "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", byte: "a")
+            #expect(closed)
             #expect(seconds < 4)
         }
     }
@@ -38,18 +44,9 @@ import Testing
     @Test func aClientThatTricklesItsBodyIsClosed() async throws {
         let store = try TestEngine.sqlite.makeStore()
         try await ServerHarness.withServer(store: store, configuration: Self.configuration()) { server in
-            let (reading, seconds) = try await RawConnection.onThread { () throws -> (RawConnection.Reading, Double) in
-                let connection = try RawConnection(port: server.port)
-                let started = Date()
-                connection.send(RefuseBeforeReadingTests.head(ServerHarness.path("records/query"), contentLength: 1000))
-                var reading = RawConnection.Reading()
-                while Date().timeIntervalSince(started) < 8, !reading.closed {
-                    connection.send(" ")
-                    reading = connection.read(timeout: 0.3, untilResponse: false)
-                }
-                return (reading, Date().timeIntervalSince(started))
-            }
-            #expect(reading.closed)
+            let opening = RefuseBeforeReadingTests.head(ServerHarness.path("records/query"), contentLength: 1000)
+            let (closed, seconds) = try await Self.trickle(port: server.port, opening: opening, byte: " ")
+            #expect(closed)
             #expect(seconds < 4)
         }
     }
