@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
@@ -99,10 +100,24 @@ let package = Package(
                 "RecordStore",
                 "PredicateLanguage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Sources/QueryServer"
+            path: "Sources/QueryServer",
+            plugins: ["EmbedFilesPlugin"]
+        ),
+        // The console's .html, .css and .js files, embedded into QueryServer at build time as Swift source.
+        .executableTarget(
+            name: "EmbedFiles",
+            path: "Sources/EmbedFiles"
+        ),
+        .plugin(
+            name: "EmbedFilesPlugin",
+            capability: .buildTool(),
+            dependencies: ["EmbedFiles"],
+            path: "Plugins/EmbedFilesPlugin"
         ),
         // @QueryModel: a target of its own, so that only its users build swift-syntax.
         .macro(

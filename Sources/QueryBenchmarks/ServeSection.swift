@@ -8,7 +8,8 @@ import RecordStore
 
 /// `query serve` over HTTP against the same work in-process: `records/query` (indexed equality,
 /// range + sort, full text, radius) from 1 and 16 keep-alive clients beside the same queries run
-/// through the store by 1 and 16 tasks, with latency percentiles; and `records/modify` with
+/// through the store by 1 and 16 tasks, with latency percentiles; the same over plain HTTP and over
+/// TLS from curl (a second process) when curl and openssl are installed; and `records/modify` with
 /// 200-operation requests beside `Store.modify` of the same records.
 struct ServeSection: BenchmarkSection {
     let name = "serve"
@@ -48,12 +49,8 @@ struct ServeSection: BenchmarkSection {
     func run(report: BenchmarkReport) async throws {
         let store = try Store.open(path: try Cities1000Database.path())
         let workload = try Self.workload()
-        let server = CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, rateLimit: 0))
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await server.run { continuation.yield($0) } }
+        let (serving, port) = try await Self.start(CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 0, rateLimit: 0)))
         defer { serving.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { return }
         let url = URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.bench/production/public/records/query")!
         let configuration = URLSessionConfiguration.default
         configuration.httpMaximumConnectionsPerHost = Self.clientCount
@@ -63,10 +60,12 @@ struct ServeSection: BenchmarkSection {
         _ = try await Self.http(session, url, workload, clients: Self.clientCount, requests: 160)
         _ = try await Self.inProcess(store, workload, tasks: Self.clientCount, requests: 160)
 
-        let wrk = Self.wrkPath()
+        let wrk = Self.executable("wrk")
+        var localRates: [Int: Double] = [:]
         for clients in [1, Self.clientCount] {
             let local = try await Self.inProcess(store, workload, tasks: clients, requests: Self.requestCount)
             let localRate = Double(Self.requestCount) / local
+            localRates[clients] = localRate
             let rate: Double
             var percentiles: (p50: Double, p99: Double)?
             if let wrk {
@@ -91,6 +90,7 @@ struct ServeSection: BenchmarkSection {
         }
         report.note(wrk.map { "HTTP load from \($0) (wrk, a second process, keep-alive connections)" }
                     ?? "HTTP load from URLSession in this process (install wrk for a second process: apt-get install wrk)")
+        try await measureCurl(report: report, store: store, bodies: workload.map(\.body), localRates: localRates, plainURL: url)
         try await measureModify(report: report, session: session, port: port)
         report.note("\(ProcessInfo.processInfo.activeProcessorCount) cores shared by the server and its clients; queries: name EQUALS, population range sorted, allTokens, NEAR 20 km")
     }
@@ -127,10 +127,101 @@ struct ServeSection: BenchmarkSection {
                       baselineName: "Store.modify of the same records in-process (the server writes to the served SQLite file, the baseline to memory)")
     }
 
-    /// The `wrk` on the path, if any.
-    static func wrkPath() -> String? {
+    /// `records/query` over plain HTTP and over TLS (a self-signed certificate made with openssl)
+    /// from curl, a second process with keep-alive connections (`--parallel`), at 1 and 16
+    /// clients, beside the same queries in-process; with the p99 latency of each.
+    private func measureCurl(report: BenchmarkReport, store: Store, bodies: [Data], localRates: [Int: Double], plainURL: URL) async throws {
+        guard let curl = Self.executable("curl"), let openssl = Self.executable("openssl") else {
+            report.note("no HTTP-versus-TLS figures: curl and openssl are needed (apt-get install curl openssl)")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        _ = try await Self.runProcess(openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
+        var bodyFiles: [String] = []
+        for (index, body) in bodies.enumerated() {
+            let path = directory.appendingPathComponent("body\(index).json").path
+            try body.write(to: URL(fileURLWithPath: path))
+            bodyFiles.append(path)
+        }
+        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, rateLimit: 0)
+        configuration.tls = TLSFiles(certificatePath: certificate, keyPath: key)
+        let (serving, port) = try await Self.start(CloudKitServer(store: store, configuration: configuration))
+        defer { serving.cancel() }
+        let tlsURL = URL(string: "https://localhost:\(port)/database/1/iCloud.bench/production/public/records/query")!
+        // Warm both servers.
+        _ = try await Self.curlLoad(curl, url: plainURL, bodyFiles: bodyFiles, clients: Self.clientCount, requests: 160, certificate: nil)
+        _ = try await Self.curlLoad(curl, url: tlsURL, bodyFiles: bodyFiles, clients: Self.clientCount, requests: 160, certificate: certificate)
+        for clients in [1, Self.clientCount] {
+            let plain = try await Self.curlLoad(curl, url: plainURL, bodyFiles: bodyFiles, clients: clients, requests: Self.requestCount, certificate: nil)
+            let tls = try await Self.curlLoad(curl, url: tlsURL, bodyFiles: bodyFiles, clients: clients, requests: Self.requestCount, certificate: certificate)
+            let local = localRates[clients] ?? 0
+            let plural = clients == 1 ? "" : "s"
+            report.figure("records/query requests/s over HTTP from curl, \(clients) client\(plural) vs \(clients) in-process task\(plural)",
+                          measured: plain.rate, baseline: local, unit: "req/s", target: .none,
+                          baselineName: "the same four queries through the store, in-process")
+            report.figure("records/query requests/s over TLS from curl, \(clients) client\(plural) vs \(clients) in-process task\(plural)",
+                          measured: tls.rate, baseline: local, unit: "req/s", target: .none,
+                          baselineName: "the same four queries through the store, in-process")
+            report.figure("records/query p99 latency over HTTP from curl at \(clients) client\(plural) vs p50", measured: plain.p99, baseline: plain.p50,
+                          unit: "ms", target: .none, baselineName: "the median latency of the same requests")
+            report.figure("records/query p99 latency over TLS from curl at \(clients) client\(plural) vs p99 over HTTP", measured: tls.p99, baseline: plain.p99,
+                          unit: "ms", target: .none, baselineName: "the p99 latency of the same requests over plain HTTP")
+        }
+        report.note("HTTP and TLS load from \(curl) (a second process, --parallel keep-alive connections, TLS 1.3 to a self-signed P-256 certificate)")
+    }
+
+    /// Starts a server; the task that runs it (cancel it to stop the server) and its port.
+    static func start(_ server: CloudKitServer) async throws -> (task: Task<Void, any Error>, port: Int) {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let serving = Task { try await server.run { continuation.yield($0) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else {
+            serving.cancel()
+            throw BenchmarkFailure("the server stopped before it listened")
+        }
+        return (serving, port)
+    }
+
+    /// Requests a second and latency percentiles (ms) of `requests` POSTs of the bodies in turn
+    /// from one curl process with `clients` parallel connections.
+    static func curlLoad(_ curl: String, url: URL, bodyFiles: [String], clients: Int, requests: Int, certificate: String?) async throws -> (rate: Double, p50: Double, p99: Double) {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-curl-\(UUID().uuidString).conf")
+        var lines: [String] = []
+        for index in 0..<requests {
+            lines += ["silent", "url = \"\(url.absoluteString)\"", "data-binary = \"@\(bodyFiles[index % bodyFiles.count])\"",
+                      "header = \"Content-Type: text/plain\"", "output = \"/dev/null\"", "write-out = \"%{time_total} %{http_code}\\n\""]
+            if let certificate { lines.append("cacert = \"\(certificate)\"") }
+            if index < requests - 1 { lines.append("next") }
+        }
+        try lines.joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let output = try await Self.runProcess(curl, ["--silent", "--no-progress-meter", "--parallel", "--parallel-max", "\(clients)", "--config", config.path])
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var latencies: [Double] = []
+        // Each transfer writes "TIME STATUS"; whatever else curl prints is skipped.
+        let words = output.split(whereSeparator: \.isWhitespace)
+        for (time, status) in zip(words, words.dropFirst()) where time.contains(".") && status.count == 3 {
+            guard let seconds = Double(time), let code = Int(status) else { continue }
+            guard code == 200 else { throw BenchmarkFailure("records/query answered HTTP \(code) under curl") }
+            latencies.append(seconds * 1000)
+        }
+        guard latencies.count == requests else { throw BenchmarkFailure("curl made \(latencies.count) of \(requests) requests:\n\(output.prefix(500))") }
+        latencies.sort()
+        return (Double(requests) / seconds, latencies[latencies.count / 2], latencies[min(latencies.count - 1, latencies.count * 99 / 100)])
+    }
+
+    /// An executable on the path, if any.
+    static func executable(_ name: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let path = "\(folder)/wrk"
+            let path = "\(folder)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil

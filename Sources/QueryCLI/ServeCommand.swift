@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             development or production and DATABASE public or private. GET /health answers {"status": "ok"}.
             With --key (server-to-server keys, CloudKit's signed requests) or --api-token (ckAPIToken, \
             read-only public database), every other request is refused; with neither, anyone may call, \
-            so the server then listens on loopback only.
+            so the server then listens on loopback only and answers only requests addressed to a \
+            loopback name (or an --allowed-host) from no web page but its own console (or an \
+            --allowed-origin). With --tls-certificate and --tls-key it speaks HTTPS.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -40,11 +42,46 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests a second each key or token may send, with bursts of twice as many (0: no limit).")
     var rateLimit: Double = 100
 
+    @Option(help: "Failed authentications a second a client address may make, with bursts of 20, before it is throttled (0: no limit).")
+    var failedAuthenticationRate: Double = 1
+
+    @Option(name: .customLong("allowed-host"), help: ArgumentHelp("Without credentials: a host name requests may be addressed to besides loopback ones. Repeatable.", valueName: "name"))
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("allowed-origin"), help: ArgumentHelp("Without credentials: a web origin (https://app.example) whose pages may call the server. Repeatable.", valueName: "origin"))
+    var allowedOrigins: [String] = []
+
+    @Option(help: "Seconds a new connection has to send its request's headers.")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Seconds a request has to send its whole body once its headers arrived.")
+    var bodyTimeout: Double = 30
+
+    @Option(help: "Seconds a connection may stay idle between requests.")
+    var idleTimeout: Double = 60
+
+    @Option(help: "The most connections served at once (a few more are kept for GET /health).")
+    var maxConnections = 1000
+
+    @Option(help: "The largest request body accepted, in bytes.")
+    var maxBodySize = 4 << 20
+
+    @Option(help: ArgumentHelp("A PEM file with the certificate chain to serve HTTPS with (needs --tls-key).", valueName: "PEM"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("A PEM file with the private key of --tls-certificate.", valueName: "PEM"))
+    var tlsKey: String?
+
     func validate() throws {
         guard !keys.isEmpty || !apiTokens.isEmpty || ["127.0.0.1", "::1", "localhost"].contains(host) else {
             throw ValidationError("--host must be a loopback address (127.0.0.1, ::1 or localhost) unless --key or --api-token is given: without credentials anyone may call")
         }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit is 0 or more") }
+        guard failedAuthenticationRate >= 0 else { throw ValidationError("--failed-authentication-rate is 0 or more") }
+        guard headerTimeout > 0, bodyTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout, --body-timeout and --idle-timeout are more than 0 seconds") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections is 1 or more") }
+        guard maxBodySize >= 1 else { throw ValidationError("--max-body-size is 1 or more") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard ["cloudkit", "full"].contains(rules) else { throw ValidationError("--rules is cloudkit or full") }
     }
@@ -57,16 +94,33 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(error.description)
         }
         credentials.apiTokens = Set(apiTokens)
-        let opened = try await store.openStore()
-        let configuration = CloudKitServer.Configuration(
+        var configuration = CloudKitServer.Configuration(
             host: host, port: port, container: container, predicateRules: rules == "full" ? .full : .cloudKit,
-            credentials: credentials, rateLimit: rateLimit, rateBurst: 2 * rateLimit)
+            maximumBodySize: maxBodySize, credentials: credentials, rateLimit: rateLimit, rateBurst: 2 * rateLimit)
+        configuration.failedAuthenticationRate = failedAuthenticationRate
+        configuration.allowedHosts = allowedHosts
+        configuration.allowedOrigins = allowedOrigins
+        configuration.headerTimeout = headerTimeout
+        configuration.bodyTimeout = bodyTimeout
+        configuration.idleTimeout = idleTimeout
+        configuration.maximumConnections = maxConnections
+        if let tlsCertificate, let tlsKey {
+            let files = TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
+            do {
+                try files.check()
+            } catch {
+                throw CommandFailure(error.description)
+            }
+            configuration.tls = files
+        }
+        let opened = try await store.openStore()
         let server = CloudKitServer(store: opened, configuration: configuration)
         let access = credentials.isEmpty
             ? "no credentials: anyone on this machine may call"
             : "\(credentials.keyIDs.count) key(s), \(credentials.apiTokens.count) API token(s)"
+        let scheme = configuration.tls == nil ? "http" : "https"
         try await server.run { port in
-            FileHandle.standardError.write(Data("query serve: listening on http://\(host):\(port) (\(access))\n".utf8))
+            FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(access))\n".utf8))
         }
     }
 }

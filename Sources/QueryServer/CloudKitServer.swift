@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 import PredicateLanguage
@@ -44,6 +46,25 @@ public struct CloudKitServer: Sendable {
         public var rateLimit: Double
         /// How many requests a key or token may send at once before ``rateLimit`` applies.
         public var rateBurst: Double
+        /// Failed authentications a second a client address may make before it is `THROTTLED`
+        /// (0: no limit).
+        public var failedAuthenticationRate: Double = 1
+        /// How many failed authentications a client address may make at once.
+        public var failedAuthenticationBurst: Double = 20
+        /// Host names a server without credentials answers besides loopback ones (``LocalAccessMiddleware``).
+        public var allowedHosts: [String] = []
+        /// Origins (`https://app.example`) a server without credentials answers besides its own.
+        public var allowedOrigins: [String] = []
+        /// Seconds a new connection has to send its first request's headers.
+        public var headerTimeout: Double = 10
+        /// Seconds a request has to send its whole body once its headers arrived.
+        public var bodyTimeout: Double = 30
+        /// Seconds a connection may sit idle between requests before it is closed.
+        public var idleTimeout: Double = 60
+        /// The most connections served at once; a few more are accepted for `/health` only.
+        public var maximumConnections: Int = 1000
+        /// The certificate chain and private key to serve HTTPS with, or nil for plain HTTP.
+        public var tls: TLSFiles?
 
         /// A configuration; every value has a default that serves loopback on port 8080.
         ///
@@ -68,16 +89,12 @@ public struct CloudKitServer: Sendable {
     public let service: CloudKitService
     /// Where and how the server listens.
     public let configuration: Configuration
-    private let authenticator: RequestAuthenticator
-    private let limiter: RateLimiter
     private let logger: Logger
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
         service = CloudKitService(store: store, predicateRules: configuration.predicateRules)
         self.configuration = configuration
-        authenticator = RequestAuthenticator(credentials: configuration.credentials)
-        limiter = RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst)
         self.logger = logger
     }
 
@@ -89,17 +106,51 @@ public struct CloudKitServer: Sendable {
     /// here (`Last-Event-ID`) after another process served it misses nothing since this one started.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try await service.startNotifications()
+        let privateUsers = try await privateUsers()
+        let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve)
+        let header = Self.timeAmount(configuration.headerTimeout)
+        let body = Self.timeAmount(configuration.bodyTimeout)
+        let http = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: [RequestDeadlineHandler(headerTimeout: header, bodyTimeout: body)],
+            idleTimeout: Self.timeAmount(configuration.idleTimeout)))
+        let server = try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: try $0.serverConfiguration()) } ?? http
         let application = Application(
-            router: router(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "query"),
+            router: router(privateUsers: privateUsers, connections: connections),
+            server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "query",
+                                 availableConnectionsDelegate: connections.delegate),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         try await application.runService()
     }
 
-    /// The server's routes.
-    func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// Seconds as NIO's time amount (whole milliseconds).
+    static func timeAmount(_ seconds: Double) -> TimeAmount {
+        .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// Connections accepted beyond ``Configuration/maximumConnections`` for `/health` only.
+    static let healthReserve = 8
+
+    /// The private database user of each configured key (``PrivateDatabaseUser``).
+    private func privateUsers() async throws(ServerError) -> [String: String] {
+        let keyIDs = configuration.credentials.keyIDs
+        guard keyIDs.contains(where: { PrivateDatabaseUser.name(keyID: $0) != PrivateDatabaseUser.legacyName(keyID: $0) }) else {
+            return Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) })
+        }
+        let zones = try await service.run { () async throws(RecordStoreError) in try await service.store.zones() }
+        return PrivateDatabaseUser.resolve(keyIDs: keyIDs, storedZones: zones)
+    }
+
+    /// The server's routes and their middleware.
+    func router(privateUsers: [String: String], connections: ConnectionCount) -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: Self.routeTable))
+        router.add(middleware: ConnectionCapMiddleware(connections: connections))
+        if configuration.credentials.isEmpty {
+            router.add(middleware: LocalAccessMiddleware(allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins,
+                                                         scheme: configuration.tls == nil ? "http" : "https"))
+        }
         router.get("health") { _, _ in
             Self.response(.object(["status": .string("ok")]), status: .ok)
         }
@@ -107,179 +158,84 @@ public struct CloudKitServer: Sendable {
         let console = ConsoleDocument(configuration: configuration)
         router.get("/") { _, _ in console.response() }
         let database = router.group("database/1/:container/:environment/:database")
-        database.post("records/query") { request, context in
+            .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers))
+        database.post("records/query") { _, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
-            await handleBytes(request, context) { body, namespace in try await service.queryAnswer(body, in: namespace).jsonBytes() }
+            Self.response(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace()).jsonBytes())
         }
         // This server's extensions for the console (and any client): the plan of a query, the
         // schema, and a predicate's check with the position of its syntax error.
-        database.post("records/explain") { request, context in
-            await handle(request, context) { body, namespace in try await service.explain(body, in: namespace) }
+        database.post("records/explain") { _, context in
+            Self.response(try await service.explain(try context.json(), in: try context.requireNamespace()))
         }
-        database.get("schema") { request, context in
-            await handle(request, context) { _, namespace in try await service.schema(in: namespace) }
+        for method in [HTTPRequest.Method.get, .post] {
+            database.on("schema", method: method) { _, context in
+                Self.response(try await service.schema(in: try context.requireNamespace()))
+            }
+            database.on("zones/list", method: method) { _, context in
+                Self.response(try await service.listZones(in: try context.requireNamespace()))
+            }
+            database.on("subscriptions/list", method: method) { _, context in
+                Self.response(try await service.listSubscriptions(in: try context.requireNamespace()))
+            }
         }
-        database.post("schema") { request, context in
-            await handle(request, context) { _, namespace in try await service.schema(in: namespace) }
+        database.post("predicates/check") { _, context in
+            Self.response(try service.checkPredicate(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("predicates/check") { request, context in
-            await handle(request, context) { body, namespace in try service.checkPredicate(body, in: namespace) }
+        database.post("records/lookup") { _, context in
+            Self.response(try await service.lookup(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("records/lookup") { request, context in
-            await handle(request, context) { body, namespace in try await service.lookup(body, in: namespace) }
+        database.post("records/modify") { _, context in
+            Self.response(try await service.modify(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("records/modify") { request, context in
-            await handle(request, context, writes: true) { body, namespace in try await service.modify(body, in: namespace) }
+        database.post("zones/lookup") { _, context in
+            Self.response(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
         }
-        database.get("zones/list") { request, context in
-            await handle(request, context) { _, namespace in try await service.listZones(in: namespace) }
+        database.post("zones/modify") { _, context in
+            Self.response(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("zones/list") { request, context in
-            await handle(request, context) { _, namespace in try await service.listZones(in: namespace) }
+        database.post("subscriptions/modify") { _, context in
+            Self.response(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("zones/lookup") { request, context in
-            await handle(request, context) { body, namespace in try await service.lookupZones(body, in: namespace) }
-        }
-        database.post("zones/modify") { request, context in
-            await handle(request, context, writes: true) { body, namespace in try await service.modifyZones(body, in: namespace) }
-        }
-        database.post("subscriptions/modify") { request, context in
-            await handle(request, context, writes: true) { body, namespace in try await service.modifySubscriptions(body, in: namespace) }
-        }
-        database.get("subscriptions/list") { request, context in
-            await handle(request, context) { _, namespace in try await service.listSubscriptions(in: namespace) }
-        }
-        database.post("subscriptions/list") { request, context in
-            await handle(request, context) { _, namespace in try await service.listSubscriptions(in: namespace) }
-        }
-        database.post("subscriptions/lookup") { request, context in
-            await handle(request, context) { body, namespace in try await service.lookupSubscriptions(body, in: namespace) }
+        database.post("subscriptions/lookup") { _, context in
+            Self.response(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
         }
         database.get("subscriptions/events") { request, context in
             // This server's extension: the namespace's notifications as Server-Sent Events.
-            await respond(request, context, writes: false) { _, namespace in
-                let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
-                let events = try await service.notifications(in: namespace, after: lastEventID)
-                return NotificationStream.response(events, container: context.parameters.get("container") ?? "")
-            }
+            let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
+            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
+            return NotificationStream.response(events, container: context.parameters.get("container") ?? "")
         }
         return router
     }
 
-    /// Reads the request, checks its caller, runs the operation, and answers its JSON or its error.
-    private func handle(
-        _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
-        _ operation: (JSONValue, Namespace) async throws -> JSONValue
-    ) async -> Response {
-        await handleBytes(request, context, writes: writes) { body, namespace in try await operation(body, namespace).jsonBytes() }
-    }
-
-    /// ``handle(_:_:writes:_:)`` for an operation that writes its own JSON bytes.
-    private func handleBytes(
-        _ request: Request, _ context: BasicRequestContext, writes: Bool = false,
-        _ operation: (JSONValue, Namespace) async throws -> [UInt8]
-    ) async -> Response {
-        await respond(request, context, writes: writes) { raw, namespace in
-            let answer = try await operation(try Self.json(raw), namespace)
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+    /// Every route's path and methods (for the 405 answers of ``CloudKitErrorMiddleware``).
+    static let routeTable: RouteTable = {
+        var table = RouteTable()
+        table.add("health", .get)
+        table.add("/", .get)
+        let database = "database/1/:container/:environment/:database/"
+        for operation in ["records/query", "records/explain", "predicates/check", "records/lookup", "records/modify",
+                          "zones/lookup", "zones/modify", "subscriptions/modify", "subscriptions/lookup"] {
+            table.add(database + operation, .post)
         }
-    }
-
-    /// Reads the request, checks its caller and its rate, and answers what `answer` makes of its
-    /// body and namespace, or CloudKit's error: `{uuid, serverErrorCode, reason}`.
-    private func respond(
-        _ request: Request, _ context: BasicRequestContext, writes: Bool,
-        _ answer: (ByteBuffer, Namespace) async throws -> Response
-    ) async -> Response {
-        let requestID = UUID().uuidString.lowercased()
-        do {
-            let raw = try await Self.rawBody(request, limit: configuration.maximumBodySize)
-            let caller = try authenticator.caller(
-                keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
-                signature: request.headers[Self.signatureHeader], apiToken: request.uri.queryParameters.get("ckAPIToken").map { String($0) },
-                subpath: request.uri.path, body: raw.readableBytesView)
-            let namespace = try namespace(context.parameters, caller: caller)
-            try RequestAuthenticator.check(caller, writes: writes, database: namespace.database)
-            switch caller {
-            case .anyone: break
-            case .key(let keyID): try limiter.admit("key:" + keyID)
-            case .apiToken: try limiter.admit("token:" + (request.uri.queryParameters.get("ckAPIToken").map { String($0) } ?? ""))
-            }
-            let response = try await answer(raw, namespace)
-            logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
-            return response
-        } catch {
-            let failure = error as? ServerError ?? ServerError(.internalError, "the server failed to answer")
-            logger.log(level: failure.code == .internalError ? .error : .info, "request failed",
-                       metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])
-            var members: [String: JSONValue] = [
-                "uuid": .string(requestID), "serverErrorCode": .string(failure.code.rawValue), "reason": .string(failure.reason),
-            ]
-            if let retryAfter = failure.retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
-            return Self.response(.object(members), status: failure.code.status)
+        for operation in ["schema", "zones/list", "subscriptions/list"] {
+            table.add(database + operation, .get)
+            table.add(database + operation, .post)
         }
-    }
+        table.add(database + "subscriptions/events", .get)
+        return table
+    }()
 
-    static let keyIDHeader = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
-    static let dateHeader = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
-    static let signatureHeader = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
-
-    /// The namespace a request's path names.
-    private func namespace(_ parameters: Parameters, caller: RequestAuthenticator.Caller) throws(ServerError) -> Namespace {
-        let container = parameters.get("container") ?? ""
-        if let served = configuration.container, container != served {
-            throw ServerError(.notFound, "this server serves the container '\(served)', not '\(container.prefix(80))'")
-        }
-        guard let environment = parameters.get("environment").flatMap(Namespace.Environment.init(rawValue:)) else {
-            throw ServerError(.badRequest, "the environment is 'development' or 'production'")
-        }
-        switch parameters.get("database") {
-        case "public": return Namespace(environment: environment, database: .public)
-        case "private":
-            // Each key is a user of its own; a server without credentials has one user.
-            guard case .key(let keyID) = caller else {
-                if caller == .anyone { return Namespace(environment: environment, database: .private(user: WireRecord.ownerName)) }
-                throw ServerError(.accessDenied, "the private database needs a server-to-server key")
-            }
-            return Namespace(environment: environment, database: .private(user: Self.userName(keyID)))
-        case "shared": throw ServerError(.badRequest, "the shared database is not supported by this server")
-        default: throw ServerError(.badRequest, "the database is 'public' or 'private'")
-        }
-    }
-
-    /// The user a key stands for in the private database: its key ID, as a zone-name-safe text.
-    static func userName(_ keyID: String) -> String {
-        String(keyID.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
-    }
-
-    /// A request's body, at most `limit` bytes.
-    private static func rawBody(_ request: Request, limit: Int) async throws(ServerError) -> ByteBuffer {
-        do {
-            return try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw ServerError(.quotaExceeded, "the request body is larger than \(limit) bytes")
-        } catch {
-            throw ServerError(.badRequest, "the request body could not be read")
-        }
-    }
-
-    /// A request body as JSON (an empty body is an empty object).
-    private static func json(_ buffer: ByteBuffer) throws(ServerError) -> JSONValue {
-        guard buffer.readableBytes > 0 else { return .object([:]) }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: buffer.readableBytesView)
-        } catch {
-            throw ServerError(.badRequest, "the request body is not valid JSON: \(error)")
-        }
-        guard case .object = value else { throw ServerError(.badRequest, "the request body is a JSON object, not \(value.kindName)") }
-        return value
-    }
 
     /// A JSON response.
-    static func response(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.jsonBytes())))
+    static func response(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        response(bytes: value.jsonBytes(), status: status)
+    }
+
+    /// A response of JSON bytes.
+    static func response(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

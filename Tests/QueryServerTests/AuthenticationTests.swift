@@ -83,6 +83,33 @@ struct TestKey: Sendable {
         }
     }
 
+    /// MistKit signs a request without a body over an empty body hash (`date::path`).
+    @Test func mistKitStyleSigningOfABodilessGetIsAccepted() async throws {
+        let key = TestKey()
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store, configuration: try Self.configuration(key)) { server in
+            let path = ServerHarness.path("zones/list")
+            let stamp = ISO8601DateFormatter().string(from: Date())
+            func headers(_ message: String) throws -> [String: String] {
+                [
+                    "X-Apple-CloudKit-Request-KeyID": Self.keyID,
+                    "X-Apple-CloudKit-Request-ISO8601Date": stamp,
+                    "X-Apple-CloudKit-Request-SignatureV1": try key.privateKey().signature(for: Data(message.utf8)).derRepresentation.base64EncodedString(),
+                ]
+            }
+            let mistKit = try await server.send("GET", path, headers: try headers("\(stamp)::\(path)"))
+            #expect(mistKit.status == 200)
+            #expect(mistKit.body["zones"]?.arrayValue?.first?["zoneID"]?["zoneName"] == "_defaultZone")
+            let hashed = try await server.send("GET", path, headers: try Self.signedHeaders(key, body: "", path: path))
+            #expect(hashed.status == 200)
+            // The empty hash stands for an empty body only.
+            let body = #"{"zones": [{"zoneName": "_defaultZone"}]}"#
+            let lookupPath = ServerHarness.path("zones/lookup")
+            let withBody = try await server.send("POST", lookupPath, body: body, headers: try headers("\(stamp)::\(lookupPath)"))
+            #expect(withBody.errorCode == "AUTHENTICATION_FAILED")
+        }
+    }
+
     @Test func anAPITokenReadsThePublicDatabaseOnly() async throws {
         let store = try await RecordsQueryTests.servedStore()
         try await ServerHarness.withServer(store: store, configuration: try Self.configuration(TestKey())) { server in

@@ -2,6 +2,10 @@ import Foundation
 
 /// Reads JSON text straight into ``Value``s, without going through `JSONSerialization`.
 ///
+/// Its neighbours: ``JSONValueWriter`` is its inverse; ``TypedJSONValue`` decodes the one-key
+/// objects it meets (`{"$date": ...}`). QueryServer's `JSONValue` parser reads the same grammar
+/// into plain JSON (no typed objects, integers kept apart), as CloudKit's wire needs.
+///
 /// Numbers become `.int` when integral (and within 64 bits), `.double` otherwise.
 /// One-key objects spell typed values (see ``Value/init(jsonText:)``).
 /// Nesting is limited to ``maximumDepth`` levels so hostile input cannot

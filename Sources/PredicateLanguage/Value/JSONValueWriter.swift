@@ -1,6 +1,8 @@
 import Foundation
 
-/// Writes ``Value``s as JSON text, the inverse of ``JSONValueParser``.
+/// Writes ``Value``s as JSON text, the inverse of ``JSONValueParser``: typed values as the
+/// one-key objects of ``TypedJSONValue``. QueryServer writes CloudKit's wire JSON (its
+/// `JSONValue`, and `{value, type}` field values) with a byte writer of its own.
 struct JSONValueWriter {
     var sortedKeys: Bool
     private(set) var output = ""

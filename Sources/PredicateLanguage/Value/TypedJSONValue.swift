@@ -3,7 +3,9 @@ import Foundation
 /// The one-key JSON objects that spell typed values:
 /// `{"$date": "2024-05-01T12:00:00Z"}`, `{"$location": [latitude, longitude]}`
 /// (or `[latitude, longitude, altitude]`), `{"$ref": "recordName"}` (or
-/// `{"$ref": ["recordName", "zoneName"]}`), `{"$bytes": "base64"}`.
+/// `{"$ref": ["recordName", "zoneName"]}`), `{"$bytes": "base64"}`. ``JSONValueParser`` calls it
+/// for each one-key object, and ``JSONValueWriter`` writes the same shapes; CloudKit's wire spells
+/// typed values differently (`{"value": ..., "type": "TIMESTAMP"}`, QueryServer's `WireValue`).
 enum TypedJSONValue {
     static func decode(key: String, payload: Value) throws(ValueJSONError) -> Value {
         switch key {

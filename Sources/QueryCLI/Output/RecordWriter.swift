@@ -47,7 +47,9 @@ enum RecordOutputFormat: String, CaseIterable, ExpressibleByArgument {
 }
 
 /// A record as DESIGN's JSON object: recordName, recordType, zone, fields. `import` reads
-/// this shape back (``RecordImporter`` takes the name, zone and fields from it).
+/// this shape back (``RecordImporter`` takes the name, zone and fields from it). Its fields are
+/// written in PredicateLanguage's JSON mapping (`{"$date": ...}`), unlike the server's
+/// `WireRecord`, which writes CloudKit's record shape with `{value, type}` field values.
 enum RecordJSON {
     /// The object of a record, with only `keys` among its fields when given.
     static func object(_ record: Record, keys: [String]?) -> Value {

@@ -8,8 +8,9 @@ import Foundation
 /// `X-Apple-CloudKit-Request-SignatureV1`, the base64 DER ECDSA P-256 signature (SHA-256) of
 /// `date:base64(sha256(body)):subpath`, where the subpath is the URL's path
 /// (`/database/1/...`). A date further than ``maximumClockSkew`` from the server's clock is
-/// refused, so a captured request cannot be replayed later. An API token comes as the
-/// `ckAPIToken` query parameter and reads the public database only.
+/// refused, so a captured request cannot be replayed later. A request without a body may also
+/// sign `date::subpath` (MistKit does). An API token comes as the `ckAPIToken` query parameter
+/// and reads the public database only.
 ///
 /// ```swift
 /// let caller = try authenticator.caller(keyID: keyID, date: date, signature: signature,
@@ -31,42 +32,67 @@ struct RequestAuthenticator: Sendable {
 
     let credentials: ServerCredentials
 
-    /// The caller of a request, or `AUTHENTICATION_REQUIRED` (no credential given) or
-    /// `AUTHENTICATION_FAILED` (a credential that does not check out).
-    func caller(
-        keyID: String?, date: String?, signature: String?, apiToken: String?, subpath: String, body: some Collection<UInt8>,
-        now: Date = Date()
-    ) throws(ServerError) -> Caller {
-        if credentials.isEmpty { return .anyone }
+    /// A request's credential once its cheap checks passed: what ``verify(_:subpath:body:)`` still
+    /// checks against the body.
+    struct Claim: Sendable {
+        /// Who the request says it comes from.
+        let caller: Caller
+        /// For a signed request: its key, date text and signature (checked against the body later).
+        fileprivate let signed: (key: Data, date: String, signature: Data)?
+    }
+
+    /// The caller a request's headers claim, checked as far as headers go: a known key ID, a date
+    /// within ``maximumClockSkew``, a well-formed signature, or a known API token. Throws
+    /// `AUTHENTICATION_REQUIRED` (no credential given) or `AUTHENTICATION_FAILED`. Nothing here
+    /// reads the body or verifies a signature, so a refusal costs no more than its headers.
+    func claim(keyID: String?, date: String?, signature: String?, apiToken: String?, now: Date = Date()) throws(ServerError) -> Claim {
+        if credentials.isEmpty { return Claim(caller: .anyone, signed: nil) }
         if let keyID {
             guard let date, let signature else {
                 throw ServerError(.authenticationFailed, "a signed request needs X-Apple-CloudKit-Request-ISO8601Date and X-Apple-CloudKit-Request-SignatureV1")
             }
-            try verify(keyID: keyID, date: date, signature: signature, subpath: subpath, body: body, now: now)
-            return .key(keyID)
+            guard let key = credentials.publicKeyBytes(id: keyID) else { throw ServerError(.authenticationFailed, "unknown key ID") }
+            guard let signed = ISO8601DateFormatter().date(from: date) else {
+                throw ServerError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z")
+            }
+            guard abs(signed.timeIntervalSince(now)) <= Self.maximumClockSkew else {
+                throw ServerError(.authenticationFailed, "the request's date is more than \(Int(Self.maximumClockSkew)) seconds from the server's clock")
+            }
+            guard let der = Data(base64Encoded: signature), (try? P256.Signing.ECDSASignature(derRepresentation: der)) != nil else {
+                throw ServerError(.authenticationFailed, "X-Apple-CloudKit-Request-SignatureV1 is not a base64 DER ECDSA signature")
+            }
+            return Claim(caller: .key(keyID), signed: (key, date, der))
         }
         if let apiToken {
             guard credentials.apiTokens.contains(apiToken) else { throw ServerError(.authenticationFailed, "unknown ckAPIToken") }
-            return .apiToken
+            return Claim(caller: .apiToken, signed: nil)
         }
         throw ServerError(.authenticationRequired, "this server needs a signed request (X-Apple-CloudKit-Request-KeyID ...) or a ckAPIToken")
     }
 
-    private func verify(keyID: String, date: String, signature: String, subpath: String, body: some Collection<UInt8>, now: Date) throws(ServerError) {
-        guard let key = credentials.publicKey(id: keyID) else { throw ServerError(.authenticationFailed, "unknown key ID") }
-        guard let signed = ISO8601DateFormatter().date(from: date) else {
-            throw ServerError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z")
-        }
-        guard abs(signed.timeIntervalSince(now)) <= Self.maximumClockSkew else {
-            throw ServerError(.authenticationFailed, "the request's date is more than \(Int(Self.maximumClockSkew)) seconds from the server's clock")
-        }
-        guard let der = Data(base64Encoded: signature), let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: der) else {
-            throw ServerError(.authenticationFailed, "X-Apple-CloudKit-Request-SignatureV1 is not a base64 DER ECDSA signature")
-        }
-        let message = Self.message(date: date, subpath: subpath, body: body)
-        guard key.isValidSignature(ecdsa, for: Data(message.utf8)) else {
-            throw ServerError(.authenticationFailed, "the signature does not match the request")
-        }
+    /// Checks a claim's signature against the request's path and body (`AUTHENTICATION_FAILED`
+    /// when it does not match). A request without a body may sign its body hash as
+    /// `base64(sha256(""))` or, as MistKit does, as nothing (`date::subpath`): both say the same.
+    func verify(_ claim: Claim, subpath: String, body: some Collection<UInt8>) throws(ServerError) {
+        guard let signed = claim.signed else { return }
+        guard let key = try? P256.Signing.PublicKey(rawRepresentation: signed.key),
+              let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature)
+        else { throw ServerError(.authenticationFailed, "the signature does not match the request") }
+        let message = Self.message(date: signed.date, subpath: subpath, body: body)
+        if key.isValidSignature(signature, for: Data(message.utf8)) { return }
+        if body.isEmpty, key.isValidSignature(signature, for: Data("\(signed.date)::\(subpath)".utf8)) { return }
+        throw ServerError(.authenticationFailed, "the signature does not match the request")
+    }
+
+    /// The caller of a request: ``claim(keyID:date:signature:apiToken:now:)`` then
+    /// ``verify(_:subpath:body:)``.
+    func caller(
+        keyID: String?, date: String?, signature: String?, apiToken: String?, subpath: String, body: some Collection<UInt8>,
+        now: Date = Date()
+    ) throws(ServerError) -> Caller {
+        let claim = try claim(keyID: keyID, date: date, signature: signature, apiToken: apiToken, now: now)
+        try verify(claim, subpath: subpath, body: body)
+        return claim.caller
     }
 
     /// What a server-to-server request signs: `date:base64(sha256(body)):subpath`.

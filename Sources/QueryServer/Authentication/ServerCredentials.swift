@@ -30,9 +30,9 @@ public struct ServerCredentials: Sendable {
         keyBytes[id] = publicKey.rawRepresentation
     }
 
-    /// The public key of a key ID, or nil when none is configured.
-    func publicKey(id: String) -> P256.Signing.PublicKey? {
-        keyBytes[id].flatMap { try? P256.Signing.PublicKey(rawRepresentation: $0) }
+    /// The raw public key of a key ID, or nil when none is configured.
+    func publicKeyBytes(id: String) -> Data? {
+        keyBytes[id]
     }
 
     /// Adds a key from the command line's `KEYID=PATH` form, PATH a PEM file holding the public

@@ -54,11 +54,11 @@ public struct ConsoleDocument: Sendable {
             ("data-container", container), ("data-environment", environment), ("data-database", database),
             ("data-token-required", tokenRequired ? "true" : "false"), ("data-rules", CloudKitService.rulesName(rules)),
         ].map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: " ")
-        html = ConsolePage.render(settings: settings, style: ConsoleStyle.css, script: ConsoleScript.javaScript)
+        html = ConsolePage.render(settings: settings)
         contentSecurityPolicy = [
             "default-src 'none'",
-            "script-src '\(Self.hash(ConsoleScript.javaScript))'",
-            "style-src '\(Self.hash(ConsoleStyle.css))'",
+            "script-src '\(Self.hash(ConsolePage.javaScript))'",
+            "style-src '\(Self.hash(ConsolePage.css))'",
             "connect-src 'self'",
             "img-src 'self' data:",
             "base-uri 'none'",

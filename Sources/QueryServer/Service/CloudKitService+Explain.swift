@@ -27,7 +27,7 @@ extension CloudKitService {
             }
             limit = Int(given)
         }
-        let query = try recordQuery(body["query"])
+        let query = try await recordQuery(body["query"])
         // records/query reads one record more than it answers, to know whether more remain.
         let plan = try await run { () async throws(RecordStoreError) in
             try await store.explain(ofType: query.recordType, matching: query.predicate, sorts: query.sorts, zone: zone, limit: limit + 1)

@@ -44,7 +44,7 @@ extension CloudKitService {
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         } else {
-            let query = try recordQuery(body["query"])
+            let query = try await recordQuery(body["query"])
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
             }
@@ -74,11 +74,15 @@ extension CloudKitService {
         return names
     }
 
-    /// The store's query for a request's `query` object.
-    func recordQuery(_ value: JSONValue?) throws(ServerError) -> RecordQuery {
+    /// The store's query for a request's `query` object. A `filterBy` value that does not fit
+    /// the type the schema gives its field is `BAD_REQUEST` naming the field and its type.
+    func recordQuery(_ value: JSONValue?) async throws(ServerError) -> RecordQuery {
         guard let value, case .object = value else { throw ServerError(.badRequest, "the request has no \"query\" object") }
         guard let recordType = value["recordType"]?.stringValue else { throw ServerError(.badRequest, "query.recordType is missing") }
-        var predicate = try QueryFilter.predicate(from: value["filterBy"])
+        let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
+        var fieldTypes: [String: FieldType] = [:]
+        for field in schema?.fields ?? [] { fieldTypes[field.name] = field.type }
+        var predicate = try QueryFilter.predicate(from: value["filterBy"], fieldTypes: fieldTypes)
         if let format = value["predicate"], !format.isNull {
             // This server's extension: an NSPredicate format string, held to the server's rules.
             guard let text = format.stringValue else { throw ServerError(.badRequest, "query.predicate is an NSPredicate format string") }

@@ -69,7 +69,7 @@ struct QuerySubscription: Sendable {
         case "zone": throw ServerError(.badRequest, "zone subscriptions are not supported by this server; subscribe with a query")
         case let other: throw ServerError(.badRequest, "subscriptionType is \"query\", not \"\(other.prefix(40))\"")
         }
-        let query = try service.recordQuery(value["query"])
+        let query = try await service.recordQuery(value["query"])
         var reasons = Set<Reason>()
         guard let keywords = value["firesOn"]?.arrayValue, !keywords.isEmpty else {
             throw ServerError(.badRequest, "a query subscription needs \"firesOn\": some of \"create\", \"update\", \"delete\"")

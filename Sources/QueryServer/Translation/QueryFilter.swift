@@ -21,7 +21,9 @@ enum QueryFilter {
     static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]
 
     /// The predicate `filterBy` stands for (TRUEPREDICATE when it is empty or absent).
-    static func predicate(from filterBy: JSONValue?) throws(ServerError) -> FormatPredicate {
+    /// `fieldTypes` are the stored types of the record type's fields: a value that does not fit
+    /// its field's type is `BAD_REQUEST` (a field the schema does not know takes any value).
+    static func predicate(from filterBy: JSONValue?, fieldTypes: [String: FieldType] = [:]) throws(ServerError) -> FormatPredicate {
         guard let filterBy, !filterBy.isNull else { return .truePredicate }
         guard let filters = filterBy.arrayValue else {
             throw ServerError(.badRequest, "query.filterBy is an array of filters, not \(filterBy.kindName)")
@@ -29,7 +31,7 @@ enum QueryFilter {
         var clauses: [String] = []
         var arguments: [Value] = []
         for (index, filter) in filters.enumerated() {
-            let clause = try translate(filter, index: index, arguments: &arguments)
+            let clause = try translate(filter, index: index, fieldTypes: fieldTypes, arguments: &arguments)
             clauses.append("(\(clause))")
         }
         guard !clauses.isEmpty else { return .truePredicate }
@@ -41,7 +43,7 @@ enum QueryFilter {
     }
 
     /// One filter as a clause of the predicate's text, its values appended to `arguments`.
-    private static func translate(_ filter: JSONValue, index: Int, arguments: inout [Value]) throws(ServerError) -> String {
+    private static func translate(_ filter: JSONValue, index: Int, fieldTypes: [String: FieldType], arguments: inout [Value]) throws(ServerError) -> String {
         let place = "query.filterBy[\(index)]"
         guard case .object = filter else { throw ServerError(.badRequest, "\(place) is an object, not \(filter.kindName)") }
         guard let comparator = filter["comparator"]?.stringValue else {
@@ -50,6 +52,9 @@ enum QueryFilter {
         let field = try FieldReference(filter, place: place)
         guard let fieldValue = filter["fieldValue"] else { throw ServerError(.badRequest, "\(place) has no \"fieldValue\"") }
         let value = try field.value(from: fieldValue, place: place)
+        if case .field(let name) = field, let type = fieldTypes[name], filter["distance"]?.isNull ?? true, !FieldValueFit.fits(value, type) {
+            throw ServerError(.badRequest, "\(place): the field '\(name)' is \(CloudKitService.wireTypeName(type)), and the fieldValue is \(FieldValueFit.describe(value))")
+        }
         func bind(_ value: Value) -> String {
             arguments.append(value)
             return "%@"

@@ -29,7 +29,9 @@ public struct JSONParsingError: Error, CustomStringConvertible {
     public var description: String { "\(message) at byte \(offset)" }
 }
 
-/// A recursive-descent JSON parser over bytes.
+/// A recursive-descent JSON parser over bytes, into ``JSONValue``. PredicateLanguage's
+/// `JSONValueParser` reads the same grammar into `Value`s (typed one-key objects decoded);
+/// this one keeps plain JSON, integers apart, as the CloudKit wire needs.
 private struct JSONParser {
     let bytes: [UInt8]
     var position = 0

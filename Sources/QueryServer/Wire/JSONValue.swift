@@ -4,6 +4,14 @@ import Foundation
 /// bodies into these and reads them with typed accessors, so that a value of the wrong type
 /// is a `BAD_REQUEST` naming the key, never a decoding failure deep in `Codable`.
 ///
+/// How it differs from its neighbours: PredicateLanguage's `Value` is a store value (dates,
+/// locations, references are cases of their own) and its JSON mapping (`Value(jsonText:)`,
+/// `TypedJSONValue`) spells those as one-key objects (`{"$date": ...}`) for the command line;
+/// this is plain JSON, as CloudKit's wire carries it, with integers kept apart from other
+/// numbers. ``WireValue`` reads and writes a field value (`{value, type}`) between the two, and
+/// ``WireRecord`` a whole record. It is read by `JSONValue(parsing:)` (the private
+/// `JSONParser`) and written by ``jsonBytes()``.
+///
 /// Integers stay exact: a number without a fraction or exponent that fits in 64 bits is
 /// ``integer(_:)``, any other number ``number(_:)``.
 ///

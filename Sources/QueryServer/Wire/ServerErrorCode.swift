@@ -18,6 +18,7 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
     case quotaExceeded = "QUOTA_EXCEEDED"
     case authenticationRequired = "AUTHENTICATION_REQUIRED"
     case throttled = "THROTTLED"
+    case tryAgainLater = "TRY_AGAIN_LATER"
     case internalError = "INTERNAL_ERROR"
 
     /// The HTTP status of a request that failed with this code.
@@ -31,6 +32,7 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
         case .quotaExceeded: .contentTooLarge
         case .authenticationRequired: HTTPResponse.Status(code: 421, reasonPhrase: "Misdirected Request")
         case .throttled: .tooManyRequests
+        case .tryAgainLater: .serviceUnavailable
         case .internalError: .internalServerError
         }
     }
@@ -47,15 +49,29 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     public let code: ServerErrorCode
     /// What was wrong and where, for the client.
     public let reason: String
-    /// Seconds a throttled client should wait (`THROTTLED` only).
+    /// Seconds a throttled client should wait (`THROTTLED` and `TRY_AGAIN_LATER` only).
     public let retryAfter: Int?
+    /// The HTTP status when it is not the code's (405 for a wrong method).
+    let statusOverride: HTTPResponse.Status?
+    /// Header fields the answer carries besides its body (`Allow` with a 405).
+    let headers: HTTPFields
 
-    /// An error; `retryAfter` only with `THROTTLED`.
+    /// An error; `retryAfter` only with `THROTTLED` and `TRY_AGAIN_LATER`.
     public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
+        self.init(code, reason, retryAfter: retryAfter, status: nil)
+    }
+
+    /// An error answered with another status than its code's, and extra header fields.
+    init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, status: HTTPResponse.Status?, headers: HTTPFields = [:]) {
         self.code = code
         self.reason = reason
         self.retryAfter = retryAfter
+        self.statusOverride = status
+        self.headers = headers
     }
+
+    /// The HTTP status of the answer.
+    var status: HTTPResponse.Status { statusOverride ?? code.status }
 
     /// `BAD_REQUEST: resultsLimit is a number from 1 to 200`.
     public var description: String { "\(code.rawValue): \(reason)" }

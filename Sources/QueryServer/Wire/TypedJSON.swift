@@ -3,7 +3,9 @@ import PredicateLanguage
 
 /// Values in the command line's JSON mapping (numbers, strings, booleans, null, arrays, and the
 /// typed one-key objects `{"$date": ...}`, `{"$location": [...]}`, `{"$ref": ...}`,
-/// `{"$bytes": ...}`), as `query.arguments` sends them.
+/// `{"$bytes": ...}`), as `query.arguments` sends them. Not a second mapping: it hands the
+/// ``JSONValue``'s bytes to PredicateLanguage's (`Value(jsonBytes:)`, `TypedJSONValue`), where
+/// ``WireValue`` reads CloudKit's `{value, type}` instead.
 ///
 /// ```swift
 /// try TypedJSON.value(["$date": "2024-05-01T12:00:00Z"])   // .date(...)

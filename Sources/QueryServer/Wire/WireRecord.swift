@@ -2,7 +2,10 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
-/// Records in CloudKit's wire shape, and back.
+/// Records in CloudKit's wire shape, and back: a store `Record` as CloudKit's record object (its
+/// fields through ``WireValue``), written straight into bytes for `records/query`. The command
+/// line's record object (`RecordJSON` in `query`) is another shape: the store's own, with the
+/// `{"$date": ...}` mapping.
 ///
 /// ```json
 /// {"recordName": "2988507", "recordType": "City", "recordChangeTag": "1f3a9c2e",

@@ -1,7 +1,9 @@
 import Foundation
 import PredicateLanguage
 
-/// Field values in CloudKit's wire shape, `{"value": ..., "type": "..."}`, and back.
+/// Field values in CloudKit's wire shape, `{"value": ..., "type": "..."}`, and back: one field's
+/// ``JSONValue`` to a store `Value` and back (``WireRecord`` does whole records; ``TypedJSON``
+/// reads the command line's `{"$date": ...}` mapping instead of CloudKit's typed objects).
 ///
 /// | type | value | store value |
 /// |---|---|---|

@@ -1,15 +1,3 @@
-/// The query console's script, inlined into ``ConsoleDocument``'s page (its hash is in the page's
-/// Content-Security-Policy, so no other script runs). Plain JavaScript, no framework: it calls
-/// the server's public routes (`schema`, `predicates/check`, `records/query`, `records/explain`)
-/// as any client does, highlights the predicate as it is typed, draws the parser's error with a
-/// caret, pages through `continuationMarker`s and draws the page's locations as an SVG map.
-///
-/// ```swift
-/// let script = ConsoleScript.javaScript   // "'use strict'; ..."
-/// ```
-enum ConsoleScript {
-    /// The script's text, exactly as it goes between `<script>` and `</script>`.
-    static let javaScript = #"""
 
 'use strict';
 (() => {
@@ -57,8 +45,10 @@ enum ConsoleScript {
     let url = basePath() + path;
     const token = $('api-token').value;
     if (token) url += '?ckAPIToken=' + encodeURIComponent(token);
-    const options = body === undefined ? { method: 'GET' }
-      : { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) };
+    // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
+    // server without credentials refuses; to its own origin the page sends its origin.
+    const options = body === undefined ? { method: 'GET', referrerPolicy: 'same-origin' }
+      : { method: 'POST', referrerPolicy: 'same-origin', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) };
     let response;
     try {
       response = await fetch(url, options);
@@ -587,5 +577,3 @@ enum ConsoleScript {
 
   start();
 })();
-"""#
-}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The outermost middleware: gives each request its ID and turns every error into CloudKit's
+/// answer `{uuid, serverErrorCode, reason}` with the code's HTTP status. An unknown route is
+/// `NOT_FOUND` (404); a known route called with another method is `BAD_REQUEST` with status 405
+/// and an `Allow` header. Refusals are logged at debug level only, so a flood of bad requests
+/// writes no log; a server failure (`INTERNAL_ERROR`) is logged as an error.
+///
+/// ```swift
+/// router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: routes))
+/// ```
+struct CloudKitErrorMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
+    let logger: Logger
+    /// The server's routes, to tell a wrong method (405) from an unknown path (404).
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let requestID = UUID().uuidString.lowercased()
+        context.requestID = requestID
+        let failure: ServerError
+        do {
+            let response = try await next(request, context)
+            logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
+            return response
+        } catch let error as ServerError {
+            failure = error
+        } catch let error as HTTPError where error.status == .notFound {
+            failure = routeError(request)
+        } catch let error as any HTTPResponseError {
+            failure = ServerError(error.status.code >= 500 ? .internalError : .badRequest, "HTTP \(error.status.code) \(error.status.reasonPhrase)")
+        } catch {
+            failure = ServerError(.internalError, "the server failed to answer")
+        }
+        logger.log(level: failure.code == .internalError ? .error : .debug, "request failed",
+                   metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])
+        return Self.response(failure, requestID: requestID)
+    }
+
+    /// The error for a request no route took: a wrong method, or an unknown path.
+    private func routeError(_ request: Request) -> ServerError {
+        let methods = routes.methods(forPath: request.uri.path)
+        if methods.isEmpty {
+            return ServerError(.notFound, "no route \(request.method.rawValue) \(request.uri.path.prefix(200)) (see openapi.yaml)")
+        }
+        let allowed = methods.map(\.rawValue).joined(separator: ", ")
+        return ServerError(.badRequest, "\(request.uri.path.prefix(200)) answers \(allowed), not \(request.method.rawValue)",
+                           status: .methodNotAllowed, headers: [.allow: allowed])
+    }
+
+    /// CloudKit's error answer for an error.
+    static func response(_ failure: ServerError, requestID: String) -> Response {
+        var members: [String: JSONValue] = [
+            "uuid": .string(requestID), "serverErrorCode": .string(failure.code.rawValue), "reason": .string(failure.reason),
+        ]
+        if let retryAfter = failure.retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
+        var response = CloudKitServer.response(.object(members), status: failure.status)
+        for field in failure.headers { response.headers.append(field) }
+        if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+}

@@ -1,0 +1,49 @@
+import Hummingbird
+import NIOCore
+
+/// What the server's middleware learn about a request before its route runs: the request's ID,
+/// the client's address, and, for the database routes, the caller, the namespace and the body
+/// (read only once the caller passed every check that needs no body).
+///
+/// ```swift
+/// database.post("records/query") { _, context in
+///     try await service.queryAnswer(try context.json(), in: try context.requireNamespace())
+/// }
+/// ```
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The client's IP address (failed authentications are throttled per address).
+    let clientAddress: String
+    /// The request's ID: the `uuid` of its error answer and of its log lines.
+    var requestID = ""
+    /// Who sent the request (set by ``AuthenticationMiddleware``).
+    var caller: RequestAuthenticator.Caller = .anyone
+    /// The request's namespace (set by ``AuthenticationMiddleware`` on the database routes).
+    var namespace: Namespace?
+    /// The request's body, read by ``AuthenticationMiddleware`` once the caller passed its checks.
+    var body = ByteBuffer()
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// The namespace ``AuthenticationMiddleware`` resolved (the database routes always have one).
+    func requireNamespace() throws(ServerError) -> Namespace {
+        guard let namespace else { throw ServerError(.internalError, "the route has no namespace") }
+        return namespace
+    }
+
+    /// The body as a JSON object (an empty body is an empty object).
+    func json() throws(ServerError) -> JSONValue {
+        guard body.readableBytes > 0 else { return .object([:]) }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: body.readableBytesView)
+        } catch {
+            throw ServerError(.badRequest, "the request body is not valid JSON: \(error)")
+        }
+        guard case .object = value else { throw ServerError(.badRequest, "the request body is a JSON object, not \(value.kindName)") }
+        return value
+    }
+}

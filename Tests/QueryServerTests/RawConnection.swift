@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A TCP client that sends exactly the bytes a test gives it, when it gives them: a client that
+/// sends half its headers, trickles its body or never sends it, as no HTTP library would. Its
+/// calls block, so tests run them on a thread of their own (``onThread(_:)``), never on the
+/// cooperative pool the in-process server needs.
+final class RawConnection: @unchecked Sendable {
+    private let descriptor: Int32
+
+    /// What a read saw: the bytes, and whether the server closed the connection.
+    struct Reading {
+        var bytes: [UInt8] = []
+        var closed = false
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        /// The status code of the HTTP response read, or nil.
+        var status: Int? {
+            let parts = text.split(separator: " ", maxSplits: 2)
+            return parts.count >= 2 && parts[0].hasPrefix("HTTP/") ? Int(parts[1]) : nil
+        }
+        /// The body of the HTTP response read.
+        var body: String {
+            guard let range = text.range(of: "\r\n\r\n") else { return "" }
+            return String(text[range.upperBound...])
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Connects to a loopback port.
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            Glibc.close(descriptor)
+            throw Failure(description: "connect() failed: \(errno)")
+        }
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// Sends bytes; false when the server closed the connection.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Sends a text.
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Reads until the server closes the connection, a whole HTTP response has arrived (when
+    /// `untilResponse`), or `timeout` seconds pass.
+    func read(timeout: Double, untilResponse: Bool = true) -> Reading {
+        var reading = Reading()
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 {
+                reading.closed = true
+                return reading
+            }
+            reading.bytes += buffer[0..<count]
+            if untilResponse, Self.isComplete(reading.text) { return reading }
+        }
+        return reading
+    }
+
+    /// Whether a text holds a whole HTTP response (its head and `Content-Length` bytes of body).
+    private static func isComplete(_ text: String) -> Bool {
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
+        return text[end.upperBound...].utf8.count >= length
+    }
+
+    /// Runs blocking work on a thread of its own.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
