@@ -11,6 +11,9 @@ import Foundation
 /// ValueOrdering.compare("Zebra", "apple", options: .caseInsensitive) // .orderedDescending
 /// ValueOrdering.compare(nil, .int(1))                               // nil
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordOrdering`, `Sort`
+/// and `SortComparison`.
 public enum ValueOrdering {
     /// How `a` orders against `b`, or nil when they are incomparable.
     ///

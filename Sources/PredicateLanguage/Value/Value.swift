@@ -13,6 +13,9 @@ import Foundation
 /// let tags: Value = ["capital", "europe"]
 /// population == .double(2_148_000)   // true
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from the JSON types
+/// (`JSONValue`, `TypedJSONValue`, `WireRecord`, `WireValue`).
 public enum Value: Sendable {
     /// The absence of a value (`nil`, `NULL` in a format string).
     case null

@@ -16,6 +16,9 @@ import PredicateLanguage
 /// try Item.query(in: context).where([.quantity: 1...3, .name: ["Apple", "Pear"]])
 /// // quantity BETWEEN {1, 3} AND name IN {"Apple", "Pear"}
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `FieldCondition`,
+/// `KeyPathCondition`, `SQLCondition` and `QueryFilter`.
 public protocol AttributeCondition {
     /// The condition on a field.
     ///

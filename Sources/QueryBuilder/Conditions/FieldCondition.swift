@@ -7,6 +7,9 @@ import PredicateLanguage
 /// (1...3).fieldCondition(for: "quantity").predicate.predicateFormat   // quantity BETWEEN {1, 3}
 /// 1.fieldCondition(for: "quantity").insertionValue                     // .int(1)
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `KeyPathCondition`,
+/// `AttributeCondition`, `SQLCondition` and `QueryFilter`.
 public struct FieldCondition: Sendable, Hashable {
     /// The comparisons, all of which must hold.
     public var comparisons: [ComparisonPredicate]

@@ -7,6 +7,9 @@ import PredicateLanguage
 /// try Item.query(in: context).where(\.quantity == 1).where(\.name != "Pear")
 /// // quantity == 1 AND name != "Pear"
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `FieldCondition`,
+/// `AttributeCondition`, `SQLCondition` and `QueryFilter`.
 public struct KeyPathCondition<Root>: @unchecked Sendable {
     /// The property.
     public let keyPath: PartialKeyPath<Root>

@@ -26,6 +26,9 @@ enum PendingChange: Sendable, Equatable {
 }
 
 /// The pending changes of a context, in the order they were first made.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet`,
+/// `ModifyBatch` and `CommittedChanges`.
 struct PendingChangeSet: Sendable {
     private(set) var order: [RecordID] = []
     private(set) var changes: [RecordID: PendingChange] = [:]

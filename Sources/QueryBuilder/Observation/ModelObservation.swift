@@ -20,6 +20,9 @@ extension Query {
 /// A builder query's live results: an `AsyncSequence` of ``ModelResultsChange`` (see
 /// ``Query/observe()``). Each iteration observes on its own and stops when it ends or its task is
 /// cancelled.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordObservation`,
+/// `LiveQuery` and `ObservedResults`.
 public struct ModelObservation<T: RecordModel>: AsyncSequence, Sendable {
     public typealias Element = ModelResultsChange<T>
 

@@ -8,6 +8,9 @@ import RecordStore
 ///     print(change.models.map(\.name), change.difference)
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ResultsChange`,
+/// `ResultsDifference` and `SectionedDifference`.
 public struct ModelResultsChange<T: RecordModel>: Sendable {
     /// Why this element came: the first results, a change, or a reset (read again).
     public let kind: ResultsChange.Kind

@@ -130,6 +130,9 @@ extension CloudKitService {
 
 /// What follows the store's commits for new namespaces with subscriptions (see
 /// ``CloudKitService/startNotifications()``): its inbox, and the task reading it.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `NotificationHub`,
+/// `ObservationInbox` and `ChangeFeed`.
 struct SubscriptionFollower: Sendable {
     let inbox: ObservationInbox
     let task: Task<Void, Never>

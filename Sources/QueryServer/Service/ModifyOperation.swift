@@ -13,6 +13,9 @@ import RecordStore
 /// | `forceReplace` | `recordType` | the same, whatever the stored change tag; creates the record when none is stored |
 /// | `delete` | `recordChangeTag` | deletes the stored record while its change tag is the one given |
 /// | `forceDelete` | | deletes the record, stored or not |
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `QueryOperation`,
+/// `QueryBatch`, `QueryPage` and `QueryAnswer`.
 struct ModifyOperation {
     enum Kind: String, CaseIterable {
         case create, update, forceUpdate, replace, forceReplace, delete, forceDelete

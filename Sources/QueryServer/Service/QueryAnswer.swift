@@ -1,6 +1,9 @@
 import RecordStore
 
 /// The answer of `records/query` before it is JSON: the batch, and how its records are written.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `QueryBatch`, `QueryPage`,
+/// `QueryOperation` and `ModifyOperation`.
 struct QueryAnswer {
     let batch: QueryBatch
     let zoneName: String

@@ -21,6 +21,9 @@ import RecordStore
 /// alike, so a client may resume (`Last-Event-ID`) on any process that was running meanwhile.
 /// They are kept ``retention`` (at most ``retainedNotifications``); a resume from an older or
 /// unknown event first gets a `reset` event: query again.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
+/// `ObservationInbox` and `SubscriptionFollower`.
 final class NotificationHub: Sendable {
     /// How long notifications are kept for clients that reconnect.
     static let retention: Duration = .seconds(600)

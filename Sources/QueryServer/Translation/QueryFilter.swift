@@ -16,6 +16,9 @@ import RecordStore
 /// ])
 /// predicate.predicateFormat   // countrycode == "FR" AND population > 500000
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `SQLCondition`,
+/// `FieldCondition`, `KeyPathCondition` and `AttributeCondition`.
 enum QueryFilter {
     /// The field names that stand for every searchable field in the full-text comparators.
     static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]

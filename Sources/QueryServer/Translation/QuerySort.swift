@@ -8,6 +8,9 @@ import RecordStore
 /// ```swift
 /// try QuerySort.sorts(from: [["fieldName": "population", "ascending": false]])   // [Sort("population", ascending: false)]
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `Sort`, `SortDirection`
+/// and `SortComparison`.
 enum QuerySort {
     static func sorts(from sortBy: JSONValue?) throws(ServerError) -> [Sort] {
         guard let sortBy, !sortBy.isNull else { return [] }

@@ -1,6 +1,9 @@
 /// The steps of ``Store/modify(saving:deleting:expectedChangeTags:atomically:)`` and the
 /// per-record outcome they add up to: one transaction for an atomic batch, or one per record
 /// and deletion otherwise. The synchronous and `async` drivers only run the steps.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet`,
+/// `PendingChangeSet` and `CommittedChanges`.
 package struct ModifyBatch {
     private let records: [Record]
     private let ids: [RecordID]

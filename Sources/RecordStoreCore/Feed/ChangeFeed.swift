@@ -1,6 +1,9 @@
 import Foundation
 
 /// Receives the commits a ``ChangeFeed`` delivers: a live query's inbox.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
+/// `ChangeSource` and `ObservationInbox`.
 package protocol ChangeSubscriber: AnyObject, Sendable {
     /// The record type the subscriber watches (commits that touch no record of it are not delivered).
     var observedRecordType: String { get }
@@ -26,6 +29,9 @@ extension ChangeSubscriber {
 
 /// Where a feed learns of commits made outside its own engine handle: another process on the
 /// same SQLite file (``SQLiteChangeLog``), another PostgreSQL client (`LISTEN`).
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
+/// `ChangeSubscriber` and `Wakeup`.
 package protocol ChangeSource: Sendable {
     /// Follows commits until the task is cancelled, handing each to
     /// ``ChangeFeed/deliverFromSource(_:)`` with its saved records read, in commit order.
@@ -54,6 +60,9 @@ package protocol ChangeSource: Sendable {
 /// let subscription = try await engine.changeFeed.subscribe(inbox)   // deliveries start
 /// let results = try await engine.records(query)                      // nothing missed since
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeSource`,
+/// `ChangeSubscriber`, `ObservationInbox` and `Wakeup`.
 package final class ChangeFeed: Sendable {
     /// How the feed orders what it delivers.
     package enum Ordering: Sendable {

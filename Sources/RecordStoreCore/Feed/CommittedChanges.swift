@@ -12,6 +12,9 @@
 /// ])
 /// changes.touches(recordType: "City", zone: .default)   // true
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet`,
+/// `ModifyBatch`, `PendingChangeSet` and `SchemaChange`.
 package struct CommittedChanges: Sendable, Equatable {
     /// What happened to one record.
     package enum Kind: UInt8, Sendable {

@@ -5,6 +5,9 @@
 /// let wakeup = Wakeup()
 /// await wakeup.wait(upTo: .milliseconds(50))   // returns early once `wakeup.signal()` is called
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
+/// `ChangeSource` and `ObservationInbox`.
 package final class Wakeup: Sendable {
     private struct State {
         package var signalled = false

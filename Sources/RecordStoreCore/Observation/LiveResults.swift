@@ -18,6 +18,9 @@ import PredicateLanguage
 /// case .needsRead: live.replace(with: try await engine.records(specification))
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `LiveQuery`,
+/// `RecordObservation` and `ObservedResults`.
 package struct LiveResults {
     /// What applying changes did.
     package enum Outcome {

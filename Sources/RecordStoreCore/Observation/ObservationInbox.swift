@@ -5,6 +5,9 @@
 /// of them. The inbox holds at most ``largestBacklog`` changed records; past that it forgets
 /// them and remembers only that it lost track, and the observer reads its results again (a
 /// `reset`): a stalled observer never holds unbounded memory, and never slows a writer.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeSubscriber`,
+/// `ChangeFeed`, `NotificationHub` and `SubscriptionFollower`.
 package final class ObservationInbox: ChangeSubscriber {
     /// The most changed records kept waiting before the inbox gives up on them.
     package static let largestBacklog = 10_000

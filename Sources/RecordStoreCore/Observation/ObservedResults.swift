@@ -10,6 +10,9 @@
 ///     print(change.results.count, change.results.first?["name"] ?? "")
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordObservation`,
+/// `LiveResults` and `ResultsChange`.
 public struct ObservedResults: RandomAccessCollection, Sendable {
     /// The most records a chunk holds before it is split in two.
     package static let largestChunk = 512

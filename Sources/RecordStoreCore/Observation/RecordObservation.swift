@@ -13,6 +13,9 @@
 ///     print(change.kind, change.results.map { $0["name"] ?? nil }, change.difference)
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ObservedResults`,
+/// `LiveQuery` and `ModelObservation`.
 public struct RecordObservation: AsyncSequence, Sendable {
     public typealias Element = ResultsChange
     public typealias Failure = RecordStoreError
@@ -49,6 +52,9 @@ public struct RecordObservation: AsyncSequence, Sendable {
 
 /// One observation's state, behind its iterator: the live results, their sections, and the
 /// inbox the feed delivers commits to. Used by one task at a time (its iterator's).
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordObservation`,
+/// `LiveResults` and `ModelObservation`.
 package final class LiveQuery: @unchecked Sendable {
     private let store: Store
     private let specification: QuerySpecification

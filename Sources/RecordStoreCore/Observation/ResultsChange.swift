@@ -9,6 +9,9 @@
 ///     }
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ResultsDifference`,
+/// `SectionedDifference` and `ModelResultsChange`.
 public struct ResultsChange: Sendable {
     /// Why this element came.
     public enum Kind: Sendable, Equatable {

@@ -14,6 +14,9 @@
 /// change.moves        // [.init(from: 4, to: 1)]
 /// change.updates      // [.init(from: 3, to: 3)]
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ResultsChange`,
+/// `SectionedDifference` and `ModelResultsChange`.
 public struct ResultsDifference: Sendable, Equatable {
     /// A record at one position before and another after.
     public struct Move: Sendable, Equatable {

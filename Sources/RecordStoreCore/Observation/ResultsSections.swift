@@ -55,6 +55,9 @@ public struct ResultsIndexPath: Sendable, Hashable, CustomStringConvertible {
 ///     print(sectioned.insertions)               // [[1, 0]]: its first record
 /// }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ResultsDifference`,
+/// `ResultsChange` and `ModelResultsChange`.
 public struct SectionedDifference: Sendable, Equatable {
     /// A record's index path before and after.
     public struct Move: Sendable, Equatable {

@@ -5,6 +5,9 @@
 /// for record in batch.matchResults { print(record.recordID) }
 /// if let cursor = batch.cursor { /* more remain */ }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `QueryOperation`,
+/// `QueryPage`, `QueryAnswer` and `ModifyOperation`.
 public struct QueryBatch: Sendable, Hashable {
     /// The records of this batch, in the query's order.
     public var matchResults: [Record]

@@ -18,6 +18,9 @@ import Foundation
 /// }
 /// store.add(operation)                       // or: await operation.run(on: store)
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ModifyOperation`,
+/// `QueryBatch`, `QueryPage` and `QueryAnswer`.
 public final class QueryOperation: Sendable {
     /// `resultsLimit` meaning "the store's default batch".
     public static let maximumResults = 0

@@ -2,6 +2,9 @@ import Foundation
 import PredicateLanguage
 
 /// One page as the engines return it, before the cursor is signed.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `QueryBatch`,
+/// `QueryOperation`, `QueryAnswer` and `ModifyOperation`.
 package struct QueryPage: Sendable {
     package var records: [Record]
     package var next: CursorPayload.ResumePoint?

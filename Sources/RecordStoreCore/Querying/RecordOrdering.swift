@@ -13,6 +13,9 @@ import PredicateLanguage
 /// let merged = (fetched + pending).sorted(by: ordering.precedes)
 /// RecordOrdering.compare(.int(2), .double(10), comparison: .compare)   // .orderedAscending
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `Sort`, `SortComparison`
+/// and `ValueOrdering`.
 public struct RecordOrdering: Sendable {
     /// The sort keys, most significant first.
     public let sorts: [Sort]

@@ -12,6 +12,9 @@ import PredicateLanguage
 /// let nearest = Sort.distance(from: Location(latitude: 48.8566, longitude: 2.3522), key: "location")
 /// let sorts = try [Sort(parsing: "-population"), Sort(parsing: "name")]
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `QuerySort`,
+/// `SortDirection`, `SortComparison`, `RecordOrdering` and `ValueOrdering`.
 public struct Sort: Sendable, Hashable {
     /// The field or metadata name.
     public var key: String

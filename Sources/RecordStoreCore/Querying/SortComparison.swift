@@ -6,6 +6,9 @@ import PredicateLanguage
 /// ```swift
 /// Sort("name", comparison: .localizedStandard)   // "Item 2" before "Item 10"
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `Sort`, `SortDirection`,
+/// `RecordOrdering` and `ValueOrdering`.
 public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
     /// Unicode code points (the order of UTF-8 bytes).
     case compare

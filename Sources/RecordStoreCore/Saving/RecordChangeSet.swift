@@ -9,6 +9,9 @@
 /// let changes = RecordChangeSet(saving: [paris], deleting: [oldID], expectedChangeTags: [oldID: "1f2e3d4c"])
 /// let saved = try await engine.modify(changes, mode: .development)
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `ModifyBatch`,
+/// `PendingChangeSet`, `CommittedChanges` and `SchemaChange`.
 package struct RecordChangeSet: Sendable {
     /// The records to save (insert, or update when their change tag matches the stored one).
     package var saving: [Record]

@@ -1,6 +1,9 @@
 import PredicateLanguage
 
 /// A change that admitting records made to the schema, which an engine applies to its storage.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet` and
+/// `CommittedChanges`.
 package enum SchemaChange: Sendable, Hashable {
     /// A new record type.
     case addedRecordType(String)

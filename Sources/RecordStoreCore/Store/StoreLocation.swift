@@ -8,6 +8,9 @@
 /// try StoreLocation("./cities.sqlite").scheme        // nil: a file path
 /// try StoreLocation("c:cities.sqlite").scheme        // nil: a one-letter prefix is a drive, not a scheme
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `StoreScheme` and
+/// `StoreRegistry`.
 public struct StoreLocation: Hashable, Sendable, CustomStringConvertible {
     /// The location as given.
     public let text: String

@@ -10,6 +10,9 @@
 /// StoreRegistry.shared.register(.postgres)
 /// let store = try await Store.open(url: "postgres://app@localhost/cities")
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `StoreLocation` and
+/// `StoreScheme`.
 public final class StoreRegistry: Sendable {
     /// The registry `Store.open(url:mode:progress:)` reads.
     public static let shared = StoreRegistry()

@@ -9,6 +9,9 @@
 /// }
 /// StoreRegistry.shared.register(scheme)
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `StoreLocation` and
+/// `StoreRegistry`.
 public struct StoreScheme: Sendable {
     /// How a scheme opens the engine of a location.
     package typealias Opener = @Sendable (StoreLocation, StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine

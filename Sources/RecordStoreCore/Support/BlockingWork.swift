@@ -9,6 +9,8 @@ import Dispatch
 /// ```swift
 /// let store = try await BlockingWork.run { () throws(RecordStoreError) in try Store.open(path: path) }
 /// ```
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `SynchronousCall`.
 package enum BlockingWork {
     /// Runs `work` on a global Dispatch queue and returns its result.
     package static func run<T: Sendable>(_ work: @escaping @Sendable () throws(RecordStoreError) -> T) async throws(RecordStoreError) -> T {

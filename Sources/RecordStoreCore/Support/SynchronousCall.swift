@@ -19,6 +19,8 @@ import Foundation
 ///
 /// The work must not need the main actor when the caller is the main thread (the main thread is
 /// busy waiting); nothing in the store does.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `BlockingWork`.
 package enum SynchronousCall {
     /// Whether the current task is work a synchronous caller waits for on its own thread.
     @TaskLocal package static var isWaiting = false

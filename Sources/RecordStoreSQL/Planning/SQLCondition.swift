@@ -2,6 +2,9 @@ import RecordStoreCore
 /// The SQL form of one part of a predicate: a condition every matching row meets
 /// (nil: no restriction), its bound arguments in order, and whether it is exact (the
 /// rows it keeps are exactly the matches) or only a superset that the residual checks.
+///
+/// See the "Concepts" article of RecordStoreCore for how it differs from `FieldCondition`,
+/// `KeyPathCondition`, `AttributeCondition` and `QueryFilter`.
 package struct SQLCondition: Sendable {
     package var sql: String?
     package var arguments: [SQLValue]
