@@ -29,7 +29,7 @@ extension Query {
 
     /// Fetches only these fields: the others are missing from the results (a model's optional
     /// properties decode as nil; a missing required property is a decoding error). Use it with
-    /// ``records()-5ypi6``, or with models whose other properties are optional.
+    /// ``records()-6mwsc``, or with models whose other properties are optional.
     ///
     /// ```swift
     /// try Item.query(in: context).select("name", "quantity").records()

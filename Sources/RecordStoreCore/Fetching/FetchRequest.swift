@@ -2,8 +2,8 @@ import PredicateLanguage
 
 /// A fetch of one entity (record type): Core Data's `NSFetchRequest` counterpart.
 ///
-/// Run it with ``Store/fetch(_:)-7owsl`` (everything at once), ``Store/fetchBatches(_:)`` (in
-/// batches of ``fetchBatchSize``, memory bounded) or ``Store/count(for:)-9lyk``.
+/// Run it with ``Store/fetch(_:)-ucfn`` (everything at once), ``Store/fetchBatches(_:)`` (in
+/// batches of ``fetchBatchSize``, memory bounded) or ``Store/count(for:)-7co01``.
 ///
 /// - `fetchLimit` 0 means no limit and `fetchOffset` skips matches first, as in Core Data.
 /// - ``resultType``: records, record IDs, the count, or dictionaries of ``propertiesToFetch``.
@@ -50,7 +50,7 @@ public struct FetchRequest: Sendable, Hashable {
     public var fetchLimit: Int
     /// The number of matches skipped first.
     public var fetchOffset: Int
-    /// The batch size of ``Store/fetchBatches(_:)`` and of the reads behind ``Store/fetch(_:)-7owsl``; 0 for one read.
+    /// The batch size of ``Store/fetchBatches(_:)`` and of the reads behind ``Store/fetch(_:)-ucfn``; 0 for one read.
     public var fetchBatchSize: Int
     /// The fields of dictionary results (and of record results when set), and aggregates; nil for all fields.
     public var propertiesToFetch: [FetchProperty]?

@@ -1,6 +1,6 @@
 import PredicateLanguage
 
-/// What ``Store/fetch(_:)-7owsl`` returns, by the request's result type.
+/// What ``Store/fetch(_:)-ucfn`` returns, by the request's result type.
 ///
 /// ```swift
 /// switch try store.fetch(request) {

@@ -123,7 +123,7 @@ public struct RecordImporter: Sendable {
     }
 
     /// Imports a file; `progress` is called after each batch, once the batch is committed. The
-    /// synchronous form of ``importFile(at:into:progress:)-(_,_,(Progress)->Void)``, for the
+    /// synchronous form of ``importFile(at:into:progress:)-4bd11``, for the
     /// embedded engines.
     public func importFile(
         at path: String, into store: Store, progress: (Progress) -> Void = { _ in }

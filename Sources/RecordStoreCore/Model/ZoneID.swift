@@ -3,7 +3,7 @@ import PredicateLanguage
 /// The identifier of a record zone: every query runs in one zone.
 ///
 /// Every store has the default zone, ``ZoneID/default`` (`_defaultZone`);
-/// other zones are created with ``Store/createZone(_:)-kmt7``.
+/// other zones are created with ``Store/createZone(_:)-8np3e``.
 ///
 /// ```swift
 /// let zone = ZoneID(zoneName: "Archive")
