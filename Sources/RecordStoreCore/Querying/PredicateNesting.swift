@@ -74,7 +74,7 @@ package enum PredicateNesting {
 
 private extension Value {
     /// A list or an object: a value that can nest.
-    package var isNested: Bool {
+    var isNested: Bool {
         switch self {
         case .list, .object: true
         default: false

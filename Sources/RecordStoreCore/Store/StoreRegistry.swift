@@ -49,10 +49,11 @@ public final class StoreRegistry: Sendable {
             location.scheme.map(scheme.names.contains) ?? scheme.opensPlainPaths
         }
         if let found { return found }
-        // Local kinds first (plain paths, then the other embedded ones), then the servers.
-        let usages = registered.enumerated()
-            .sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
-            .map(\.element.usage)
+        // Local kinds first (plain paths, then the other embedded ones), then the servers; by
+        // name within each, so that the message does not depend on the order of registration.
+        let usages = registered
+            .sorted { ($0.rank, $0.usage) < ($1.rank, $1.usage) }
+            .map(\.usage)
         let opens = switch usages.count {
         case 0: "nothing: no engine is registered (an engine library registers its own: StoreRegistry.shared.register(...))"
         case 1: usages[0]
