@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RecordStore", targets: ["RecordStore"]),
         .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
         .library(name: "RecordStorePostgres", targets: ["RecordStorePostgres"]),
+        .library(name: "RecordStoreConformance", targets: ["RecordStoreConformance"]),
         .library(name: "QueryServer", targets: ["QueryServer"]),
         .library(name: "QueryModel", targets: ["QueryModel"]),
         .executable(name: "query", targets: ["query"]),
@@ -81,6 +82,12 @@ let package = Package(
             name: "RecordStore",
             dependencies: ["RecordStoreCore", "RecordStoreSQLite", "PredicateLanguage"],
             path: "Sources/RecordStore"
+        ),
+        // The conformance suite an engine runs, here and in packages of their own.
+        .target(
+            name: "RecordStoreConformance",
+            dependencies: ["RecordStoreCore", "PredicateLanguage"],
+            path: "Sources/RecordStoreConformance"
         ),
         // The PostgreSQL engine: the same store on a database server, through PostgresNIO.
         .target(
@@ -185,10 +192,18 @@ let package = Package(
             name: "RecordStoreTests",
             dependencies: [
                 "RecordStore", "RecordStoreCore", "RecordStoreSQL", "RecordStoreSQLite", "PredicateLanguage", "TestSupport",
-                "EngineTestSupport", "RecordStorePostgres",
+                "EngineTestSupport", "RecordStorePostgres", "RecordStoreConformance",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/RecordStoreTests"
+        ),
+        // An engine written as one in another package would be: without `package` access, it
+        // sees only the contract RecordStoreCore publishes under @_spi(StorageEngine).
+        .testTarget(
+            name: "ExternalEngineTests",
+            dependencies: ["RecordStore", "RecordStoreCore", "RecordStoreConformance", "PredicateLanguage"],
+            path: "Tests/ExternalEngineTests",
+            packageAccess: false
         ),
         .testTarget(
             name: "QueryServerTests",

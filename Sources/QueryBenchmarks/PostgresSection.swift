@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import PredicateLanguage
 import RecordStore
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 import RecordStorePostgres
 

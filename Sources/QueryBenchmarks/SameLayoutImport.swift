@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 import RecordStore
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The fair import baseline: hand-written batched inserts that build the same

@@ -1,5 +1,5 @@
 import Foundation
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQLite
 
 extension Store {

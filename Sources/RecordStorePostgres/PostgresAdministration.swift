@@ -1,5 +1,5 @@
 import PostgresNIO
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Server administration the package's tests need (ending connections, as a restart would).

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Live queries on PostgreSQL: every write transaction sends what it changed with `NOTIFY` on

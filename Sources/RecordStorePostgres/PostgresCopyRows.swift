@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresNIO
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Rows for `COPY table (columns) FROM STDIN` in PostgreSQL's text format: one line per row,

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// PostgreSQL: double-quoted identifiers, `$1, $2, ...` placeholders, `TRUE`/`FALSE`, nulls

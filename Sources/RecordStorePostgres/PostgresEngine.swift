@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The PostgreSQL engine: the store's tables in a PostgreSQL database (``PostgresLayout``),

@@ -1,6 +1,6 @@
 import PostgresNIO
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Why a write transaction must run again from its start: another transaction changed what

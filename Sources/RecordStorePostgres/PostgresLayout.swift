@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The names of what the PostgreSQL engine stores beside ``TableLayout``'s tables and columns,

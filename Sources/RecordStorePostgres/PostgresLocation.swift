@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// A PostgreSQL store's URL, parsed: `postgres://user:password@host:port/database` (also

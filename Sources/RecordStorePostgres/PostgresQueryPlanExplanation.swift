@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// PostgreSQL's `EXPLAIN` of a statement, as lines, with the indexes it uses.

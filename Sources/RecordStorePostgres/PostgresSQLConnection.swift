@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// One row PostgreSQL returned, converted to ``SQLValue``s by column type: booleans and

@@ -1,5 +1,5 @@
 import Foundation
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The store's metadata in `$metadata`: its identifier and cursor key (made once, kept for the

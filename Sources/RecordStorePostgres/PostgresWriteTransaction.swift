@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// A PostgreSQL write transaction as ``SaveProcedure`` uses it. The engine opened it (`BEGIN`,

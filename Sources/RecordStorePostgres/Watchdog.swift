@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Runs `body` in a task of its own and returns what it returns, unless a watchdog gives up

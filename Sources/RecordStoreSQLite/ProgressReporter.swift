@@ -1,5 +1,5 @@
 import Foundation
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Passes row-by-row progress to a ``StoreOpeningProgressHandler`` at most ten times a second

@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// GRDB exports a `Record` too: inside this engine, `Record` is always the store's record.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The change log in a SQLite store: one row per committed write transaction, holding what it

@@ -1,5 +1,5 @@
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// A GRDB `Row` as the shared SQL code reads it.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Bulk loading with the B-tree indexes built once at the end: an import into a new or small

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Keeps the ``DerivedColumn``s of a record type's table in step with its schema: the columns

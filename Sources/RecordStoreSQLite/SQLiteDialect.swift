@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// SQLite: double-quoted identifiers, `?` placeholders, `1`/`0` for booleans, nulls first

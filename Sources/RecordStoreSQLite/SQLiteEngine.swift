@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The SQLite engine: a GRDB `DatabasePool` in WAL mode (readers run during writes), a table per

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The functions and collations every connection of a SQLite store registers.

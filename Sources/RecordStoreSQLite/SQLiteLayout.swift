@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 /// The SQLite engine's own tables beside ``TableLayout``: an FTS5 table per record type with
 /// searchable fields, and an R*Tree per location field.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Brings a database file written by an earlier version of the engine to the current layout,

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The list table of a record type (``TableLayout/listTable(_:)``): one row per member,

@@ -1,5 +1,5 @@
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// SQLite's `EXPLAIN QUERY PLAN` of a statement: its lines, and the indexes they name

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Writes records into their type tables (with the ``DerivedColumn``s of string fields) and

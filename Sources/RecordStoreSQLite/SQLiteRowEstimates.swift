@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// The rows SQLite's planner expects each step of `EXPLAIN QUERY PLAN` to visit, from the

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Creates the store's tables and keeps the record-type tables in step with the schema.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// Converts between the shared ``SQLValue`` and GRDB's `DatabaseValue`.

@@ -1,5 +1,5 @@
 import GRDB
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
 /// A SQLite write transaction as ``SaveProcedure`` uses it: the catalog, the registry of

@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 extension SortComparison {
     /// The name of the SQLite collation registered for this comparison (nil for `.compare`,

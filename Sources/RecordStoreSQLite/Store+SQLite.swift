@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 extension Store {
     /// Opens (creating when needed) a SQLite store at a file path. A file written by an older

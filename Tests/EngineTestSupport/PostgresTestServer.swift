@@ -1,5 +1,6 @@
 import Foundation
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStorePostgres
 
 /// The PostgreSQL server the tests use: `QUERY_TEST_POSTGRES_URL` (`.ci/run` starts a private

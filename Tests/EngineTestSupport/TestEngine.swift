@@ -1,5 +1,6 @@
 import Foundation
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStorePostgres
 
 /// The engines every engine-parameterized suite runs on: the one list to extend when an engine

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// Test-only: an async engine (PostgreSQL) that lets `Store`'s synchronous methods wait for it,
 /// so that the engine-parameterized suites, which are written against `Store`'s synchronous

@@ -2,7 +2,7 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
-@testable import RecordStoreCore
+@_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 

@@ -1,4 +1,5 @@
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension ModelContext {
     /// The synchronous form of an operation: runs its `async` form on the calling thread and

@@ -1,4 +1,5 @@
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension CloudKitService {
     /// `subscriptions/modify`: creates, updates and deletes query subscriptions.

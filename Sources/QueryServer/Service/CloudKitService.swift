@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The CloudKit Web Services operations over a ``Store``, apart from HTTP: each takes the
 /// request's JSON body and its ``Namespace`` and returns the response's JSON, or throws the

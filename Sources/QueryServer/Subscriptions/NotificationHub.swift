@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The query subscriptions of one namespace at work: it hears every commit of the store that
 /// touches a subscribed record type in a subscribed zone (through the store's change feed, so

@@ -13,7 +13,7 @@
 /// var transaction = SQLiteWriteTransaction(db: db, executor: executor)
 /// let outcome = try await SaveProcedure.run(changes, mode: mode, in: &transaction)
 /// ```
-package protocol RecordWriteTransaction {
+@_spi(StorageEngine) public protocol RecordWriteTransaction {
     /// The schema as stored in this transaction.
     mutating func readCatalog() async throws -> SchemaCatalog
     /// The stored versions of these records (absent when not stored).

@@ -9,10 +9,10 @@ import Foundation
 /// var transaction = PostgresWriteTransaction(connection: connection, executor: executor)
 /// let outcome = try await SaveProcedure.run(changes, mode: .development, in: &transaction)
 /// ```
-package enum SaveProcedure {
+@_spi(StorageEngine) public enum SaveProcedure {
     /// Runs a save in a transaction the caller opened; returns the saved records and what the
     /// commit changed (for live queries), logged by the transaction.
-    package static func run<Transaction: RecordWriteTransaction>(
+    @_spi(StorageEngine) public static func run<Transaction: RecordWriteTransaction>(
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
     ) async throws -> SaveOutcome {
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
@@ -28,23 +28,23 @@ package enum SaveProcedure {
 
 /// What a save returns to its engine: the saved records, and the description of the commit the
 /// engine hands its ``ChangeFeed`` once committed.
-package struct SaveOutcome: Sendable {
-    package var saved: [Record]
-    package var changes: CommittedChanges
+@_spi(StorageEngine) public struct SaveOutcome: Sendable {
+    @_spi(StorageEngine) public var saved: [Record]
+    @_spi(StorageEngine) public var changes: CommittedChanges
 }
 
 /// A save after its records were admitted into the catalog: what it must read before it can
 /// decide, and the decision once read.
-package struct AdmittedSave {
-    package let changes: RecordChangeSet
+@_spi(StorageEngine) public struct AdmittedSave {
+    @_spi(StorageEngine) public let changes: RecordChangeSet
     /// The records as the catalog admitted them (numbers normalized, nulls dropped).
-    package let admitted: [Record]
+    @_spi(StorageEngine) public let admitted: [Record]
     /// The catalog after admitting them.
-    package let catalog: SchemaCatalog
+    @_spi(StorageEngine) public let catalog: SchemaCatalog
     /// What admitting them changed in the catalog.
-    package let schemaChanges: [SchemaChange]
+    @_spi(StorageEngine) public let schemaChanges: [SchemaChange]
 
-    package init(_ changes: RecordChangeSet, mode: SchemaMode, catalog stored: SchemaCatalog) throws(RecordStoreError) {
+    @_spi(StorageEngine) public init(_ changes: RecordChangeSet, mode: SchemaMode, catalog stored: SchemaCatalog) throws(RecordStoreError) {
         try SaveRules.checkDuplicates(changes.saving)
         var catalog = stored
         var admitted = changes.saving
@@ -55,13 +55,13 @@ package struct AdmittedSave {
     }
 
     /// The records whose stored versions the decision needs.
-    package var identifiersToRead: [RecordID] { admitted.map(\.recordID) + changes.deleting }
+    @_spi(StorageEngine) public var identifiersToRead: [RecordID] { admitted.map(\.recordID) + changes.deleting }
 
     /// The zones that must exist.
-    package var zonesToCheck: Set<ZoneID> { Set(admitted.map(\.recordID.zoneID)).subtracting([.default]) }
+    @_spi(StorageEngine) public var zonesToCheck: Set<ZoneID> { Set(admitted.map(\.recordID.zoneID)).subtracting([.default]) }
 
     /// The writes, once the stored versions and zones are known.
-    package func plan(stored: [RecordID: StoredVersion], existingZones: Set<ZoneID>) throws(RecordStoreError) -> WritePlan {
+    @_spi(StorageEngine) public func plan(stored: [RecordID: StoredVersion], existingZones: Set<ZoneID>) throws(RecordStoreError) -> WritePlan {
         try SaveRules.plan(admitted, changes: changes, stored: stored, existingZones: existingZones, now: Date())
     }
 }

@@ -11,8 +11,10 @@ import PredicateLanguage
 /// While a synchronous caller waits (`SynchronousCall/isWaiting`), an embedded engine may do
 /// its blocking I/O directly on the caller's thread.
 ///
-/// The access is `package`: an engine in another target of this package (PostgreSQL, in
-/// `RecordStorePostgres`) conforms from there; users only ever see ``Store``.
+/// The contract is published for engine authors as `@_spi(StorageEngine) public`: an engine in
+/// a package of its own conforms after `@_spi(StorageEngine) import RecordStoreCore`, and
+/// application code, which imports `RecordStore` plainly, only ever sees ``Store``. The article
+/// "Writing a storage engine" lists what an engine implements and what it gets for free.
 ///
 /// What an engine must guarantee, whatever its storage:
 /// - `records`, `count` and `aggregate` give exactly the answers of `MemoryEngine` (the
@@ -22,10 +24,12 @@ import PredicateLanguage
 /// - `modify` is one transaction, all or nothing, checked by ``SaveProcedure``'s rules.
 ///
 /// ```swift
-/// let engine: any StorageEngine = try SQLiteEngine(path: "cities.sqlite")
-/// let store = Store(engine: engine)
+/// @_spi(StorageEngine) import RecordStoreCore
+///
+/// final class MyEngine: StorageEngine { ... }
+/// let store = Store(engine: MyEngine())
 /// ```
-package protocol StorageEngine: Sendable {
+@_spi(StorageEngine) public protocol StorageEngine: Sendable {
     /// The engine's name in plans: `memory`, `sqlite`, `postgres`.
     var name: String { get }
     /// The store's identity and the key its cursors are signed with, fixed for the store's life.
@@ -81,9 +85,9 @@ package protocol StorageEngine: Sendable {
 
 extension StorageEngine {
     /// A server engine by default: only the `async` methods.
-    package var answersSynchronously: Bool { false }
+    @_spi(StorageEngine) public var answersSynchronously: Bool { false }
     /// Nothing to defer: indexes are kept up to date row by row.
-    package func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
+    @_spi(StorageEngine) public func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
     /// Nothing was deferred.
-    package func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {}
+    @_spi(StorageEngine) public func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {}
 }

@@ -6,20 +6,20 @@
 /// let secret = StoreSecret.random()
 /// secret.storeIdentifier.count   // 16
 /// ```
-package struct StoreSecret: Sendable, Hashable {
+@_spi(StorageEngine) public struct StoreSecret: Sendable, Hashable {
     /// Written into every cursor; a cursor from another store is refused by it.
-    package var storeIdentifier: [UInt8]
+    @_spi(StorageEngine) public var storeIdentifier: [UInt8]
     /// The HMAC-SHA256 key of cursor signatures.
-    package var key: [UInt8]
+    @_spi(StorageEngine) public var key: [UInt8]
 
     /// A secret with the given bytes (16 for the identifier, 32 for the key).
-    package init(storeIdentifier: [UInt8], key: [UInt8]) {
+    @_spi(StorageEngine) public init(storeIdentifier: [UInt8], key: [UInt8]) {
         self.storeIdentifier = storeIdentifier
         self.key = key
     }
 
     /// A fresh random secret.
-    package static func random() -> StoreSecret {
+    @_spi(StorageEngine) public static func random() -> StoreSecret {
         var generator = SystemRandomNumberGenerator()
         return StoreSecret(
             storeIdentifier: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) },

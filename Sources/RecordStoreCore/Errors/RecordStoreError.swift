@@ -152,7 +152,7 @@ extension RecordStoreError {
     /// ```
     /// Any error as a store error: itself when it is one, ``cancelled`` for a cancellation,
     /// ``storage(_:)`` with its description otherwise.
-    package init(thrownBy error: any Error) {
+    @_spi(StorageEngine) public init(thrownBy error: any Error) {
         switch error {
         case let error as RecordStoreError: self = error
         case is CancellationError: self = .cancelled
@@ -160,7 +160,7 @@ extension RecordStoreError {
         }
     }
 
-    package init(evaluating error: any Error) {
+    @_spi(StorageEngine) public init(evaluating error: any Error) {
         if let error = error as? RecordStoreError {
             self = error
         } else if let error = error as? FormatPredicateError {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
 /// `ChangeSource` and `ObservationInbox`.
-package protocol ChangeSubscriber: AnyObject, Sendable {
+@_spi(StorageEngine) public protocol ChangeSubscriber: AnyObject, Sendable {
     /// The record type the subscriber watches (commits that touch no record of it are not delivered).
     var observedRecordType: String { get }
     /// The zone the subscriber watches.
@@ -22,7 +22,7 @@ package protocol ChangeSubscriber: AnyObject, Sendable {
 }
 
 extension ChangeSubscriber {
-    package func wants(_ changes: CommittedChanges) -> Bool {
+    @_spi(StorageEngine) public func wants(_ changes: CommittedChanges) -> Bool {
         changes.touches(recordType: observedRecordType, zone: observedZone)
     }
 }
@@ -32,7 +32,7 @@ extension ChangeSubscriber {
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
 /// `ChangeSubscriber` and `Wakeup`.
-package protocol ChangeSource: Sendable {
+@_spi(StorageEngine) public protocol ChangeSource: Sendable {
     /// Follows commits until the task is cancelled, handing each to
     /// ``ChangeFeed/deliverFromSource(_:)`` with its saved records read, in commit order.
     /// Calls ``ChangeFeed/sourceIsFollowing(after:)`` once it follows (then and only then may a
@@ -63,9 +63,9 @@ package protocol ChangeSource: Sendable {
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeSource`,
 /// `ChangeSubscriber`, `ObservationInbox` and `Wakeup`.
-package final class ChangeFeed: Sendable {
+@_spi(StorageEngine) public final class ChangeFeed: Sendable {
     /// How the feed orders what it delivers.
-    package enum Ordering: Sendable {
+    @_spi(StorageEngine) public enum Ordering: Sendable {
         /// Sequence numbers count commits one by one: deliver each once, in order.
         case consecutive
         /// Deliver in the order the source hands them over (already commit order).
@@ -73,22 +73,22 @@ package final class ChangeFeed: Sendable {
     }
 
     private struct Subscription {
-        package weak var subscriber: (any ChangeSubscriber)?
+        @_spi(StorageEngine) public weak var subscriber: (any ChangeSubscriber)?
     }
 
     private struct State {
-        package var subscriptions: [ObjectIdentifier: Subscription] = [:]
+        @_spi(StorageEngine) public var subscriptions: [ObjectIdentifier: Subscription] = [:]
         /// The sequence of the last commit delivered (consecutive ordering); nil before the source follows.
-        package var lastDelivered: Int64?
-        package var sourceTask: Task<Void, Never>?
+        @_spi(StorageEngine) public var lastDelivered: Int64?
+        @_spi(StorageEngine) public var sourceTask: Task<Void, Never>?
         /// Waiters for the source to follow.
-        package var followWaiters: [CheckedContinuation<Void, Never>] = []
-        package var isFollowing = false
+        @_spi(StorageEngine) public var followWaiters: [CheckedContinuation<Void, Never>] = []
+        @_spi(StorageEngine) public var isFollowing = false
         /// The sequences delivered lately (arrival ordering), oldest first, for writers waiting
         /// until their commit was heard.
-        package var recentlyDelivered: [Int64] = []
-        package var recentlyDeliveredSet: Set<Int64> = []
-        package var deliveryWaiters: [Int64: Wakeup] = [:]
+        @_spi(StorageEngine) public var recentlyDelivered: [Int64] = []
+        @_spi(StorageEngine) public var recentlyDeliveredSet: Set<Int64> = []
+        @_spi(StorageEngine) public var deliveryWaiters: [Int64: Wakeup] = [:]
     }
 
     /// How many delivered sequences the feed remembers for ``waitForDelivery(of:upTo:)``.
@@ -96,7 +96,7 @@ package final class ChangeFeed: Sendable {
 
     private let state = LockedState(State())
     private let source: (any ChangeSource)?
-    package let ordering: Ordering
+    @_spi(StorageEngine) public let ordering: Ordering
     /// The store identity this feed's engine reaches; other handles on the same store wake it.
     private let storeIdentity: [UInt8]
 
@@ -106,7 +106,7 @@ package final class ChangeFeed: Sendable {
     ///   - storeIdentity: The store's identifier (``StoreSecret/storeIdentifier``).
     ///   - source: Where commits of other handles come from; nil for a store only this handle
     ///     writes (memory).
-    package init(storeIdentity: [UInt8], source: (any ChangeSource)?, ordering: Ordering) {
+    @_spi(StorageEngine) public init(storeIdentity: [UInt8], source: (any ChangeSource)?, ordering: Ordering) {
         self.storeIdentity = storeIdentity
         self.source = source
         self.ordering = ordering
@@ -120,7 +120,7 @@ package final class ChangeFeed: Sendable {
     // MARK: Subscribers
 
     /// Starts delivering to a subscriber; returns once every later commit will reach it.
-    package func subscribe(_ subscriber: any ChangeSubscriber) async {
+    @_spi(StorageEngine) public func subscribe(_ subscriber: any ChangeSubscriber) async {
         let startSource: Bool = state.withLock { state in
             state.subscriptions[ObjectIdentifier(subscriber)] = Subscription(subscriber: subscriber)
             return state.sourceTask == nil && source != nil
@@ -151,7 +151,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// Stops delivering to a subscriber; the source stops when nobody is left.
-    package func unsubscribe(_ subscriber: any ChangeSubscriber) {
+    @_spi(StorageEngine) public func unsubscribe(_ subscriber: any ChangeSubscriber) {
         let stopped: Task<Void, Never>? = state.withLock { state in
             state.subscriptions[ObjectIdentifier(subscriber)] = nil
             state.subscriptions = state.subscriptions.filter { $0.value.subscriber != nil }
@@ -165,7 +165,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// How many subscribers the feed delivers to.
-    package var subscriberCount: Int {
+    @_spi(StorageEngine) public var subscriberCount: Int {
         state.withLock { $0.subscriptions.values.filter { $0.subscriber != nil }.count }
     }
 
@@ -173,7 +173,7 @@ package final class ChangeFeed: Sendable {
 
     /// A commit of this engine handle, with its saved records; the engine calls it right after
     /// the commit (the memory engine, under its lock, so that calls come in commit order).
-    package func committed(_ changes: CommittedChanges) {
+    @_spi(StorageEngine) public func committed(_ changes: CommittedChanges) {
         guard !changes.isEmpty else { return }
         let gap: Bool = state.withLock { state in
             guard !state.subscriptions.isEmpty else { return false }
@@ -191,7 +191,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// Whether the feed wants a commit it is about to read (consecutive ordering: not delivered yet).
-    package func wants(sequence: Int64) -> Bool {
+    @_spi(StorageEngine) public func wants(sequence: Int64) -> Bool {
         state.withLock { state in
             guard ordering == .consecutive, let last = state.lastDelivered else { return true }
             return sequence > last
@@ -199,10 +199,10 @@ package final class ChangeFeed: Sendable {
     }
 
     /// The sequence of the last commit delivered; nil while the source does not follow.
-    package var lastDeliveredSequence: Int64? { state.withLock { $0.lastDelivered } }
+    @_spi(StorageEngine) public var lastDeliveredSequence: Int64? { state.withLock { $0.lastDelivered } }
 
     /// A commit the source read, with its saved records.
-    package func deliverFromSource(_ changes: CommittedChanges) {
+    @_spi(StorageEngine) public func deliverFromSource(_ changes: CommittedChanges) {
         let waiter: Wakeup? = state.withLock { state in
             if ordering == .consecutive {
                 if let last = state.lastDelivered, changes.sequence <= last { return nil }
@@ -225,7 +225,7 @@ package final class ChangeFeed: Sendable {
     /// before returning, so that its own observers have heard its write when the write returns
     /// (a context's observation never shows a saved change missing). Returns at once when nobody
     /// observes.
-    package func waitForDelivery(of sequence: Int64, upTo limit: Duration) async {
+    @_spi(StorageEngine) public func waitForDelivery(of sequence: Int64, upTo limit: Duration) async {
         let wakeup = Wakeup()
         let mustWait: Bool = state.withLock { state in
             guard state.isFollowing, !state.subscriptions.isEmpty, !state.recentlyDeliveredSet.contains(sequence) else { return false }
@@ -238,7 +238,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// The source follows: commits after `sequence` (consecutive ordering) will be delivered.
-    package func sourceIsFollowing(after sequence: Int64?) {
+    @_spi(StorageEngine) public func sourceIsFollowing(after sequence: Int64?) {
         let waiters = state.withLock { state in
             if state.lastDelivered == nil { state.lastDelivered = sequence }
             state.isFollowing = true
@@ -249,7 +249,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// The source missed commits: every subscriber reads again.
-    package func sourceLostTrack(resumingAfter sequence: Int64? = nil) {
+    @_spi(StorageEngine) public func sourceLostTrack(resumingAfter sequence: Int64? = nil) {
         let subscribers = state.withLock { state in
             if let sequence { state.lastDelivered = sequence }
             return state.subscriptions.values.compactMap(\.subscriber)
@@ -258,7 +258,7 @@ package final class ChangeFeed: Sendable {
     }
 
     /// Asks the source to look for commits now (another handle on the same store committed).
-    package func wake() { source?.lookNow() }
+    @_spi(StorageEngine) public func wake() { source?.lookNow() }
 
     private static func deliver(_ changes: CommittedChanges, to subscriptions: [ObjectIdentifier: Subscription]) {
         for subscription in subscriptions.values {
@@ -270,14 +270,14 @@ package final class ChangeFeed: Sendable {
 
 /// The feeds of this process by store, so that a commit through one handle wakes the feeds of
 /// the other handles on the same store at once instead of at their next look.
-package enum ChangeFeedDirectory {
+@_spi(StorageEngine) public enum ChangeFeedDirectory {
     private struct WeakFeed {
-        package weak var feed: ChangeFeed?
+        @_spi(StorageEngine) public weak var feed: ChangeFeed?
     }
 
     private static let feeds = LockedState<[[UInt8]: [WeakFeed]]>([:])
 
-    package static func register(_ feed: ChangeFeed, storeIdentity: [UInt8]) {
+    @_spi(StorageEngine) public static func register(_ feed: ChangeFeed, storeIdentity: [UInt8]) {
         feeds.withLock { feeds in
             var list = feeds[storeIdentity, default: []].filter { $0.feed != nil }
             list.append(WeakFeed(feed: feed))
@@ -285,7 +285,7 @@ package enum ChangeFeedDirectory {
         }
     }
 
-    package static func wakeOthers(than feed: ChangeFeed, storeIdentity: [UInt8]) {
+    @_spi(StorageEngine) public static func wakeOthers(than feed: ChangeFeed, storeIdentity: [UInt8]) {
         let others = feeds.withLock { feeds in
             (feeds[storeIdentity] ?? []).compactMap(\.feed).filter { $0 !== feed }
         }

@@ -15,24 +15,24 @@
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet`,
 /// `ModifyBatch`, `PendingChangeSet` and `SchemaChange`.
-package struct CommittedChanges: Sendable, Equatable {
+@_spi(StorageEngine) public struct CommittedChanges: Sendable, Equatable {
     /// What happened to one record.
-    package enum Kind: UInt8, Sendable {
+    @_spi(StorageEngine) public enum Kind: UInt8, Sendable {
         case created = 1
         case updated = 2
         case deleted = 3
     }
 
     /// One record the transaction changed.
-    package struct Entry: Sendable, Hashable {
-        package var kind: Kind
-        package var recordID: RecordID
+    @_spi(StorageEngine) public struct Entry: Sendable, Hashable {
+        @_spi(StorageEngine) public var kind: Kind
+        @_spi(StorageEngine) public var recordID: RecordID
         /// The record's type (for a deletion, the type it had).
-        package var recordType: String
+        @_spi(StorageEngine) public var recordType: String
         /// The type the record had before an update that changed it; nil otherwise.
-        package var previousRecordType: String?
+        @_spi(StorageEngine) public var previousRecordType: String?
 
-        package init(kind: Kind, recordID: RecordID, recordType: String, previousRecordType: String? = nil) {
+        @_spi(StorageEngine) public init(kind: Kind, recordID: RecordID, recordType: String, previousRecordType: String? = nil) {
             self.kind = kind
             self.recordID = recordID
             self.recordType = recordType
@@ -40,43 +40,43 @@ package struct CommittedChanges: Sendable, Equatable {
         }
 
         /// Whether this change can concern records of this type in this zone.
-        package func touches(recordType type: String, zone: ZoneID) -> Bool {
+        @_spi(StorageEngine) public func touches(recordType type: String, zone: ZoneID) -> Bool {
             recordID.zoneID == zone && (recordType == type || previousRecordType == type)
         }
     }
 
     /// A part of the store whose changes the transaction did not list one by one (a deleted zone,
     /// or a commit too large for a notification): observers of it read their results again.
-    package struct Scope: Sendable, Hashable {
-        package var zone: ZoneID
+    @_spi(StorageEngine) public struct Scope: Sendable, Hashable {
+        @_spi(StorageEngine) public var zone: ZoneID
         /// The record type, or nil for every type in the zone.
-        package var recordType: String?
+        @_spi(StorageEngine) public var recordType: String?
 
-        package init(zone: ZoneID, recordType: String? = nil) {
+        @_spi(StorageEngine) public init(zone: ZoneID, recordType: String? = nil) {
             self.zone = zone
             self.recordType = recordType
         }
 
-        package func covers(recordType type: String, zone: ZoneID) -> Bool {
+        @_spi(StorageEngine) public func covers(recordType type: String, zone: ZoneID) -> Bool {
             self.zone == zone && (recordType == nil || recordType == type)
         }
     }
 
     /// The commit's place in the store's order of commits (the change log's sequence number on
     /// SQLite, a sequence value on PostgreSQL, a counter in memory).
-    package var sequence: Int64
+    @_spi(StorageEngine) public var sequence: Int64
     /// The records changed, each at most once, in the order written.
-    package var entries: [Entry]
+    @_spi(StorageEngine) public var entries: [Entry]
     /// What changed without being listed.
-    package var unlisted: [Scope]
+    @_spi(StorageEngine) public var unlisted: [Scope]
     /// The new versions of the created and updated records, when the committing engine had them
     /// (otherwise the feed reads them before delivering).
-    package var savedRecords: [RecordID: Record]
+    @_spi(StorageEngine) public var savedRecords: [RecordID: Record]
     /// The evaluations of the commit's records its observers share (one for every delivery of
     /// this commit; not part of the commit's value).
     package var evaluations = CommitEvaluations()
 
-    package init(sequence: Int64, entries: [Entry] = [], unlisted: [Scope] = [], savedRecords: [RecordID: Record] = [:]) {
+    @_spi(StorageEngine) public init(sequence: Int64, entries: [Entry] = [], unlisted: [Scope] = [], savedRecords: [RecordID: Record] = [:]) {
         self.sequence = sequence
         self.entries = entries
         self.unlisted = unlisted
@@ -85,7 +85,7 @@ package struct CommittedChanges: Sendable, Equatable {
 
     /// The description of a save: its writes (created or updated, by the stored version each
     /// replaced) and its deletions of stored records (by the stored version read before).
-    package init(sequence: Int64, plan: WritePlan, stored: [RecordID: StoredVersion]) {
+    @_spi(StorageEngine) public init(sequence: Int64, plan: WritePlan, stored: [RecordID: StoredVersion]) {
         var entries: [Entry] = []
         var saved: [RecordID: Record] = [:]
         entries.reserveCapacity(plan.writes.count + plan.deletions.count)
@@ -109,27 +109,27 @@ package struct CommittedChanges: Sendable, Equatable {
     }
 
     /// Commits are equal when they say the same (their shared evaluations aside).
-    package static func == (lhs: CommittedChanges, rhs: CommittedChanges) -> Bool {
+    @_spi(StorageEngine) public static func == (lhs: CommittedChanges, rhs: CommittedChanges) -> Bool {
         lhs.sequence == rhs.sequence && lhs.entries == rhs.entries && lhs.unlisted == rhs.unlisted && lhs.savedRecords == rhs.savedRecords
     }
 
     /// Whether nothing was changed.
-    package var isEmpty: Bool { entries.isEmpty && unlisted.isEmpty }
+    @_spi(StorageEngine) public var isEmpty: Bool { entries.isEmpty && unlisted.isEmpty }
 
     /// Whether the transaction may have changed records of this type in this zone.
-    package func touches(recordType: String, zone: ZoneID) -> Bool {
+    @_spi(StorageEngine) public func touches(recordType: String, zone: ZoneID) -> Bool {
         unlisted.contains { $0.covers(recordType: recordType, zone: zone) }
             || entries.contains { $0.touches(recordType: recordType, zone: zone) }
     }
 
     /// Whether the transaction changed records of this type in this zone without listing them.
-    package func changesUnlisted(recordType: String, zone: ZoneID) -> Bool {
+    @_spi(StorageEngine) public func changesUnlisted(recordType: String, zone: ZoneID) -> Bool {
         unlisted.contains { $0.covers(recordType: recordType, zone: zone) }
     }
 
     /// The same changes with the record lists replaced by their scopes (what a notification too
     /// large to list its records carries).
-    package var summarized: CommittedChanges {
+    @_spi(StorageEngine) public var summarized: CommittedChanges {
         var scopes = unlisted
         for entry in entries {
             for type in [entry.recordType, entry.previousRecordType].compactMap({ $0 }) {

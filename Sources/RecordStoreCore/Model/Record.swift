@@ -39,7 +39,7 @@ public struct Record: Sendable, Hashable {
     }
 
     /// Creates a record with all of its metadata, as an engine reads it back.
-    package init(
+    @_spi(StorageEngine) public init(
         recordType: String, recordID: RecordID, fields: [String: Value],
         creationDate: Date?, modificationDate: Date?, recordChangeTag: String?
     ) {
@@ -93,7 +93,7 @@ extension Record {
     }
 
     /// The value of one metadata field.
-    package func metadataValue(_ field: MetadataField) -> Value {
+    @_spi(StorageEngine) public func metadataValue(_ field: MetadataField) -> Value {
         switch field {
         case .recordName: .string(recordID.recordName)
         case .creationDate: creationDate.map(Value.date) ?? .null
@@ -104,14 +104,14 @@ extension Record {
 }
 
 /// The record metadata that predicates and sorts can name like fields.
-package enum MetadataField: String, CaseIterable, Sendable {
+@_spi(StorageEngine) public enum MetadataField: String, CaseIterable, Sendable {
     case recordName
     case creationDate
     case modificationDate
     case recordChangeTag
 
     /// The type the metadata value has.
-    package var fieldType: FieldType {
+    @_spi(StorageEngine) public var fieldType: FieldType {
         switch self {
         case .recordName, .recordChangeTag: .string
         case .creationDate, .modificationDate: .date

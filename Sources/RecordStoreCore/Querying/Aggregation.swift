@@ -3,29 +3,29 @@ import PredicateLanguage
 
 /// Grouping and aggregates in Swift: the memory engine's way, and the SQLite engine's
 /// when a residual predicate keeps the work out of SQL. SQL `GROUP BY` gives the same rows.
-package struct Aggregation {
-    package let groupBy: [String]
-    package let aggregates: [AggregateProperty]
+@_spi(StorageEngine) public struct Aggregation {
+    @_spi(StorageEngine) public let groupBy: [String]
+    @_spi(StorageEngine) public let aggregates: [AggregateProperty]
 
     /// Groups by these fields, computing these aggregates per group.
-    package init(groupBy: [String], aggregates: [AggregateProperty]) {
+    @_spi(StorageEngine) public init(groupBy: [String], aggregates: [AggregateProperty]) {
         self.groupBy = groupBy
         self.aggregates = aggregates
     }
 
     /// The running state of one group.
     private struct Accumulator {
-        package var groupValues: [Value]
-        package var counts: [Int]
-        package var integerSums: [Int64?]
-        package var doubleSums: [Double]
-        package var sawDouble: [Bool]
-        package var minimums: [Value]
-        package var maximums: [Value]
+        @_spi(StorageEngine) public var groupValues: [Value]
+        @_spi(StorageEngine) public var counts: [Int]
+        @_spi(StorageEngine) public var integerSums: [Int64?]
+        @_spi(StorageEngine) public var doubleSums: [Double]
+        @_spi(StorageEngine) public var sawDouble: [Bool]
+        @_spi(StorageEngine) public var minimums: [Value]
+        @_spi(StorageEngine) public var maximums: [Value]
     }
 
     /// One dictionary per group, groups in order of first appearance.
-    package func rows(_ records: some Sequence<Record>) throws(RecordStoreError) -> [[String: Value]] {
+    @_spi(StorageEngine) public func rows(_ records: some Sequence<Record>) throws(RecordStoreError) -> [[String: Value]] {
         var groups: [[Value]: Int] = [:]
         var accumulators: [Accumulator] = []
         let empty = { (values: [Value]) in

@@ -12,26 +12,26 @@ import PredicateLanguage
 /// specification.after = KeysetPosition(sortValues: [.string("Paris")], recordName: "2988507")
 /// let page = try await engine.records(specification)
 /// ```
-package struct QuerySpecification: Sendable, Hashable {
+@_spi(StorageEngine) public struct QuerySpecification: Sendable, Hashable {
     /// The record type to search.
-    package var recordType: String
+    @_spi(StorageEngine) public var recordType: String
     /// The condition records must meet.
-    package var predicate: FormatPredicate
+    @_spi(StorageEngine) public var predicate: FormatPredicate
     /// The sort keys, most significant first (the record name breaks remaining ties).
-    package var sorts: [Sort]
+    @_spi(StorageEngine) public var sorts: [Sort]
     /// The zone to search.
-    package var zone: ZoneID
+    @_spi(StorageEngine) public var zone: ZoneID
     /// The most records to return; nil for all.
-    package var limit: Int?
+    @_spi(StorageEngine) public var limit: Int?
     /// Keyset paging: only records strictly after this position in the sort order.
-    package var after: KeysetPosition? = nil
+    @_spi(StorageEngine) public var after: KeysetPosition? = nil
     /// Offset paging: the number of matches (in order) to skip before the first returned.
-    package var offset: Int = 0
+    @_spi(StorageEngine) public var offset: Int = 0
     /// The schema mode the query is validated under (production needs indexes).
-    package var mode: SchemaMode = .development
+    @_spi(StorageEngine) public var mode: SchemaMode = .development
 
     /// Creates a specification.
-    package init(
+    @_spi(StorageEngine) public init(
         recordType: String, predicate: FormatPredicate, sorts: [Sort] = [], zone: ZoneID = .default, limit: Int? = nil,
         mode: SchemaMode = .development
     ) {
@@ -44,7 +44,7 @@ package struct QuerySpecification: Sendable, Hashable {
     }
 
     /// The same query without limit, offset or resume point: every match.
-    package var allMatches: QuerySpecification {
+    @_spi(StorageEngine) public var allMatches: QuerySpecification {
         var all = self
         all.limit = nil
         all.offset = 0

@@ -14,9 +14,9 @@ import PredicateLanguage
 /// try QueryValidation.checkShape(recordType: "City", predicate: predicate)
 /// let schema = try QueryValidation.check(specification, catalog: catalog)
 /// ```
-package enum QueryValidation {
+@_spi(StorageEngine) public enum QueryValidation {
     /// Throws when the record type name is invalid or the predicate nests too deeply.
-    package static func checkShape(recordType: String, predicate: FormatPredicate) throws(RecordStoreError) {
+    @_spi(StorageEngine) public static func checkShape(recordType: String, predicate: FormatPredicate) throws(RecordStoreError) {
         try Identifier.checkRecordType(recordType)
         try PredicateNesting.check(predicate)
     }
@@ -24,7 +24,7 @@ package enum QueryValidation {
     /// Returns the record type's schema; throws when the type or a field the query names does not
     /// exist, a sort cannot work, or (in production mode) a field lacks the index the query needs.
     @discardableResult
-    package static func check(_ specification: QuerySpecification, catalog: SchemaCatalog) throws(RecordStoreError) -> RecordTypeSchema {
+    @_spi(StorageEngine) public static func check(_ specification: QuerySpecification, catalog: SchemaCatalog) throws(RecordStoreError) -> RecordTypeSchema {
         guard let schema = catalog.recordTypes[specification.recordType] else {
             throw .unknownRecordType(
                 specification.recordType, suggestions: NameSuggestions.closest(to: specification.recordType, among: catalog.recordTypes.keys))

@@ -59,7 +59,7 @@ public struct RecordOrdering: Sendable {
     }
 
     /// Whether a record comes strictly after a keyset position in this order.
-    package func follows(_ record: Record, _ position: KeysetPosition) -> Bool {
+    @_spi(StorageEngine) public func follows(_ record: Record, _ position: KeysetPosition) -> Bool {
         for (index, sort) in sorts.enumerated() where index < position.sortValues.count {
             let order = Self.compare(Self.sortValue(of: record, for: sort), position.sortValues[index], comparison: sort.comparison)
             if order != .orderedSame {
@@ -76,7 +76,7 @@ public struct RecordOrdering: Sendable {
     /// ```swift
     /// let page = ordering.page(of: matches, after: nil, offset: 20, limit: 10)   // matches 21...30
     /// ```
-    package func page(of matches: [Record], after position: KeysetPosition?, offset: Int, limit: Int?) -> [Record] {
+    @_spi(StorageEngine) public func page(of matches: [Record], after position: KeysetPosition?, offset: Int, limit: Int?) -> [Record] {
         var matches = matches
         if let position { matches.removeAll { !follows($0, position) } }
         let skip = max(0, offset)
@@ -92,7 +92,7 @@ public struct RecordOrdering: Sendable {
     }
 
     /// The first `count` records in this order, found in one pass (a bounded sorted buffer).
-    package func first(_ count: Int, of records: [Record]) -> [Record] {
+    @_spi(StorageEngine) public func first(_ count: Int, of records: [Record]) -> [Record] {
         guard count > 0 else { return [] }
         if count >= records.count / 4 { return Array(records.sorted(by: precedes).prefix(count)) }
         var best: [Record] = []

@@ -12,16 +12,16 @@
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ModifyBatch`,
 /// `PendingChangeSet`, `CommittedChanges` and `SchemaChange`.
-package struct RecordChangeSet: Sendable {
+@_spi(StorageEngine) public struct RecordChangeSet: Sendable {
     /// The records to save (insert, or update when their change tag matches the stored one).
-    package var saving: [Record]
+    @_spi(StorageEngine) public var saving: [Record]
     /// The records to delete.
-    package var deleting: [RecordID]
+    @_spi(StorageEngine) public var deleting: [RecordID]
     /// The change tags some deletions expect the stored records to have.
-    package var expectedChangeTags: [RecordID: String]
+    @_spi(StorageEngine) public var expectedChangeTags: [RecordID: String]
 
     /// Creates a change set.
-    package init(saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:]) {
+    @_spi(StorageEngine) public init(saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:]) {
         self.saving = saving
         self.deleting = deleting
         self.expectedChangeTags = expectedChangeTags

@@ -6,18 +6,18 @@ import Foundation
 /// ```swift
 /// let stored = try transaction.storedVersions(of: [id])[id]   // nil: not stored
 /// ```
-package struct StoredVersion: Sendable, Hashable {
+@_spi(StorageEngine) public struct StoredVersion: Sendable, Hashable {
     /// The record type the stored record has (a save may change it).
-    package var recordType: String
+    @_spi(StorageEngine) public var recordType: String
     /// The stored change tag.
-    package var changeTag: String?
+    @_spi(StorageEngine) public var changeTag: String?
     /// The stored creation date, carried over by an update.
-    package var creationDate: Date?
+    @_spi(StorageEngine) public var creationDate: Date?
     /// The engine's own handle on the stored row (SQLite's `rowid`); nil when the engine has none.
-    package var rowReference: Int64?
+    @_spi(StorageEngine) public var rowReference: Int64?
 
     /// Creates a stored version.
-    package init(recordType: String, changeTag: String?, creationDate: Date?, rowReference: Int64? = nil) {
+    @_spi(StorageEngine) public init(recordType: String, changeTag: String?, creationDate: Date?, rowReference: Int64? = nil) {
         self.recordType = recordType
         self.changeTag = changeTag
         self.creationDate = creationDate

@@ -4,7 +4,7 @@ import PredicateLanguage
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `RecordChangeSet` and
 /// `CommittedChanges`.
-package enum SchemaChange: Sendable, Hashable {
+@_spi(StorageEngine) public enum SchemaChange: Sendable, Hashable {
     /// A new record type.
     case addedRecordType(String)
     /// A new field in a record type.
@@ -14,21 +14,21 @@ package enum SchemaChange: Sendable, Hashable {
 }
 
 /// The record types of a store, and the rules that admit records into them.
-package struct SchemaCatalog: Sendable, Hashable, Codable {
+@_spi(StorageEngine) public struct SchemaCatalog: Sendable, Hashable, Codable {
     /// The record types by name.
-    package var recordTypes: [String: RecordTypeSchema] = [:]
+    @_spi(StorageEngine) public var recordTypes: [String: RecordTypeSchema] = [:]
 
     /// An empty catalog.
-    package init() {}
+    @_spi(StorageEngine) public init() {}
 
     /// The record types in name order.
-    package var sorted: [RecordTypeSchema] {
+    @_spi(StorageEngine) public var sorted: [RecordTypeSchema] {
         recordTypes.values.sorted { $0.name < $1.name }
     }
 
     /// Checks records against the schema, normalizes their numbers to the field types,
     /// and (in development mode) adds what is missing. Returns the schema changes.
-    package mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
+    @_spi(StorageEngine) public mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         for index in records.indices {
             let recordType = records[index].recordType
@@ -104,7 +104,7 @@ package struct SchemaCatalog: Sendable, Hashable, Codable {
     }
 
     /// The value converted to the field type when the conversion is exact, or nil.
-    package static func normalize(_ value: Value, of valueType: FieldType, to fieldType: FieldType) -> Value? {
+    @_spi(StorageEngine) public static func normalize(_ value: Value, of valueType: FieldType, to fieldType: FieldType) -> Value? {
         if valueType == fieldType { return value }
         switch (value, fieldType) {
         case (.int(let integer), .double):
@@ -128,7 +128,7 @@ package struct SchemaCatalog: Sendable, Hashable, Codable {
     }
 
     /// The wider type an int64 field becomes when a fractional double arrives.
-    package static func widening(_ fieldType: FieldType, _ valueType: FieldType) -> FieldType? {
+    @_spi(StorageEngine) public static func widening(_ fieldType: FieldType, _ valueType: FieldType) -> FieldType? {
         switch (fieldType, valueType) {
         case (.int64, .double): .double
         case (.list(.int64), .list(.double)): .list(.double)
@@ -137,7 +137,7 @@ package struct SchemaCatalog: Sendable, Hashable, Codable {
     }
 
     /// Adds or replaces a record type (``Store/define(_:)``); returns the changes.
-    package mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
+    @_spi(StorageEngine) public mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
         try Identifier.checkRecordType(schema.name)
         var changes: [SchemaChange] = []
         var merged = recordTypes[schema.name] ?? RecordTypeSchema(name: schema.name)

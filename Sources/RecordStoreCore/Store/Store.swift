@@ -23,12 +23,12 @@ import PredicateLanguage
 /// readers run while a write is in progress.
 public final class Store: Sendable {
     /// The engine behind the store.
-    package let engine: any StorageEngine
+    @_spi(StorageEngine) public let engine: any StorageEngine
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
 
     /// A store over an engine.
-    package init(engine: any StorageEngine, mode: SchemaMode = .development) {
+    @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {
         self.engine = engine
         self.mode = mode
     }

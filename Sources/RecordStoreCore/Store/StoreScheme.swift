@@ -14,7 +14,7 @@
 /// `StoreRegistry`.
 public struct StoreScheme: Sendable {
     /// How a scheme opens the engine of a location.
-    package typealias Opener = @Sendable (StoreLocation, StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine
+    @_spi(StorageEngine) public typealias Opener = @Sendable (StoreLocation, StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine
 
     /// The schemes (lower case, without the colon) this kind of store answers.
     public let names: [String]
@@ -25,10 +25,10 @@ public struct StoreScheme: Sendable {
     /// Whether its stores answer ``Store``'s synchronous methods (its engine's work is local).
     public let answersSynchronously: Bool
     /// Opens the engine of a location.
-    package let open: Opener
+    @_spi(StorageEngine) public let open: Opener
 
     /// A kind of store: its scheme names, how its locations are written, and how it opens one.
-    package init(
+    @_spi(StorageEngine) public init(
         names: [String], opensPlainPaths: Bool = false, usage: String, answersSynchronously: Bool, open: @escaping Opener
     ) {
         self.names = names.map { $0.lowercased() }

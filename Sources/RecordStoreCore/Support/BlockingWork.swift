@@ -11,9 +11,9 @@ import Dispatch
 /// ```
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `SynchronousCall`.
-package enum BlockingWork {
+@_spi(StorageEngine) public enum BlockingWork {
     /// Runs `work` on a global Dispatch queue and returns its result.
-    package static func run<T: Sendable>(_ work: @escaping @Sendable () throws(RecordStoreError) -> T) async throws(RecordStoreError) -> T {
+    @_spi(StorageEngine) public static func run<T: Sendable>(_ work: @escaping @Sendable () throws(RecordStoreError) -> T) async throws(RecordStoreError) -> T {
         if SynchronousCall.isWaiting { return try work() }
         let result: Result<T, RecordStoreError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {

@@ -21,7 +21,7 @@ import Foundation
 /// busy waiting); nothing in the store does.
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `BlockingWork`.
-package enum SynchronousCall {
+@_spi(StorageEngine) public enum SynchronousCall {
     /// Whether the current task is work a synchronous caller waits for on its own thread.
     @TaskLocal package static var isWaiting = false
 
@@ -29,7 +29,7 @@ package enum SynchronousCall {
     ///
     /// `work` need not be `Sendable`, nor what it captures: every job of it runs on this thread
     /// while this call waits, and the call returns only once it has ended.
-    package static func wait<T, Failure: Error>(_ work: () async throws(Failure) -> T) throws(Failure) -> T {
+    @_spi(StorageEngine) public static func wait<T, Failure: Error>(_ work: () async throws(Failure) -> T) throws(Failure) -> T {
         try withoutActuallyEscaping(work) { (escapable) throws(Failure) -> T in
             let callersWork = CallerValue(escapable)
             let executor = CallerThreadExecutor()
@@ -61,12 +61,12 @@ extension SynchronousCall {
     /// let callback = SynchronousCall.CallerValue(progress)
     /// try await importFile(at: path, into: store, progress: { callback.value($0) })   // a @Sendable closure
     /// ```
-    package struct CallerValue<Value>: @unchecked Sendable {
+    @_spi(StorageEngine) public struct CallerValue<Value>: @unchecked Sendable {
         /// The caller's value.
-        package let value: Value
+        @_spi(StorageEngine) public let value: Value
 
         /// Wraps a value of the synchronous caller's.
-        package init(_ value: Value) {
+        @_spi(StorageEngine) public init(_ value: Value) {
             self.value = value
         }
     }
@@ -75,7 +75,7 @@ extension SynchronousCall {
 /// Where the waited-for task leaves its outcome: written once by the task, read by the caller
 /// after the executor stopped, on the same thread.
 private final class OutcomeBox<T, Failure: Error>: @unchecked Sendable {
-    package var result: Result<T, Failure>?
+    @_spi(StorageEngine) public var result: Result<T, Failure>?
 }
 
 /// A task executor whose jobs the thread that calls ``runUntilStopped()`` runs, one after another.
@@ -88,7 +88,7 @@ private final class CallerThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var stopped = false
 
-    package func enqueue(_ job: consuming ExecutorJob) {
+    @_spi(StorageEngine) public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         guard !stopped else {
@@ -102,7 +102,7 @@ private final class CallerThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Ends ``runUntilStopped()`` once the jobs already enqueued have run.
-    package func stop() {
+    @_spi(StorageEngine) public func stop() {
         condition.lock()
         stopped = true
         condition.signal()
@@ -110,7 +110,7 @@ private final class CallerThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs the enqueued jobs on this thread, waiting for more, until ``stop()``.
-    package func runUntilStopped() {
+    @_spi(StorageEngine) public func runUntilStopped() {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// `SELECT groups, aggregates … GROUP BY groups` for a query SQL filters exactly, and the
 /// dictionaries its rows become; the same rows ``Aggregation`` computes in Swift.

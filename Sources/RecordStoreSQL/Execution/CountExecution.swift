@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// How many records a query selects: `SELECT count(*)` when SQL filters exactly, otherwise
 /// the rows SQL returns counted after the residual predicate (``SQLExecutor`` runs it).

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The parts of a SQL engine's ``QueryPlan`` every SQL engine builds alike: the plan of a type
 /// with no table yet, and the plan of a prepared query once the database explained its first

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// A query checked against the catalog of the snapshot it reads and planned into SQL: the
 /// first step of every query the SQL engines run (``SQLExecutor``).

@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// Reads records of one type back from the rows of their table: the selection a query
 /// selects, and the record a selected row holds.

@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 /// One row a statement returned: column values by position.
 package protocol SQLRow {
     /// The value of the column at a position (0-based) of the statement's selection.

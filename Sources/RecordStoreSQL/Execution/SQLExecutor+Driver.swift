@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 // The driver: each statement is awaited, so no cooperative thread waits on a server's database;
 // on SQLite's connection nothing suspends.

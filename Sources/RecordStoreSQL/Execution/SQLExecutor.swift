@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The SQL that every SQL engine shares: reading the catalog and the zones, looking records up
 /// by identifier, and running queries (records, counts, aggregates) through ``PreparedQuery``,

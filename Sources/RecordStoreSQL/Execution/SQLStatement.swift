@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 /// One statement for a SQL database: its text in the dialect's placeholder syntax, and the
 /// arguments bound to the placeholders in order.
 ///

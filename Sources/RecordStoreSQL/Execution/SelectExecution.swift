@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The records of one query, read from SQL one statement at a time: a state machine that
 /// says which statement to run next and takes the rows, so that one copy of the logic serves

@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// A latitude/longitude box holding every point within a radius of a center, with a
 /// margin: the candidates for a radius search, checked exactly afterwards.

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The one stored value a comparison reads: finding its key path, and rewriting the comparison
 /// over `SELF` so that the evaluator can run it on the value alone (in SQL through a callback,

@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// A column the SQL engines compute from a string field when they write a record, so that
 /// comparisons and sorts the database cannot do natively become index seeks with exactly the

@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 /// The SQL form of one part of a predicate: a condition every matching row meets
 /// (nil: no restriction), its bound arguments in order, and whether it is exact (the
 /// rows it keeps are exactly the matches) or only a superset that the residual checks.

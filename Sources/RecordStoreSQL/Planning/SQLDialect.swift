@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// What differs between SQL databases in the planner's output. Everything else in planning,
 /// and in running the plans (``SQLExecutor``), is shared.

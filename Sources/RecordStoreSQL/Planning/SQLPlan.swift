@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// What ``SQLPlanner`` makes of one query: the parts of a `SELECT` (with `?` markers), the
 /// arguments in marker order, the keyset segments, and the residual predicate the evaluator

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension SQLPlanner {
     /// A comparison of a column with a constant that SQL does natively with the evaluator's

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension SQLPlanner {
     /// The rows strictly after a keyset position in the order of the sorts, then the record name,

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension SQLPlanner {
     /// `ANY list op c`, `list CONTAINS c`, `c IN list` through the list table: a row of the

@@ -1,5 +1,5 @@
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension SQLPlanner {
     /// A comparison of a string field with string constants as SQL on the field's column or, for

@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// Turns a query (``QuerySpecification``) into SQL plus a residual predicate: an ``SQLPlan``.
 ///

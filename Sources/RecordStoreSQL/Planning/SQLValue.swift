@@ -1,5 +1,5 @@
 import Foundation
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// A value bound to a SQL placeholder or read from a column, independent of the database library.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import PredicateLanguage
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// How field values are stored in SQL columns: strings as text, integers and booleans
 /// as integers, doubles as reals, dates as seconds since 2001 (reals, so they sort),

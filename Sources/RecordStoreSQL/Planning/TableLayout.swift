@@ -1,4 +1,4 @@
-import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreCore
 /// The names of the tables, columns and indexes every SQL engine stores a record type in.
 /// Type and field names are checked identifiers (letters, digits, `_`), and the layout's own
 /// names add `$`, which no type or field name holds, so they never collide. An engine's own

@@ -1,6 +1,6 @@
 import PredicateLanguage
 @testable import RecordStore
-@testable import RecordStoreCore
+@_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 

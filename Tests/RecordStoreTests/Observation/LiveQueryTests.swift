@@ -2,6 +2,7 @@ import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 import RecordStorePostgres
 import Testing
 import TestSupport

@@ -2,7 +2,7 @@ import Foundation
 import PredicateLanguage
 import Testing
 @testable import RecordStore
-@testable import RecordStoreCore
+@_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 

@@ -1,7 +1,7 @@
 import Foundation
 import PredicateLanguage
 @testable import RecordStore
-@testable import RecordStoreCore
+@_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 

@@ -4,7 +4,7 @@ import GRDB
 import PredicateLanguage
 import Testing
 @testable import RecordStore
-@testable import RecordStoreCore
+@_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 

@@ -1,0 +1,60 @@
+import Foundation
+import PredicateLanguage
+import RecordStoreCore
+
+/// The conformance suite a storage engine runs: the same data in the engine under test and in
+/// the memory engine (the reference), the same queries on both, and every difference reported.
+///
+/// It is independent of any test framework: each check returns the differences it found, and
+/// an empty list means the engine agrees. An engine in a package of its own runs it from its
+/// tests after `import RecordStoreConformance` (see the article "Writing a storage engine"):
+///
+/// ```swift
+/// let store = Store(engine: MyEngine())
+/// let reference = Store.inMemory()
+/// for target in [store, reference] {
+///     try await EngineConformance.loadCities(from: "Datasets/cities15000.jsonl.gz", into: target)
+/// }
+/// for testCase in ConformanceCase.cities15000 {
+///     #expect(try await EngineConformance.differences(testCase, in: store, reference: reference) == [])
+/// }
+/// ```
+public enum EngineConformance {
+    /// The record type of the cities data set.
+    public static let cityType = "City"
+
+    /// Imports a GeoNames cities file (`Datasets/cities15000.jsonl.gz`) as `City` records
+    /// named by their `geonameid`, with a `location` made of each city's latitude and longitude,
+    /// and declares the field `missingField` (a string no record has) that some cases sort by.
+    public static func loadCities(from path: String, into store: Store) async throws(RecordStoreError) {
+        var importer = RecordImporter(recordType: cityType)
+        importer.idField = "geonameid"
+        importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]
+        _ = try await importer.importFile(at: path, into: store)
+        try await store.define(RecordTypeSchema(name: cityType, fields: [FieldSchema(name: "missingField", type: .string)]))
+        try await store.optimize()
+    }
+
+    /// Runs one case on both stores: the records' names in order (the first `limit` of them)
+    /// must equal the reference's, and the count must be the case's expected count. Returns
+    /// each difference as a sentence; an empty list when the engine agrees.
+    public static func differences(_ testCase: ConformanceCase, in store: Store, reference: Store) async throws -> [String] {
+        let predicate = try FormatPredicate(format: testCase.format, argumentArray: testCase.arguments)
+        let expected = try await recordNames(testCase, predicate: predicate, in: reference)
+        let names = try await recordNames(testCase, predicate: predicate, in: store)
+        var differences: [String] = []
+        if names != expected {
+            let first = zip(names, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(names.count, expected.count)
+            differences.append("\(testCase): \(names.count) records where the reference has \(expected.count); they differ from position \(first)")
+        }
+        let count = try await store.count(ofType: cityType, matching: predicate)
+        if count != testCase.expectedCount {
+            differences.append("\(testCase): counted \(count), expected \(testCase.expectedCount)")
+        }
+        return differences
+    }
+
+    private static func recordNames(_ testCase: ConformanceCase, predicate: FormatPredicate, in store: Store) async throws(RecordStoreError) -> [String] {
+        try await store.records(ofType: cityType, matching: predicate, sorts: testCase.sorts, limit: testCase.limit).map(\.recordID.recordName)
+    }
+}

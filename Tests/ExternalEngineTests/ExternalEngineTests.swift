@@ -1,0 +1,56 @@
+import Foundation
+import PredicateLanguage
+import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
+import RecordStoreConformance
+import Testing
+
+/// The conformance suite, run the way a package of its own runs it against its engine: the
+/// engine (``DictionaryEngine``) sees only the published contract, registers its scheme and
+/// opens through the registry like any other.
+@Suite("An engine from outside the package passes the conformance suite")
+struct ExternalEngineTests {
+    /// The engine's store and the memory engine's, each loaded with `cities15000`.
+    static let stores: Result<(store: Store, reference: Store), RecordStoreError> = {
+        do throws(RecordStoreError) {
+            StoreRegistry.shared.register(.dictionary)
+            let store = try Store.open(StoreLocation("dictionary:"))
+            let reference = try Store.open(StoreLocation("memory:"))
+            let dataset = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Datasets/cities15000.jsonl.gz").path
+            for target in [store, reference] {
+                try SynchronousCall.wait { () async throws(RecordStoreError) in try await EngineConformance.loadCities(from: dataset, into: target) }
+            }
+            return .success((store, reference))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    @Test("It opens through the registry and names itself in plans")
+    func opensThroughTheRegistry() throws {
+        let (store, _) = try Self.stores.get()
+        #expect(try store.explain(ofType: "City", matching: FormatPredicate.truePredicate).engine == "dictionary")
+        // The engine answers synchronously too: the blocking forms reach its `async` methods.
+        #expect(try store.count(ofType: "City", matching: FormatPredicate.truePredicate) == 34_006)
+    }
+
+    @Test("Every conformance case: same records in the same order, and the expected count", arguments: ConformanceCase.cities15000)
+    func conformance(_ testCase: ConformanceCase) async throws {
+        let (store, reference) = try Self.stores.get()
+        #expect(try await EngineConformance.differences(testCase, in: store, reference: reference) == [])
+    }
+
+    @Test("Saves follow the shared rules: a stale change tag is a conflict, nothing half applied")
+    func saveRules() async throws {
+        let store = try await Store.open(url: "dictionary:")
+        let saved = try await store.save([Record(recordType: "Note", recordID: RecordID(recordName: "a"), fields: ["text": "first"])])
+        var stale = saved[0]
+        stale["text"] = "second"
+        _ = try await store.save([stale])
+        stale["text"] = "third"
+        await #expect(throws: RecordStoreError.self) { try await store.save([stale]) }
+        let stored = try await store.records(ofType: "Note", matching: FormatPredicate.truePredicate)
+        #expect(stored.map { $0["text"] } == [.string("second")])
+    }
+}
