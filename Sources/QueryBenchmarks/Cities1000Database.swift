@@ -6,12 +6,12 @@ import RecordStore
 enum Cities1000Database {
     static let recordCount = 170_391
 
-    private static let cached = LockedPath()
+    private static let cached = LockedState<String?>(nil)
 
     /// The database file, importing the dataset the first time.
     static func path() throws -> String {
         if let path = ProcessInfo.processInfo.environment["QUERY_BENCH_CITIES_DB"] { return path }
-        if let path = cached.value { return path }
+        if let path = cached.withLock({ $0 }) { return path }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("cities1000.sqlite").path
@@ -21,17 +21,7 @@ enum Cities1000Database {
         importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]
         let summary = try importer.importFile(at: Datasets.folder.appendingPathComponent("cities1000.jsonl.gz").path, into: store)
         print("    imported \(summary.recordCount) cities into \(path) in \(String(format: "%.1f", summary.elapsed)) s")
-        cached.value = path
+        cached.withLock { $0 = path }
         return path
-    }
-
-    /// The path of this run's database, guarded by a lock.
-    final class LockedPath: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: String?
-        var value: String? {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
-        }
     }
 }

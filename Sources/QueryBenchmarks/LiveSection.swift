@@ -165,8 +165,8 @@ final class ObserverPool: @unchecked Sendable {
         var changes = 0
     }
 
-    private let lock = NSLock()
-    private var seen: [Seen]
+    private let seen: LockedState<[Seen]>
+    private let observerCount: Int
     /// Signalled by every observer after each change, for the one task waiting.
     private let wakeup = Wakeup()
     private var tasks: [Task<Void, Never>] = []
@@ -178,12 +178,13 @@ final class ObserverPool: @unchecked Sendable {
         self.store = store
         self.query = query
         self.limit = limit
-        seen = Array(repeating: Seen(), count: count)
+        seen = LockedState(Array(repeating: Seen(), count: count))
+        observerCount = count
     }
 
     /// Starts the observers and waits for each one's first results.
     func started() async throws {
-        for index in seen.indices {
+        for index in 0..<observerCount {
             let observation = store.observe(query, limit: limit)
             tasks.append(Task { [self] in
                 do {
@@ -199,7 +200,7 @@ final class ObserverPool: @unchecked Sendable {
                             }
                         }
                         let now = ContinuousClock.now
-                        lock.withLock {
+                        seen.withLock { seen in
                             seen[index].first = first
                             seen[index].changeTags.merge(tags) { $1 }
                             seen[index].time = now
@@ -225,7 +226,7 @@ final class ObserverPool: @unchecked Sendable {
 
     private func waitUntil(_ condition: (Seen) -> Bool) async throws -> ContinuousClock.Instant {
         while true {
-            let done: ContinuousClock.Instant? = lock.withLock {
+            let done: ContinuousClock.Instant? = seen.withLock { seen in
                 guard seen.allSatisfy(condition) else { return nil }
                 return seen.map(\.time).max() ?? .now
             }

@@ -1,4 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
+import PredicateLanguage
 import RecordStoreSQL
 
 /// The catalog an engine plans its queries against without reading it first, and the check

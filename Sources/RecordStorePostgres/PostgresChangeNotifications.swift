@@ -1,3 +1,4 @@
+import PredicateLanguage
 import Foundation
 import Logging
 import PostgresNIO

@@ -1,4 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
+import PredicateLanguage
 import RecordStoreSQL
 
 /// Runs `body` in a task of its own and returns what it returns, unless a watchdog gives up

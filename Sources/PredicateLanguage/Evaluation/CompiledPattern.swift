@@ -37,8 +37,8 @@ final class CompiledPattern: @unchecked Sendable {
     }
 
     private let template: OpaquePointer
-    private let lock = NSLock()
-    private var idle: [Matcher] = []
+    /// The idle matchers.
+    private let idle = LockedState<[Matcher]>([])
     /// The most matchers kept idle; more are closed when given back.
     private static let poolCapacity = 8
 
@@ -62,7 +62,7 @@ final class CompiledPattern: @unchecked Sendable {
     }
 
     deinit {
-        for matcher in idle { swift_uregex_close(matcher.expression) }
+        for matcher in idle.withLock({ $0 }) { swift_uregex_close(matcher.expression) }
         swift_uregex_close(template)
     }
 
@@ -117,23 +117,18 @@ final class CompiledPattern: @unchecked Sendable {
     }
 
     private func takeMatcher() -> Matcher? {
-        lock.lock()
-        let pooled = idle.popLast()
-        lock.unlock()
-        if let pooled { return pooled }
+        if let pooled = idle.withLock({ $0.popLast() }) { return pooled }
         var status = U_ZERO_ERROR
         guard let clone = swift_uregex_clone(template, &status), !Self.failed(status) else { return nil }
         return Matcher(expression: clone, limits: nil)
     }
 
     private func giveBack(_ matcher: Matcher) {
-        lock.lock()
-        if idle.count < Self.poolCapacity {
+        let kept = idle.withLock { idle in
+            guard idle.count < Self.poolCapacity else { return false }
             idle.append(matcher)
-            lock.unlock()
-            return
+            return true
         }
-        lock.unlock()
-        swift_uregex_close(matcher.expression)
+        if !kept { swift_uregex_close(matcher.expression) }
     }
 }

@@ -19,8 +19,7 @@ final class CompiledPatternCache: @unchecked Sendable {
     static let shared = CompiledPatternCache(capacity: 256)
 
     private let capacity: Int
-    private let lock = NSLock()
-    private var entries: [Key: CompiledPattern] = [:]
+    private let entries = LockedState<[Key: CompiledPattern]>([:])
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -29,15 +28,12 @@ final class CompiledPatternCache: @unchecked Sendable {
     /// The compiled pattern, from the cache or compiled now; throws for an invalid pattern.
     func compiled(_ pattern: String, caseInsensitive: Bool) throws(PatternCompilationFailure) -> CompiledPattern {
         let key = Key(pattern: pattern, caseInsensitive: caseInsensitive)
-        lock.lock()
-        let cached = entries[key]
-        lock.unlock()
-        if let cached { return cached }
+        if let cached = entries.withLock({ $0[key] }) { return cached }
         let compiled = try CompiledPattern(pattern: pattern, caseInsensitive: caseInsensitive)
-        lock.lock()
-        if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-        entries[key] = compiled
-        lock.unlock()
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = compiled
+        }
         return compiled
     }
 }

@@ -85,8 +85,7 @@ final class RegularExpressionCache: @unchecked Sendable {
         var limits: RegularExpressionLimits
     }
 
-    private let lock = NSLock()
-    private var matchers: [Key: RegularExpressionMatcher] = [:]
+    private let matchers = LockedState<[Key: RegularExpressionMatcher]>([:])
     private let capacity = 64
 
     /// The matcher for a pattern, compiling it on first use.
@@ -94,15 +93,12 @@ final class RegularExpressionCache: @unchecked Sendable {
         -> RegularExpressionMatcher
     {
         let key = Key(pattern: pattern, options: options.rawValue, limits: limits)
-        lock.lock()
-        let cached = matchers[key]
-        lock.unlock()
-        if let cached { return cached }
+        if let cached = matchers.withLock({ $0[key] }) { return cached }
         let matcher = try RegularExpressionMatcher(pattern: pattern, options: options, limits: limits)
-        lock.lock()
-        if matchers.count >= capacity { matchers.removeAll(keepingCapacity: true) }
-        matchers[key] = matcher
-        lock.unlock()
+        matchers.withLock { matchers in
+            if matchers.count >= capacity { matchers.removeAll(keepingCapacity: true) }
+            matchers[key] = matcher
+        }
         return matcher
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PredicateLanguage
 
 /// A one-line progress bar on standard error, with the rate and the time left, redrawn at
 /// most ten times a second; drawn only when standard error is a terminal, so a pipe or a log
@@ -14,20 +15,24 @@ import Foundation
 /// bar.finish()
 /// ```
 final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
     private let enabled: Bool
     /// Whether the bar is drawn (standard error is a terminal and the command wants it).
     var isEnabled: Bool { enabled }
-    private var unit: String
-    private var task: String
-    private var start = Date()
-    private var lastDrawn = Date.distantPast
-    private var drawn = false
+
+    /// What the bar shows and when it last drew.
+    private struct State {
+        var unit: String
+        var task: String
+        var start = Date()
+        var lastDrawn = Date.distantPast
+        var drawn = false
+    }
+
+    private let state: LockedState<State>
 
     /// A bar for a task counted in `unit`; `enabled` defaults to whether standard error is a terminal.
     init(task: String, unit: String, enabled: Bool = CommandOutput.standardErrorIsTerminal) {
-        self.task = task
-        self.unit = unit
+        state = LockedState(State(unit: unit, task: task))
         self.enabled = enabled
     }
 
@@ -36,19 +41,19 @@ final class ProgressBar: @unchecked Sendable {
     /// rate's clock; `force` draws even when the last drawing was less than 0.1 s ago.
     func show(completed: Int, fraction: Double?, task newTask: String? = nil, unit newUnit: String? = nil, force: Bool = false) {
         guard enabled else { return }
-        lock.withLock {
+        state.withLock { state in
             let now = Date()
-            if let newUnit { unit = newUnit }
-            if let newTask, newTask != task {
-                task = newTask
-                start = now
-                lastDrawn = .distantPast
+            if let newUnit { state.unit = newUnit }
+            if let newTask, newTask != state.task {
+                state.task = newTask
+                state.start = now
+                state.lastDrawn = .distantPast
             }
-            guard force || now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
-            lastDrawn = now
-            drawn = true
-            let line = "\r" + Self.line(task: task, completed: completed, unit: unit, fraction: fraction,
-                                        elapsed: now.timeIntervalSince(start)) + "\u{1B}[K"
+            guard force || now.timeIntervalSince(state.lastDrawn) >= 0.1 else { return }
+            state.lastDrawn = now
+            state.drawn = true
+            let line = "\r" + Self.line(task: state.task, completed: completed, unit: state.unit, fraction: fraction,
+                                        elapsed: now.timeIntervalSince(state.start)) + "\u{1B}[K"
             FileHandle.standardError.write(Data(line.utf8))
         }
     }
@@ -56,9 +61,9 @@ final class ProgressBar: @unchecked Sendable {
     /// Ends the bar's line (when one was drawn).
     func finish() {
         guard enabled else { return }
-        lock.withLock {
-            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
-            drawn = false
+        state.withLock { state in
+            if state.drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+            state.drawn = false
         }
     }
 

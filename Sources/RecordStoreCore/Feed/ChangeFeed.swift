@@ -1,4 +1,5 @@
 import Foundation
+import PredicateLanguage
 
 /// Receives the commits a ``ChangeFeed`` delivers: a live query's inbox.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PredicateLanguage
 
 /// Which records of one commit match each live query's condition, worked out once and shared by
 /// every observer of that condition: a hundred observers of one query evaluate a commit's
@@ -13,29 +14,29 @@ import Foundation
 /// matches[index]   // whether changes.entries[index]'s saved record matches
 /// ```
 package final class CommitEvaluations: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [RecordMatcher.Key: Result<[Bool], RecordStoreError>] = [:]
+    private let answers = LockedState<[RecordMatcher.Key: Result<[Bool], RecordStoreError>]>([:])
 
     package init() {}
 
     /// For each entry of the commit, whether its saved record matches (false for a deletion or a
     /// record the commit does not carry).
     package func matches(of commit: CommittedChanges, by matcher: RecordMatcher) throws(RecordStoreError) -> [Bool] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = answers[matcher.key] { return try known.get() }
-        let answer: Result<[Bool], RecordStoreError>
-        do throws(RecordStoreError) {
-            var matches = [Bool](repeating: false, count: commit.entries.count)
-            for (index, entry) in commit.entries.enumerated()
-            where entry.kind != .deleted && entry.touches(recordType: matcher.recordType, zone: matcher.zone) {
-                if let record = commit.savedRecords[entry.recordID] { matches[index] = try matcher.matches(record) }
+        // Under the lock: each matcher evaluates a commit once, however many observers ask.
+        try answers.withLock { answers in
+            if let known = answers[matcher.key] { return known }
+            let answer: Result<[Bool], RecordStoreError>
+            do throws(RecordStoreError) {
+                var matches = [Bool](repeating: false, count: commit.entries.count)
+                for (index, entry) in commit.entries.enumerated()
+                where entry.kind != .deleted && entry.touches(recordType: matcher.recordType, zone: matcher.zone) {
+                    if let record = commit.savedRecords[entry.recordID] { matches[index] = try matcher.matches(record) }
+                }
+                answer = .success(matches)
+            } catch {
+                answer = .failure(error)
             }
-            answer = .success(matches)
-        } catch {
-            answer = .failure(error)
-        }
-        answers[matcher.key] = answer
-        return try answer.get()
+            answers[matcher.key] = answer
+            return answer
+        }.get()
     }
 }

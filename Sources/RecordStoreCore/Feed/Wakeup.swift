@@ -1,3 +1,5 @@
+import PredicateLanguage
+
 /// A signal a task waits for, with a time limit: a change source's loop sleeps on it between
 /// looks, and a commit wakes it early.
 ///

@@ -1,3 +1,5 @@
+import PredicateLanguage
+
 /// Where a live query's commits wait until its observer asks for the next change: the feed puts
 /// them in as they are committed (never waiting), the observer takes them all at once.
 ///

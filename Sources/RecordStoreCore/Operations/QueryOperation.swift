@@ -1,4 +1,5 @@
 import Foundation
+import PredicateLanguage
 
 /// Runs a query in one zone and reports each record, then the cursor: `CKQueryOperation`'s counterpart.
 ///

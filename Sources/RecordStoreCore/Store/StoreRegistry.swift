@@ -1,3 +1,5 @@
+import PredicateLanguage
+
 /// The kinds of store that `Store.open(url:mode:progress:)` can open, by location scheme.
 ///
 /// The core names no engine: each engine registers its ``StoreScheme``. `RecordStore` registers

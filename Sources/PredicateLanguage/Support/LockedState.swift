@@ -1,6 +1,11 @@
 import Foundation
 
-/// A value shared between threads, guarded by a lock.
+/// A value shared between threads, guarded by a lock: the package's one lock type.
+///
+/// ```swift
+/// let counter = LockedState(0)
+/// counter.withLock { $0 += 1 }
+/// ```
 package final class LockedState<State>: @unchecked Sendable {
     private var state: State
     private let lock = NSLock()
