@@ -93,6 +93,7 @@ let package = Package(
         .target(
             name: "RecordStorePostgres",
             dependencies: [
+                "RecordStore",
                 "RecordStoreCore",
                 "RecordStoreSQL",
                 "PredicateLanguage",

@@ -64,6 +64,8 @@ struct AggregateTests {
             GroupCount(values: ["Misc"], count: 1),
             GroupCount(values: ["Vegetable"], count: 1),
         ])
+        // Issue #28: groups print as their values and counts, not as enum cases.
+        #expect("\(try all.group(by: .department))" == #"[[nil]: 1, ["Fruit"]: 2, ["Misc"]: 1, ["Vegetable"]: 1]"#)
         #expect(try all.order(by: .department, .descending).group(by: \.department).map(\.values)
             == [["Vegetable"], ["Misc"], ["Fruit"], [.null]])
         #expect(try all.group(by: "department", "quantity") == [

@@ -23,3 +23,12 @@ public struct GroupCount: Sendable, Hashable {
         self.count = count
     }
 }
+
+extension GroupCount: CustomStringConvertible {
+    /// The group's values and its count: `["Fruit"]: 2`.
+    ///
+    /// ```swift
+    /// print(try Item.query(in: context).group(by: .department))   // [[nil]: 1, ["Fruit"]: 2]
+    /// ```
+    public var description: String { "\(Value.list(values)): \(count)" }
+}

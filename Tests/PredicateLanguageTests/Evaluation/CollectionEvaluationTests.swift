@@ -115,7 +115,7 @@ struct CollectionEvaluationTests {
         #expect(try value(.keyPath("items.@unionOfArrays.tags")) == ["office", "office", "refill"])
         #expect(try value(.keyPath("items.@distinctUnionOfArrays.tags")) == ["office", "refill"])
         let sumOfNames = EvaluationTestSupport.error { try value(.keyPath("items.@sum.name")) }
-        #expect(sumOfNames == .evaluation("@sum needs numbers, but the list holds a string (string(\"pen\"))"))
+        #expect(sumOfNames == .evaluation("@sum needs numbers, but the list holds a string (\"pen\")"))
         let unknown = EvaluationTestSupport.error { try CompiledExpression(.keyPath("items.@median")) }
         #expect(unknown == .evaluation(
             "unknown collection operator @median in the key path \"items.@median\"; use one of @count, @sum, @avg, @min, @max, @distinctUnionOfObjects, @unionOfObjects, @distinctUnionOfArrays, @unionOfArrays, @firstObject, @lastObject, @allKeys, @allValues"))

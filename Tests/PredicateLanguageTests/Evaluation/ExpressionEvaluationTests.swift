@@ -42,8 +42,8 @@ struct ExpressionEvaluationTests {
         #expect(try value(.arithmetic(.add, .keyPath("missing"), .constant(1))) == .null)
         #expect(try value(.negation(.keyPath("missing"))) == .null)
         #expect(error(.arithmetic(.add, .constant("a"), .constant(1)))
-            == .evaluation("cannot apply '+' to a string (string(\"a\")) and a integer (int(1))"))
-        #expect(error(.negation(.constant("a"))) == .evaluation("cannot negate a string (string(\"a\"))"))
+            == .evaluation("cannot apply '+' to a string (\"a\") and a integer (1)"))
+        #expect(error(.negation(.constant("a"))) == .evaluation("cannot negate a string (\"a\")"))
     }
 
     @Test func negation() throws {

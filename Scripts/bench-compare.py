@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Runs two builds of query-bench interleaved and prints every figure of both side by side.
+
+    Scripts/bench-compare.py BASE_DIR NEW_DIR [--rounds N] [section ...]
+
+BASE_DIR and NEW_DIR are release build folders (each holding `query-bench` and `query`). For
+each section, each round runs both builds one after the other, alternating which goes first,
+so that both see the same machine. A figure's value is its median over the rounds. The table
+gives new / base for every figure and marks those more than 10% worse (higher is better for
+rates: units ending in "/s").
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+NAME_WIDTH, MEASURED_WIDTH = 52, 16
+
+
+def figures(output):
+    """The measured value and unit of every figure line of a query-bench output, by name."""
+    found = {}
+    section = ""
+    for line in output.splitlines():
+        if line.startswith("== "):
+            section = line[3:].split(" (")[0]
+            continue
+        if len(line) < NAME_WIDTH + MEASURED_WIDTH or line.startswith(" ") or line.startswith("figure"):
+            continue
+        if line[NAME_WIDTH - 1] != " ":
+            continue
+        name = line[:NAME_WIDTH].strip()
+        measured = line[NAME_WIDTH:NAME_WIDTH + MEASURED_WIDTH].strip()
+        value, _, unit = measured.partition(" ")
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        found[f"{section}: {name}"] = (number, unit)
+    return found
+
+
+def run(folder, section):
+    binary = os.path.join(folder, "query-bench")
+    result = subprocess.run([binary, section], capture_output=True, text=True, timeout=3600)
+    return figures(result.stdout)
+
+
+def main(arguments):
+    rounds = 1
+    if "--rounds" in arguments:
+        index = arguments.index("--rounds")
+        rounds = int(arguments[index + 1])
+        del arguments[index:index + 2]
+    if len(arguments) < 3:
+        sys.exit(__doc__)
+    base, new, sections = arguments[0], arguments[1], arguments[2:]
+    values = {"base": {}, "new": {}}
+    units = {}
+    order = []
+    for section in sections:
+        for round_number in range(rounds):
+            pair = [("base", base), ("new", new)]
+            if round_number % 2:
+                pair.reverse()
+            for label, folder in pair:
+                for name, (number, unit) in run(folder, section).items():
+                    values[label].setdefault(name, []).append(number)
+                    units[name] = unit
+                    if name not in order:
+                        order.append(name)
+            print(f"# {section}: round {round_number + 1} of {rounds} done", file=sys.stderr, flush=True)
+    print(f"{'figure':<78}{'base':>14}{'new':>14}  {'new/base':>8}")
+    worse = 0
+    for name in order:
+        if name not in values["base"] or name not in values["new"]:
+            print(f"{name:<78}{'(only in one build)':>30}")
+            continue
+        old = statistics.median(values["base"][name])
+        now = statistics.median(values["new"][name])
+        unit = units[name]
+        ratio = now / old if old else float("inf")
+        higher_is_better = unit.endswith("/s")
+        slower = ratio < 0.9 if higher_is_better else ratio > 1.1
+        worse += slower
+        mark = "  worse by >10%" if slower else ""
+        print(f"{name:<78}{old:>10.4g} {unit:<4}{now:>9.4g} {unit:<4}  {ratio:>7.2f}x{mark}")
+    print(f"\n{len(order)} figures; {worse} more than 10% worse")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

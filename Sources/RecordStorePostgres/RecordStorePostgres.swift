@@ -1,0 +1,3 @@
+// `import RecordStorePostgres` is all a file needs: the PostgreSQL engine with the store it
+// opens (`Store`, `RecordQuery`, `Sort`) and the predicate language (`FormatPredicate`).
+@_exported import RecordStore
