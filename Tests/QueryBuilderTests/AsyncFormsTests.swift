@@ -76,7 +76,7 @@ struct AsyncFormsTests {
         // a stale update is a conflict, and the pending change stays
         apple.quantity = 11
         try await other.update(apple)
-        await #expect(throws: RecordStoreError.self) { try await other.save() }
+        await #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "a1")) { try await other.save() }
         #expect(other.pendingChangeCount == 1)
         // fetchOrInsert, firstOrInsert, exists(id), delete
         let gadget = try await Gadget.query(in: context).fetchOrInsert("g1")

@@ -75,8 +75,9 @@ struct ModelContextTests {
         #expect {
             try second.save()
         } throws: { error in
-            guard case RecordStoreError.conflict(let id, _, _) = error else { return false }
-            return id == RecordID(recordName: "a1")
+            // Issue #28: the error speaks of models, not of change tags.
+            guard case QueryError.modelChangedElsewhere(let type, let name) = error else { return false }
+            return type == "Item" && name == "a1"
         }
         // Nothing of the failed save was written...
         let fresh = ModelContext(store: first.store)
@@ -98,7 +99,7 @@ struct ModelContextTests {
         var theirs = stale
         theirs.name = "Green apple"
         try second.update(theirs)
-        #expect(throws: RecordStoreError.self) { try second.save() }
+        #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "a1")) { try second.save() }
         second.rollback()
         var reread = try #require(try Item.query(in: second).fetch("a1"))
         reread.name = "Green apple"
@@ -108,13 +109,19 @@ struct ModelContextTests {
     }
 
     @Test(arguments: TestEngine.allCases)
-    func insertingAnExistingRecordIsAConflict(engine: TestEngine) throws {
+    /// Issue #28: inserting a model whose record exists replaces it (SwiftData's unique
+    /// attributes), so running the same insert twice is harmless.
+    func insertingAnExistingRecordReplacesIt(engine: TestEngine) throws {
         let context = try engine.seededContext()
-        try context.insert(Item(id: "a1", name: "Impostor", quantity: 0, date: day(0)))
-        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "a1"), expected: nil, found: try context.store.record(for: RecordID(recordName: "a1"))?.recordChangeTag)) {
+        let replacement = Item(id: "a1", name: "Green apple", quantity: 0, date: day(0))
+        for _ in 1...2 {
+            try context.insert(replacement)
             try context.save()
+            #expect(context.pendingChangeCount == 0)
         }
-        #expect(context.pendingChangeCount == 1)
+        let fresh = ModelContext(store: context.store)
+        #expect(try Item.query(in: fresh).fetch("a1") == replacement)
+        #expect(try Item.query(in: fresh).count() == 5)
     }
 
     @Test(arguments: TestEngine.allCases)
@@ -124,7 +131,8 @@ struct ModelContextTests {
         try second.delete(theirs)
         try second.insert(Item(id: "h8", name: "Hazelnut", quantity: 8, date: day(8)))
         try second.delete(fixtureItems[0])
-        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "b2"), expected: readTag, found: changedTag)) {
+        #expect(readTag != changedTag)
+        #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "b2")) {
             try second.save()
         }
         // Neither the other delete nor the insert was committed, and all three stay pending.
@@ -140,22 +148,28 @@ struct ModelContextTests {
         try other.insert(grape)
         try other.save()
 
+        // A stale delete makes the whole save fail: neither the other delete nor the inserts are committed...
+        let stale = ModelContext(store: context.store)
+        let staleBanana = try #require(try Item.query(in: stale).fetch("b2"))
+        var banana = staleBanana
+        banana.quantity = 20
+        try other.update(banana)
+        try other.save()
+        try stale.delete(fixtureItems[2])
+        try stale.insert(Item(id: "h8", name: "Hazelnut", quantity: 8, date: day(8), department: nil))
+        try stale.delete(staleBanana)
+        #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "b2")) { try stale.save() }
+        #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "c3", "d4", "e5", "g7"])
+        // ...and once they are all good, they commit together; an insert over a stored record replaces it.
+        var bigGrape = grape
+        bigGrape.quantity = 70
         try context.delete(fixtureItems[2])
         try context.insert(Item(id: "h8", name: "Hazelnut", quantity: 8, date: day(8), department: nil))
-        try context.insert(grape)
-        let storedGrapeTag = try context.store.record(for: RecordID(recordName: "g7"))?.recordChangeTag
-        #expect(throws: RecordStoreError.conflict(RecordID(recordName: "g7"), expected: nil, found: storedGrapeTag)) {
-            try context.save()
-        }
-        // Neither the delete nor the other insert was committed...
-        #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "c3", "d4", "e5", "g7"])
-        // ...and the context can drop the culprit and retry.
-        #expect(context.pendingChangeCount == 3)
-        try context.delete(grape)
-        #expect(context.pendingChangeCount == 2)
+        try context.insert(bigGrape)
         try context.save()
         #expect(context.hasChanges == false)
         #expect(try Item.query(in: ModelContext(store: context.store)).all().ids == ["a1", "b2", "d4", "e5", "g7", "h8"])
+        #expect(try Item.query(in: ModelContext(store: context.store)).fetch("g7")?.quantity == 70)
     }
 
     @Test(arguments: TestEngine.allCases)

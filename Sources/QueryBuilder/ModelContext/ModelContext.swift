@@ -5,8 +5,8 @@ import RecordStore
 /// A scratch pad of model changes over a store and a zone, committed together by ``save()-7cric``.
 ///
 /// Models are values, so a context does not watch them: you tell it what changed.
-/// - ``insert(_:)`` registers a new model (saving it fails with a conflict when a record with its
-///   name already exists).
+/// - ``insert(_:)`` registers a new model; saving it replaces a record stored under its name (an
+///   upsert, as SwiftData does for unique attributes), so inserting the same model twice is harmless.
 /// - ``update(_:)-8oqc9`` registers a changed model: call it again after each change you want saved (the
 ///   last registered value wins). The context checks, when saving, that the stored record is still
 ///   the version this context last read (fetched, or saved) — otherwise the save is a conflict.
@@ -200,23 +200,22 @@ public final class ModelContext: Sendable {
     /// Commits every pending change, all or nothing: inserts, updates and deletes go to the
     /// store in one atomic `modify(saving:deleting:)`, one transaction.
     ///
-    /// A conflict throws `RecordStoreError.conflict(_:expected:found:)` naming the
-    /// record: an insert of a record that exists, an update or a delete of a record changed (or
-    /// deleted) since this context read it, all checked inside the transaction (deletions
-    /// through `modify`'s `expectedChangeTags`). On any error nothing is written and the pending
-    /// changes stay exactly as they were, so the caller can fix them and retry, or ``rollback()``.
+    /// Inserts replace whatever is stored under their names (an upsert). An update or a delete of
+    /// a model changed (or deleted) by someone else since this context read it throws
+    /// ``QueryError/modelChangedElsewhere(recordType:recordName:)``, checked inside the
+    /// transaction. On any error nothing is written and the pending changes stay exactly as they
+    /// were, so the caller can fix them and retry, or ``rollback()``.
     ///
     /// ```swift
     /// do { try context.save() }
-    /// catch RecordStoreError.conflict(let id, _, _) {
-    ///     print("\(id) changed elsewhere; pending changes kept")
+    /// catch QueryError.modelChangedElsewhere(let type, let name) {
+    ///     print("\(type) \(name) changed elsewhere; pending changes kept")
     /// }
     /// ```
     public func save() throws {
         try state.withLock { state in
             guard let batch = SaveBatch(state.pending.ordered) else { return }
-            let result = try store.modify(
-                saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
+            let result = try store.synchronously { try await batch.run(on: self.store) }
             try Self.commit(batch, result: result, to: &state)
         }
         pendingChangeListeners.pendingChangesChanged()
@@ -233,8 +232,7 @@ public final class ModelContext: Sendable {
     /// ```
     public func save() async throws {
         guard let batch = state.withLock({ SaveBatch($0.pending.ordered) }) else { return }
-        let result = try await store.modify(
-            saving: batch.records, deleting: batch.deletions, expectedChangeTags: batch.expectedTags, atomically: true)
+        let result = try await batch.run(on: store)
         try state.withLock { state in try Self.commit(batch, result: result, to: &state) }
         pendingChangeListeners.pendingChangesChanged()
     }
@@ -245,6 +243,8 @@ public final class ModelContext: Sendable {
         let records: [Record]
         var deletions: [RecordID] = []
         var expectedTags: [RecordID: String] = [:]
+        /// The inserts: saved over whatever is stored.
+        var overwriting: Set<RecordID> = []
 
         /// Nil when nothing is pending.
         init?(_ changes: [(RecordID, PendingChange)]) {
@@ -252,10 +252,19 @@ public final class ModelContext: Sendable {
             self.changes = changes
             records = changes.compactMap { $0.1.savedRecord }
             for (id, change) in changes {
-                guard case .delete(_, _, let expectedTag) = change else { continue }
-                deletions.append(id)
-                if let expectedTag { expectedTags[id] = expectedTag }
+                switch change {
+                case .insert: overwriting.insert(id)
+                case .update: break
+                case .delete(_, _, let expectedTag):
+                    deletions.append(id)
+                    if let expectedTag { expectedTags[id] = expectedTag }
+                }
             }
+        }
+
+        /// Saves the batch in one transaction.
+        func run(on store: Store) async throws(RecordStoreError) -> ModifyResult {
+            try await store.modify(saving: records, deleting: deletions, expectedChangeTags: expectedTags, overwriting: overwriting, atomically: true)
         }
     }
 
@@ -263,7 +272,13 @@ public final class ModelContext: Sendable {
     /// otherwise the saved change tags are remembered and the saved changes stop being pending,
     /// unless one was replaced by a newer change while the store wrote.
     private static func commit(_ batch: SaveBatch, result: ModifyResult, to state: inout State) throws {
-        if let error = firstError(of: result, in: batch.changes.map(\.0)) { throw error }
+        if let error = firstError(of: result, in: batch.changes.map(\.0)) {
+            // A conflict is about a model this context read: say so in the words of models.
+            if case .conflict(let id, _, _) = error, let change = batch.changes.first(where: { $0.0 == id })?.1 {
+                throw QueryError.modelChangedElsewhere(recordType: change.recordType, recordName: id.recordName)
+            }
+            throw error
+        }
         for (id, outcome) in result.saveResults {
             if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
         }

@@ -2,7 +2,8 @@ import RecordStore
 
 /// One change a ``ModelContext`` holds until `save()`.
 enum PendingChange: Sendable, Equatable {
-    /// A new record (saved without a change tag: the save fails when the record already exists).
+    /// A new record, saved over whatever is stored under its name (an upsert, as SwiftData's
+    /// unique attributes: `SavePolicy.allKeys`).
     case insert(Record)
     /// A changed record, carrying the change tag of the version the context last read.
     case update(Record)

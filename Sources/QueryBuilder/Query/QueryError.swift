@@ -23,6 +23,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     case pendingChangesNotAggregated(recordType: String, pendingChangeCount: Int)
     /// `sum`, `average`, `min` or `max` of a query with a limit or offset: they cover every match.
     case aggregateOfPagedQuery(function: String)
+    /// A context's save found that a model it updates or deletes was changed or deleted by
+    /// someone else since the context read it; nothing was saved.
+    case modelChangedElsewhere(recordType: String, recordName: String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "call save() first, or use .includesPendingChanges(false) to aggregate the saved records only"
         case .aggregateOfPagedQuery(let function):
             "'\(function)' covers every match, but the query has a limit or offset: remove them to aggregate"
+        case .modelChangedElsewhere(let type, let name):
+            "The '\(type)' model '\(name)' was changed or deleted elsewhere since this context read it, so nothing was saved: "
+                + "fetch it again and reapply your change, or call rollback()"
         }
     }
 }

@@ -21,17 +21,20 @@ package struct ModifyBatch {
         case delete(Int)
     }
 
-    package init(saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], atomically: Bool) {
+    /// The steps of a modify; the saves of `overwriting` replace what is stored (``SavePolicy/allKeys``).
+    package init(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID> = [], atomically: Bool
+    ) {
         self.records = records
         self.ids = ids
         self.atomically = atomically
         if atomically {
-            steps = [RecordChangeSet(saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags)]
+            steps = [RecordChangeSet(saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags, overwriting: overwriting)]
             subjects = [.all]
             return
         }
         for index in records.indices {
-            steps.append(RecordChangeSet(saving: [records[index]]))
+            steps.append(RecordChangeSet(saving: [records[index]], overwriting: overwriting.intersection([records[index].recordID])))
             subjects.append(.save(index))
         }
         for (index, id) in ids.enumerated() {

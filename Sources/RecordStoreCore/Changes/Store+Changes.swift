@@ -67,7 +67,17 @@ extension Store {
     public func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
     ) async throws(RecordStoreError) -> ModifyResult {
-        var batch = ModifyBatch(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
+        try await modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: [], atomically: atomically)
+    }
+
+    /// The modify of `modify(saving:deleting:expectedChangeTags:atomically:)`, where the
+    /// saves of `overwriting` replace what is stored without checking change tags (a
+    /// `ModelContext`'s inserts).
+    package func modify(
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID>, atomically: Bool
+    ) async throws(RecordStoreError) -> ModifyResult {
+        var batch = ModifyBatch(
+            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: overwriting, atomically: atomically)
         for (index, step) in batch.steps.enumerated() {
             let outcome: Result<[Record], RecordStoreError>
             do {

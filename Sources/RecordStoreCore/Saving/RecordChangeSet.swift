@@ -19,11 +19,17 @@
     @_spi(StorageEngine) public var deleting: [RecordID]
     /// The change tags some deletions expect the stored records to have.
     @_spi(StorageEngine) public var expectedChangeTags: [RecordID: String]
+    /// The saves that replace whatever is stored, without checking change tags
+    /// (``SavePolicy/allKeys``).
+    @_spi(StorageEngine) public var overwriting: Set<RecordID>
 
     /// Creates a change set.
-    @_spi(StorageEngine) public init(saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:]) {
+    @_spi(StorageEngine) public init(
+        saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:], overwriting: Set<RecordID> = []
+    ) {
         self.saving = saving
         self.deleting = deleting
         self.expectedChangeTags = expectedChangeTags
+        self.overwriting = overwriting
     }
 }

@@ -35,7 +35,7 @@ package enum SaveRules {
             let zone = record.recordID.zoneID
             guard zone == .default || existingZones.contains(zone) else { throw .zoneNotFound(zone) }
             let version = stored[record.recordID]
-            try checkConflict(record, stored: version)
+            if !changes.overwriting.contains(record.recordID) { try checkConflict(record, stored: version) }
             writes.append(WritePlan.Write(record: stamped(record, stored: version, now: now), replacing: version))
         }
         for id in changes.deleting {

@@ -27,6 +27,47 @@ extension Store {
         try await engine.modify(RecordChangeSet(saving: records), mode: mode)
     }
 
+    /// Saves records in one transaction under a ``SavePolicy``: `.allKeys` and `.changedKeys`
+    /// save whatever version is stored (an upsert), replacing it or merging the given fields into it.
+    ///
+    /// ```swift
+    /// try store.save([paris], policy: .allKeys)   // inserts, or replaces the stored Paris
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record], policy: SavePolicy) throws(RecordStoreError) -> [Record] {
+        try synchronously { try await self.save(records, policy: policy) }
+    }
+
+    /// Saves records in one transaction under a ``SavePolicy`` (async).
+    ///
+    /// `.changedKeys` reads the stored versions, merges the given fields into them and saves over
+    /// the versions read; when another writer saves one of them in between, it reads and merges
+    /// again, so a field written by someone else is never lost (after eight such collisions in a
+    /// row the conflict is thrown).
+    ///
+    /// ```swift
+    /// try await store.save([Record(recordType: "City", recordID: parisID, fields: ["population": 2_145_906])], policy: .changedKeys)
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record], policy: SavePolicy) async throws(RecordStoreError) -> [Record] {
+        switch policy {
+        case .ifServerRecordUnchanged:
+            return try await save(records)
+        case .allKeys:
+            return try await engine.modify(RecordChangeSet(saving: records, overwriting: Set(records.map(\.recordID))), mode: mode)
+        case .changedKeys:
+            var attempt = 1
+            while true {
+                let stored = try await engine.records(for: records.map(\.recordID).filter(\.canBeStored))
+                do {
+                    return try await save(records.map { $0.merged(into: stored[$0.recordID]) })
+                } catch .conflict where attempt < 8 {
+                    attempt += 1
+                }
+            }
+        }
+    }
+
     /// Deletes records in one transaction; identifiers without a stored record are ignored.
     ///
     /// ```swift
