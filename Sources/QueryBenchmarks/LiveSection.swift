@@ -189,14 +189,14 @@ final class ObserverPool: @unchecked Sendable {
             tasks.append(Task { [self] in
                 do {
                     for try await change in observation {
-                        let first = change.results.first?.recordID.recordName
+                        let first = change.records.first?.recordID.recordName
                         // The change tags of the records that changed (all of them, the first time).
                         var tags: [RecordID: String] = [:]
                         if change.kind == .initial {
-                            for record in change.results.prefix(200) { tags[record.recordID] = record.recordChangeTag }
+                            for record in change.records.prefix(200) { tags[record.recordID] = record.recordChangeTag }
                         } else {
                             for position in change.difference.updates.map(\.to) + change.difference.insertions {
-                                tags[change.results[position].recordID] = change.results[position].recordChangeTag
+                                tags[change.records[position].recordID] = change.records[position].recordChangeTag
                             }
                         }
                         let now = ContinuousClock.now

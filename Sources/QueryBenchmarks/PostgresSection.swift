@@ -114,10 +114,10 @@ struct PostgresSection: BenchmarkSection {
         func perRecord(batch: Int, total: Int) async throws -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
             var page = try await store.records(matching: query, resultsLimit: batch)
-            var read = page.matchResults.count
+            var read = page.records.count
             while read < total, let cursor = page.cursor {
                 page = try await store.records(continuingMatchFrom: cursor, resultsLimit: batch)
-                read += page.matchResults.count
+                read += page.records.count
             }
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(read)
         }

@@ -316,7 +316,7 @@ struct ServeSection: BenchmarkSection {
                     var found = 0
                     for index in stride(from: task, to: requests, by: tasks) {
                         let entry = workload[index % workload.count]
-                        found += try await store.records(matching: entry.query, resultsLimit: entry.limit).matchResults.count
+                        found += try await store.records(matching: entry.query, resultsLimit: entry.limit).records.count
                     }
                     return found
                 }

@@ -48,7 +48,7 @@ struct WatchCommand: AsyncParsableCommand {
         try await StoreOptions.failing { () async throws(RecordStoreError) in
             var shown: [Record] = []
             for try await change in observation {
-                let results = change.results.records
+                let results = change.records.records
                 printer.print(change, old: shown, new: results)
                 shown = results
             }

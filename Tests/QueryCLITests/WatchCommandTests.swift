@@ -47,7 +47,7 @@ import Testing
         _ = try await store.save([Self.city("Seed", 10)])
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000"), sorts: [Sort("population", ascending: false)])
         var iterator = store.observe(query).makeAsyncIterator()
-        #expect(try await iterator.next()?.results.count == 0)
+        #expect(try await iterator.next()?.records.count == 0)
 
         let file = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).csv"
         let lines = ["name,population"] + (1...30).map { "c\($0),\($0 * 1000)" }
@@ -62,7 +62,7 @@ import Testing
         while shown.count < 29 {
             let change = try #require(try await iterator.next())
             #expect(change.kind == .changed)
-            shown = change.results.records
+            shown = change.records.records
         }
         #expect(shown.map(\.recordID.recordName) == (2...30).reversed().map { "c\($0)" })
         #expect(shown.first?["population"] == 30_000)

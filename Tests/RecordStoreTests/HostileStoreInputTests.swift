@@ -573,12 +573,12 @@ struct HostileStoreInputTests {
         #expect(throws: RecordStoreError.invalidCursor(.foreignStore)) { try store.query(of: foreign) }
         // The intact cursor continues exactly.
         let next = try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: 100)
-        #expect(next.matchResults.map(\.recordID.recordName) == (5..<12).map { String(format: "item%03d", $0) })
+        #expect(next.records.map(\.recordID.recordName) == (5..<12).map { String(format: "item%03d", $0) })
         // The largest limit reads everything (it once overflowed computing limit + 1).
         let everything = try store.firstBatch(matching: query, resultsLimit: Int.max)
-        #expect(everything.matchResults.count == 12)
+        #expect(everything.records.count == 12)
         #expect(everything.cursor == nil)
-        #expect(try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: Int.max).matchResults.count == 7)
+        #expect(try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: Int.max).records.count == 7)
         try Self.expectIntact(store)
     }
 
@@ -599,7 +599,7 @@ struct HostileStoreInputTests {
         #expect(decoded == query)
         #expect(decodedZone == zone)
         let next = try store.nextBatch(continuingMatchFrom: cursor)
-        #expect(next.matchResults.map(\.recordID) == [RecordID(recordName: "item001", zoneID: zone), RecordID(recordName: "item000", zoneID: zone)])
+        #expect(next.records.map(\.recordID) == [RecordID(recordName: "item001", zoneID: zone), RecordID(recordName: "item000", zoneID: zone)])
         #expect(throws: RecordStoreError.invalidCursor(.zoneMismatch(cursor: zone.zoneName, given: ZoneID.default.zoneName))) {
             try store.checkCursor(cursor, continues: query)
         }

@@ -113,7 +113,7 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
     private func catchUpWithStore() async throws {
         guard let storeObservation else { return }
         while let change = try await storeObservation.nextWithoutWaiting() {
-            stored = change.results.records
+            stored = change.records.records
             if change.kind == .reset { storeReset = true }
         }
     }

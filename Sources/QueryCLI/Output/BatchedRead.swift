@@ -29,13 +29,13 @@ struct BatchedRead {
             batch = try await store.records(matching: query, inZone: zone, resultsLimit: limit ?? batchSize)
         }
         guard limit == nil else {
-            _ = body(batch.matchResults)
+            _ = body(batch.records)
             return batch.cursor
         }
-        guard body(batch.matchResults) else { return nil }
+        guard body(batch.records) else { return nil }
         while let next = batch.cursor {
             batch = try await store.records(continuingMatchFrom: next, resultsLimit: batchSize)
-            guard body(batch.matchResults) else { return nil }
+            guard body(batch.records) else { return nil }
         }
         return nil
     }

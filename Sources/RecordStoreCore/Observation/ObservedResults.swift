@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// for try await change in store.observe(query) {
-///     print(change.results.count, change.results.first?["name"] ?? "")
+///     print(change.records.count, change.records.first?["name"] ?? "")
 /// }
 /// ```
 ///

@@ -10,7 +10,7 @@
 /// let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000000"),
 ///                             sorts: [Sort("population", ascending: false)])
 /// for try await change in store.observe(query, limit: 10) {
-///     print(change.kind, change.results.map { $0["name"] ?? nil }, change.difference)
+///     print(change.kind, change.records.map { $0["name"] ?? nil }, change.difference)
 /// }
 /// ```
 ///
@@ -119,7 +119,7 @@ package final class LiveQuery: @unchecked Sendable {
         let layout = sectionKey.map { SectionLayout(key: $0, results: live.results) }
         self.layout = layout
         return ResultsChange(
-            kind: .initial, results: live.results, difference: .none, sections: layout?.sections ?? [],
+            kind: .initial, records: live.results, difference: .none, sections: layout?.sections ?? [],
             sectionedDifference: layout.map { $0.difference(to: $0, items: .none) })
     }
 
@@ -173,7 +173,7 @@ package final class LiveQuery: @unchecked Sendable {
         let newLayout = oldLayout?.applying(difference, results: live.results)
         layout = newLayout
         return ResultsChange(
-            kind: kind, results: live.results, difference: difference, sections: newLayout?.sections ?? [],
+            kind: kind, records: live.results, difference: difference, sections: newLayout?.sections ?? [],
             sectionedDifference: oldLayout.flatMap { old in newLayout.map { old.difference(to: $0, items: difference) } })
     }
 

@@ -27,12 +27,18 @@ public struct ResultsChange: Sendable {
 
     /// Why this element came.
     public let kind: Kind
-    /// The results (for a limited query, its window: the first `limit` matches).
-    public let results: ObservedResults
+    /// The records of the results (for a limited query, its window: the first `limit` matches).
+    public let records: ObservedResults
     /// How the results differ from the previous element's.
     public let difference: ResultsDifference
     /// The sections, when the observation has a section key; empty otherwise.
     public let sections: [ResultsSection]
     /// The difference by sections and index paths, when the observation has a section key.
     public let sectionedDifference: SectionedDifference?
+}
+
+extension ResultsChange {
+    /// The records of the results: the name before ``records``, the word every result now uses.
+    @available(*, deprecated, renamed: "records")
+    public var results: ObservedResults { records }
 }

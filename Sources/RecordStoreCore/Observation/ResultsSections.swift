@@ -5,7 +5,7 @@ import PredicateLanguage
 ///
 /// ```swift
 /// for section in change.sections {
-///     print(section.name, change.results[section.range].count)
+///     print(section.name, change.records[section.range].count)
 /// }
 /// ```
 public struct ResultsSection: Sendable, Hashable {

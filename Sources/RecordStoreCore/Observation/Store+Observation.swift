@@ -20,7 +20,7 @@ extension Store {
     /// let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countryCode == 'FR'"),
     ///                             sorts: [Sort("population", ascending: false)])
     /// for try await change in store.observe(query, limit: 5) {
-    ///     print(change.results.map(\.recordID.recordName), change.difference)
+    ///     print(change.records.map(\.recordID.recordName), change.difference)
     /// }
     /// ```
     public func observe(_ query: RecordQuery, inZone zone: ZoneID = .default, limit: Int? = nil, sectionKey: String? = nil) -> RecordObservation {

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let batch = try await store.records(matching: query, resultsLimit: 50)
-/// for record in batch.matchResults { print(record.recordID) }
+/// for record in batch.records { print(record.recordID) }
 /// if let cursor = batch.cursor { /* more remain */ }
 /// ```
 ///
@@ -10,13 +10,26 @@
 /// `QueryPage`, `QueryAnswer` and `ModifyOperation`.
 public struct QueryBatch: Sendable, Hashable {
     /// The records of this batch, in the query's order.
-    public var matchResults: [Record]
+    public var records: [Record]
     /// Where to continue; nil when this was the last batch.
     public var cursor: QueryCursor?
 
     /// Creates a batch.
-    public init(matchResults: [Record], cursor: QueryCursor?) {
-        self.matchResults = matchResults
+    public init(records: [Record], cursor: QueryCursor?) {
+        self.records = records
         self.cursor = cursor
+    }
+
+    /// The records of this batch: the name before ``records``, the word every result now uses.
+    @available(*, deprecated, renamed: "records")
+    public var matchResults: [Record] {
+        get { records }
+        set { records = newValue }
+    }
+
+    /// Creates a batch: the initializer before ``init(records:cursor:)``.
+    @available(*, deprecated, renamed: "init(records:cursor:)")
+    public init(matchResults: [Record], cursor: QueryCursor?) {
+        self.init(records: matchResults, cursor: cursor)
     }
 }

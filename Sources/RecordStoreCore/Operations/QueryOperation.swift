@@ -146,7 +146,7 @@ public final class QueryOperation: Sendable {
         let result = await batch(on: store, settings: current)
         switch result {
         case .success(let batch):
-            for record in batch.matchResults {
+            for record in batch.records {
                 if isCancelled { return finish(.failure(.cancelled)) }
                 current.recordMatchedBlock?(record.recordID, .success(record))
             }

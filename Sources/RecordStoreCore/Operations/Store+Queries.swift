@@ -79,7 +79,7 @@ extension Store {
         let cursor = page.next.map {
             cursorSigner.sign(CursorPayload(storeIdentifier: engine.secret.storeIdentifier, zone: zone, query: query, resumePoint: $0))
         }
-        return QueryBatch(matchResults: page.records, cursor: cursor)
+        return QueryBatch(records: page.records, cursor: cursor)
     }
 
     /// The first batch of a query, synchronously (``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:)`` is the `async` form).

@@ -13,7 +13,7 @@ import TestSupport
     static let bigCities = try! RecordQuery(
         recordType: "City", predicate: FormatPredicate(format: "population > 1000"), sorts: [Sort("population", ascending: false)])
 
-    static func names(_ change: ResultsChange) -> [String] { change.results.map(\.recordID.recordName) }
+    static func names(_ change: ResultsChange) -> [String] { change.records.map(\.recordID.recordName) }
 
     /// Saves a changed copy of a stored record.
     static func update(_ store: Store, _ name: String, _ change: (inout Record) -> Void) async throws {
@@ -53,7 +53,7 @@ import TestSupport
         change = try await probe.next()
         #expect(Self.names(change) == ["B", "C", "A", "D"])
         #expect(change.difference == ResultsDifference(deletions: [], insertions: [], moves: [], updates: [.init(from: 2, to: 2)]))
-        #expect(change.results[2]["name"] == "Alpha")
+        #expect(change.records[2]["name"] == "Alpha")
 
         try await Self.update(store, "D") { $0["population"] = 100 }  // leaves the predicate
         change = try await probe.next()
@@ -77,7 +77,7 @@ import TestSupport
         #expect(change.difference.deletions == [0])
         #expect(change.difference.insertions == [0])
         #expect(change.difference.updates == [.init(from: 1, to: 1)])
-        #expect(change.results.map(\.recordID) == (try await store.records(ofType: "City", matching: Self.bigCities.predicate, sorts: Self.bigCities.sorts)).map(\.recordID))
+        #expect(change.records.map(\.recordID) == (try await store.records(ofType: "City", matching: Self.bigCities.predicate, sorts: Self.bigCities.sorts)).map(\.recordID))
     }
 
     @Test(arguments: TestEngine.allCases)
@@ -196,7 +196,7 @@ import TestSupport
         for index in 0..<50 { _ = try await store.save([city("c\(index)", 2000 + index)]) }
         let change = try await probe.next()
         #expect(change.kind == .changed)
-        #expect(change.results.count == 50)
+        #expect(change.records.count == 50)
         #expect(change.difference.insertions == Array(0..<50))
     }
 
@@ -209,7 +209,7 @@ import TestSupport
         _ = try await store.save((0..<10_001).map { city("c\($0)", 2000) })
         let change = try await probe.next()
         #expect(change.kind == .reset)
-        #expect(change.results.count == 10_001)
+        #expect(change.records.count == 10_001)
         #expect(change.difference.insertions.count == 10_001)
     }
 
@@ -256,7 +256,7 @@ import TestSupport
         _ = try await other.save([city("Far", 9000)])
         var change = try await probe.next()
         #expect(Self.names(change) == ["Far"])
-        #expect(change.results[0]["population"] == 9000)
+        #expect(change.records[0]["population"] == 9000)
         try await other.delete([RecordID(recordName: "Far")])
         change = try await probe.next()
         #expect(change.difference.deletions == [0])

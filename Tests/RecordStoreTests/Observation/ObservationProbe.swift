@@ -40,7 +40,7 @@ final class ObservationProbe {
         var iterator = try #require(self.iterator, "the probe was finished", sourceLocation: sourceLocation)
         let change = try #require(try await iterator.next(), "the observation ended", sourceLocation: sourceLocation)
         self.iterator = iterator
-        let results = change.results.records
+        let results = change.records.records
         if change.kind != .initial {
             #expect(
                 Self.apply(change.difference, old: shown, new: results) == results.map(\.recordID),

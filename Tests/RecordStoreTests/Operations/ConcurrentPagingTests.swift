@@ -25,7 +25,7 @@ struct ConcurrentPagingTests {
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: Self.sorts[sortIndex])
             var seen: [RecordID] = []
             var batch = try await store.records(matching: query, resultsLimit: 50)
-            seen += batch.matchResults.map(\.recordID)
+            seen += batch.records.map(\.recordID)
             var round = 0
             var pendingDeletes = Array(deletable).sorted { $0.recordName < $1.recordName }
             while let cursor = batch.cursor {
@@ -41,7 +41,7 @@ struct ConcurrentPagingTests {
                 let deleted = try await writer.value
                 pendingDeletes.removeFirst(deleted)
                 batch = try await store.records(continuingMatchFrom: cursor, resultsLimit: 50)
-                seen += batch.matchResults.map(\.recordID)
+                seen += batch.records.map(\.recordID)
             }
             let counts = Dictionary(seen.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(survivors.allSatisfy { counts[$0] == 1 })

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Cursors: offset mode, signatures, binding")
 struct CursorTests {
-    func names(_ batch: QueryBatch) -> [String] { batch.matchResults.map(\.recordID.recordName) }
+    func names(_ batch: QueryBatch) -> [String] { batch.records.map(\.recordID.recordName) }
 
     @Test("Offset mode shifts like CloudKit; keyset mode does not")
     func offsetShifting() throws {
@@ -123,12 +123,12 @@ struct CursorTests {
             try await store.save(SmallStores.items(5))
             let query = try RecordQuery(recordType: "Item", predicate: .truePredicate, sorts: [Sort("recordName")])
             let some = try await store.records(matching: query, desiredKeys: ["title", "rank"], resultsLimit: 2)
-            #expect(some.matchResults.map { Set($0.fields.keys) } == [["title"], ["title", "rank"]])
-            #expect(some.matchResults[1]["title"] == "beta 1")
+            #expect(some.records.map { Set($0.fields.keys) } == [["title"], ["title", "rank"]])
+            #expect(some.records[1]["title"] == "beta 1")
             let none = try await store.records(matching: query, desiredKeys: [], resultsLimit: 5)
-            #expect(none.matchResults.allSatisfy { $0.fields.isEmpty && $0.recordChangeTag != nil && $0.creationDate != nil })
+            #expect(none.records.allSatisfy { $0.fields.isEmpty && $0.recordChangeTag != nil && $0.creationDate != nil })
             let next = try await store.records(continuingMatchFrom: #require(some.cursor), desiredKeys: ["group"], resultsLimit: 2)
-            #expect(next.matchResults.map { $0.fields } == [["group": "c"], ["group": "d"]])
+            #expect(next.records.map { $0.fields } == [["group": "c"], ["group": "d"]])
         }
     }
 

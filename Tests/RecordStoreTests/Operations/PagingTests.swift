@@ -39,11 +39,11 @@ struct PagingTests {
             var records: [Record] = []
             var batch = try store.firstBatch(matching: query, resultsLimit: pagingBatchSize)
             var batches = 1
-            records += batch.matchResults
+            records += batch.records
             while let cursor = batch.cursor {
-                #expect(batch.matchResults.count == pagingBatchSize)
+                #expect(batch.records.count == pagingBatchSize)
                 batch = try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: pagingBatchSize)
-                records += batch.matchResults
+                records += batch.records
                 batches += 1
             }
             let names = records.map(\.recordID.recordName)
@@ -76,11 +76,11 @@ struct PagingTests {
     private func swiftSortedPages(_ store: Store, query: RecordQuery, sorts: [Sort], predicate: FormatPredicate, reference: Store) throws {
         var records: [Record] = []
         var batch = try store.firstBatch(matching: query, resultsLimit: pagingBatchSize)
-        records += batch.matchResults
+        records += batch.records
         while let cursor = batch.cursor {
-            #expect(batch.matchResults.count == pagingBatchSize)
+            #expect(batch.records.count == pagingBatchSize)
             batch = try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: pagingBatchSize)
-            records += batch.matchResults
+            records += batch.records
         }
         let names = records.map(\.recordID.recordName)
         let ordering = RecordOrdering(sorts: sorts)
@@ -99,12 +99,12 @@ struct PagingTests {
             var sizes: [Int] = []
             var names: [String] = []
             var batch = try store.firstBatch(matching: query, resultsLimit: 40)
-            sizes.append(batch.matchResults.count)
-            names += batch.matchResults.map(\.recordID.recordName)
+            sizes.append(batch.records.count)
+            names += batch.records.map(\.recordID.recordName)
             while let cursor = batch.cursor {
                 batch = try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: 40)
-                sizes.append(batch.matchResults.count)
-                names += batch.matchResults.map(\.recordID.recordName)
+                sizes.append(batch.records.count)
+                names += batch.records.map(\.recordID.recordName)
             }
             let all = try store.records(ofType: "City", matching: predicate, sorts: query.sorts).map(\.recordID.recordName)
             #expect(names == all)

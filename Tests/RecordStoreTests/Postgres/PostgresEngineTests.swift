@@ -244,7 +244,7 @@ struct PostgresEngineTests {
         let cursor = try #require(page.cursor)
         let second = try await Store.open(url: url)
         let rest = try await second.records(continuingMatchFrom: cursor, resultsLimit: 100)
-        #expect((page.matchResults + rest.matchResults).map(\.recordID.recordName) == (5..<25).map { String(format: "i%02d", $0) })
+        #expect((page.records + rest.records).map(\.recordID.recordName) == (5..<25).map { String(format: "i%02d", $0) })
         #expect(rest.cursor == nil)
     }
 
@@ -255,11 +255,11 @@ struct PostgresEngineTests {
         _ = try await writer.save([Self.item("a", ["rank": 1])])
         let query = try RecordQuery(recordType: "Item", predicate: FormatPredicate(format: "rank >= 0"), sorts: [Sort("rank")])
         // The first query reads the catalog; the second runs as one statement against the kept one.
-        #expect(try await reader.records(matching: query).matchResults.map(\.recordID.recordName) == ["a"])
+        #expect(try await reader.records(matching: query).records.map(\.recordID.recordName) == ["a"])
         #expect(try await reader.count(ofType: "Item", matching: FormatPredicate(format: "rank >= 0")) == 1)
         // Another store adds a field: the kept catalog no longer knows every column.
         _ = try await writer.save([Self.item("b", ["rank": 2, "color": "red"])])
-        let records = try await reader.records(matching: query).matchResults
+        let records = try await reader.records(matching: query).records
         #expect(records.map(\.recordID.recordName) == ["a", "b"])
         #expect(records.last?["color"] == .string("red"))
         #expect(try await reader.count(ofType: "Item", matching: FormatPredicate(format: "color == 'red'")) == 1)
