@@ -206,6 +206,13 @@ let package = Package(
             path: "Tests/ExternalEngineTests",
             packageAccess: false
         ),
+        // A user's file: one import (QueryModel), no `package` access.
+        .testTarget(
+            name: "OneImportTests",
+            dependencies: ["QueryModel"],
+            path: "Tests/OneImportTests",
+            packageAccess: false
+        ),
         .testTarget(
             name: "QueryServerTests",
             dependencies: [
