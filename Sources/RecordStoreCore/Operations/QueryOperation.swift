@@ -10,14 +10,16 @@ import PredicateLanguage
 /// error that stopped the operation (``RecordStoreError/cancelled`` after ``cancel()``).
 ///
 /// ```swift
-/// let operation = QueryOperation(query: query)
-/// operation.resultsLimit = 50
-/// operation.desiredKeys = ["name", "population"]
-/// operation.recordMatchedBlock = { id, result in if case .success(let city) = result { print(id, city["name"] ?? .null) } }
-/// operation.queryResultBlock = { result in
-///     if case .success(let cursor?) = result { store.add(QueryOperation(cursor: cursor)) }
+/// func run(_ operation: QueryOperation) {   // one batch, then the next from its cursor
+///     operation.resultsLimit = 50
+///     operation.desiredKeys = ["name", "population"]
+///     operation.recordMatchedBlock = { id, result in if case .success(let city) = result { print(id, city["name"] ?? .null) } }
+///     operation.queryResultBlock = { result in
+///         if case .success(let cursor?) = result { run(QueryOperation(cursor: cursor)) }
+///     }
+///     store.add(operation)                   // or: await operation.run(on: store)
 /// }
-/// store.add(operation)                       // or: await operation.run(on: store)
+/// run(QueryOperation(query: query))          // every match, 50 at a time
 /// ```
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ModifyOperation`,
