@@ -10,7 +10,7 @@ import PredicateLanguage
 /// error that stopped the operation (``RecordStoreError/cancelled`` after ``cancel()``).
 ///
 /// ```swift
-/// func run(_ operation: QueryOperation) {   // one batch, then the next from its cursor
+/// @Sendable func run(_ operation: QueryOperation) {   // one batch, then the next from its cursor
 ///     operation.resultsLimit = 50
 ///     operation.desiredKeys = ["name", "population"]
 ///     operation.recordMatchedBlock = { id, result in if case .success(let city) = result { print(id, city["name"] ?? .null) } }
