@@ -89,7 +89,7 @@ private struct VariableSubstitution {
                 if case .expression(let inner) = indexSubscript { .expression(self.expression(inner, bound: bound)) } else { indexSubscript }
             return .index(self.expression(base, bound: bound), newSubscript)
         case .aggregate(let members):
-            return Parser.aggregate(members.map { self.expression($0, bound: bound) })
+            return FormatExpression.aggregateOrList(members.map { self.expression($0, bound: bound) })
         case .function(let name, let arguments):
             return .function(name, arguments.map { self.expression($0, bound: bound) })
         case .customFunction(let target, let name, let arguments):
@@ -128,7 +128,7 @@ extension VariableSubstitution {
             {
                 key = text
             }
-            result = isFirst ? .member(result, key) : Parser.member(result, key, merging: true)
+            result = isFirst ? .member(result, key) : FormatExpression.appendingKey(result, key, merging: true)
             if isFirst, let merged = VariableComponent.merged(result) { result = merged }
             isFirst = false
         }

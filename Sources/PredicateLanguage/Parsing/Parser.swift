@@ -270,7 +270,7 @@ struct Parser {
                 try advance()
                 members.append(try parseExpression())
             }
-            return .expression(Parser.aggregate(members))
+            return .expression(FormatExpression.aggregateOrList(members))
         }
     }
 
@@ -543,7 +543,7 @@ struct Parser {
                     throw failure(expected: "a key name, %K or a $VARIABLE after '.'")
                 }
                 try advance()
-                expression = Parser.member(expression, key, merging: mergesKeys)
+                expression = FormatExpression.appendingKey(expression, key, merging: mergesKeys)
                 mergesKeys = true
             case .leftBracket:
                 try enterNesting()
@@ -566,24 +566,6 @@ struct Parser {
         }
     }
 
-    /// Appends a key to an expression: `a` + `b` is the key path `a.b`, `SELF` + `a` is `a`,
-    /// `$x.a` + `b` is `$x.a.b`, anything else gets a member access. A variable component (`$b`)
-    /// never merges into a key path: `a.$b` is a member access of `a`.
-    static func member(_ base: FormatExpression, _ key: String, merging: Bool) -> FormatExpression {
-        let isVariableComponent = key.utf8.first == UInt8(ascii: "$")
-        if merging, !isVariableComponent {
-            switch base {
-            case .keyPath(let path): return .keyPath(path + "." + key)
-            case .evaluatedObject: return .keyPath(key)
-            case .member(let inner, let path): return .member(inner, path + "." + key)
-            default: break
-            }
-        }
-        if merging, isVariableComponent, case .member(let inner, let path) = base {
-            return .member(inner, path + "." + key)
-        }
-        return .member(base, key)
-    }
 
     /// The name of a collection operator (`@count`, `@sum`, ...). As Apple's parser, any `@name` is
     /// accepted here; an operator the evaluator does not know fails when the predicate is compiled for
@@ -687,19 +669,9 @@ struct Parser {
         }
         try advance()
         leaveNesting()
-        return Parser.aggregate(members)
+        return FormatExpression.aggregateOrList(members)
     }
 
-    /// A constant list when every member is a constant, an aggregate otherwise.
-    static func aggregate(_ members: [FormatExpression]) -> FormatExpression {
-        var values: [Value] = []
-        values.reserveCapacity(members.count)
-        for member in members {
-            guard case .constant(let value) = member else { return .aggregate(members) }
-            values.append(value)
-        }
-        return .constant(.list(values))
-    }
 
     // MARK: - Functions
 
