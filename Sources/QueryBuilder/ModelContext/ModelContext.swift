@@ -15,7 +15,7 @@ import RecordStore
 /// ``save()-7cric`` commits everything at once, all or nothing: on any error (a conflict, a bad field)
 /// nothing is written and the pending changes stay as they were, so the caller can fix them
 /// and retry, or ``rollback()``. Queries through the context see its pending changes (as Core
-/// Data's `includesPendingChanges`), unless the query says ``Query/includesPendingChanges(_:)`` false.
+/// Data's `includesPendingChanges`), unless the query says `Query.includesPendingChanges(false)`.
 ///
 /// ```swift
 /// let context = ModelContext(store: Store.inMemory())
