@@ -4,8 +4,9 @@ import _FoundationICU
 import PredicateLanguage
 
 /// The localized string orders of ``SortComparison``, from ICU's root collation (the Unicode
-/// Collation Algorithm with CLDR's root order), as strict total orders: two different strings
-/// never compare equal, because a tie under the collation is broken by code-point order.
+/// Collation Algorithm with CLDR's root order), as strict total orders: two strings that are not
+/// canonically equivalent never compare equal, because a tie under the collation is broken by the
+/// code points of their NFC forms (canonically equivalent spellings are one string, as everywhere).
 ///
 /// Foundation's `localizedCompare` on Linux is not transitive ("Hoàng Mai" < "Hong Kong" <
 /// "Hồng Lĩnh" < "Hoàng Mai"), so a sort's output depended on the comparisons the algorithm made.
