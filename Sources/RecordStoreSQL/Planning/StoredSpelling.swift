@@ -18,7 +18,7 @@ import RecordStoreCore
 /// ```swift
 /// StoredSpelling.value(of: .string("Sa\u{303}o"))   // .text("Sa\u{303}o")
 /// StoredSpelling.value(of: .string("São"))          // .null (the NFC column holds it)
-/// StoredSpelling.readExpression(field: "name", alias: "t", dialect: dialect)
+/// StoredSpelling.readExpression(field: FieldSchema(name: "name", type: .string), alias: "t", dialect: dialect)
 /// // COALESCE(t."name$raw", t."name")
 /// ```
 package enum StoredSpelling {
