@@ -87,6 +87,18 @@ struct PostgresDialect: SQLDialect {
         "strpos(\(expression), ?) > 0"
     }
 
+    func patternCondition(_ expression: String, pattern: LikePattern) -> SQLCondition {
+        // LIKE on a `COLLATE "C"` column compares code points, and the database's encoding is
+        // UTF-8, so `_` is one code point; `\` (LIKE's default escape) makes `%`, `_` and `\` literal.
+        let like = pattern.translated(anyRun: "%", anyOne: "_") { scalar in
+            switch scalar {
+            case "%", "_", "\\": "\\\(scalar)"
+            default: String(scalar)
+            }
+        }
+        return .exact("\(expression) LIKE ?", [.text(like)])
+    }
+
     func endsWithCondition(_ expression: String) -> String {
         // right(x, n) counts characters, and the database's encoding is UTF-8: code points.
         "right(\(expression), ?::integer) = ?"

@@ -119,7 +119,9 @@ final class PostgresEngine: StorageEngine {
             }
             try await PostgresSchemaStorage(connection: sql).createBaseTables()
             let secret = try await PostgresStoreMetadata(connection: sql).loadSecret()
-            try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: SQLExecutor(dialect: PostgresDialect()).catalog(on: sql))
+            let catalog = try await SQLExecutor(dialect: PostgresDialect()).catalog(on: sql)
+            try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)
+            try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: catalog)
             try await sql.execute(SQLStatement(sql: "COMMIT"))
             try? await connection.close()
             return secret

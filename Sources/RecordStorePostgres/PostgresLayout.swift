@@ -6,7 +6,8 @@ import RecordStoreSQL
 ///
 /// A record type `City` is the table `City`: the metadata columns (`$zone`, `$recordName`, the
 /// dates as seconds since 2001, `$recordChangeTag`), `$row` (an identity the side tables refer
-/// to), a typed column per field, the ``DerivedColumn``s of string fields, `$fullText` (the
+/// to), a typed column per field (strings in NFC, with the client's other spelling in
+/// `name$raw`, ``StoredSpelling``), the ``DerivedColumn``s of string fields, `$fullText` (the
 /// tokens of its searchable fields, `text[]` with a GIN index) and, per location field, its
 /// latitude and longitude with a GiST index on their point. Each list field has a side table
 /// `City$list$field` (`record`, `position`, `value` typed as the members, and the folded forms

@@ -117,6 +117,9 @@ struct PostgresRecordWriter {
         ]
         for field in schema.fields {
             columns.append((field.name, field.type == .bool ? "?::integer::boolean" : "?"))
+            if StoredSpelling.hasColumn(field) {
+                columns.append((TableLayout.spellingColumn(field.name), "?"))
+            }
             for derived in DerivedColumn.columns(for: field) {
                 columns.append((TableLayout.derivedColumn(field.name, derived), "?"))
             }
@@ -177,6 +180,9 @@ struct PostgresRecordWriter {
                     try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "the value")
                 }
                 values.append(stored)
+            }
+            if StoredSpelling.hasColumn(field) {
+                values.append(StoredSpelling.value(of: value))
             }
             for derived in DerivedColumn.columns(for: field) {
                 let stored = derived.value(of: value)

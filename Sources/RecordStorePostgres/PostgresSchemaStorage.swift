@@ -89,6 +89,9 @@ struct PostgresSchemaStorage {
     private func addField(_ field: FieldSchema, to recordType: String) async throws {
         let table = quote(TableLayout.recordTable(recordType))
         try await execute("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(quote(field.name)) \(PostgresLayout.columnType(field.type))")
+        if StoredSpelling.hasColumn(field) {
+            try await execute("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(quote(TableLayout.spellingColumn(field.name))) text COLLATE \"C\"")
+        }
         if field.type == .location {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] {
                 try await execute("ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS \(quote(column)) double precision")
@@ -96,6 +99,22 @@ struct PostgresSchemaStorage {
         }
         if let elementType = field.type.elementType {
             try await createListTable(recordType, field: field.name, elementType: elementType)
+        }
+    }
+
+    /// Adds the spelling column (``StoredSpelling``) of every string field that lacks it: a store
+    /// written before the column existed (every string then stored in NFC) keeps opening, and
+    /// reads back as it did. Adding a nullable column rewrites no rows.
+    func addSpellingColumns(_ catalog: SchemaCatalog) async throws {
+        for schema in catalog.sorted {
+            let tableName = TableLayout.recordTable(schema.name)
+            let fields = schema.fields.filter(StoredSpelling.hasColumn)
+            guard !fields.isEmpty else { continue }
+            let existing = try await columns(of: tableName)
+            guard !existing.isEmpty else { continue }
+            for field in fields where !existing.contains(TableLayout.spellingColumn(field.name)) {
+                try await execute("ALTER TABLE \(quote(tableName)) ADD COLUMN IF NOT EXISTS \(quote(TableLayout.spellingColumn(field.name))) text COLLATE \"C\"")
+            }
         }
     }
 

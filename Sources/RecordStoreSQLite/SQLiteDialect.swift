@@ -70,6 +70,18 @@ struct SQLiteDialect: SQLDialect {
         "substr(\(expression), -?) = ?"
     }
 
+    func patternCondition(_ expression: String, pattern: LikePattern) -> SQLCondition {
+        // GLOB compares code points, case and all; `?` reads one UTF-8 character. A literal `*`,
+        // `?` or `[` is a one-member set (`]`, `^` and `-` are literal outside a set).
+        let glob = pattern.translated(anyRun: "*", anyOne: "?") { scalar in
+            switch scalar {
+            case "*", "?", "[": "[\(scalar)]"
+            default: String(scalar)
+            }
+        }
+        return .exact("\(expression) GLOB ?", [.text(glob)])
+    }
+
     var unlimited: SQLValue { .integer(-1) }
 
     func booleanAsNumber(_ expression: String) -> String { expression }

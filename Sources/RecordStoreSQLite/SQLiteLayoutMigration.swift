@@ -14,6 +14,8 @@ import RecordStoreSQL
 /// - 2: string fields have their ``DerivedColumn``s (folded forms and collation sort keys), and
 ///   string list members their folded forms in the list table, indexed; field indexes end with
 ///   the record name.
+/// - 3: string fields have their spelling column (``StoredSpelling``: the client's text when it
+///   is not in NFC), added null: the strings stored before were all put in NFC.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -23,7 +25,7 @@ import RecordStoreSQL
 /// ```
 enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
 
@@ -53,6 +55,7 @@ enum SQLiteLayoutMigration {
                     }
                 }
             }
+            if version < 3 { try addSpellingColumns(db, catalog: catalog) }
             try setVersion(currentVersion, db)
         }
         try derivedColumns.refreshSortKeys(catalog)
@@ -62,6 +65,18 @@ enum SQLiteLayoutMigration {
         try db.execute(
             sql: "INSERT INTO \(metadata) (name, value) VALUES ('layoutVersion', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             arguments: [version])
+    }
+
+    /// Version 2 to 3: a spelling column for every string field, null (no data is rewritten).
+    private static func addSpellingColumns(_ db: Database, catalog: SchemaCatalog) throws {
+        for schema in catalog.sorted {
+            let table = TableLayout.recordTable(schema.name)
+            guard try db.tableExists(table) else { continue }
+            let existing = Set(try db.columns(in: table).map(\.name))
+            for field in schema.fields where StoredSpelling.hasColumn(field) && !existing.contains(TableLayout.spellingColumn(field.name)) {
+                try db.execute(sql: "ALTER TABLE \(SQLiteDialect.quote(table)) ADD COLUMN \(SQLiteDialect.quote(TableLayout.spellingColumn(field.name))) TEXT")
+            }
+        }
     }
 
     /// Version 0 to 1: every list column that holds a member count gets the list as JSON,

@@ -4,7 +4,8 @@ import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
-/// Writes records into their type tables (with the ``DerivedColumn``s of string fields) and
+/// Writes records into their type tables (string fields in NFC, with the client's spelling
+/// when it differs, ``StoredSpelling``, and their ``DerivedColumn``s) and
 /// keeps the list, full-text and R*Tree tables in step.
 struct SQLiteRecordWriter {
     let db: Database
@@ -80,6 +81,10 @@ struct SQLiteRecordWriter {
                 values.append(value.jsonText().databaseValue)
             } else {
                 values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
+            }
+            if StoredSpelling.hasColumn(field) {
+                columns.append(TableLayout.spellingColumn(field.name))
+                values.append(SQLiteValueConversion.databaseValue(StoredSpelling.value(of: value)))
             }
             for derived in DerivedColumn.columns(for: field) {
                 columns.append(TableLayout.derivedColumn(field.name, derived))

@@ -58,6 +58,9 @@ struct SQLiteSchemaStorage {
         if !existing.contains(field.name) {
             try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(field.name))")
         }
+        if StoredSpelling.hasColumn(field), !existing.contains(TableLayout.spellingColumn(field.name)) {
+            try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(TableLayout.spellingColumn(field.name))) TEXT")
+        }
         if field.type == .location {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")

@@ -114,6 +114,27 @@ public struct LikePattern: Sendable, Hashable {
         self.elements = elements
     }
 
+    /// The pattern written in another wildcard language, element by element: each `*` as
+    /// `anyRun`, each `?` as `anyOne`, and each literal code point (folded as the pattern was
+    /// compiled) as `literal` writes it, escaped as that language needs. A matcher that reads
+    /// the result one code point at a time matches exactly the strings ``matches(_:)`` matches:
+    /// the SQL engines write `GLOB` and `LIKE` patterns with it.
+    ///
+    /// ```swift
+    /// LikePattern("a*b?%").translated(anyRun: "%", anyOne: "_") { $0 == "%" ? "\\%" : String($0) }   // "a%b_\\%"
+    /// ```
+    public func translated(anyRun: String, anyOne: String, literal: (Unicode.Scalar) -> String) -> String {
+        var result = ""
+        for element in elements {
+            switch element {
+            case .anyRun: result += anyRun
+            case .anyOne: result += anyOne
+            case .literal(let scalar): result += literal(scalar)
+            }
+        }
+        return result
+    }
+
     /// Whether the whole (already folded, when the pattern was compiled with folding options) string matches.
     ///
     /// ```swift

@@ -1,22 +1,21 @@
 import Foundation
 import PredicateLanguage
 
-/// Strings are stored in Unicode normalization form C, in every engine.
+/// Values with their strings in Unicode normalization form C, for what the engines compute
+/// from many records rather than return as stored: group keys and string minimums and maximums
+/// of aggregates (SQL computes them on the NFC column, so every engine answers in NFC).
 ///
-/// The evaluator's `==` on strings is canonical equivalence (Swift's `String ==`), while
-/// SQL compares bytes; with every stored string in NFC and equality constants normalized
-/// the same way, the two agree exactly, and indexes still serve equality.
+/// Stored strings keep the client's spelling; every comparison, sort and index works on the NFC
+/// form (``TextFolding/normalized(_:)``), so canonically equivalent spellings are one string.
+///
+/// ```swift
+/// StringNormalization.nfc(.list(["Sa\u{303}o"]))   // .list(["São"])
+/// ```
 package enum StringNormalization {
-    /// The string in NFC (ASCII strings are returned as they are).
-    package static func nfc(_ string: String) -> String {
-        if string.utf8.allSatisfy({ $0 < 0x80 }) { return string }
-        return string.precomposedStringWithCanonicalMapping
-    }
-
     /// The value with every string (also inside lists) in NFC.
     package static func nfc(_ value: Value) -> Value {
         switch value {
-        case .string(let string): .string(nfc(string))
+        case .string(let string): .string(TextFolding.normalized(string))
         case .list(let members): .list(members.map(nfc))
         default: value
         }

@@ -36,7 +36,8 @@ import PredicateLanguage
                 minimums: Array(repeating: .null, count: aggregates.count), maximums: Array(repeating: .null, count: aggregates.count))
         }
         for record in records {
-            let key = groupBy.map { record.value(named: $0) }
+            // Group keys and string extremes in NFC, as SQL computes them on the NFC column.
+            let key = groupBy.map { StringNormalization.nfc(record.value(named: $0)) }
             let index: Int
             if let existing = groups[key] {
                 index = existing
@@ -46,7 +47,7 @@ import PredicateLanguage
                 accumulators.append(empty(key))
             }
             for (position, aggregate) in aggregates.enumerated() {
-                let value = record.value(named: aggregate.key)
+                let value = StringNormalization.nfc(record.value(named: aggregate.key))
                 if value.isNull { continue }
                 accumulators[index].counts[position] += 1
                 switch aggregate.function {

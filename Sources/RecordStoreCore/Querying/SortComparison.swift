@@ -10,7 +10,8 @@ import PredicateLanguage
 /// See the "Concepts" article of RecordStoreCore for how it differs from `Sort`, `SortDirection`,
 /// `RecordOrdering` and `ValueOrdering`.
 public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Unicode code points (the order of UTF-8 bytes).
+    /// Unicode code points of the strings' NFC forms (the order of their UTF-8 bytes), so that
+    /// canonically equivalent spellings (`"Sa\u{303}o"`, `"São"`) sort as one string.
     case compare
     /// Code points after case folding.
     case caseInsensitive
@@ -30,7 +31,7 @@ public enum SortComparison: String, Sendable, Hashable, Codable, CaseIterable {
     public func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
         switch self {
         case .compare:
-            return Self.compareBytes(lhs, rhs)
+            return Self.compareBytes(TextFolding.normalized(lhs), TextFolding.normalized(rhs))
         case .caseInsensitive:
             return Self.compareASCIIIgnoringCase(lhs, rhs)
                 ?? Self.compareBytes(

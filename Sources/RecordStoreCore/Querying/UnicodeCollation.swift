@@ -1,10 +1,12 @@
 import CFoundationICU
 import Foundation
 import _FoundationICU
+import PredicateLanguage
 
 /// The localized string orders of ``SortComparison``, from ICU's root collation (the Unicode
-/// Collation Algorithm with CLDR's root order), as strict total orders: two different strings
-/// never compare equal, because a tie under the collation is broken by code-point order.
+/// Collation Algorithm with CLDR's root order), as strict total orders: two strings that are not
+/// canonically equivalent never compare equal, because a tie under the collation is broken by the
+/// code points of their NFC forms (canonically equivalent spellings are one string, as everywhere).
 ///
 /// Foundation's `localizedCompare` on Linux is not transitive ("Hoàng Mai" < "Hong Kong" <
 /// "Hồng Lĩnh" < "Hoàng Mai"), so a sort's output depended on the comparisons the algorithm made.
@@ -65,9 +67,10 @@ package final class UnicodeCollation: @unchecked Sendable {
         if let collator { swift_ucol_close(collator) }
     }
 
-    /// The order of two strings: the collation's, then code points for strings it finds equal.
+    /// The order of two strings: the collation's, then the code points of their NFC forms for
+    /// strings it finds equal (so canonically equivalent spellings are equal).
     package func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
-        guard let collator else { return SortComparison.compareBytes(lhs, rhs) }
+        guard let collator else { return SortComparison.compare.compare(lhs, rhs) }
         var left = lhs
         var right = rhs
         let order = left.withUTF8 { leftBytes in
@@ -85,18 +88,19 @@ package final class UnicodeCollation: @unchecked Sendable {
         switch order {
         case UCOL_LESS: return .orderedAscending
         case UCOL_GREATER: return .orderedDescending
-        default: return SortComparison.compareBytes(lhs, rhs)
+        default: return SortComparison.compare.compare(lhs, rhs)
         }
     }
 
-    /// The collation's sort key of a string, followed by its UTF-8 bytes: comparing two such keys
+    /// The collation's sort key of a string, followed by the UTF-8 bytes of its NFC form (the same
+    /// key for canonically equivalent spellings): comparing two such keys
     /// byte by byte gives ``compare(_:_:)``'s order, so the keys can be stored and indexed.
     ///
     /// ```swift
     /// let keys = names.map(UnicodeCollation.localized.sortKey)   // sort by keys: memcmp order
     /// ```
     package func sortKey(_ string: String) -> [UInt8] {
-        guard let collator else { return Array(string.utf8) }
+        guard let collator else { return Array(TextFolding.normalized(string).utf8) }
         let units = Array(string.utf16)
         // One buffer for the key and the UTF-8 bytes after it; grown once if ICU needs more.
         var capacity = max(32, units.count * 4)
@@ -116,7 +120,7 @@ package final class UnicodeCollation: @unchecked Sendable {
             }
             capacity = length
         }
-        key.append(contentsOf: string.utf8)
+        key.append(contentsOf: TextFolding.normalized(string).utf8)
         return key
     }
 }

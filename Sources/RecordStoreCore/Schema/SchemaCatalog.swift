@@ -53,7 +53,8 @@ import PredicateLanguage
                 if NulCharacter.isIn(value) {
                     throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
                 }
-                let normalized = try admit(StringNormalization.nfc(value), field: fieldName, recordType: recordType, mode: mode, changes: &changes)
+                // Strings are kept as the client spelled them (engines compare their NFC forms).
+                let normalized = try admit(value, field: fieldName, recordType: recordType, mode: mode, changes: &changes)
                 records[index].fields[fieldName] = normalized
             }
         }

@@ -23,10 +23,12 @@ package struct RecordRowReader {
     }
 
     /// The columns a query selects, in the order ``record(from:)`` reads them: the row
-    /// identifier, the metadata, then every field of the schema.
+    /// identifier, the metadata, then every field of the schema (strings as the client spelled
+    /// them, ``StoredSpelling``).
     package var selection: String {
         let metadata = [TableLayout.recordNameColumn, TableLayout.creationDateColumn, TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
-        return (["t.\(dialect.rowIdentifier)"] + (metadata + schema.fields.map(\.name)).map { "t.\(dialect.quote($0))" }).joined(separator: ", ")
+        let fields = schema.fields.map { StoredSpelling.readExpression(field: $0, alias: "t", dialect: dialect) }
+        return (["t.\(dialect.rowIdentifier)"] + metadata.map { "t.\(dialect.quote($0))" } + fields).joined(separator: ", ")
     }
 
     /// The record a selected row holds.

@@ -60,6 +60,13 @@ package protocol SQLDialect: Sendable {
     /// values: its length in code points, then the string (SQLite: `substr(x, -?) = ?`).
     func endsWithCondition(_ expression: String) -> String
 
+    /// A condition that the string expression matches a `LIKE` pattern whole, with its one bound
+    /// value: the pattern in the database's own wildcard language, matching one code point per
+    /// `?` and any run of code points per `*`, literal characters escaped (SQLite: `x GLOB ?`;
+    /// PostgreSQL: `x LIKE ?`). The expression is never null where this is used, and holds the
+    /// string folded as the pattern was compiled.
+    func patternCondition(_ expression: String, pattern: LikePattern) -> SQLCondition
+
     /// The value bound to `LIMIT` for "no limit" (SQLite: -1; PostgreSQL: null).
     var unlimited: SQLValue { get }
     /// A boolean column as a number (0 or 1) for comparisons with numbers, as the evaluator

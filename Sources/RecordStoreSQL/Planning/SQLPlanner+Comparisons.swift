@@ -38,25 +38,26 @@ extension SQLPlanner {
         let ordered = type == .string ? dialect.codePointOrder(column) : column
         switch operation {
         case .equalTo:
-            guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
+            guard let argument = nativeArgument(operand, fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(column) = ?)", [argument])
         case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            // Stored strings are in NFC, and the evaluator orders the NFC forms.
-            guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
+            // Stored strings and their constants are in NFC (StoredValueEncoding), and the
+            // evaluator orders the NFC forms.
+            guard let argument = nativeArgument(operand, fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(ordered) \(operation.symbol) ?)", [argument])
         case .notEqualTo:
-            guard let argument = nativeArgument(StringNormalization.nfc(operand), fieldType: type) else { return nil }
+            guard let argument = nativeArgument(operand, fieldType: type) else { return nil }
             return .exact("(\(column) IS NULL OR \(column) <> ?)", [argument])
         case .between:
             guard case .list(let bounds) = operand, bounds.count == 2,
-                  let lower = nativeArgument(StringNormalization.nfc(bounds[0]), fieldType: type),
-                  let upper = nativeArgument(StringNormalization.nfc(bounds[1]), fieldType: type) else { return nil }
+                  let lower = nativeArgument(bounds[0], fieldType: type),
+                  let upper = nativeArgument(bounds[1], fieldType: type) else { return nil }
             return .exact("(\(column) IS NOT NULL AND \(ordered) BETWEEN ? AND ?)", [lower, upper])
         case .in:
             guard case .list(let members) = operand else { return nil }
             var arguments: [SQLValue] = []
             for member in members {
-                guard let argument = nativeArgument(StringNormalization.nfc(member), fieldType: type) else { return nil }
+                guard let argument = nativeArgument(member, fieldType: type) else { return nil }
                 arguments.append(argument)
             }
             if arguments.isEmpty { return constant(false) }

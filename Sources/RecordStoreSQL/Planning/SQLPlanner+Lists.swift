@@ -26,7 +26,7 @@ extension SQLPlanner {
         let members = dialect.listMembers(recordType: recordType, field: field.name)
         let memberCondition: SQLCondition
         if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,
-           let argument = nativeArgument(StringNormalization.nfc(value), fieldType: elementType) {
+           let argument = nativeArgument(value, fieldType: elementType) {
             let member = elementType == .bool ? dialect.booleanAsNumber("l.value") : "l.value"
             memberCondition = .exact("\(member) = ?", [argument])
         } else if let folded = memberStringCondition(element, field: field) {

@@ -14,7 +14,10 @@ extension SQLPlanner {
     /// - `LIKE` that is literal text and one trailing `*`: exactly `BEGINSWITH` that text (the
     ///   evaluator's `LIKE` compares code points of the folded strings), the same exact range;
     ///   `LIKE` without wildcards: equality with its text, exact;
-    ///   another `LIKE` with a literal prefix: the prefix's range, a superset the residual checks.
+    ///   any other `LIKE`: the database's pattern match on the same column (``SQLDialect/patternCondition(_:pattern:)``,
+    ///   SQLite's `GLOB`, PostgreSQL's `LIKE`), exact (the evaluator matches the folded pattern
+    ///   against the folded string one code point at a time, as both do), inside the range of the
+    ///   pattern's literal prefix when it has one, so that the index still narrows the rows.
     ///
     /// - `CONTAINS`, `ENDSWITH`: native substring tests of the folded column (``SQLDialect/containsCondition(_:)``),
     ///   exact; they read every row of the zone, without calling back into Swift.
@@ -121,8 +124,9 @@ extension SQLPlanner {
         }
     }
 
-    /// `BEGINSWITH` a string (exact) or `LIKE` a pattern with a literal prefix (a superset) as
-    /// a range of `column`, the constant made comparable with it by `form` (nil: no plan).
+    /// `BEGINSWITH` a string or `LIKE` a pattern as a range of `column` (with the database's
+    /// pattern match for a pattern that is more than a prefix), exact, the constant made
+    /// comparable with it by `form` (nil: no plan).
     private func prefixCondition(
         _ comparison: ComparisonPredicate, subject: FormatExpression, column: String, form: (Value) -> String?
     ) -> SQLCondition? {
@@ -144,9 +148,16 @@ extension SQLPlanner {
                 if lower.isEmpty { return constant(false) }
                 return prefixRange(column, lower, isExact: true)
             }
+            // Any other pattern: the database's own pattern match on the same (folded) column,
+            // exact, inside the range of its literal prefix when it has one (the index seek).
+            let match = dialect.patternCondition(column, pattern: LikePattern(pattern, options: comparison.options))
+            guard let matchSQL = match.sql, match.arguments.allSatisfy(dialect.bindsExactly) else { return nil }
             let literal = LikePattern.literalPrefix(of: pattern)
-            guard !literal.isEmpty, let lower = form(.string(literal)) else { return nil }
-            return prefixRange(column, lower, isExact: false)
+            guard !literal.isEmpty else { return .exact("(\(column) IS NOT NULL AND \(matchSQL))", match.arguments) }
+            guard let lower = form(.string(literal)), let range = prefixRange(column, lower, isExact: true), let rangeSQL = range.sql else {
+                return nil
+            }
+            return .exact("(\(rangeSQL) AND \(matchSQL))", range.arguments + match.arguments)
         default:
             return nil
         }

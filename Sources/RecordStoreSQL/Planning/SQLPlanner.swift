@@ -141,14 +141,18 @@ package struct SQLPlanner {
         let substituted = ComparisonKey.substitute(key, in: comparison)
         let columnName: String
         let type: FieldType
+        // What the evaluator's callback reads: the value as stored (a string as the client spelled it).
+        let storedValue: String
         if let metadata = MetadataField(rawValue: key) {
             columnName = TableLayout.column(metadata)
             type = metadata.fieldType
+            storedValue = column(columnName)
         } else if let field = schema?.field(named: key) {
             guard !field.type.isList else { return .residualOnly }
             if let folded = fieldStringCondition(comparison, key: key, field: field) { return folded }
             columnName = field.name
             type = field.type
+            storedValue = StoredSpelling.readExpression(field: field, alias: alias, dialect: dialect)
         } else {
             // No record has this field: every record sees nil, so the answer is a constant.
             guard let compiled = try? CompiledPredicate(.comparison(substituted)),
@@ -158,7 +162,7 @@ package struct SQLPlanner {
         if let native = nativeCondition(comparison, key: key, column: column(columnName), type: type) {
             return native
         }
-        return try test(.comparison(substituted), type: type, value: column(columnName))
+        return try test(.comparison(substituted), type: type, value: storedValue)
     }
 
     /// The evaluator's comparison of `SELF` with constants run on a stored value through the

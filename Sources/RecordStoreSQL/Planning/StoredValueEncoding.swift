@@ -2,7 +2,8 @@ import Foundation
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
 
-/// How field values are stored in SQL columns: strings as text, integers and booleans
+/// How field values are stored in SQL columns: strings as text in NFC (the form every
+/// comparison compares; a client's other spelling is kept beside it, ``StoredSpelling``), integers and booleans
 /// as integers, doubles as reals, dates as seconds since 2001 (reals, so they sort),
 /// bytes as blobs, locations and references as text. A list is stored whole, as typed JSON,
 /// in the record's row, and member by member (each encoded here) in the list table.
@@ -14,7 +15,7 @@ package enum StoredValueEncoding {
         case .bool(let flag): return .integer(flag ? 1 : 0)
         case .int(let integer): return .integer(integer)
         case .double(let double): return double.isNaN ? .null : .real(double)
-        case .string(let string): return .text(string)
+        case .string(let string): return .text(TextFolding.normalized(string))
         case .date(let date): return .real(date.timeIntervalSinceReferenceDate)
         case .bytes(let data): return .blob(data)
         case .location(let location): return .text(encodeLocation(location))

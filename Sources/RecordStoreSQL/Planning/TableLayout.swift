@@ -28,6 +28,9 @@ package enum TableLayout {
     package static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
     /// A column derived from a string field (``DerivedColumn``): `name$c`, `name$localized`.
     package static func derivedColumn(_ field: String, _ derived: DerivedColumn) -> String { "\(field)$\(derived.rawValue)" }
+    /// The client's spelling of a string field when it is not the NFC form the field's column
+    /// holds (``StoredSpelling``): `name$raw`.
+    package static func spellingColumn(_ field: String) -> String { "\(field)$raw" }
     /// The index of a derived column.
     package static func derivedIndex(_ recordType: String, field: String, _ derived: DerivedColumn) -> String {
         "\(recordType)$\(field)$\(derived.rawValue)$index"

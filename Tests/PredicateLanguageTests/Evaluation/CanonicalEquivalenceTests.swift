@@ -72,6 +72,23 @@ struct CanonicalEquivalenceTests {
         #expect(TextFolding.normalized("e\u{301}").unicodeScalars.map(\.value) == [0xE9])
         #expect(TextFolding.fold("Sa\u{303}o", options: []) == "S\u{E3}o")
     }
+
+    /// The quick check that spares Foundation's normalization gives Foundation's NFC byte for byte:
+    /// on text already in NFC beyond U+0300, and on what the quick check must not pass (composition
+    /// exclusions, singletons, conjoining Hangul, marks out of canonical order).
+    @Test func normalizationAgreesWithFoundationBeyondU0300() {
+        let strings = [
+            "Москва", "東京都", "서울", "\u{1100}\u{1161}\u{11A8}", "\u{0F73}", "a\u{0F73}\u{0323}", "\u{2126}", "\u{212B}",
+            "\u{F900}", "\u{0958}", "q\u{323}\u{307}", "q\u{307}\u{323}", "Ba\u{300}mak\u{254}", "\u{0344}", "\u{1E9B}\u{323}",
+            "\u{915}\u{93F}", "\u{1F1EB}\u{1F1F7}", "ཀྵ", "ﬁ", "\u{FB1D}",
+        ]
+        for string in strings {
+            let expected = Array(string.precomposedStringWithCanonicalMapping.utf8)
+            #expect(Array(TextFolding.normalized(string).utf8) == expected, "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(TextFolding.isKnownNFC("東京都"))
+        #expect(!TextFolding.isKnownNFC("Ba\u{300}mak\u{254}"))
+    }
 }
 
 @Suite("LIKE patterns SQL can decide")

@@ -107,7 +107,7 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         """#),
     // Prefixes are byte ranges on the field; [c] and [cd] use the folded columns (name$c,
-    // name$cd), with or without callbacks. LIKE narrows to its literal prefix, the residual checks the rest
+    // name$cd), with or without callbacks. LIKE is GLOB on the same column inside its literal prefix's range
     // (a prefix and one trailing `*` is exactly BEGINSWITH).
     .init(format: "name BEGINSWITH 'Par'", expected: #"""
         WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
@@ -144,11 +144,22 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
           ARGUMENTS "_defaultZone", "paris"
         ORDER BY t."$recordName" ASC
         """#),
+    // Issue #27 item 7: a LIKE whose meaning SQL computes exactly on the (folded) column stays in SQL:
+    // GLOB matches code points, as the evaluator's LIKE does, with `*`, `?` and `[` escaped as sets.
     .init(format: "name LIKE 'P*s'", expected: #"""
-        WHERE t."$zone" = ? AND (t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?)
-          ARGUMENTS "_defaultZone", "P", "Q"
+        WHERE t."$zone" = ? AND ((t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?) AND t."name" GLOB ?)
+          ARGUMENTS "_defaultZone", "P", "Q", "P*s"
         ORDER BY t."$recordName" ASC
-        RESIDUAL name LIKE "P*s"
+        """#),
+    .init(format: "name LIKE[cd] '*SA\\u0303O?p*'", callbacks: false, expected: #"""
+        WHERE t."$zone" = ? AND (t."name$cd" IS NOT NULL AND t."name$cd" GLOB ?)
+          ARGUMENTS "_defaultZone", "*sao?p*"
+        ORDER BY t."$recordName" ASC
+        """#),
+    .init(format: #"name LIKE 'a\\*[b]?\\?c*'"#, expected: #"""
+        WHERE t."$zone" = ? AND ((t."name" IS NOT NULL AND t."name" >= ? AND t."name" < ?) AND t."name" GLOB ?)
+          ARGUMENTS "_defaultZone", "a*[b]", "a*[b^", "a[*][[]b]?[?]c*"
+        ORDER BY t."$recordName" ASC
         """#),
     // Issue #27: literal text and one trailing `*` is BEGINSWITH that text, exactly: no residual.
     .init(format: "name LIKE[c] 'SAN*'", callbacks: false, expected: #"""
@@ -182,9 +193,9 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
           ARGUMENTS "_defaultZone", "São"
         ORDER BY t."$recordName" ASC
         """#),
-    // [d] alone and [n] have no folded column: the callback decides.
+    // [d] alone and [n] have no folded column: the callback decides, on the value as the client stored it.
     .init(format: "name ==[d] 'Paris'", expected: #"""
-        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+        WHERE t."$zone" = ? AND query_test(?, 1, COALESCE(t."name$raw", t."name"))
           ARGUMENTS "_defaultZone", 1
         ORDER BY t."$recordName" ASC
         """#),
@@ -200,7 +211,7 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "name CONTAINS[d] '\u{301}'", expected: #"""
-        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+        WHERE t."$zone" = ? AND query_test(?, 1, COALESCE(t."name$raw", t."name"))
           ARGUMENTS "_defaultZone", 1
         ORDER BY t."$recordName" ASC
         """#),
@@ -211,7 +222,7 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "name MATCHES '[A-Z].*'", expected: #"""
-        WHERE t."$zone" = ? AND query_test(?, 1, t."name")
+        WHERE t."$zone" = ? AND query_test(?, 1, COALESCE(t."name$raw", t."name"))
           ARGUMENTS "_defaultZone", 1
         ORDER BY t."$recordName" ASC
         """#),

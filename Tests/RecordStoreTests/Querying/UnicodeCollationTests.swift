@@ -28,9 +28,12 @@ struct UnicodeCollationTests {
         // Case-insensitive: case only breaks ties, by code point ("Apple" < "apple").
         #expect(Self.ascending(.localizedCaseInsensitive, ["Apple", "apple", "Banana", "banana", "cherry"]))
         #expect(Self.ascending(.localizedCaseInsensitive, ["aB", "ab", "Ac"]))
-        // Composed and decomposed accents collate alike; code points break the tie.
-        #expect(UnicodeCollation.localized.compare("e\u{301}", "\u{E9}") == .orderedAscending)
-        #expect(UnicodeCollation.localized.compare("\u{E9}", "e\u{301}") == .orderedDescending)
+        // Composed and decomposed accents collate alike, and the code points of their NFC forms
+        // (the same) leave them equal: canonically equivalent spellings are one string (issue #27).
+        #expect(UnicodeCollation.localized.compare("e\u{301}", "\u{E9}") == .orderedSame)
+        #expect(UnicodeCollation.localized.compare("\u{E9}", "e\u{301}") == .orderedSame)
+        #expect(UnicodeCollation.localized.sortKey("e\u{301}") == UnicodeCollation.localized.sortKey("\u{E9}"))
+        #expect(UnicodeCollation.localized.compare("e\u{301}", "\u{E8}") == .orderedAscending)
         #expect(UnicodeCollation.localized.compare("same", "same") == .orderedSame)
         #expect(UnicodeCollation.localized.compare("", "a") == .orderedAscending)
     }

@@ -1,0 +1,45 @@
+import PredicateLanguage
+import RecordStoreCore
+
+/// How the SQL engines keep the exact string a client saved while comparing its NFC form.
+///
+/// A string field's own column holds the string in NFC (``StoredValueEncoding``), which every
+/// comparison, range, index and sort reads, so SQL decides exactly what the evaluator decides on
+/// canonically equivalent spellings. When the client's spelling differs from its NFC form (bytes
+/// differ: `"Ba\u{300}mak…"` rather than `"Bàmak…"`), the spelling is also written to the
+/// field's spelling column (`name$raw`, no index); otherwise that column is null, which costs a
+/// byte or less per row. A record is read back as `COALESCE(name$raw, name)`: the bytes the
+/// client stored. Lists keep their members' spellings in the row's JSON; the list table holds
+/// the NFC forms the list operators compare.
+///
+/// Stores written before the column existed (every string in NFC) read back unchanged: the
+/// column is added, null, when they open.
+///
+/// ```swift
+/// StoredSpelling.value(of: .string("Sa\u{303}o"))   // .text("Sa\u{303}o")
+/// StoredSpelling.value(of: .string("São"))          // .null (the NFC column holds it)
+/// StoredSpelling.readExpression(field: FieldSchema(name: "name", type: .string), alias: "t", dialect: dialect)
+/// // COALESCE(t."name$raw", t."name")
+/// ```
+package enum StoredSpelling {
+    /// Whether a field has a spelling column: scalar string fields.
+    package static func hasColumn(_ field: FieldSchema) -> Bool {
+        field.type == .string
+    }
+
+    /// The spelling column's value for a field value: the string when its UTF-8 bytes differ
+    /// from its NFC form's, null otherwise (and for anything that is not a string).
+    package static func value(of fieldValue: Value) -> SQLValue {
+        guard case .string(let string) = fieldValue else { return .null }
+        let normalized = TextFolding.normalized(string)
+        return string.utf8.elementsEqual(normalized.utf8) ? .null : .text(string)
+    }
+
+    /// The expression that reads a field as the client stored it: `COALESCE(spelling, field)`
+    /// for string fields, the column itself for others. `alias` names the record table.
+    package static func readExpression(field: FieldSchema, alias: String, dialect: any SQLDialect) -> String {
+        let stored = "\(alias).\(dialect.quote(field.name))"
+        guard hasColumn(field) else { return stored }
+        return "COALESCE(\(alias).\(dialect.quote(TableLayout.spellingColumn(field.name))), \(stored))"
+    }
+}
