@@ -17,7 +17,7 @@ package final class MemoryEngine: StorageEngine {
         package var catalog = SchemaCatalog()
         package var zones: [ZoneID] = [.default]
         /// Records by zone, then record name.
-        package var records: [ZoneID: [String: Record]] = [.default: [:]]
+        package var records: [ZoneID: [RecordID: Record]] = [.default: [:]]
         /// Bumped by every change to the contents or the schema; retires cached query results.
         package var generation: UInt64 = 0
         /// The sequence number of the last commit that changed records (live queries).
@@ -58,7 +58,7 @@ package final class MemoryEngine: StorageEngine {
         state.withLock { state in
             var found: [RecordID: Record] = [:]
             for id in ids {
-                if let record = state.records[id.zoneID]?[id.recordName] { found[id] = record }
+                if let record = state.records[id.zoneID]?[id] { found[id] = record }
             }
             return found
         }
@@ -187,7 +187,7 @@ extension MemoryEngine.State: RecordWriteTransaction {
     package func storedVersions(of ids: [RecordID]) -> [RecordID: StoredVersion] {
         var versions: [RecordID: StoredVersion] = [:]
         for id in ids {
-            if let record = records[id.zoneID]?[id.recordName] {
+            if let record = records[id.zoneID]?[id] {
                 versions[id] = StoredVersion(recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate)
             }
         }
@@ -206,10 +206,10 @@ extension MemoryEngine.State: RecordWriteTransaction {
         self.catalog = catalog
         generation &+= 1
         for write in plan.writes {
-            records[write.record.recordID.zoneID, default: [:]][write.record.recordID.recordName] = write.record
+            records[write.record.recordID.zoneID, default: [:]][write.record.recordID] = write.record
         }
         for id in plan.deletions {
-            records[id.zoneID]?[id.recordName] = nil
+            records[id.zoneID]?[id] = nil
         }
     }
 

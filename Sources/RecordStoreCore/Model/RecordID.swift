@@ -26,4 +26,19 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         zoneID == .default ? recordName : "\(zoneID.zoneName)/\(recordName)"
     }
+
+    /// Whether two identifiers name the same record: their names and zones are the same bytes.
+    /// A record's name is an identifier, not text to compare: `"Sa\u{0303}o"` and `"São"` name two
+    /// records, as they do in every engine's storage (Swift's `String` equality would merge them).
+    public static func == (left: RecordID, right: RecordID) -> Bool {
+        left.recordName.utf8.elementsEqual(right.recordName.utf8) && left.zoneID == right.zoneID
+    }
+
+    /// Hashes the name's bytes and the zone, as ``==(_:_:)`` compares them.
+    public func hash(into hasher: inout Hasher) {
+        recordName.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            ?? hasher.combine(Array(recordName.utf8))
+        hasher.combine(recordName.utf8.count)
+        hasher.combine(zoneID)
+    }
 }
