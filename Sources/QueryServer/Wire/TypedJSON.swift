@@ -4,7 +4,7 @@ import PredicateLanguage
 /// Values in the command line's JSON mapping (numbers, strings, booleans, null, arrays, and the
 /// typed one-key objects `{"$date": ...}`, `{"$location": [...]}`, `{"$ref": ...}`,
 /// `{"$bytes": ...}`), as `query.arguments` sends them. Not a second mapping: it hands the
-/// ``JSONValue``'s bytes to PredicateLanguage's (`Value(jsonBytes:)`, `TypedJSONValue`), where
+/// ``JSONValue``'s bytes to the package's one JSON reader as `Value`s (`Value(jsonBytes:)`), where
 /// ``WireValue`` reads CloudKit's `{value, type}` instead.
 ///
 /// ```swift

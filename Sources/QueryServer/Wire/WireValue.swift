@@ -155,15 +155,15 @@ enum WireValue {
         switch value {
         case .string(let text):
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            JSONValue.writeString(text, into: &bytes)
+            JSONWriter.writeString(text, into: &bytes)
             bytes.append(contentsOf: #","type":"STRING"}"#.utf8)
         case .int(let integer) where !numbersAsStrings:
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            bytes.append(contentsOf: String(integer).utf8)
+            JSONWriter.writeInteger(integer, into: &bytes)
             bytes.append(contentsOf: #","type":"INT64"}"#.utf8)
         case .double(let number) where !numbersAsStrings && number.isFinite:
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            bytes.append(contentsOf: number.description.utf8)
+            JSONWriter.writeNumber(number, nonFinite: .string, into: &bytes)
             bytes.append(contentsOf: #","type":"DOUBLE"}"#.utf8)
         case .date(let date):
             bytes.append(contentsOf: #"{"value":"#.utf8)
