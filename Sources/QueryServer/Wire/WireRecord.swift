@@ -88,18 +88,4 @@ enum WireRecord {
     static func zoneJSON(_ zoneName: String) -> JSONValue {
         .object(["zoneName": .string(zoneName), "ownerRecordName": .string(ownerName)])
     }
-
-    /// The fields of a record dictionary a client sent (`fields`, absent meaning none).
-    static func fields(of record: JSONValue) throws(ServerError) -> [String: Value] {
-        guard let raw = record["fields"], !raw.isNull else { return [:] }
-        guard case .object(let members) = raw else {
-            throw ServerError(.badRequest, "a record's \"fields\" is an object of field values, not \(raw.kindName)")
-        }
-        var fields: [String: Value] = [:]
-        fields.reserveCapacity(members.count)
-        for (name, fieldValue) in members {
-            fields[name] = try WireValue.value(from: fieldValue, field: name)
-        }
-        return fields
-    }
 }
