@@ -47,6 +47,8 @@ import Testing
          "operations[0].record.recordChangeTag is missing (a string; update needs it, or use forceUpdate)"),
         ("records/lookup", ["records": [["recordName": 5]]], "records[0].recordName is a string, not a number"),
         ("records/lookup", ["records": [[:]]], "records[0].recordName is missing (a string)"),
+        ("records/lookup", ["records": .array(Array(repeating: ["recordName": "a"], count: 201))],
+         "records holds at most 200 entries; this one has 201"),
         ("zones/lookup", ["zones": "_defaultZone"], "zones is an array of objects, not a string"),
         ("zones/modify", ["operations": [["operationType": "create", "zone": [:]]]], "operations[0].zone.zoneName is missing (a string)"),
         ("zones/modify", ["operations": [["operationType": "rename", "zone": ["zoneName": "z"]]]],

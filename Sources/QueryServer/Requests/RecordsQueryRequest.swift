@@ -2,7 +2,7 @@ import PredicateLanguage
 
 /// The body of `records/query`: `zoneID`, `resultsLimit` (1 to 200, default 200),
 /// `desiredKeys`, `numbersAsStrings`, and either `continuationMarker` (to continue a query) or
-/// `query` (``RecordQueryRequest``).
+/// `query` (``RecordQueryRequest``), as ``Source``.
 ///
 /// ```swift
 /// let request = try RecordsQueryRequest(body: ["query": ["recordType": "City"], "resultsLimit": 10])
@@ -14,17 +14,25 @@ struct RecordsQueryRequest: RequestDecodable {
     /// The fields to answer; nil for every field.
     let desiredKeys: [String]?
     let numbersAsStrings: Bool
-    let continuationMarker: String?
-    /// The query; nil only when a `continuationMarker` continues one.
-    let query: RecordQueryRequest?
+    /// What to answer: a new query, or the next batch of one.
+    let source: Source
+
+    /// A new query (`query`), or the next batch of one (`continuationMarker`, which wins).
+    enum Source {
+        case query(RecordQueryRequest)
+        case continuation(marker: String)
+    }
 
     init(_ object: RequestObject) throws(ServerError) {
         zoneID = try object.decode("zoneID")
         resultsLimit = try Self.resultsLimit(object)
         desiredKeys = try object.strings("desiredKeys")
         numbersAsStrings = try object.bool("numbersAsStrings") ?? false
-        continuationMarker = try object.string("continuationMarker")
-        query = continuationMarker == nil ? try object.decodeRequired("query") : nil
+        if let marker = try object.string("continuationMarker") {
+            source = .continuation(marker: marker)
+        } else {
+            source = .query(try object.decodeRequired("query"))
+        }
     }
 
     /// `resultsLimit`: 1 to 200; absent, the most.

@@ -102,11 +102,19 @@ struct RequestObject {
         return elements
     }
 
-    /// A required array member.
-    func requiredArray(_ key: String, _ expected: String = "an array") throws(ServerError) -> [JSONValue] {
+    /// A required array member, of at most `maximumCount` elements when given.
+    func requiredArray(_ key: String, _ expected: String = "an array", maximumCount: Int? = nil) throws(ServerError) -> [JSONValue] {
         let value = try required(key, expected)
         guard let elements = value.arrayValue else { throw wrongType(key, expected, value) }
+        try checkCount(elements, key, maximumCount)
         return elements
+    }
+
+    /// Refuses an array longer than `maximumCount` (batches are at most 200).
+    private func checkCount(_ elements: [JSONValue], _ key: String, _ maximumCount: Int?) throws(ServerError) {
+        if let maximumCount, elements.count > maximumCount {
+            throw ServerError(.badRequest, "\(path(key)) holds at most \(maximumCount) entries; this one has \(elements.count)")
+        }
     }
 
     /// An optional array of strings (`desiredKeys`).
@@ -143,19 +151,16 @@ struct RequestObject {
     /// An optional array member, each element decoded as a request part (`operations[3]`).
     func decodeArray<Part: RequestDecodable>(_ key: String, as type: Part.Type = Part.self, maximumCount: Int? = nil) throws(ServerError) -> [Part]? {
         guard let elements = try array(key, "an array of objects") else { return nil }
-        return try Self.decode(elements, path: path(key), maximumCount: maximumCount)
+        try checkCount(elements, key, maximumCount)
+        return try Self.decode(elements, path: path(key))
     }
 
     /// A required array member, each element decoded as a request part.
     func decodeRequiredArray<Part: RequestDecodable>(_ key: String, as type: Part.Type = Part.self, maximumCount: Int? = nil) throws(ServerError) -> [Part] {
-        let elements = try requiredArray(key, "an array of objects")
-        return try Self.decode(elements, path: path(key), maximumCount: maximumCount)
+        try Self.decode(try requiredArray(key, "an array of objects", maximumCount: maximumCount), path: path(key))
     }
 
-    private static func decode<Part: RequestDecodable>(_ elements: [JSONValue], path: String, maximumCount: Int?) throws(ServerError) -> [Part] {
-        if let maximumCount, elements.count > maximumCount {
-            throw ServerError(.badRequest, "\(path) holds at most \(maximumCount) entries; this one has \(elements.count)")
-        }
+    private static func decode<Part: RequestDecodable>(_ elements: [JSONValue], path: String) throws(ServerError) -> [Part] {
         var parts: [Part] = []
         parts.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {

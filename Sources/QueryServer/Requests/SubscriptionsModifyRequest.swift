@@ -37,10 +37,7 @@ struct SubscriptionsModifyRequest: RequestDecodable {
     let operations: [JSONValue]
 
     init(_ object: RequestObject) throws(ServerError) {
-        operations = try object.requiredArray("operations", "an array of {operationType, subscription}")
-        guard operations.count <= CloudKitService.maximumBatch else {
-            throw ServerError(.badRequest, "operations holds at most \(CloudKitService.maximumBatch) entries; this one has \(operations.count)")
-        }
+        operations = try object.requiredArray("operations", "an array of {operationType, subscription}", maximumCount: CloudKitService.maximumBatch)
     }
 
     /// The operation at `index`, decoded.

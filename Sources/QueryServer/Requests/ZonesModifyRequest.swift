@@ -10,7 +10,7 @@ import PredicateLanguage
 struct ZonesModifyRequest: RequestDecodable {
     /// One operation on a zone.
     struct Operation: RequestDecodable {
-        enum Kind: String, CaseIterable {
+        enum Kind: String {
             case create, delete
         }
 

@@ -27,7 +27,8 @@ extension CloudKitService {
         let desiredKeys = request.desiredKeys
 
         let batch: QueryBatch
-        if let text = request.continuationMarker {
+        switch request.source {
+        case .continuation(let text):
             let cursor: QueryCursor
             do {
                 cursor = try QueryCursor(string: text)
@@ -42,8 +43,7 @@ extension CloudKitService {
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             }
-        } else {
-            guard let queryRequest = request.query else { throw ServerError(.badRequest, "query is missing (an object)") }
+        case .query(let queryRequest):
             let query = try await recordQuery(queryRequest)
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
