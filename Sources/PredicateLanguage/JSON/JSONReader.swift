@@ -12,7 +12,9 @@ import Foundation
 /// otherwise; the tree decides what they become.
 ///
 /// ```swift
-/// let value = try JSONReader<JSONValue>.read(bytes, options: JSONValue.readingOptions)
+/// let value = try bytes.withJSONBuffer { buffer throws(JSONParsingError) in
+///     try JSONReader<JSONValue>.read(buffer, options: JSONValue.readingOptions)
+/// }
 /// ```
 package struct JSONReader<Tree: JSONTree> {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -36,15 +38,6 @@ package struct JSONReader<Tree: JSONTree> {
             throw reader.error("unexpected text after the JSON value")
         }
         return value
-    }
-
-    /// Reads exactly one JSON value from any bytes (copied first only when they are not contiguous).
-    package static func read(_ bytes: some Collection<UInt8>, options: JSONReadingOptions) throws(JSONParsingError) -> Tree {
-        let result: Result<Tree, JSONParsingError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(JSONParsingError) in try read(buffer, options: options) }
-        }
-        if let result { return try result.get() }
-        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONParsingError) in try read(buffer, options: options) }
     }
 
     private func error(_ message: String) -> JSONParsingError {

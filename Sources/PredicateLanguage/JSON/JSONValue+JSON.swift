@@ -11,7 +11,7 @@ extension JSONValue {
     /// try JSONValue(parsing: Array(#"{"resultsLimit": 10}"#.utf8))["resultsLimit"]   // .integer(10)
     /// ```
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParsingError) {
-        self = try JSONReader<JSONValue>.read(bytes, options: Self.readingOptions)
+        self = try bytes.withJSONBuffer { buffer throws(JSONParsingError) in try JSONReader<JSONValue>.read(buffer, options: Self.readingOptions) }
     }
 
     /// The value as compact JSON text in UTF-8 (object keys in no particular order), written by

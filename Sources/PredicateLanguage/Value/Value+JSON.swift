@@ -24,7 +24,7 @@ extension Value {
 
     /// Reads a value from JSON bytes (UTF-8). See ``init(jsonText:)``.
     public init(jsonBytes: some Collection<UInt8>) throws {
-        self = try JSONReader<Value>.read(jsonBytes, options: Self.jsonReadingOptions)
+        self = try jsonBytes.withJSONBuffer { buffer throws(JSONParsingError) in try JSONReader<Value>.read(buffer, options: Self.jsonReadingOptions) }
     }
 
     /// The value as JSON text, with typed values as one-key objects (see ``init(jsonText:)``).
