@@ -65,7 +65,7 @@ enum BatchEvaluator {
             }
             let result = try CompiledPredicate(predicate).evaluate(value: object, variables: variables)
             return "{\"canonical\":\(canonical),\"result\":\(result)}"
-        } catch let error as ValueJSONError {
+        } catch let error as JSONParsingError {
             return errorLine("invalid JSON: \(error.description)")
         } catch {
             return errorLine(String(describing: error))

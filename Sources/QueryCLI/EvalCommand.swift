@@ -59,7 +59,7 @@ struct EvalCommand: ParsableCommand {
         let target: Value
         do {
             target = try Value(jsonText: object)
-        } catch let error as ValueJSONError {
+        } catch let error as JSONParsingError {
             throw CommandFailure("--object is not valid JSON: \(error.description)")
         }
         let bindings = try EvalCommand.parseVariables(variables)
@@ -80,7 +80,7 @@ struct EvalCommand: ParsableCommand {
             if name.hasPrefix("$") { name.removeFirst() }
             do {
                 bindings[name] = try Value(jsonText: String(pair[pair.index(after: equals)...]))
-            } catch let error as ValueJSONError {
+            } catch let error as JSONParsingError {
                 throw CommandFailure("--var \(name) is not valid JSON: \(error.description)")
             }
         }

@@ -41,7 +41,7 @@ struct PredicateArguments: ParsableArguments {
         try texts.enumerated().map { index, text in
             do {
                 return try Value(jsonText: text)
-            } catch let error as ValueJSONError {
+            } catch let error as JSONParsingError {
                 throw CommandFailure("\(flag) number \(index + 1) is not valid JSON: \(error.description)")
             }
         }

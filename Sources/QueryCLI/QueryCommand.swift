@@ -72,7 +72,7 @@ enum QueryMain {
         case let failure as CommandFailure: failure.description
         case let predicateError as FormatPredicateError: predicateError.description
         case let storeError as RecordStoreError: storeError.description
-        case let jsonError as ValueJSONError: "invalid JSON: \(jsonError.description)"
+        case let jsonError as JSONParsingError: "invalid JSON: \(jsonError.description)"
         default: nil
         }
     }

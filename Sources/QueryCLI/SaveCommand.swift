@@ -96,7 +96,7 @@ struct SaveCommand: AsyncParsableCommand {
         let value: Value
         do {
             value = try Value(jsonText: text)
-        } catch let error as ValueJSONError {
+        } catch let error as JSONParsingError {
             throw CommandFailure("\(source) is not valid JSON: \(error.description)")
         }
         guard case .object(var object) = value else {

@@ -79,7 +79,7 @@ struct ConsoleBrowserTests {
         try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
         var steps: [String: JSONValue] = [:]
         for line in output.split(separator: "\n") where line.hasPrefix("{") {
-            let entry = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            let entry = try JSONValue(parsing: Array(line.utf8))
             steps[entry["step"]?.stringValue ?? ""] = entry
         }
 
@@ -209,7 +209,7 @@ struct ConsoleBrowserTests {
         try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
         var steps: [String: JSONValue] = [:]
         for line in output.split(separator: "\n") where line.hasPrefix("{") {
-            let entry = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            let entry = try JSONValue(parsing: Array(line.utf8))
             steps[entry["step"]?.stringValue ?? ""] = entry
         }
         let locked = try #require(steps["locked"])

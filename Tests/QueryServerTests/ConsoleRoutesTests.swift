@@ -139,7 +139,7 @@ import Testing
             #expect(unknown.body["reason"] == "Did not find record type 'Cty'; did you mean 'City'?")
             let noQuery = try await server.post("records/explain", ["resultsLimit": 5])
             #expect(noQuery.status == 400)
-            #expect(noQuery.body["reason"] == "the request has no \"query\" object")
+            #expect(noQuery.body["reason"] == "query is missing (an object)")
             let badLimit = try await server.post("records/explain", ["resultsLimit": 500, "query": ["recordType": "City"]])
             #expect(badLimit.body["reason"] == "resultsLimit is a number from 1 to 200")
         }
@@ -182,7 +182,7 @@ import Testing
 
             let noPredicate = try await server.post("predicates/check", ["rules": "full"])
             #expect(noPredicate.status == 400)
-            #expect(noPredicate.body["reason"] == "predicate is an NSPredicate format string")
+            #expect(noPredicate.body["reason"] == "predicate is missing (an NSPredicate format string)")
             let badRules = try await server.post("predicates/check", ["predicate": "a == 1", "rules": "sql"])
             #expect(badRules.status == 400)
             #expect(badRules.body["reason"] == #"rules is "cloudkit", "full" or "coredata""#)

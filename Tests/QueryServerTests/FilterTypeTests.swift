@@ -15,7 +15,7 @@ import Testing
             ]))
             #expect(mistyped.status == 400)
             #expect(mistyped.errorCode == "BAD_REQUEST")
-            #expect(mistyped.body["reason"]?.stringValue == #"query.filterBy[0]: the field 'population' is INT64, and the fieldValue is a STRING ("20000")"#)
+            #expect(mistyped.body["reason"]?.stringValue == #"query.filterBy[0].fieldValue is a STRING ("20000"), but the field 'population' is INT64"#)
             let typedString = try await server.post("records/query", RecordsQueryTests.query([
                 ["comparator": "EQUALS", "fieldName": "population", "fieldValue": ["value": "20000", "type": "STRING"]],
             ]))

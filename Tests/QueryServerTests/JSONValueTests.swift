@@ -1,8 +1,9 @@
 import Foundation
+import PredicateLanguage
 import QueryServer
 import Testing
 
-/// The server's own JSON reading and writing.
+/// The package's JSON reader and writer on the wire's plain JSON (`JSONValue`), as the server reads requests and writes answers.
 @Suite struct JSONValueTests {
     static func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
     static func write(_ value: JSONValue) -> String { String(decoding: value.jsonBytes(), as: UTF8.self) }

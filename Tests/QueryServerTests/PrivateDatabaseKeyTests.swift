@@ -58,4 +58,43 @@ import Testing
         // Nothing stored under the folded name: the one-to-one name.
         #expect(PrivateDatabaseUser.resolve(keyIDs: ["k-1"], storedZones: []) == ["k-1": "k_2D1"])
     }
+
+    /// The records an older server stored under a folded name stay there (never moved): the key
+    /// that alone folds to it reads them, and once a second key that folds alike is configured,
+    /// neither does, and the records are still where they were.
+    @Test func dataUnderAFoldedNameStaysWhereItIsAndIsReadOnlyWhileOneKeyFoldsToIt() async throws {
+        let store = try TestEngine.sqlite.makeStore()
+        let legacyZone = ZoneID(zoneName: "private/k_1/_defaultZone")
+        try await store.createZone(legacyZone)
+        _ = try await store.save([Record(recordType: "Note", recordID: RecordID(recordName: "old", zoneID: legacyZone), fields: ["text": "stored by an older server"])])
+        let dash = TestKey()
+        let dot = TestKey()
+        func credentials(_ keys: [(String, TestKey)]) throws -> ServerCredentials {
+            var credentials = ServerCredentials()
+            for (keyID, key) in keys {
+                let path = TestEngine.temporaryDatabasePath("key") + ".pem"
+                try key.publicPEM().write(toFile: path, atomically: true, encoding: .utf8)
+                try credentials.addKey("\(keyID)=\(path)")
+            }
+            return credentials
+        }
+        let queryPath = ServerHarness.path("records/query", database: "private")
+        let body = #"{"query": {"recordType": "Note"}}"#
+        let alone = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: try credentials([("k-1", dash)]), rateLimit: 0)
+        try await ServerHarness.withServer(store: store, configuration: alone) { server in
+            let answer = try await server.send("POST", queryPath, body: body,
+                                               headers: try AuthenticationTests.signedHeaders(dash, keyID: "k-1", body: body, path: queryPath))
+            #expect(answer.recordNames == ["old"])
+        }
+        let both = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: try credentials([("k-1", dash), ("k.1", dot)]), rateLimit: 0)
+        try await ServerHarness.withServer(store: store, configuration: both) { server in
+            for (keyID, key) in [("k-1", dash), ("k.1", dot)] {
+                let answer = try await server.send("POST", queryPath, body: body,
+                                                   headers: try AuthenticationTests.signedHeaders(key, keyID: keyID, body: body, path: queryPath))
+                #expect(answer.status == 200)
+                #expect(answer.recordNames == [], "\(keyID)")
+            }
+        }
+        #expect(try await store.record(for: RecordID(recordName: "old", zoneID: legacyZone))?["text"] == "stored by an older server")
+    }
 }

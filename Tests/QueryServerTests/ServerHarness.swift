@@ -62,13 +62,13 @@ struct ServerHarness {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
-        let json = data.isEmpty ? JSONValue.null : try JSONDecoder().decode(JSONValue.self, from: data)
+        let json = data.isEmpty ? JSONValue.null : try JSONValue(parsing: data)
         return Answer(status: http?.statusCode ?? 0, body: json, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
     }
 
     /// Posts a JSON value to an operation of the public production database.
     func post(_ operation: String, _ body: JSONValue, environment: String = "production", database: String = "public") async throws -> Answer {
-        let text = String(decoding: try JSONEncoder().encode(body), as: UTF8.self)
+        let text = String(decoding: body.jsonBytes(), as: UTF8.self)
         return try await send("POST", Self.path(operation, environment: environment, database: database), body: text)
     }
 }

@@ -9,6 +9,26 @@ import RecordStore
 /// A key whose data a store holds under its folded name keeps reading it there, as long as no
 /// other configured key folds or encodes to the same name (``resolve(keyIDs:storedZones:)``).
 ///
+/// Why the data stays under its folded name instead of a one-time migration to the new one:
+/// - The folded name cannot say which key wrote the data: `k-1`, `k.1` and `k@1` all fold to
+///   `k_1`, and a server knows only the keys of its own configuration. A migration run while only
+///   `k-1` is configured would hand `k.1`'s records to `k-1` for good; the fallback decides again at
+///   each start, so once a second key that folds alike is configured, neither reads them.
+/// - The engine contract has no zone rename, so a migration would copy every record and delete
+///   the old zones. Saving gives each copy a new change tag and modification date (a client's
+///   `update` with the tag it holds becomes a `CONFLICT`), the zone's change history and
+///   tombstones stay behind (a sync token from `records/changes` or `changes/zone` continues
+///   nothing, and deletions made before are never reported), and so do the subscriptions kept in
+///   `subscriptions/private/<user>/` with the event IDs clients resume from.
+/// - A copy of a whole database is not one transaction (zones are deleted one call at a time), so
+///   a crash halfway leaves part of it under each name; and servers sharing one PostgreSQL, an
+///   older one among them during an upgrade, would keep writing under the folded name while
+///   another copies it. The engine contract has no lock that spans processes to prevent that.
+///
+/// The fallback costs nothing of that: it reads the zones where they are, costs one list of
+/// zones at start (and only when some configured key's folded name differs from its encoded one),
+/// and is correct for every mix of servers.
+///
 /// ```swift
 /// PrivateDatabaseUser.name(keyID: "k-1")   // "k_2D1"
 /// PrivateDatabaseUser.name(keyID: "k_1")   // "k_5F1"

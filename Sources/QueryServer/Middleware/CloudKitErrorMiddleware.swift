@@ -1,3 +1,4 @@
+import PredicateLanguage
 import Foundation
 import HTTPTypes
 import Hummingbird

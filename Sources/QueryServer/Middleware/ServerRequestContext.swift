@@ -1,3 +1,4 @@
+import PredicateLanguage
 import Hummingbird
 import NIOCore
 

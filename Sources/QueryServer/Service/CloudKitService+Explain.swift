@@ -19,15 +19,10 @@ extension CloudKitService {
     /// answer["indexesUsed"]   // ["City$population$index"]
     /// ```
     public func explain(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let zone = try await zone(from: body["zoneID"], in: namespace)
-        var limit = Self.maximumBatch
-        if let value = body["resultsLimit"], !value.isNull {
-            guard let given = value.integerValue, given >= 1, given <= Int64(Self.maximumBatch) else {
-                throw ServerError(.badRequest, "resultsLimit is a number from 1 to \(Self.maximumBatch)")
-            }
-            limit = Int(given)
-        }
-        let query = try await recordQuery(body["query"])
+        let request = try RecordsExplainRequest(body: body)
+        let zone = try await zone(request.zoneID, in: namespace)
+        let limit = request.resultsLimit
+        let query = try await recordQuery(request.query)
         // records/query reads one record more than it answers, to know whether more remain.
         let plan = try await run { () async throws(RecordStoreError) in
             try await store.explain(ofType: query.recordType, matching: query.predicate, sorts: query.sorts, zone: zone, limit: limit + 1)

@@ -5,19 +5,12 @@ extension CloudKitService {
     /// order asked. Takes `records: [{recordName, desiredKeys}]`, `zoneID`, `desiredKeys`,
     /// `numbersAsStrings`.
     public func lookup(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let zone = try await zone(from: body["zoneID"], in: namespace)
+        let request = try RecordsLookupRequest(body: body)
+        let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
-        let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
-        let sharedKeys = try Self.desiredKeys(body["desiredKeys"])
-        guard let entries = body["records"]?.arrayValue else { throw ServerError(.badRequest, "records is an array of {\"recordName\": string}") }
-        guard entries.count <= Self.maximumBatch else { throw ServerError(.badRequest, "at most \(Self.maximumBatch) records a lookup") }
-        var requests: [(id: RecordID, keys: Set<String>?)] = []
-        for (index, entry) in entries.enumerated() {
-            guard let name = entry["recordName"]?.stringValue, !name.isEmpty else {
-                throw ServerError(.badRequest, "records[\(index)] has no \"recordName\" string")
-            }
-            let keys = try Self.desiredKeys(entry["desiredKeys"]) ?? sharedKeys
-            requests.append((RecordID(recordName: name, zoneID: zone), keys.map(Set.init)))
+        let numbersAsStrings = request.numbersAsStrings
+        let requests = request.records.map { entry in
+            (id: RecordID(recordName: entry.recordName, zoneID: zone), keys: (entry.desiredKeys ?? request.desiredKeys).map(Set.init))
         }
         let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
         return .object(["records": .array(requests.map { request in

@@ -8,16 +8,13 @@ extension CloudKitService {
     /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
     /// server's record).
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let zone = try await zone(from: body["zoneID"], in: namespace)
+        let request = try RecordsModifyRequest(body: body)
+        let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
-        let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
-        let atomic = body["atomic"]?.boolValue ?? true
-        guard let entries = body["operations"]?.arrayValue else { throw ServerError(.badRequest, "operations is an array of {operationType, record}") }
-        guard entries.count <= Self.maximumBatch else {
-            throw ServerError(.badRequest, "at most \(Self.maximumBatch) operations a request; this one has \(entries.count)")
-        }
+        let numbersAsStrings = request.numbersAsStrings
+        let atomic = request.atomic
         var operations: [ModifyOperation] = []
-        for (index, entry) in entries.enumerated() { operations.append(try ModifyOperation(entry, index: index, zone: zone)) }
+        for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone)) }
         guard Set(operations.map(\.id)).count == operations.count else {
             throw ServerError(.badRequest, "a record may appear in only one operation of a request")
         }

@@ -21,13 +21,10 @@ extension CloudKitService {
     /// answer["error"]?["column"]   // 8
     /// ```
     public func checkPredicate(_ body: JSONValue, in namespace: Namespace) throws(ServerError) -> JSONValue {
-        guard let text = body["predicate"]?.stringValue else { throw ServerError(.badRequest, "predicate is an NSPredicate format string") }
-        let rules = try Self.rules(body["rules"]) ?? predicateRules
-        var values: [Value] = []
-        if let arguments = body["arguments"], !arguments.isNull {
-            guard let list = arguments.arrayValue else { throw ServerError(.badRequest, "arguments is an array") }
-            for argument in list { values.append(try TypedJSON.value(argument)) }
-        }
+        let request = try PredicateCheckRequest(body: body)
+        let text = request.predicate
+        let values = request.arguments
+        let rules = request.rules ?? predicateRules
         let rulesName = JSONValue.string(Self.rulesName(rules))
         do {
             let predicate = try FormatPredicate(format: text, argumentArray: values)
@@ -48,15 +45,6 @@ extension CloudKitService {
         case .cloudKit: "cloudkit"
         case .coreData: "coredata"
         }
-    }
-
-    /// The `rules` member: a profile's name, or nil when absent.
-    private static func rules(_ value: JSONValue?) throws(ServerError) -> PredicateRules? {
-        guard let value, !value.isNull else { return nil }
-        guard let name = value.stringValue, let rules = PredicateRules.allCases.first(where: { rulesName($0) == name.lowercased() }) else {
-            throw ServerError(.badRequest, "rules is \"cloudkit\", \"full\" or \"coredata\"")
-        }
-        return rules
     }
 
     /// A predicate error as the `error` member of a check's answer.

@@ -21,14 +21,14 @@ extension CloudKitService {
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON
     /// (the server writes it straight into bytes, ``QueryAnswer/jsonBytes()``).
     func queryAnswer(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> QueryAnswer {
-        let zone = try await zone(from: body["zoneID"], in: namespace)
-        let limit = try resultsLimit(body["resultsLimit"])
-        let desiredKeys = try Self.desiredKeys(body["desiredKeys"])
-        let numbersAsStrings = body["numbersAsStrings"]?.boolValue ?? false
+        let request = try RecordsQueryRequest(body: body)
+        let zone = try await zone(request.zoneID, in: namespace)
+        let limit = request.resultsLimit
+        let desiredKeys = request.desiredKeys
 
         let batch: QueryBatch
-        if let marker = body["continuationMarker"], !marker.isNull {
-            guard let text = marker.stringValue else { throw ServerError(.badRequest, "continuationMarker is a string") }
+        switch request.source {
+        case .continuation(let text):
             let cursor: QueryCursor
             do {
                 cursor = try QueryCursor(string: text)
@@ -43,69 +43,40 @@ extension CloudKitService {
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             }
-        } else {
-            let query = try await recordQuery(body["query"])
+        case .query(let queryRequest):
+            let query = try await recordQuery(queryRequest)
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         }
         return QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
-                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: numbersAsStrings)
-    }
-
-    /// `resultsLimit`: 1 to 200; absent, the most.
-    private func resultsLimit(_ value: JSONValue?) throws(ServerError) -> Int {
-        guard let value, !value.isNull else { return Self.maximumBatch }
-        guard let limit = value.integerValue, limit >= 1, limit <= Int64(Self.maximumBatch) else {
-            throw ServerError(.badRequest, "resultsLimit is a number from 1 to \(Self.maximumBatch)")
-        }
-        return Int(limit)
-    }
-
-    /// `desiredKeys`: an array of field names, or null for every field.
-    static func desiredKeys(_ value: JSONValue?) throws(ServerError) -> [String]? {
-        guard let value, !value.isNull else { return nil }
-        guard let keys = value.arrayValue else { throw ServerError(.badRequest, "desiredKeys is an array of field names or null") }
-        var names: [String] = []
-        for key in keys {
-            guard let name = key.stringValue else { throw ServerError(.badRequest, "desiredKeys holds \(key.kindName), not a field name") }
-            names.append(name)
-        }
-        return names
+                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings)
     }
 
     /// The store's query for a request's `query` object. A `filterBy` value that does not fit
     /// the type the schema gives its field is `BAD_REQUEST` naming the field and its type.
-    func recordQuery(_ value: JSONValue?) async throws(ServerError) -> RecordQuery {
-        guard let value, case .object = value else { throw ServerError(.badRequest, "the request has no \"query\" object") }
-        guard let recordType = value["recordType"]?.stringValue else { throw ServerError(.badRequest, "query.recordType is missing") }
+    func recordQuery(_ request: RecordQueryRequest) async throws(ServerError) -> RecordQuery {
+        let recordType = request.recordType
         let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
         var fieldTypes: [String: FieldType] = [:]
         for field in schema?.fields ?? [] { fieldTypes[field.name] = field.type }
-        var predicate = try QueryFilter.predicate(from: value["filterBy"], fieldTypes: fieldTypes)
-        if let format = value["predicate"], !format.isNull {
+        var predicate = try QueryFilter.predicate(from: request.filterBy, fieldTypes: fieldTypes)
+        if let text = request.predicate {
             // This server's extension: an NSPredicate format string, held to the server's rules.
-            guard let text = format.stringValue else { throw ServerError(.badRequest, "query.predicate is an NSPredicate format string") }
-            let extra = try formatPredicate(text, arguments: value["arguments"])
+            let extra = try formatPredicate(text, arguments: request.arguments)
             predicate = predicate == .truePredicate ? extra : .and([predicate, extra])
         }
-        let sorts = try QuerySort.sorts(from: value["sortBy"])
         do {
-            return try RecordQuery(recordType: recordType, predicate: predicate, sorts: sorts)
+            return try RecordQuery(recordType: recordType, predicate: predicate, sorts: QuerySort.sorts(from: request.sortBy))
         } catch {
             throw Self.serverError(error)
         }
     }
 
     /// `query.predicate` with `query.arguments` (values in the command line's JSON mapping).
-    private func formatPredicate(_ text: String, arguments: JSONValue?) throws(ServerError) -> FormatPredicate {
-        var values: [Value] = []
-        if let arguments, !arguments.isNull {
-            guard let list = arguments.arrayValue else { throw ServerError(.badRequest, "query.arguments is an array") }
-            for argument in list { values.append(try TypedJSON.value(argument)) }
-        }
+    private func formatPredicate(_ text: String, arguments: [Value]) throws(ServerError) -> FormatPredicate {
         do {
-            let predicate = try FormatPredicate(format: text, argumentArray: values)
+            let predicate = try FormatPredicate(format: text, argumentArray: arguments)
             try predicateRules.validate(predicate)
             return predicate
         } catch {

@@ -10,18 +10,13 @@ extension CloudKitService {
     /// `{subscriptionID, serverErrorCode, reason}` (`NOT_FOUND` for an update or a deletion of a
     /// subscription that does not exist, `BAD_REQUEST` for one this server cannot take).
     public func modifySubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        guard let operations = body["operations"]?.arrayValue else {
-            throw ServerError(.badRequest, "operations is an array of {operationType, subscription}")
-        }
-        guard operations.count <= Self.maximumBatch else {
-            throw ServerError(.badRequest, "at most \(Self.maximumBatch) operations a request; this one has \(operations.count)")
-        }
+        let request = try SubscriptionsModifyRequest(body: body)
         let storage = SubscriptionStorage(namespace: namespace, service: self)
         var answers: [JSONValue] = []
-        for operation in operations {
-            let identifier = operation["subscription"]?["subscriptionID"]?.stringValue ?? ""
+        for (index, entry) in request.operations.enumerated() {
+            let identifier = entry["subscription"]?["subscriptionID"]?.stringValue ?? ""
             do {
-                answers.append(try await apply(operation, storage: storage, namespace: namespace))
+                answers.append(try await apply(try request.operation(index), storage: storage, namespace: namespace))
             } catch {
                 answers.append(.object([
                     "subscriptionID": .string(identifier), "serverErrorCode": .string(error.code.rawValue), "reason": .string(error.reason),
@@ -33,27 +28,21 @@ extension CloudKitService {
         return .object(["subscriptions": .array(answers)])
     }
 
-    private func apply(_ operation: JSONValue, storage: SubscriptionStorage, namespace: Namespace) async throws(ServerError) -> JSONValue {
-        guard case .object = operation, let type = operation["operationType"]?.stringValue else {
-            throw ServerError(.badRequest, "an operation is {operationType, subscription}")
-        }
-        guard let definition = operation["subscription"] else { throw ServerError(.badRequest, "the operation has no subscription") }
-        switch type {
-        case "create", "update":
-            let subscription = try await QuerySubscription(definition, namespace: namespace, service: self)
-            if type == "update", try await storage.subscription(subscription.subscriptionID) == nil {
+    private func apply(_ operation: SubscriptionsModifyRequest.Operation, storage: SubscriptionStorage, namespace: Namespace) async throws(ServerError) -> JSONValue {
+        switch operation.operationType {
+        case .create, .update:
+            let subscription = try await QuerySubscription(operation.subscription, path: operation.subscriptionPath, namespace: namespace, service: self)
+            if operation.operationType == .update, try await storage.subscription(subscription.subscriptionID) == nil {
                 throw ServerError(.notFound, "no subscription '\(subscription.subscriptionID.prefix(80))' to update")
             }
             try await storage.save(subscription)
             return subscription.json
-        case "delete":
-            guard let identifier = definition["subscriptionID"]?.stringValue, !identifier.isEmpty else {
-                throw ServerError(.badRequest, "a deletion names its subscriptionID")
-            }
+        case .delete:
+            let definition = try RequestObject(operation.subscription, path: operation.subscriptionPath)
+            let identifier = try definition.requiredString("subscriptionID")
+            guard !identifier.isEmpty else { throw ServerError(.badRequest, "\(definition.path("subscriptionID")) is empty") }
             guard try await storage.delete(identifier) else { throw ServerError(.notFound, "no subscription '\(identifier.prefix(80))' to delete") }
             return .object(["subscriptionID": .string(identifier), "deleted": .bool(true)])
-        default:
-            throw ServerError(.badRequest, "operationType is \"create\", \"update\" or \"delete\", not \"\(type.prefix(40))\"")
         }
     }
 
@@ -66,18 +55,10 @@ extension CloudKitService {
     /// `subscriptions/lookup`: the subscriptions of `subscriptions: [{subscriptionID}]`, in order;
     /// a missing one is an error entry (`NOT_FOUND`).
     public func lookupSubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        guard let wanted = body["subscriptions"]?.arrayValue else {
-            throw ServerError(.badRequest, "subscriptions is an array of {subscriptionID}")
-        }
-        guard wanted.count <= Self.maximumBatch else {
-            throw ServerError(.badRequest, "at most \(Self.maximumBatch) subscriptions a request; this one has \(wanted.count)")
-        }
+        let request = try SubscriptionsLookupRequest(body: body)
         let storage = SubscriptionStorage(namespace: namespace, service: self)
         var answers: [JSONValue] = []
-        for entry in wanted {
-            guard let identifier = entry["subscriptionID"]?.stringValue else {
-                throw ServerError(.badRequest, "each subscription to look up is {subscriptionID: string}")
-            }
+        for identifier in request.subscriptionIDs {
             if let subscription = try await storage.subscription(identifier) {
                 answers.append(subscription.json)
             } else {

@@ -3,7 +3,7 @@ import RecordStore
 extension CloudKitService {
     /// `zones/list`: the namespace's zones, its default zone first.
     public func listZones(in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        _ = try await zone(from: nil, in: namespace)
+        _ = try await zone(nil, in: namespace)
         let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
         let names = zones.compactMap(namespace.clientZoneName)
         return .object(["zones": .array(names.map(Self.zoneJSON))])
@@ -11,14 +11,11 @@ extension CloudKitService {
 
     /// `zones/lookup`: zones by name (`zones: [{zoneName}]`), each found zone or a `ZONE_NOT_FOUND` entry.
     public func lookupZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        guard let requested = body["zones"]?.arrayValue else { throw ServerError(.badRequest, "zones is an array of {\"zoneName\": string}") }
-        _ = try await zone(from: nil, in: namespace)
+        let request = try ZonesLookupRequest(body: body)
+        _ = try await zone(nil, in: namespace)
         let stored = Set(try await run { () async throws(RecordStoreError) in try await store.zones() })
         var entries: [JSONValue] = []
-        for (index, entry) in requested.enumerated() {
-            guard let name = (entry["zoneName"] ?? entry["zoneID"]?["zoneName"])?.stringValue else {
-                throw ServerError(.badRequest, "zones[\(index)] has no \"zoneName\" string")
-            }
+        for name in request.zones.map(\.zoneName) {
             if stored.contains(try namespace.storedZone(name)) {
                 entries.append(Self.zoneJSON(name))
             } else {
@@ -33,20 +30,16 @@ extension CloudKitService {
     /// zone: {zoneID: {zoneName}}}]`). Deleting a zone deletes its records; the default zone
     /// cannot be deleted.
     public func modifyZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        guard let operations = body["operations"]?.arrayValue else { throw ServerError(.badRequest, "operations is an array of {operationType, zone}") }
-        guard operations.count <= Self.maximumBatch else { throw ServerError(.badRequest, "at most \(Self.maximumBatch) operations a request") }
+        let request = try ZonesModifyRequest(body: body)
         var entries: [JSONValue] = []
-        for (index, operation) in operations.enumerated() {
-            let zoneObject = operation["zone"]
-            guard let name = (zoneObject?["zoneID"]?["zoneName"] ?? zoneObject?["zoneName"])?.stringValue else {
-                throw ServerError(.badRequest, "operations[\(index)] has no zone.zoneID.zoneName string")
-            }
+        for operation in request.operations {
+            let name = operation.zone.zoneName
             let zone = try namespace.storedZone(name)
-            switch operation["operationType"]?.stringValue {
-            case "create":
+            switch operation.operationType {
+            case .create:
                 try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
                 entries.append(Self.zoneJSON(name))
-            case "delete":
+            case .delete:
                 if name == ZoneID.default.zoneName {
                     entries.append(.object(["zoneID": WireRecord.zoneJSON(name), "serverErrorCode": .string(ServerErrorCode.badRequest.rawValue),
                                             "reason": .string("the default zone cannot be deleted")]))
@@ -61,8 +54,6 @@ extension CloudKitService {
                 } catch {
                     throw Self.serverError(error)
                 }
-            default:
-                throw ServerError(.badRequest, "operations[\(index)].operationType is \"create\" or \"delete\"")
             }
         }
         return .object(["zones": .array(entries)])

@@ -4,7 +4,9 @@ import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
 /// The CloudKit Web Services operations over a ``Store``, apart from HTTP: each takes the
-/// request's JSON body and its ``Namespace`` and returns the response's JSON, or throws the
+/// request's JSON body and its ``Namespace``, decodes the body into the endpoint's typed request
+/// (`RecordsQueryRequest`, `RecordsModifyRequest`, ...; a missing or mistyped member is a
+/// `BAD_REQUEST` naming its path and type), and returns the response's JSON, or throws the
 /// ``ServerError`` CloudKit would answer. ``CloudKitServer`` routes HTTP requests here; tests
 /// and other transports can call it directly.
 ///
@@ -41,16 +43,8 @@ public final class CloudKitService: Sendable {
 
     /// The store's zone for the request's `zoneID`, checked to exist (a namespace's default
     /// zone is made on first use).
-    func zone(from zoneID: JSONValue?, in namespace: Namespace) async throws(ServerError) -> ZoneID {
-        let zoneName: String
-        switch zoneID {
-        case nil, .null?: zoneName = ZoneID.default.zoneName
-        case let zoneID?:
-            guard case .object = zoneID else { throw ServerError(.badRequest, "zoneID is an object {\"zoneName\": string}, not \(zoneID.kindName)") }
-            guard let name = zoneID["zoneName"]?.stringValue else { throw ServerError(.badRequest, "zoneID has no \"zoneName\" string") }
-            zoneName = name
-        }
-        let zone = try namespace.storedZone(zoneName)
+    func zone(_ zoneID: ZoneIDRequest?, in namespace: Namespace) async throws(ServerError) -> ZoneID {
+        let zone = try namespace.storedZone(zoneID?.zoneName ?? ZoneID.default.zoneName)
         if namespace.isDefaultZone(zone), zone != .default, !createdDefaultZones.contains(zone) {
             try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
             createdDefaultZones.insert(zone)

@@ -32,37 +32,35 @@ struct ModifyOperation {
     let fields: [String: Value]
     let desiredKeys: Set<String>?
 
-    /// Reads one entry of `operations`.
-    init(_ entry: JSONValue, index: Int, zone: ZoneID) throws(ServerError) {
-        let place = "operations[\(index)]"
-        guard case .object = entry else { throw ServerError(.badRequest, "\(place) is an object, not \(entry.kindName)") }
-        guard let typeName = entry["operationType"]?.stringValue else { throw ServerError(.badRequest, "\(place) has no \"operationType\"") }
-        guard let kind = Kind(rawValue: typeName) else {
-            throw ServerError(.badRequest, "\(place): unknown operationType '\(typeName.prefix(80))' (\(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        guard let record = entry["record"], case .object = record else { throw ServerError(.badRequest, "\(place) has no \"record\" object") }
+    /// Checks one decoded operation of `operations` against what its type needs, in a zone.
+    init(_ operation: RecordsModifyRequest.Operation, zone: ZoneID) throws(ServerError) {
+        let place = operation.path
+        let kind = operation.operationType
         self.kind = kind
-        let name = record["recordName"]?.stringValue
-        if let name, !name.isEmpty {
+        if let name = operation.recordName, !name.isEmpty {
             id = RecordID(recordName: name, zoneID: zone)
         } else if kind == .create {
             id = RecordID(recordName: UUID().uuidString, zoneID: zone)
         } else {
-            throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordName\"")
+            throw ServerError(.badRequest, "\(place).record.recordName is missing (a string; \(kind.rawValue) needs it)")
         }
-        recordType = record["recordType"]?.stringValue
-        changeTag = record["recordChangeTag"]?.stringValue
-        fields = kind.isDeletion ? [:] : try WireRecord.fields(of: record)
-        desiredKeys = try CloudKitService.desiredKeys(entry["desiredKeys"]).map(Set.init)
+        recordType = operation.recordType
+        changeTag = operation.recordChangeTag
+        fields = operation.fields
+        desiredKeys = operation.desiredKeys.map(Set.init)
         switch kind {
-        case .create, .forceReplace:
-            if recordType == nil { throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordType\"") }
-        case .replace:
-            if recordType == nil { throw ServerError(.badRequest, "\(place): a replace needs the record's \"recordType\"") }
-            if changeTag == nil { throw ServerError(.badRequest, "\(place): a replace needs the record's \"recordChangeTag\" (or use forceReplace)") }
-        case .update, .delete:
-            if changeTag == nil { throw ServerError(.badRequest, "\(place): a \(kind.rawValue) needs the record's \"recordChangeTag\" (or use force\(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()))") }
-        case .forceUpdate, .forceDelete:
+        case .create, .forceReplace, .replace:
+            if recordType == nil { throw ServerError(.badRequest, "\(place).record.recordType is missing (a string; \(kind.rawValue) needs it)") }
+        default:
+            break
+        }
+        switch kind {
+        case .replace, .update, .delete:
+            if changeTag == nil {
+                let force = "force" + kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()
+                throw ServerError(.badRequest, "\(place).record.recordChangeTag is missing (a string; \(kind.rawValue) needs it, or use \(force))")
+            }
+        default:
             break
         }
     }

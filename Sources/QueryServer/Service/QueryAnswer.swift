@@ -23,7 +23,7 @@ struct QueryAnswer {
         bytes.append(UInt8(ascii: "]"))
         if let cursor = batch.cursor {
             bytes.append(contentsOf: #","continuationMarker":"#.utf8)
-            JSONValue.writeString(cursor.stringValue, into: &bytes)
+            JSONWriter.writeString(cursor.stringValue, into: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
         return bytes

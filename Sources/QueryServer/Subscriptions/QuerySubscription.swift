@@ -11,7 +11,7 @@ import RecordStore
 /// (kept as sent; this server delivers notifications over Server-Sent Events, not push).
 ///
 /// ```swift
-/// let subscription = try QuerySubscription(json, namespace: namespace, service: service)
+/// let subscription = try await QuerySubscription(json, path: "subscription", namespace: namespace, service: service)
 /// subscription.fires(on: .recordCreated)   // true when firesOn holds "create"
 /// ```
 struct QuerySubscription: Sendable {
@@ -55,49 +55,47 @@ struct QuerySubscription: Sendable {
     /// The longest subscription ID taken.
     static let longestIdentifier = 255
 
-    /// Reads and checks a subscription dictionary of a request.
-    init(_ value: JSONValue, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
-        guard case .object = value else { throw ServerError(.badRequest, "a subscription is an object, not \(value.kindName)") }
-        guard let identifier = value["subscriptionID"]?.stringValue, !identifier.isEmpty else {
-            throw ServerError(.badRequest, "a subscription needs a \"subscriptionID\" string")
+    /// Reads and checks a subscription dictionary of a request (at `path`, for errors).
+    init(_ value: JSONValue, path: String, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
+        let object = try RequestObject(value, path: path)
+        let identifier = try object.requiredString("subscriptionID")
+        guard !identifier.isEmpty, identifier.utf8.count <= Self.longestIdentifier, !identifier.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw ServerError(.badRequest, "\(object.path("subscriptionID")) has 1 to \(Self.longestIdentifier) bytes and no control characters")
         }
-        guard identifier.utf8.count <= Self.longestIdentifier, !identifier.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw ServerError(.badRequest, "a subscriptionID has at most \(Self.longestIdentifier) bytes and no control characters")
-        }
-        switch value["subscriptionType"]?.stringValue ?? "query" {
+        switch try object.string("subscriptionType", #""query""#) ?? "query" {
         case "query": break
         case "zone": throw ServerError(.badRequest, "zone subscriptions are not supported by this server; subscribe with a query")
-        case let other: throw ServerError(.badRequest, "subscriptionType is \"query\", not \"\(other.prefix(40))\"")
+        case let other: throw ServerError(.badRequest, "\(object.path("subscriptionType")) is \"query\", not \"\(other.prefix(40))\"")
         }
-        let query = try await service.recordQuery(value["query"])
+        let query = try await service.recordQuery(try object.decodeRequired("query"))
+        let expected = #"an array of "create", "update" or "delete""#
+        let keywords = try object.requiredArray("firesOn", expected)
+        guard !keywords.isEmpty else { throw ServerError(.badRequest, "\(object.path("firesOn")) is empty; it is \(expected)") }
         var reasons = Set<Reason>()
-        guard let keywords = value["firesOn"]?.arrayValue, !keywords.isEmpty else {
-            throw ServerError(.badRequest, "a query subscription needs \"firesOn\": some of \"create\", \"update\", \"delete\"")
-        }
-        for keyword in keywords {
+        for (index, keyword) in keywords.enumerated() {
             guard let reason = Reason.allCases.first(where: { $0.firesOnKeyword == keyword.stringValue }) else {
-                throw ServerError(.badRequest, "firesOn holds \"create\", \"update\" or \"delete\", not \(keyword.kindName)")
+                throw ServerError(.badRequest, "\(object.path("firesOn"))[\(index)] is \"create\", \"update\" or \"delete\", not \(keyword.kindName)")
             }
             reasons.insert(reason)
         }
-        if let once = value["firesOnce"], !once.isNull, once.boolValue == nil { throw ServerError(.badRequest, "firesOnce is a boolean") }
-        let zone = try await service.zone(from: value["zoneID"], in: namespace)
+        let once = try object.bool("firesOnce") ?? false
+        let zone = try await service.zone(try object.decode("zoneID"), in: namespace)
 
         subscriptionID = identifier
         recordType = query.recordType
         predicate = query.predicate
         self.zone = zone
         firesOn = reasons
-        firesOnce = value["firesOnce"]?.boolValue ?? false
+        firesOnce = once
         var members: [String: JSONValue] = [
             "subscriptionID": .string(identifier),
             "subscriptionType": .string("query"),
-            "query": value["query"] ?? .null,
+            "query": object.members["query"] ?? .null,
             "firesOn": .array(Reason.allCases.filter(reasons.contains).map { .string($0.firesOnKeyword) }),
             "firesOnce": .bool(firesOnce),
             "zoneID": .object(["zoneName": .string(namespace.clientZoneName(zone) ?? zone.zoneName)]),
         ]
-        if let info = value["notificationInfo"], !info.isNull { members["notificationInfo"] = info }
+        if let info = object["notificationInfo"] { members["notificationInfo"] = info }
         json = .object(members)
     }
 

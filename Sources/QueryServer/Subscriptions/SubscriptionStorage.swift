@@ -82,7 +82,7 @@ struct SubscriptionStorage: Sendable {
         } catch {
             throw ServerError(.internalError, "the stored subscription \(record.recordID.recordName) is damaged: \(error)")
         }
-        return try await QuerySubscription(json, namespace: namespace, service: service)
+        return try await QuerySubscription(json, path: "subscription", namespace: namespace, service: service)
     }
 
     /// A read's answer, or `nothing` when the namespace never stored a subscription (no zone or

@@ -12,7 +12,7 @@ import RecordStore
 /// | `createdUserRecordName`, `___createdBy`, `modifiedUserRecordName`, `___modifiedBy` | the server's one owner, `_defaultOwner` |
 ///
 /// ```swift
-/// let field = try FieldReference(["systemFieldName": "createdTimestamp"], place: "query.sortBy[0]")
+/// let field = try FieldReference(RequestObject(["systemFieldName": "createdTimestamp"], path: "query.sortBy[0]"))
 /// field.sortKey   // "creationDate"
 /// ```
 enum FieldReference: Equatable {
@@ -24,10 +24,12 @@ enum FieldReference: Equatable {
     case owner
     case allTokens
 
-    init(_ object: JSONValue, place: String) throws(ServerError) {
-        if let name = object["systemFieldName"]?.stringValue {
+    /// The field a filter or sort object names.
+    init(_ object: RequestObject) throws(ServerError) {
+        let place = object.path
+        if let name = try object.string("systemFieldName") {
             self = try Self.system(name, place: place)
-        } else if let name = object["fieldName"]?.stringValue {
+        } else if let name = try object.string("fieldName") {
             if name.hasPrefix("___") {
                 self = try Self.system(name, place: place)
             } else if QueryFilter.allTokensFieldNames.contains(name) {
@@ -39,7 +41,7 @@ enum FieldReference: Equatable {
                 self = .field(name)
             }
         } else {
-            throw ServerError(.badRequest, "\(place) names no field: give \"fieldName\" or \"systemFieldName\"")
+            throw ServerError(.badRequest, "\(place).fieldName is missing (a string, or a systemFieldName instead)")
         }
     }
 
@@ -86,8 +88,8 @@ enum FieldReference: Equatable {
     }
 
     /// A filter's value, as this field takes it (a reference or string for the record name and owner).
-    func value(from fieldValue: JSONValue, place: String) throws(ServerError) -> Value {
-        let value = try WireValue.value(from: fieldValue, field: place)
+    func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
+        let value = try WireValue.value(from: fieldValue, path: path)
         switch self {
         case .recordName, .owner:
             if case .reference(let reference) = value { return .string(reference.recordName) }

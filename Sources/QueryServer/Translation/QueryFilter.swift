@@ -10,10 +10,11 @@ import RecordStore
 /// so nothing a client sends is spliced into the predicate's text.
 ///
 /// ```swift
-/// let predicate = try QueryFilter.predicate(from: [
+/// let query = try RecordQueryRequest(RequestObject(["recordType": "City", "filterBy": [
 ///     ["comparator": "EQUALS", "fieldName": "countrycode", "fieldValue": ["value": "FR"]],
 ///     ["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 500000]],
-/// ])
+/// ]], path: "query"))
+/// let predicate = try QueryFilter.predicate(from: query.filterBy)
 /// predicate.predicateFormat   // countrycode == "FR" AND population > 500000
 /// ```
 ///
@@ -26,15 +27,11 @@ enum QueryFilter {
     /// The predicate `filterBy` stands for (TRUEPREDICATE when it is empty or absent).
     /// `fieldTypes` are the stored types of the record type's fields: a value that does not fit
     /// its field's type is `BAD_REQUEST` (a field the schema does not know takes any value).
-    static func predicate(from filterBy: JSONValue?, fieldTypes: [String: FieldType] = [:]) throws(ServerError) -> FormatPredicate {
-        guard let filterBy, !filterBy.isNull else { return .truePredicate }
-        guard let filters = filterBy.arrayValue else {
-            throw ServerError(.badRequest, "query.filterBy is an array of filters, not \(filterBy.kindName)")
-        }
+    static func predicate(from filters: [FilterRequest], fieldTypes: [String: FieldType] = [:]) throws(ServerError) -> FormatPredicate {
         var clauses: [String] = []
         var arguments: [Value] = []
-        for (index, filter) in filters.enumerated() {
-            let clause = try translate(filter, index: index, fieldTypes: fieldTypes, arguments: &arguments)
+        for filter in filters {
+            let clause = try translate(filter, fieldTypes: fieldTypes, arguments: &arguments)
             clauses.append("(\(clause))")
         }
         guard !clauses.isEmpty else { return .truePredicate }
@@ -46,17 +43,13 @@ enum QueryFilter {
     }
 
     /// One filter as a clause of the predicate's text, its values appended to `arguments`.
-    private static func translate(_ filter: JSONValue, index: Int, fieldTypes: [String: FieldType], arguments: inout [Value]) throws(ServerError) -> String {
-        let place = "query.filterBy[\(index)]"
-        guard case .object = filter else { throw ServerError(.badRequest, "\(place) is an object, not \(filter.kindName)") }
-        guard let comparator = filter["comparator"]?.stringValue else {
-            throw ServerError(.badRequest, "\(place) has no \"comparator\" string")
-        }
-        let field = try FieldReference(filter, place: place)
-        guard let fieldValue = filter["fieldValue"] else { throw ServerError(.badRequest, "\(place) has no \"fieldValue\"") }
-        let value = try field.value(from: fieldValue, place: place)
-        if case .field(let name) = field, let type = fieldTypes[name], filter["distance"]?.isNull ?? true, !FieldValueFit.fits(value, type) {
-            throw ServerError(.badRequest, "\(place): the field '\(name)' is \(CloudKitService.wireTypeName(type)), and the fieldValue is \(FieldValueFit.describe(value))")
+    private static func translate(_ filter: FilterRequest, fieldTypes: [String: FieldType], arguments: inout [Value]) throws(ServerError) -> String {
+        let place = filter.path
+        let comparator = filter.comparator
+        let field = filter.field
+        let value = filter.value
+        if case .field(let name) = field, let type = fieldTypes[name], filter.distance == nil, !FieldValueFit.fits(value, type) {
+            throw ServerError(.badRequest, "\(place).fieldValue is \(FieldValueFit.describe(value)), but the field '\(name)' is \(CloudKitService.wireTypeName(type))")
         }
         func bind(_ value: Value) -> String {
             arguments.append(value)
@@ -66,7 +59,7 @@ enum QueryFilter {
         // that the arguments stay in the order of the placeholders.
         func key() -> String { field.expression(bind: bind) }
 
-        if let distance = filter["distance"], !distance.isNull {
+        if let distance = filter.distance {
             return try distanceClause(comparator, key: key, value: value, distance: distance, place: place, bind: bind)
         }
         switch comparator {
@@ -104,13 +97,13 @@ enum QueryFilter {
 
     /// A comparison of the distance from a location field to a point.
     private static func distanceClause(
-        _ comparator: String, key: () -> String, value: Value, distance: JSONValue, place: String, bind: (Value) -> String
+        _ comparator: String, key: () -> String, value: Value, distance meters: Double, place: String, bind: (Value) -> String
     ) throws(ServerError) -> String {
         guard case .location = value else {
-            throw ServerError(.badRequest, "\(place): a \"distance\" needs a LOCATION fieldValue")
+            throw ServerError(.badRequest, "\(place).fieldValue is a LOCATION when a \"distance\" is given, not \(FieldValueFit.describe(value))")
         }
-        guard let meters = distance.doubleValue, meters.isFinite, meters >= 0 else {
-            throw ServerError(.badRequest, "\(place): \"distance\" is a number of meters, at least 0")
+        guard meters.isFinite, meters >= 0 else {
+            throw ServerError(.badRequest, "\(place).distance is a number of meters, at least 0")
         }
         let operation: String
         switch comparator {

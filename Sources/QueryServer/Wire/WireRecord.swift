@@ -34,17 +34,17 @@ enum WireRecord {
     /// `created`, `modified` and `fields`.
     static func write(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"recordName":"#.utf8)
-        JSONValue.writeString(record.recordID.recordName, into: &bytes)
+        JSONWriter.writeString(record.recordID.recordName, into: &bytes)
         bytes.append(contentsOf: #","recordType":"#.utf8)
-        JSONValue.writeString(record.recordType, into: &bytes)
+        JSONWriter.writeString(record.recordType, into: &bytes)
         if let tag = record.recordChangeTag {
             bytes.append(contentsOf: #","recordChangeTag":"#.utf8)
-            JSONValue.writeString(tag, into: &bytes)
+            JSONWriter.writeString(tag, into: &bytes)
         }
         bytes.append(contentsOf: #","deleted":false,"zoneID":{"zoneName":"#.utf8)
-        JSONValue.writeString(zoneName, into: &bytes)
+        JSONWriter.writeString(zoneName, into: &bytes)
         bytes.append(contentsOf: #","ownerRecordName":"#.utf8)
-        JSONValue.writeString(ownerName, into: &bytes)
+        JSONWriter.writeString(ownerName, into: &bytes)
         bytes.append(UInt8(ascii: "}"))
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
@@ -61,7 +61,7 @@ enum WireRecord {
             guard WireValue.hasWireType(value) else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            JSONValue.writeString(name, into: &bytes)
+            JSONWriter.writeString(name, into: &bytes)
             bytes.append(UInt8(ascii: ":"))
             WireValue.write(value, numbersAsStrings: numbersAsStrings, into: &bytes)
         }
@@ -73,9 +73,9 @@ enum WireRecord {
         bytes.append(contentsOf: #"{"timestamp":"#.utf8)
         WireValue.milliseconds(date).write(into: &bytes)
         bytes.append(contentsOf: #","userRecordName":"#.utf8)
-        JSONValue.writeString(ownerName, into: &bytes)
+        JSONWriter.writeString(ownerName, into: &bytes)
         bytes.append(contentsOf: #","deviceID":"#.utf8)
-        JSONValue.writeString(deviceName, into: &bytes)
+        JSONWriter.writeString(deviceName, into: &bytes)
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -87,19 +87,5 @@ enum WireRecord {
     /// A zone ID dictionary.
     static func zoneJSON(_ zoneName: String) -> JSONValue {
         .object(["zoneName": .string(zoneName), "ownerRecordName": .string(ownerName)])
-    }
-
-    /// The fields of a record dictionary a client sent (`fields`, absent meaning none).
-    static func fields(of record: JSONValue) throws(ServerError) -> [String: Value] {
-        guard let raw = record["fields"], !raw.isNull else { return [:] }
-        guard case .object(let members) = raw else {
-            throw ServerError(.badRequest, "a record's \"fields\" is an object of field values, not \(raw.kindName)")
-        }
-        var fields: [String: Value] = [:]
-        fields.reserveCapacity(members.count)
-        for (name, fieldValue) in members {
-            fields[name] = try WireValue.value(from: fieldValue, field: name)
-        }
-        return fields
     }
 }

@@ -20,49 +20,45 @@ import PredicateLanguage
 /// `latitude` (a location) or `recordName` (a reference), an array (a list).
 ///
 /// ```swift
-/// try WireValue.value(from: ["value": 42, "type": "INT64"], field: "population")   // .int(42)
+/// try WireValue.value(from: ["value": 42, "type": "INT64"], path: "fields.population")   // .int(42)
 /// WireValue.json(.date(date), numbersAsStrings: false)   // {"value": 1714564800000, "type": "TIMESTAMP"}
 /// ```
 enum WireValue {
     // MARK: From the wire
 
-    /// The store value a field value dictionary (`{value, type}`) holds.
-    static func value(from fieldValue: JSONValue, field: String) throws(ServerError) -> Value {
-        guard case .object = fieldValue else {
-            throw ServerError(.badRequest, "field '\(field)': a field value is an object {\"value\": ..., \"type\": ...}, not \(fieldValue.kindName)")
-        }
-        guard let raw = fieldValue["value"] else {
-            throw ServerError(.badRequest, "field '\(field)': the field value has no \"value\"")
-        }
-        let type: String?
-        switch fieldValue["type"] {
-        case nil, .null?: type = nil
-        case .string(let name)?: type = name
-        case let other?: throw ServerError(.badRequest, "field '\(field)': \"type\" is a string such as \"STRING\", not \(other.kindName)")
-        }
-        return try value(raw, type: type, field: field)
+    /// The store value a field value dictionary (`{value, type}`) holds; `path` is where the
+    /// dictionary is in the request (`operations[0].record.fields.population`), for errors that
+    /// name the member and the type it should have.
+    static func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
+        let object = try RequestObject(fieldValue, path: path)
+        // A null value is a value (it clears a field); only an absent one is missing.
+        guard let raw = object.members["value"] else { throw ServerError(.badRequest, "\(object.path("value")) is missing (the field's value)") }
+        let type = try object.string("type", "a field type such as \"STRING\"")
+        return try value(raw, type: type, path: object.path("value"))
     }
 
-    /// A raw JSON value read as a type (nil: typed by its JSON).
-    static func value(_ raw: JSONValue, type: String?, field: String) throws(ServerError) -> Value {
+    /// A raw JSON value (at `path`) read as a type (nil: typed by its JSON).
+    static func value(_ raw: JSONValue, type: String?, path: String) throws(ServerError) -> Value {
         if raw.isNull { return .null }
-        guard let type else { return try inferred(raw, field: field) }
+        guard let type else { return try inferred(raw, path: path) }
         if type.hasSuffix("_LIST") {
             guard let elements = raw.arrayValue else {
-                throw ServerError(.badRequest, "field '\(field)': a \(type) value is an array, not \(raw.kindName)")
+                throw ServerError(.badRequest, "\(path) is an array (\(type)), not \(raw.kindName)")
             }
             let elementType = String(type.dropLast("_LIST".count))
             var members: [Value] = []
             members.reserveCapacity(elements.count)
-            for element in elements { members.append(try scalar(element, type: elementType, field: field)) }
+            for (index, element) in elements.enumerated() {
+                members.append(try scalar(element, type: elementType, path: "\(path)[\(index)]"))
+            }
             return .list(members)
         }
-        return try scalar(raw, type: type, field: field)
+        return try scalar(raw, type: type, path: path)
     }
 
-    private static func scalar(_ raw: JSONValue, type: String, field: String) throws(ServerError) -> Value {
+    private static func scalar(_ raw: JSONValue, type: String, path: String) throws(ServerError) -> Value {
         func wrong(_ expected: String) -> ServerError {
-            ServerError(.badRequest, "field '\(field)': a \(type) value is \(expected), not \(raw.kindName)")
+            ServerError(.badRequest, "\(path) is \(expected) (\(type)), not \(raw.kindName)")
         }
         switch type {
         case "STRING":
@@ -82,17 +78,17 @@ enum WireValue {
             guard let text = raw.stringValue, let data = Data(base64Encoded: text) else { throw wrong("base64 text") }
             return .bytes(data)
         case "LOCATION":
-            return try location(raw, field: field)
+            return try location(raw, path: path)
         case "REFERENCE":
-            return try reference(raw, field: field)
+            return try reference(raw, path: path)
         case "ASSETID":
-            throw ServerError(.badRequest, "field '\(field)': assets are not supported by this server")
+            throw ServerError(.badRequest, "\(path): assets are not supported by this server")
         default:
-            throw ServerError(.badRequest, "field '\(field)': unknown field type '\(type)' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, or one of them with _LIST)")
+            throw ServerError(.badRequest, "\(path): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, or one of them with _LIST)")
         }
     }
 
-    private static func inferred(_ raw: JSONValue, field: String) throws(ServerError) -> Value {
+    private static func inferred(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
         switch raw {
         case .null: return .null
         case .string(let text): return .string(text)
@@ -101,33 +97,38 @@ enum WireValue {
         case .bool(let flag): return .int(flag ? 1 : 0)
         case .array(let elements):
             var members: [Value] = []
-            for element in elements { members.append(try inferred(element, field: field)) }
+            for (index, element) in elements.enumerated() { members.append(try inferred(element, path: "\(path)[\(index)]")) }
             return .list(members)
         case .object:
-            if raw["latitude"] != nil { return try location(raw, field: field) }
-            if raw["recordName"] != nil { return try reference(raw, field: field) }
-            throw ServerError(.badRequest, "field '\(field)': an object value needs a \"type\" (LOCATION or REFERENCE)")
+            if raw["latitude"] != nil { return try location(raw, path: path) }
+            if raw["recordName"] != nil { return try reference(raw, path: path) }
+            throw ServerError(.badRequest, "\(path) is an object, which needs a \"type\" (LOCATION or REFERENCE)")
         }
     }
 
-    /// A location dictionary: `latitude` and `longitude` in degrees, `altitude` in meters.
-    static func location(_ raw: JSONValue, field: String) throws(ServerError) -> Value {
-        guard let latitude = raw["latitude"]?.doubleValue, let longitude = raw["longitude"]?.doubleValue else {
-            throw ServerError(.badRequest, "field '\(field)': a location is {\"latitude\": number, \"longitude\": number}")
+    /// A location dictionary (at `path`): `latitude` and `longitude` in degrees, `altitude` in meters.
+    static func location(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
+        let expected = "a location {\"latitude\": number, \"longitude\": number}"
+        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
+        let object = try RequestObject(raw, path: path)
+        guard let latitude = try object.number("latitude"), let longitude = try object.number("longitude") else {
+            throw ServerError(.badRequest, "\(path) is \(expected)")
         }
-        let location = Location(latitude: latitude, longitude: longitude, altitude: raw["altitude"]?.doubleValue)
+        let location = Location(latitude: latitude, longitude: longitude, altitude: try object.number("altitude"))
         guard location.isValid else {
-            throw ServerError(.badRequest, "field '\(field)': latitude must be within ±90 and longitude within ±180 degrees")
+            throw ServerError(.badRequest, "\(path): latitude must be within ±90 and longitude within ±180 degrees")
         }
         return .location(location)
     }
 
-    /// A reference dictionary: `recordName`, and `zoneID.zoneName` (the default zone when absent).
-    static func reference(_ raw: JSONValue, field: String) throws(ServerError) -> Value {
-        guard let name = raw["recordName"]?.stringValue, !name.isEmpty else {
-            throw ServerError(.badRequest, "field '\(field)': a reference is {\"recordName\": string, \"zoneID\": {\"zoneName\": string}}")
-        }
-        let zone = raw["zoneID"]?["zoneName"]?.stringValue ?? Reference.defaultZoneName
+    /// A reference dictionary (at `path`): `recordName`, and `zoneID.zoneName` (the default zone when absent).
+    static func reference(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
+        let expected = "a reference {\"recordName\": string, \"zoneID\": {\"zoneName\": string}}"
+        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
+        let object = try RequestObject(raw, path: path)
+        let name = try object.requiredString("recordName")
+        guard !name.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordName")) is empty") }
+        let zone = try object.decode("zoneID", as: ZoneIDRequest.self)?.zoneName ?? Reference.defaultZoneName
         return .reference(Reference(recordName: name, zoneName: zone))
     }
 
@@ -155,15 +156,15 @@ enum WireValue {
         switch value {
         case .string(let text):
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            JSONValue.writeString(text, into: &bytes)
+            JSONWriter.writeString(text, into: &bytes)
             bytes.append(contentsOf: #","type":"STRING"}"#.utf8)
         case .int(let integer) where !numbersAsStrings:
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            bytes.append(contentsOf: String(integer).utf8)
+            JSONWriter.writeInteger(integer, into: &bytes)
             bytes.append(contentsOf: #","type":"INT64"}"#.utf8)
         case .double(let number) where !numbersAsStrings && number.isFinite:
             bytes.append(contentsOf: #"{"value":"#.utf8)
-            bytes.append(contentsOf: number.description.utf8)
+            JSONWriter.writeNumber(number, nonFinite: .string, into: &bytes)
             bytes.append(contentsOf: #","type":"DOUBLE"}"#.utf8)
         case .date(let date):
             bytes.append(contentsOf: #"{"value":"#.utf8)

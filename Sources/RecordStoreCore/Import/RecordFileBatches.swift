@@ -88,7 +88,7 @@ package struct RecordFileBatches {
         let value: Value
         do {
             value = try Value(jsonBytes: bytes)
-        } catch let error as ValueJSONError {
+        } catch let error as JSONParsingError {
             let line = 1 + bytes.prefix(max(0, min(error.offset, bytes.count))).filter { $0 == 0x0A }.count
             throw RecordStoreError.malformedInput(file: file, line: line, message: "bad JSON: \(error.message)")
         } catch {

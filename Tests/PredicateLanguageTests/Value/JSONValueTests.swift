@@ -42,13 +42,13 @@ struct JSONValueTests {
             ("\"\\ud800\"", "unpaired UTF-16 surrogate in \\u escape", 7),
         ]
         for (text, message, offset) in cases {
-            #expect(throws: ValueJSONError(message: message, offset: offset), "\(text)") { try Value(jsonText: text) }
+            #expect(throws: JSONParsingError(message: message, offset: offset), "\(text)") { try Value(jsonText: text) }
         }
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000)
-        #expect(throws: ValueJSONError.self) { try Value(jsonText: deep) }
+        #expect(throws: JSONParsingError.self) { try Value(jsonText: deep) }
     }
 
     @Test func writesAndReadsBack() throws {

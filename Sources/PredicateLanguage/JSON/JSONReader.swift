@@ -1,41 +1,47 @@
 import Foundation
 
-/// Reads JSON text straight into ``Value``s, without going through `JSONSerialization`.
+/// The package's one JSON reader: a recursive-descent parser over UTF-8 bytes that builds any
+/// `JSONTree` as it reads, so that reading into ``Value`` (the hot path of `query import`)
+/// makes no intermediate tree, and the server reads ``JSONValue`` with the same code.
 ///
-/// Its neighbours: ``JSONValueWriter`` is its inverse; ``TypedJSONValue`` decodes the one-key
-/// objects it meets (`{"$date": ...}`). QueryServer's `JSONValue` parser reads the same grammar
-/// into plain JSON (no typed objects, integers kept apart), as CloudKit's wire needs.
+/// It reads exactly one JSON value (RFC 8259), with white space around it. Every error is a
+/// ``JSONParsingError`` with what was wrong and the byte offset where reading stopped. Nesting
+/// deeper than the options' `JSONReadingOptions/maximumDepth` is an error, so hostile input
+/// cannot overflow the stack. Numbers reach the tree as `JSONTree/jsonInteger(_:)` when they
+/// have neither fraction nor exponent and fit in 64 bits, as `JSONTree/jsonNumber(_:)`
+/// otherwise; the tree decides what they become.
 ///
-/// Numbers become `.int` when integral (and within 64 bits), `.double` otherwise.
-/// One-key objects spell typed values (see ``Value/init(jsonText:)``).
-/// Nesting is limited to ``maximumDepth`` levels so hostile input cannot
-/// overflow the stack.
-struct JSONValueParser {
-    /// The deepest nesting of arrays and objects accepted.
-    static let maximumDepth = 512
-
+/// ```swift
+/// let value = try bytes.withJSONBuffer { buffer throws(JSONParsingError) in
+///     try JSONReader<JSONValue>.read(buffer, options: JSONValue.readingOptions)
+/// }
+/// ```
+package struct JSONReader<Tree: JSONTree> {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    private let options: JSONReadingOptions
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
         self.bytes = bytes
+        self.options = options
     }
 
-    /// Parses exactly one JSON value, allowing white space around it.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ValueJSONError) -> Value {
-        var parser = JSONValueParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.position < bytes.count {
-            throw parser.error("unexpected text after the JSON value")
+    /// Reads exactly one JSON value, allowing white space around it.
+    package static func read(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) throws(JSONParsingError) -> Tree {
+        var reader = JSONReader(bytes: bytes, options: options)
+        reader.skipWhitespace()
+        let value = try reader.parseValue()
+        reader.skipWhitespace()
+        if reader.position < bytes.count {
+            throw reader.error("unexpected text after the JSON value")
         }
         return value
     }
 
-    private func error(_ message: String) -> ValueJSONError {
-        ValueJSONError(message: message, offset: position)
+    private func error(_ message: String) -> JSONParsingError {
+        JSONParsingError(message: message, offset: position)
     }
 
     private mutating func skipWhitespace() {
@@ -47,21 +53,21 @@ struct JSONValueParser {
         }
     }
 
-    private mutating func parseValue() throws(ValueJSONError) -> Value {
+    private mutating func parseValue() throws(JSONParsingError) -> Tree {
         guard position < bytes.count else { throw error("expected a JSON value, found the end of the input") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return .list(try parseArray())
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "["): return Tree.jsonArray(try parseArray())
+        case UInt8(ascii: "\""): return Tree.jsonString(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return Tree.jsonBool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return Tree.jsonBool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return Tree.jsonNull()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw error("expected a JSON value, found '\(Character(Unicode.Scalar(bytes[position])))'")
         }
     }
 
-    private mutating func expectWord(_ word: StaticString) throws(ValueJSONError) {
+    private mutating func expectWord(_ word: StaticString) throws(JSONParsingError) {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count else { throw error("expected '\(word)'") }
         let start = word.utf8Start
@@ -71,18 +77,18 @@ struct JSONValueParser {
         position += count
     }
 
-    private mutating func enter() throws(ValueJSONError) {
+    private mutating func enter() throws(JSONParsingError) {
         depth += 1
-        if depth > JSONValueParser.maximumDepth {
-            throw error("JSON nested deeper than \(JSONValueParser.maximumDepth) levels")
+        if depth > options.maximumDepth {
+            throw error("JSON nested deeper than \(options.maximumDepth) levels")
         }
     }
 
-    private mutating func parseArray() throws(ValueJSONError) -> [Value] {
+    private mutating func parseArray() throws(JSONParsingError) -> [Tree] {
         try enter()
         defer { depth -= 1 }
         position += 1  // [
-        var elements: [Value] = []
+        var elements: [Tree] = []
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
@@ -104,16 +110,16 @@ struct JSONValueParser {
         }
     }
 
-    private mutating func parseObject() throws(ValueJSONError) -> Value {
+    private mutating func parseObject() throws(JSONParsingError) -> Tree {
         let objectStart = position
         try enter()
         defer { depth -= 1 }
         position += 1  // {
-        var members: [String: Value] = [:]
+        var members: [String: Tree] = [:]
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return try Tree.jsonObject(members)
         }
         while true {
             skipWhitespace()
@@ -139,24 +145,21 @@ struct JSONValueParser {
                 throw error("expected ',' or '}' in an object")
             }
         }
-        if members.count == 1, let (key, payload) = members.first, key.hasPrefix("$") {
-            do {
-                return try TypedJSONValue.decode(key: key, payload: payload)
-            } catch {
-                throw ValueJSONError(message: error.message, offset: objectStart)
-            }
+        do {
+            return try Tree.jsonObject(members)
+        } catch {
+            throw JSONParsingError(message: error.message, offset: objectStart)
         }
-        return .object(members)
     }
 
-    private mutating func parseString() throws(ValueJSONError) -> String {
+    private mutating func parseString() throws(JSONParsingError) -> String {
         position += 1  // opening quote
         let start = position
         // Fast path: no escapes.
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let string = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<position]), start: start)
                 position += 1
                 return string
             }
@@ -167,8 +170,9 @@ struct JSONValueParser {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
+                let string = try scalars.withUnsafeBufferPointer { buffer throws(JSONParsingError) in try makeString(buffer, start: start) }
                 position += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return string
             }
             if byte < 0x20 {
                 throw error("control character in a string (escape it)")
@@ -215,7 +219,20 @@ struct JSONValueParser {
         throw error("unterminated string")
     }
 
-    private mutating func parseHex4() throws(ValueJSONError) -> UInt32 {
+    /// A string's bytes as a string, by the options' rule for bytes that are not UTF-8.
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONParsingError) -> String {
+        switch options.invalidUTF8 {
+        case .repair:
+            return String(decoding: utf8, as: UTF8.self)
+        case .refuse:
+            guard let string = String(validating: utf8, as: UTF8.self) else {
+                throw JSONParsingError(message: "a string is not valid UTF-8", offset: start)
+            }
+            return string
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONParsingError) -> UInt32 {
         guard position + 4 <= bytes.count else { throw error("expected four hex digits after \\u") }
         var code: UInt32 = 0
         for _ in 0..<4 {
@@ -233,12 +250,23 @@ struct JSONValueParser {
         return code
     }
 
-    private mutating func parseNumber() throws(ValueJSONError) -> Value {
+    private mutating func parseNumber() throws(JSONParsingError) -> Tree {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
         var isIntegerSyntax = true
         let digitsStart = position
-        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        // Integers accumulate as they are read (negatively, so that Int64.min fits); text only
+        // for the rest.
+        var integer: Int64 = 0
+        var overflowed = false
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+            let (times10, overflow1) = integer.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(Int64(bytes[position] - UInt8(ascii: "0")))
+            overflowed = overflowed || overflow1 || overflow2
+            integer = next
+            position += 1
+        }
         guard position > digitsStart else { throw error("expected digits in a number") }
         if bytes[digitsStart] == UInt8(ascii: "0"), position - digitsStart > 1 {
             throw error("leading zeros are not allowed in JSON numbers")
@@ -258,14 +286,12 @@ struct JSONValueParser {
             while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
             guard position > exponentStart else { throw error("expected digits in the exponent") }
         }
+        if isIntegerSyntax, !overflowed {
+            if negative { return Tree.jsonInteger(integer) }
+            if integer != .min { return Tree.jsonInteger(-integer) }
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        if isIntegerSyntax, let integer = Int64(text) {
-            return .int(integer)
-        }
         guard let double = Double(text) else { throw error("invalid number '\(text)'") }
-        if let integer = Int64(exactly: double) {
-            return .int(integer)
-        }
-        return .double(double)
+        return Tree.jsonNumber(double)
     }
 }

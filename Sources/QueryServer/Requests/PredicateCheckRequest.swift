@@ -1,0 +1,30 @@
+import PredicateLanguage
+
+/// The body of this server's `predicates/check`: `predicate` (an NSPredicate format string),
+/// `arguments` (in the JSON mapping of `query.arguments`) and `rules` (`cloudkit`, `full` or
+/// `coredata`; absent, the server's).
+///
+/// ```swift
+/// let request = try PredicateCheckRequest(body: ["predicate": "name == %@", "arguments": ["Paris"], "rules": "full"])
+/// request.rules   // .full
+/// ```
+struct PredicateCheckRequest: RequestDecodable {
+    let predicate: String
+    let arguments: [Value]
+    /// The rule profile asked for; nil for the server's.
+    let rules: PredicateRules?
+
+    init(_ object: RequestObject) throws(ServerError) {
+        predicate = try object.requiredString("predicate", "an NSPredicate format string")
+        arguments = try TypedJSON.values(object, "arguments")
+        let expected = #""cloudkit", "full" or "coredata""#
+        if let name = try object.string("rules", expected) {
+            guard let rules = PredicateRules.allCases.first(where: { CloudKitService.rulesName($0) == name.lowercased() }) else {
+                throw ServerError(.badRequest, "\(object.path("rules")) is \(expected)")
+            }
+            self.rules = rules
+        } else {
+            rules = nil
+        }
+    }
+}
