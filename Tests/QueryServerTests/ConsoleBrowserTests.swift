@@ -91,13 +91,13 @@ struct ConsoleBrowserTests {
         #expect(start["headers"] == ["#", "recordName", "name", "city", "country", "elevation", "iata", "icao", "lat", "lid", "location",
                                      "lon", "subd", "tz"])
         let airports = try await store.records(matching: RecordQuery(recordType: "Airport", predicate: .truePredicate), resultsLimit: 20)
-        #expect(start["recordNames"] == .array(airports.matchResults.map { .string($0.recordID.recordName) }))
+        #expect(start["recordNames"] == .array(airports.records.map { .string($0.recordID.recordName) }))
         #expect(start["pageInfo"] == "Page 1 · rows 1–20 · more follow")
         let picked = try #require(steps["pick"])
         #expect(picked["selected"] == ["City"])
         #expect(picked["hash"] == "#type=City")
         let cities = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
-        #expect(picked["recordNames"] == .array(cities.matchResults.map { .string($0.recordID.recordName) }))
+        #expect(picked["recordNames"] == .array(cities.records.map { .string($0.recordID.recordName) }))
 
         // Highlighting: each token in its class; the server's canonical form.
         let highlight = try #require(steps["highlight"])
@@ -136,17 +136,17 @@ struct ConsoleBrowserTests {
         #expect(matching > 30)
         let page1 = try #require(steps["page1"])
         #expect(page1["sorts"] == [["population", "↓ desc"], ["name", "↑ asc"]])
-        #expect(page1["rows"] == Self.rows(first.matchResults, from: 1))
+        #expect(page1["rows"] == Self.rows(first.records, from: 1))
         #expect(page1["rows"]?.arrayValue?.first?["name"] == "Paris")
         #expect(page1["pageInfo"] == "Page 1 · rows 1–10 · more follow")
         #expect(page1["previousEnabled"] == false)
         #expect(page1["nextEnabled"] == true)
         let page2 = try #require(steps["page2"])
-        #expect(page2["rows"] == Self.rows(second.matchResults, from: 11))
+        #expect(page2["rows"] == Self.rows(second.records, from: 11))
         #expect(page2["pageInfo"] == "Page 2 · rows 11–20 · more follow")
         #expect(page2["previousEnabled"] == true)
-        #expect(steps["page3"]?["rows"] == Self.rows(third.matchResults, from: 21))
-        #expect(steps["back"]?["rows"] == Self.rows(second.matchResults, from: 11))
+        #expect(steps["page3"]?["rows"] == Self.rows(third.records, from: 21))
+        #expect(steps["back"]?["rows"] == Self.rows(second.records, from: 11))
         #expect(steps["back"]?["pageInfo"] == "Page 2 · rows 11–20 · more follow")
 
         // The plan names the index the store uses.
@@ -172,10 +172,10 @@ struct ConsoleBrowserTests {
         #expect(map["count"] == 10)
         #expect(map["dataPoints"] == "10")
         #expect(map["inside"] == true)
-        #expect(map["recordNames"] == .array(second.matchResults.map { .string($0.recordID.recordName) }))
+        #expect(map["recordNames"] == .array(second.records.map { .string($0.recordID.recordName) }))
         let titles = map["titles"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(titles.count == 10)
-        for (title, record) in zip(titles, second.matchResults) {
+        for (title, record) in zip(titles, second.records) {
             guard case .string(let name)? = record.fields["name"], case .location(let location)? = record.fields["location"] else {
                 Issue.record("\(record.recordID.recordName) has no name or location")
                 continue

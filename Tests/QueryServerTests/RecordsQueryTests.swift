@@ -42,7 +42,7 @@ import Testing
     /// The record names the store itself returns for a predicate, by record name.
     static func expected(_ store: Store, _ format: String, _ arguments: [Value] = []) async throws -> [String] {
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: format, argumentArray: arguments), sorts: [Sort("recordName")])
-        return try await store.records(matching: query, resultsLimit: 200).matchResults.map(\.recordID.recordName)
+        return try await store.records(matching: query, resultsLimit: 200).records.map(\.recordID.recordName)
     }
 
     static func query(_ filters: [JSONValue], sortBy: JSONValue = [["systemFieldName": "recordName", "ascending": true]]) -> JSONValue {

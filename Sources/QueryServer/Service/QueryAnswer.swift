@@ -14,9 +14,9 @@ struct QueryAnswer {
     /// as ``WireRecord/write(_:zoneName:desiredKeys:numbersAsStrings:into:)`` writes it.
     func jsonBytes() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(512 * max(1, batch.matchResults.count))
+        bytes.reserveCapacity(512 * max(1, batch.records.count))
         bytes.append(contentsOf: #"{"records":["#.utf8)
-        for (index, record) in batch.matchResults.enumerated() {
+        for (index, record) in batch.records.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             WireRecord.write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, into: &bytes)
         }

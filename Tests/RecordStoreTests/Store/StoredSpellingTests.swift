@@ -115,9 +115,9 @@ struct StoredSpellingTests {
         }
         // Paging by keyset from the NFD record continues after it, at its NFC position.
         let first = try store.firstBatch(matching: RecordQuery(recordType: "Word", predicate: .truePredicate, sorts: [Sort("text")]), resultsLimit: 3)
-        #expect(first.matchResults.map(\.recordID.recordName) == ["3-b", "4-z", "1-nfd"], "\(engine)")
+        #expect(first.records.map(\.recordID.recordName) == ["3-b", "4-z", "1-nfd"], "\(engine)")
         let cursor = try #require(first.cursor, "\(engine)")
-        #expect(try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: 3).matchResults.map(\.recordID.recordName) == ["2-nfc"], "\(engine)")
+        #expect(try store.nextBatch(continuingMatchFrom: cursor, resultsLimit: 3).records.map(\.recordID.recordName) == ["2-nfc"], "\(engine)")
     }
 
     @Test("An update from NFD to NFC and back stores each spelling exactly", arguments: TestEngine.allCases)
