@@ -28,62 +28,8 @@ import RecordStore
 /// try await server.run()
 /// ```
 public struct CloudKitServer: Sendable {
-    /// Where and how the server listens.
-    public struct Configuration: Sendable {
-        /// The address to bind (loopback unless given).
-        public var host: String
-        /// The port (0: any free port, reported to `onListening`).
-        public var port: Int
-        /// The only container served, or nil for any (all containers then share the store).
-        public var container: String?
-        /// The rules `query.predicate` follows (`cloudKit` unless started with `--rules full`).
-        public var predicateRules: PredicateRules
-        /// The largest request body accepted, in bytes.
-        public var maximumBodySize: Int
-        /// Who may call; with none, anyone may (start such a server on loopback only).
-        public var credentials: ServerCredentials
-        /// Requests a second each key or API token may send (0: no limit).
-        public var rateLimit: Double
-        /// How many requests a key or token may send at once before ``rateLimit`` applies.
-        public var rateBurst: Double
-        /// Failed authentications a second a client address may make before it is `THROTTLED`
-        /// (0: no limit).
-        public var failedAuthenticationRate: Double = 1
-        /// How many failed authentications a client address may make at once.
-        public var failedAuthenticationBurst: Double = 20
-        /// Host names a server without credentials answers besides loopback ones (``LocalAccessMiddleware``).
-        public var allowedHosts: [String] = []
-        /// Origins (`https://app.example`) a server without credentials answers besides its own.
-        public var allowedOrigins: [String] = []
-        /// Seconds a new connection has to send its first request's headers.
-        public var headerTimeout: Double = 10
-        /// Seconds a request has to send its whole body once its headers arrived.
-        public var bodyTimeout: Double = 30
-        /// Seconds a connection may sit idle between requests before it is closed.
-        public var idleTimeout: Double = 60
-        /// The most connections served at once; a few more are accepted for `/health` only.
-        public var maximumConnections: Int = 1000
-        /// The certificate chain and private key to serve HTTPS with, or nil for plain HTTP.
-        public var tls: TLSFiles?
-
-        /// A configuration; every value has a default that serves loopback on port 8080.
-        ///
-        /// ```swift
-        /// let configuration = CloudKitServer.Configuration(port: 0, credentials: credentials, rateLimit: 50, rateBurst: 100)
-        /// ```
-        public init(host: String = "127.0.0.1", port: Int = 8080, container: String? = nil,
-                    predicateRules: PredicateRules = .cloudKit, maximumBodySize: Int = 4 << 20,
-                    credentials: ServerCredentials = ServerCredentials(), rateLimit: Double = 100, rateBurst: Double = 200) {
-            self.host = host
-            self.port = port
-            self.container = container
-            self.predicateRules = predicateRules
-            self.maximumBodySize = maximumBodySize
-            self.credentials = credentials
-            self.rateLimit = rateLimit
-            self.rateBurst = rateBurst
-        }
-    }
+    /// Where and how the server listens (``ServerConfiguration``).
+    public typealias Configuration = ServerConfiguration
 
     /// The operations the routes call (usable without HTTP).
     public let service: CloudKitService
@@ -152,7 +98,7 @@ public struct CloudKitServer: Sendable {
                                                          scheme: configuration.tls == nil ? "http" : "https"))
         }
         router.get("health") { _, _ in
-            Self.response(.object(["status": .string("ok")]), status: .ok)
+            JSONResponse.make(.object(["status": .string("ok")]), status: .ok)
         }
         // The query console: one page that calls the routes below like any client.
         let console = ConsoleDocument(configuration: configuration)
@@ -161,44 +107,44 @@ public struct CloudKitServer: Sendable {
             .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers))
         database.post("records/query") { _, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
-            Self.response(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace()).jsonBytes())
+            JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace()).jsonBytes())
         }
         // This server's extensions for the console (and any client): the plan of a query, the
         // schema, and a predicate's check with the position of its syntax error.
         database.post("records/explain") { _, context in
-            Self.response(try await service.explain(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
         }
         for method in [HTTPRequest.Method.get, .post] {
             database.on("schema", method: method) { _, context in
-                Self.response(try await service.schema(in: try context.requireNamespace()))
+                JSONResponse.make(try await service.schema(in: try context.requireNamespace()))
             }
             database.on("zones/list", method: method) { _, context in
-                Self.response(try await service.listZones(in: try context.requireNamespace()))
+                JSONResponse.make(try await service.listZones(in: try context.requireNamespace()))
             }
             database.on("subscriptions/list", method: method) { _, context in
-                Self.response(try await service.listSubscriptions(in: try context.requireNamespace()))
+                JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
             }
         }
         database.post("predicates/check") { _, context in
-            Self.response(try service.checkPredicate(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try service.checkPredicate(try context.json(), in: try context.requireNamespace()))
         }
         database.post("records/lookup") { _, context in
-            Self.response(try await service.lookup(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace()))
         }
         database.post("records/modify") { _, context in
-            Self.response(try await service.modify(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace()))
         }
         database.post("zones/lookup") { _, context in
-            Self.response(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
         }
         database.post("zones/modify") { _, context in
-            Self.response(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
         }
         database.post("subscriptions/modify") { _, context in
-            Self.response(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
         }
         database.post("subscriptions/lookup") { _, context in
-            Self.response(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
         }
         database.get("subscriptions/events") { request, context in
             // This server's extension: the namespace's notifications as Server-Sent Events.
@@ -229,13 +175,4 @@ public struct CloudKitServer: Sendable {
 
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
 
-    /// A JSON response.
-    static func response(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        response(bytes: value.jsonBytes(), status: status)
-    }
-
-    /// A response of JSON bytes.
-    static func response(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
 }

@@ -52,7 +52,7 @@ public struct ConsoleDocument: Sendable {
                 tokenRequired: Bool, rules: PredicateRules) {
         let settings = [
             ("data-container", container), ("data-environment", environment), ("data-database", database),
-            ("data-token-required", tokenRequired ? "true" : "false"), ("data-rules", CloudKitService.rulesName(rules)),
+            ("data-token-required", tokenRequired ? "true" : "false"), ("data-rules", rules.requestName),
         ].map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: " ")
         html = ConsolePage.render(settings: settings)
         contentSecurityPolicy = [
@@ -68,7 +68,7 @@ public struct ConsoleDocument: Sendable {
     }
 
     /// The page for a server's configuration.
-    init(configuration: CloudKitServer.Configuration) {
+    init(configuration: ServerConfiguration) {
         self.init(container: configuration.container ?? Self.defaultContainer, tokenRequired: !configuration.credentials.isEmpty,
                   rules: configuration.predicateRules)
     }

@@ -17,7 +17,7 @@ import NIOCore
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
-    let configuration: CloudKitServer.Configuration
+    let configuration: ServerConfiguration
     let authenticator: RequestAuthenticator
     /// Requests per caller (key ID or API token).
     let limiter: RateLimiter
@@ -26,7 +26,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// The private database user of each key ID (``PrivateDatabaseUser/resolve(keyIDs:storedZones:)``).
     let privateUsers: [String: String]
 
-    init(configuration: CloudKitServer.Configuration, privateUsers: [String: String]) {
+    init(configuration: ServerConfiguration, privateUsers: [String: String]) {
         self.configuration = configuration
         self.privateUsers = privateUsers
         authenticator = RequestAuthenticator(credentials: configuration.credentials)

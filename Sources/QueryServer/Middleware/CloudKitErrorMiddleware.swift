@@ -61,7 +61,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
             "uuid": .string(requestID), "serverErrorCode": .string(failure.code.rawValue), "reason": .string(failure.reason),
         ]
         if let retryAfter = failure.retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
-        var response = CloudKitServer.response(.object(members), status: failure.status)
+        var response = JSONResponse.make(.object(members), status: failure.status)
         for field in failure.headers { response.headers.append(field) }
         if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response

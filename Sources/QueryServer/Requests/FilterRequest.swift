@@ -2,7 +2,7 @@ import PredicateLanguage
 
 /// One filter of `query.filterBy`: `{comparator, fieldName | systemFieldName, fieldValue:
 /// {value, type}, distance}`. The field value is read here (``WireValue``, as its field takes
-/// it); whether it fits the type the schema gives its field is checked by ``QueryFilter``, which
+/// it); whether it fits the type the schema gives its field is checked by `QueryFilter`, which
 /// has the schema.
 ///
 /// ```swift

@@ -19,7 +19,7 @@ struct PredicateCheckRequest: RequestDecodable {
         arguments = try TypedJSON.values(object, "arguments")
         let expected = #""cloudkit", "full" or "coredata""#
         if let name = try object.string("rules", expected) {
-            guard let rules = PredicateRules.allCases.first(where: { CloudKitService.rulesName($0) == name.lowercased() }) else {
+            guard let rules = PredicateRules.allCases.first(where: { $0.requestName == name.lowercased() }) else {
                 throw ServerError(.badRequest, "\(object.path("rules")) is \(expected)")
             }
             self.rules = rules

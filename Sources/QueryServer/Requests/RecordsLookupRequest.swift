@@ -30,6 +30,6 @@ struct RecordsLookupRequest: RequestDecodable {
         zoneID = try object.decode("zoneID")
         numbersAsStrings = try object.bool("numbersAsStrings") ?? false
         desiredKeys = try object.strings("desiredKeys")
-        records = try object.decodeRequiredArray("records", maximumCount: CloudKitService.maximumBatch)
+        records = try object.decodeRequiredArray("records", maximumCount: RequestLimits.maximumBatch)
     }
 }

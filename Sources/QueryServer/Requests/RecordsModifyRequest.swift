@@ -58,6 +58,6 @@ struct RecordsModifyRequest: RequestDecodable {
         zoneID = try object.decode("zoneID")
         numbersAsStrings = try object.bool("numbersAsStrings") ?? false
         atomic = try object.bool("atomic") ?? true
-        operations = try object.decodeRequiredArray("operations", maximumCount: CloudKitService.maximumBatch)
+        operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
     }
 }

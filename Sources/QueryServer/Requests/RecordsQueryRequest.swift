@@ -37,9 +37,9 @@ struct RecordsQueryRequest: RequestDecodable {
 
     /// `resultsLimit`: 1 to 200; absent, the most.
     static func resultsLimit(_ object: RequestObject) throws(ServerError) -> Int {
-        let expected = "a number from 1 to \(CloudKitService.maximumBatch)"
-        guard let limit = try object.integer("resultsLimit", expected) else { return CloudKitService.maximumBatch }
-        guard limit >= 1, limit <= Int64(CloudKitService.maximumBatch) else {
+        let expected = "a number from 1 to \(RequestLimits.maximumBatch)"
+        guard let limit = try object.integer("resultsLimit", expected) else { return RequestLimits.maximumBatch }
+        guard limit >= 1, limit <= Int64(RequestLimits.maximumBatch) else {
             throw ServerError(.badRequest, "\(object.path("resultsLimit")) is \(expected)")
         }
         return Int(limit)

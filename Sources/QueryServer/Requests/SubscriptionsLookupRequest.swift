@@ -19,7 +19,7 @@ struct SubscriptionsLookupRequest: RequestDecodable {
     let subscriptionIDs: [String]
 
     init(_ object: RequestObject) throws(ServerError) {
-        let entries: [Entry] = try object.decodeRequiredArray("subscriptions", maximumCount: CloudKitService.maximumBatch)
+        let entries: [Entry] = try object.decodeRequiredArray("subscriptions", maximumCount: RequestLimits.maximumBatch)
         subscriptionIDs = entries.map(\.subscriptionID)
     }
 }

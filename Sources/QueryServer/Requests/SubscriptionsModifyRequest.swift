@@ -37,7 +37,7 @@ struct SubscriptionsModifyRequest: RequestDecodable {
     let operations: [JSONValue]
 
     init(_ object: RequestObject) throws(ServerError) {
-        operations = try object.requiredArray("operations", "an array of {operationType, subscription}", maximumCount: CloudKitService.maximumBatch)
+        operations = try object.requiredArray("operations", "an array of {operationType, subscription}", maximumCount: RequestLimits.maximumBatch)
     }
 
     /// The operation at `index`, decoded.

@@ -31,6 +31,6 @@ struct ZonesModifyRequest: RequestDecodable {
     let operations: [Operation]
 
     init(_ object: RequestObject) throws(ServerError) {
-        operations = try object.decodeRequiredArray("operations", maximumCount: CloudKitService.maximumBatch)
+        operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
     }
 }

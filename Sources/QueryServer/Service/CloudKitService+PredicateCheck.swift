@@ -25,7 +25,7 @@ extension CloudKitService {
         let text = request.predicate
         let values = request.arguments
         let rules = request.rules ?? predicateRules
-        let rulesName = JSONValue.string(Self.rulesName(rules))
+        let rulesName = JSONValue.string(rules.requestName)
         do {
             let predicate = try FormatPredicate(format: text, argumentArray: values)
             try rules.validate(predicate)
@@ -38,14 +38,6 @@ extension CloudKitService {
         }
     }
 
-    /// A rule profile's name on the wire: `full`, `cloudkit` or `coredata`.
-    static func rulesName(_ rules: PredicateRules) -> String {
-        switch rules {
-        case .full: "full"
-        case .cloudKit: "cloudkit"
-        case .coreData: "coredata"
-        }
-    }
 
     /// A predicate error as the `error` member of a check's answer.
     static func predicateErrorJSON(_ error: FormatPredicateError) -> JSONValue {

@@ -16,7 +16,7 @@ import RecordStore
 /// ```
 public final class CloudKitService: Sendable {
     /// The most records a query returns, and the most operations a modify takes.
-    public static let maximumBatch = 200
+    public static let maximumBatch = RequestLimits.maximumBatch
 
     let store: Store
     /// The rules a `query.predicate` (this server's extension) must follow.

@@ -21,9 +21,6 @@ import RecordStore
 /// See the "Concepts" article of RecordStoreCore for how it differs from `SQLCondition`,
 /// `FieldCondition`, `KeyPathCondition` and `AttributeCondition`.
 enum QueryFilter {
-    /// The field names that stand for every searchable field in the full-text comparators.
-    static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]
-
     /// The predicate `filterBy` stands for (TRUEPREDICATE when it is empty or absent).
     /// `fieldTypes` are the stored types of the record type's fields: a value that does not fit
     /// its field's type is `BAD_REQUEST` (a field the schema does not know takes any value).

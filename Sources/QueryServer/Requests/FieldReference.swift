@@ -16,6 +16,9 @@ import RecordStore
 /// field.sortKey   // "creationDate"
 /// ```
 enum FieldReference: Equatable {
+    /// The field names that stand for every searchable field in the full-text comparators.
+    static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]
+
     case field(String)
     case recordName
     case creationDate
@@ -32,7 +35,7 @@ enum FieldReference: Equatable {
         } else if let name = try object.string("fieldName") {
             if name.hasPrefix("___") {
                 self = try Self.system(name, place: place)
-            } else if QueryFilter.allTokensFieldNames.contains(name) {
+            } else if Self.allTokensFieldNames.contains(name) {
                 self = .allTokens
             } else {
                 guard Self.isIdentifier(name) else {

@@ -1,0 +1,62 @@
+import PredicateLanguage
+
+/// Where and how a ``CloudKitServer`` listens, and whom it answers (`CloudKitServer.Configuration`).
+///
+/// ```swift
+/// let configuration = ServerConfiguration(host: "127.0.0.1", port: 8080)
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// The address to bind (loopback unless given).
+    public var host: String
+    /// The port (0: any free port, reported to `onListening`).
+    public var port: Int
+    /// The only container served, or nil for any (all containers then share the store).
+    public var container: String?
+    /// The rules `query.predicate` follows (`cloudKit` unless started with `--rules full`).
+    public var predicateRules: PredicateRules
+    /// The largest request body accepted, in bytes.
+    public var maximumBodySize: Int
+    /// Who may call; with none, anyone may (start such a server on loopback only).
+    public var credentials: ServerCredentials
+    /// Requests a second each key or API token may send (0: no limit).
+    public var rateLimit: Double
+    /// How many requests a key or token may send at once before ``rateLimit`` applies.
+    public var rateBurst: Double
+    /// Failed authentications a second a client address may make before it is `THROTTLED`
+    /// (0: no limit).
+    public var failedAuthenticationRate: Double = 1
+    /// How many failed authentications a client address may make at once.
+    public var failedAuthenticationBurst: Double = 20
+    /// Host names a server without credentials answers besides loopback ones (``LocalAccessMiddleware``).
+    public var allowedHosts: [String] = []
+    /// Origins (`https://app.example`) a server without credentials answers besides its own.
+    public var allowedOrigins: [String] = []
+    /// Seconds a new connection has to send its first request's headers.
+    public var headerTimeout: Double = 10
+    /// Seconds a request has to send its whole body once its headers arrived.
+    public var bodyTimeout: Double = 30
+    /// Seconds a connection may sit idle between requests before it is closed.
+    public var idleTimeout: Double = 60
+    /// The most connections served at once; a few more are accepted for `/health` only.
+    public var maximumConnections: Int = 1000
+    /// The certificate chain and private key to serve HTTPS with, or nil for plain HTTP.
+    public var tls: TLSFiles?
+
+    /// A configuration; every value has a default that serves loopback on port 8080.
+    ///
+    /// ```swift
+    /// let configuration = ServerConfiguration(port: 0, credentials: credentials, rateLimit: 50, rateBurst: 100)
+    /// ```
+    public init(host: String = "127.0.0.1", port: Int = 8080, container: String? = nil,
+                predicateRules: PredicateRules = .cloudKit, maximumBodySize: Int = 4 << 20,
+                credentials: ServerCredentials = ServerCredentials(), rateLimit: Double = 100, rateBurst: Double = 200) {
+        self.host = host
+        self.port = port
+        self.container = container
+        self.predicateRules = predicateRules
+        self.maximumBodySize = maximumBodySize
+        self.credentials = credentials
+        self.rateLimit = rateLimit
+        self.rateBurst = rateBurst
+    }
+}

@@ -1,0 +1,17 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PredicateLanguage
+
+/// The server's JSON responses.
+enum JSONResponse {
+    /// A JSON response.
+    static func make(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        make(bytes: value.jsonBytes(), status: status)
+    }
+
+    /// A response of JSON bytes.
+    static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
