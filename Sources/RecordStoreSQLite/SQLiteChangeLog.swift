@@ -88,7 +88,7 @@ final class SQLiteChangeSource: ChangeSource {
         // Where the log ends now; a file that cannot be read is tried again (subscribers wait).
         var baseline: Int64?
         while baseline == nil {
-            baseline = try? await pool.read { db in try SQLiteChangeLog.lastSequence(db) }
+            baseline = try? await pool.readReleasingFirst { db in try SQLiteChangeLog.lastSequence(db) }
             if baseline == nil {
                 try? await Task.sleep(for: .seconds(1))
                 if Task.isCancelled { return }
@@ -109,7 +109,7 @@ final class SQLiteChangeSource: ChangeSource {
         let executor = self.executor
         let commits: [CommittedChanges]
         do {
-            commits = try await pool.read { db in
+            commits = try await pool.readReleasingFirst { db in
                 var commits = try SQLiteChangeLog.commits(after: last, limit: Self.commitsPerRead, db)
                 let saved = commits.flatMap { $0.entries.filter { $0.kind != .deleted }.map(\.recordID) }
                 let records = try SQLiteConnection.run(db) { try await executor.records(for: Array(Set(saved)), on: $0) }

@@ -9,9 +9,10 @@ import RecordStoreSQL
 /// ``SQLExecutor``.
 ///
 /// Each operation is written once, as an `async` method. Called from `async` code, it runs
-/// through GRDB's `async` API on GRDB's dispatch queues, so that no cooperative thread waits on
-/// the file; for a synchronous caller of ``Store`` (`SynchronousCall/isWaiting`), it runs on
-/// the caller's thread through GRDB's blocking API, without a hop to a queue and back.
+/// GRDB's blocking API on a Dispatch thread, so that no cooperative thread waits on the file and
+/// no reader is held while a task waits to resume (see `DatabasePool.readReleasingFirst`); for a
+/// synchronous caller of ``Store`` (`SynchronousCall/isWaiting`), it runs on the caller's thread,
+/// without a hop to a queue and back.
 ///
 /// ```swift
 /// let engine = try SQLiteEngine(path: "cities.sqlite")
@@ -79,32 +80,14 @@ final class SQLiteEngine: StorageEngine {
 
     // MARK: Access
 
-    /// Runs `body` in a read snapshot: on the caller's thread when a synchronous caller waits
-    /// for it, otherwise on one of GRDB's reader queues.
+    /// Runs `body` in a read snapshot, on the synchronous caller's thread or a Dispatch thread.
     private func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
-        do {
-            if SynchronousCall.isWaiting { return try Self.blocking { try pool.read(body) } }
-            return try await pool.read(body)
-        } catch {
-            throw Self.storeError(error)
-        }
+        try await pool.readReleasingFirst(body)
     }
 
-    /// Runs `body` in a write transaction: on the caller's thread when a synchronous caller
-    /// waits for it, otherwise on GRDB's writer queue.
+    /// Runs `body` in a write transaction, on the synchronous caller's thread or a Dispatch thread.
     private func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
-        do {
-            if SynchronousCall.isWaiting { return try Self.blocking { try pool.write(body) } }
-            return try await pool.write(body)
-        } catch {
-            throw Self.storeError(error)
-        }
-    }
-
-    /// Runs GRDB's blocking API (in a synchronous context, where its synchronous overloads are
-    /// the ones chosen).
-    private static func blocking<T>(_ work: () throws -> T) rethrows -> T {
-        try work()
+        try await pool.writeReleasingFirst(body)
     }
 
     /// Runs shared SQL code (``SQLExecutor``) in a read snapshot.

@@ -43,6 +43,8 @@ struct ExternalEngineTests {
 
     @Test("Saves follow the shared rules: a stale change tag is a conflict, nothing half applied")
     func saveRules() async throws {
+        // Registering again replaces the registration; this test may run before `stores` is made.
+        StoreRegistry.shared.register(.dictionary)
         let store = try await Store.open(url: "dictionary:")
         let saved = try await store.save([Record(recordType: "Note", recordID: RecordID(recordName: "a"), fields: ["text": "first"])])
         var stale = saved[0]

@@ -2,6 +2,7 @@ import EngineTestSupport
 import Foundation
 import GRDB
 import PredicateLanguage
+import RecordStorePostgres
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
@@ -43,15 +44,25 @@ struct StoreOpeningTests {
 
     @Test("An unknown scheme or a malformed location is a clear error")
     func badLocations() async throws {
-        // The registry names what is registered: SQLite and memory by RecordStore, then what the
-        // application registered (here the test support: portable SQLite and PostgreSQL), local
-        // kinds before servers.
-        TestEngine.registerEngines()
-        await #expect(throws: RecordStoreError.invalidStoreLocation(
+        // The registry names what is registered, local kinds before servers and by name within
+        // each, whatever the order of registration. A private registry gives the exact message;
+        // the shared one also holds what other test targets of this process registered.
+        let registry = StoreRegistry()
+        for scheme in [StoreScheme.postgres, .memory, .sqlite, .portableForMessages] { registry.register(scheme) }
+        #expect(throws: RecordStoreError.invalidStoreLocation(
             "ftp://localhost/cities",
             reason: "unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, memory:, sqlite-portable:PATH or postgres://user:password@host:port/database")) {
-            try await Store.open(url: "ftp://localhost/cities")
+            try registry.scheme(for: StoreLocation("ftp://localhost/cities"))
         }
+        TestEngine.registerEngines()
+        let error = await #expect(throws: RecordStoreError.self) { try await Store.open(url: "ftp://localhost/cities") }
+        guard case .invalidStoreLocation(let location, let reason)? = error else {
+            Issue.record("expected invalidStoreLocation, got \(String(describing: error))")
+            return
+        }
+        #expect(location == "ftp://localhost/cities")
+        #expect(reason.hasPrefix("unknown scheme 'ftp'; this build opens a file path, sqlite:PATH, file:///PATH, "), "\(reason)")
+        #expect(reason.hasSuffix(" or postgres://user:password@host:port/database"), "\(reason)")
         let cases: [(String, RecordStoreError)] = [
             ("sqlite://server/cities.sqlite", .invalidStoreLocation(
                 "sqlite://server/cities.sqlite",
@@ -112,5 +123,14 @@ struct StoreOpeningTests {
             try Int64.fetchOne(db, sql: #"SELECT value FROM "$metadata" WHERE name = 'layoutVersion'"#)
         }
         #expect(version == SQLiteLayoutMigration.currentVersion)
+    }
+}
+
+extension StoreScheme {
+    /// A scheme that only lends its name and usage to the message test: it opens nothing.
+    fileprivate static let portableForMessages = StoreScheme(
+        names: ["sqlite-portable"], usage: "sqlite-portable:PATH", answersSynchronously: true
+    ) { location, _ throws(RecordStoreError) in
+        throw .invalidStoreLocation(location.text, reason: "only for the message test")
     }
 }
