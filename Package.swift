@@ -16,6 +16,15 @@ let package = Package(
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
+    // The heavy parts are optional: a package that depends on Query with `traits: []` resolves and
+    // builds none of PostgresNIO, Hummingbird, swift-syntax, swift-crypto and what they need. All
+    // three are on by default, so nothing changes for a package that names no traits.
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL engine (RecordStorePostgres), through PostgresNIO."),
+        .trait(name: "Server", description: "The CloudKit Web Services server and its console (QueryServer), on Hummingbird."),
+        .trait(name: "Macros", description: "The @QueryModel macro (QueryModel), built with swift-syntax."),
+        .default(enabledTraits: ["PostgreSQL", "Server", "Macros"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,7 +63,6 @@ let package = Package(
                 "PredicateLanguage",
                 "CFoundationICU",
                 "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/RecordStoreCore"
         ),
@@ -97,7 +105,7 @@ let package = Package(
                 "RecordStoreCore",
                 "RecordStoreSQL",
                 "PredicateLanguage",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Sources/RecordStorePostgres"
         ),
@@ -107,11 +115,11 @@ let package = Package(
             dependencies: [
                 "RecordStore",
                 "PredicateLanguage",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ],
             path: "Sources/QueryServer",
             plugins: ["EmbedFilesPlugin"]
@@ -131,14 +139,14 @@ let package = Package(
         .macro(
             name: "QueryModelMacros",
             dependencies: [
-                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
             ],
             path: "Sources/QueryModelMacros"
         ),
         .target(
             name: "QueryModel",
-            dependencies: ["QueryBuilder", "QueryModelMacros"],
+            dependencies: ["QueryBuilder", .target(name: "QueryModelMacros", condition: .when(traits: ["Macros"]))],
             path: "Sources/QueryModel"
         ),
         .target(
@@ -151,8 +159,8 @@ let package = Package(
             dependencies: [
                 "PredicateLanguage",
                 "RecordStore",
-                "RecordStorePostgres",
-                "QueryServer",
+                .target(name: "RecordStorePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "QueryServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/QueryCLI",
@@ -166,10 +174,10 @@ let package = Package(
                 "RecordStore",
                 "RecordStoreCore",
                 "RecordStoreSQL",
-                "RecordStorePostgres",
-                "QueryServer",
+                .target(name: "RecordStorePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "QueryServer", condition: .when(traits: ["Server"])),
                 "QueryBuilder",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/QueryBenchmarks",
@@ -217,8 +225,8 @@ let package = Package(
             name: "QueryServerTests",
             dependencies: [
                 "QueryServer", "RecordStore", "RecordStorePostgres", "PredicateLanguage", "EngineTestSupport", "TestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ],
             path: "Tests/QueryServerTests",
             exclude: ["Clients"]

@@ -55,10 +55,12 @@ def main(arguments):
     if len(arguments) < 3:
         sys.exit(__doc__)
     base, new, sections = arguments[0], arguments[1], arguments[2:]
-    values = {"base": {}, "new": {}}
-    units = {}
-    order = []
+    print(f"{'figure':<78}{'base':>14}{'new':>14}  {'new/base':>8}", flush=True)
+    total, worse = 0, 0
     for section in sections:
+        values = {"base": {}, "new": {}}
+        units = {}
+        order = []
         for round_number in range(rounds):
             pair = [("base", base), ("new", new)]
             if round_number % 2:
@@ -70,22 +72,26 @@ def main(arguments):
                     if name not in order:
                         order.append(name)
             print(f"# {section}: round {round_number + 1} of {rounds} done", file=sys.stderr, flush=True)
-    print(f"{'figure':<78}{'base':>14}{'new':>14}  {'new/base':>8}")
-    worse = 0
-    for name in order:
-        if name not in values["base"] or name not in values["new"]:
-            print(f"{name:<78}{'(only in one build)':>30}")
-            continue
-        old = statistics.median(values["base"][name])
-        now = statistics.median(values["new"][name])
-        unit = units[name]
-        ratio = now / old if old else float("inf")
-        higher_is_better = unit.endswith("/s")
-        slower = ratio < 0.9 if higher_is_better else ratio > 1.1
-        worse += slower
-        mark = "  worse by >10%" if slower else ""
-        print(f"{name:<78}{old:>10.4g} {unit:<4}{now:>9.4g} {unit:<4}  {ratio:>7.2f}x{mark}")
-    print(f"\n{len(order)} figures; {worse} more than 10% worse")
+        # Each section's table as soon as it is measured: a long run shows its figures as it goes.
+        for name in order:
+            total += 1
+            worse += print_figure(name, values, units[name])
+    print(f"\n{total} figures; {worse} more than 10% worse", flush=True)
+
+
+def print_figure(name, values, unit):
+    """Prints one figure's line; returns 1 when the new build is more than 10% worse."""
+    if name not in values["base"] or name not in values["new"]:
+        print(f"{name:<78}{'(only in one build)':>30}", flush=True)
+        return 0
+    old = statistics.median(values["base"][name])
+    now = statistics.median(values["new"][name])
+    ratio = now / old if old else float("inf")
+    higher_is_better = unit.endswith("/s")
+    slower = ratio < 0.9 if higher_is_better else ratio > 1.1
+    mark = "  worse by >10%" if slower else ""
+    print(f"{name:<78}{old:>10.4g} {unit:<4}{now:>9.4g} {unit:<4}  {ratio:>7.2f}x{mark}", flush=True)
+    return 1 if slower else 0
 
 
 if __name__ == "__main__":

@@ -10,21 +10,21 @@ import Foundation
 /// Each figure prints next to its baseline with the ratio and the target.
 @main
 enum BenchmarkMain {
-    static let sections: [any BenchmarkSection] = [
-        ParsingSection(),
-        EvaluationSection(),
-        StoreSection(),
-        PagingSection(),
-        StreamingSection(),
-        CommandOutputSection(),
-        SortingSection(),
-        ConcurrencySection(),
-        ScaleSection(),
-        PostgresSection(),
-        ServeSection(),
-        LiveSection(),
-        PredicateSection(),
-    ]
+    /// The sections, in order; `postgres` and `serve` are part of the PostgreSQL and Server traits.
+    static let sections: [any BenchmarkSection] = {
+        var sections: [any BenchmarkSection] = [
+            ParsingSection(), EvaluationSection(), StoreSection(), PagingSection(), StreamingSection(),
+            CommandOutputSection(), SortingSection(), ConcurrencySection(), ScaleSection(),
+        ]
+        #if PostgreSQL
+        sections.append(PostgresSection())
+        #endif
+        #if Server
+        sections.append(ServeSection())
+        #endif
+        sections += [LiveSection(), PredicateSection()]
+        return sections
+    }()
 
     static func main() async {
         let requested = Set(CommandLine.arguments.dropFirst().map { $0.lowercased() })

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait.
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -296,3 +298,4 @@ struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait.
+#if Server
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -334,3 +336,4 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,5 +1,7 @@
 import RecordStore
+#if PostgreSQL
 import RecordStorePostgres
+#endif
 
 /// The engines the `query` tool opens stores with, beyond those `RecordStore` registers itself
 /// (SQLite files and `memory:`): the one place to add an engine to the tool.
@@ -9,7 +11,18 @@ enum CommandEngines {
         _ = registered
     }
 
+    /// The locations the tool opens, for `--db`'s help.
+    static var locations: String {
+        #if PostgreSQL
+        "a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database"
+        #else
+        "a file path, sqlite:PATH, file:///PATH or memory:"
+        #endif
+    }
+
     private static let registered: Void = {
+        #if PostgreSQL
         StoreRegistry.shared.register(.postgres)
+        #endif
     }()
 }

@@ -1,3 +1,5 @@
+// Part of the Server trait.
+#if Server
 import ArgumentParser
 import Foundation
 import QueryServer
@@ -51,3 +53,4 @@ struct ConsoleCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -15,23 +15,22 @@ struct QueryCommand: AsyncParsableCommand {
             Exit status: 0 on success, 1 for a query or predicate error, 2 for wrong usage.
             The database defaults to ./query.sqlite; set QUERY_DB or pass --db to use another.
             """,
-        subcommands: [
-            DemoCommand.self,
-            ImportCommand.self,
-            FindCommand.self,
-            CountCommand.self,
-            SaveCommand.self,
-            DeleteCommand.self,
-            ZonesCommand.self,
-            ExportCommand.self,
-            WatchCommand.self,
-            SchemaCommand.self,
-            ServeCommand.self,
-            ConsoleCommand.self,
-            CheckCommand.self,
-            EvalCommand.self,
-        ]
+        subcommands: subcommands
     )
+
+    /// The commands, in the order `--help` lists them; `serve` and `console` are part of the
+    /// Server trait.
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
+            ZonesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
+        ]
+        #if Server
+        commands += [ServeCommand.self, ConsoleCommand.self]
+        #endif
+        commands += [CheckCommand.self, EvalCommand.self]
+        return commands
+    }
 }
 
 @main

@@ -1,3 +1,5 @@
+// Part of the Server trait.
+#if Server
 import ArgumentParser
 import Foundation
 import PredicateLanguage
@@ -124,3 +126,4 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
 import RecordStore
-import RecordStorePostgres
 
 /// The `--db` flag: the store's location (a SQLite file path, `sqlite:PATH`, `file:///PATH` or
 /// `memory:`), `./query.sqlite` unless `QUERY_DB` says otherwise.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The database: a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
+        "The database: \(CommandEngines.locations) (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
     var databasePath: String?
 
     /// The path in effect.

@@ -1,5 +1,7 @@
 @_exported import QueryBuilder
 
+// The macro is part of the Macros trait; without it this module is the builder alone.
+#if Macros
 /// Writes a model struct's field table and its `Queryable` conformance: `enum Attribute`, one
 /// case per stored property, and `attributeKeyPaths`, each property's key path. Key paths then
 /// name fields everywhere: `#Predicate`, `SortDescriptor`, `where(\.field, ...)`, `select(\.field)`.
@@ -21,3 +23,4 @@
 @attached(member, names: named(Attribute), named(attributeKeyPaths))
 @attached(extension, conformances: Queryable)
 public macro QueryModel() = #externalMacro(module: "QueryModelMacros", type: "QueryModelMacro")
+#endif

@@ -1,3 +1,5 @@
+// Part of the Macros trait: without it, swift-syntax is not built and the plugin does nothing.
+#if Macros
 import SwiftCompilerPlugin
 import SwiftDiagnostics
 import SwiftSyntax
@@ -20,8 +22,7 @@ public struct QueryModelMacro: MemberMacro, ExtensionMacro {
         }
         let typeName = structure.name.trimmed.text
         let names = storedPropertyNames(of: structure)
-        let access = structure.modifiers.contains { ["public", "package"].contains($0.name.text) }
-            ? structure.modifiers.first { ["public", "package"].contains($0.name.text) }!.name.text + " " : ""
+        let access = structure.modifiers.first { ["public", "package"].contains($0.name.text) }.map { $0.name.text + " " } ?? ""
         let cases = names.isEmpty ? "" : "case " + names.map(escaped).joined(separator: ", ")
         let entries = names.isEmpty ? ":" : names.map { "\\\(typeName).\(escaped($0)): .\(escaped($0))" }.joined(separator: ", ")
         return [
@@ -95,3 +96,10 @@ enum QueryModelDiagnostic: String, DiagnosticMessage {
 struct QueryModelPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [QueryModelMacro.self]
 }
+#else
+/// Without the Macros trait the plugin has no macro; `QueryModel` then declares none.
+@main
+enum QueryModelPluginWithoutMacros {
+    static func main() {}
+}
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,6 +9,7 @@ import Logging
 import NIOCore
 import PredicateLanguage
 import RecordStore
+import ServiceLifecycle
 
 /// `query serve`: an HTTP server that speaks CloudKit Web Services over a ``Store``.
 ///
@@ -67,7 +70,17 @@ public struct CloudKitServer: Sendable {
                                  availableConnectionsDelegate: connections.delegate),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        try await application.runService()
+        // Cancelling the task is a graceful shutdown, as SIGTERM is: requests in flight finish
+        // and nothing is logged as an error. The group runs in a task of its own, which the
+        // cancellation does not reach: a cancelled service group cancels the server's child
+        // tasks, and Hummingbird logs that at error level.
+        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let serving = Task { try await group.run() }
+        try await withTaskCancellationHandler {
+            try await serving.value
+        } onCancel: {
+            Task { await group.triggerGracefulShutdown() }
+        }
     }
 
     /// Seconds as NIO's time amount (whole milliseconds).
@@ -176,3 +189,4 @@ public struct CloudKitServer: Sendable {
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
 
 }
+#endif

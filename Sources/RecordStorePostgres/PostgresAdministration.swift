@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
@@ -15,3 +17,4 @@ package enum PostgresAdministration {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import PredicateLanguage
 import RecordStoreSQL
@@ -87,3 +89,4 @@ final class PostgresCatalogCache: Sendable {
         ]
     }
 }
+#endif

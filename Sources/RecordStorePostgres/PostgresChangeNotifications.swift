@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import PredicateLanguage
 import Foundation
 import Logging
@@ -120,3 +122,4 @@ final class PostgresChangeSource: ChangeSource {
     /// How long subscribers wait for `LISTEN` before their first read goes ahead without it.
     static let longestWaitToListen: Duration = .seconds(10)
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -99,3 +101,4 @@ extension PostgresSQLConnection {
         }
     }
 }
+#endif

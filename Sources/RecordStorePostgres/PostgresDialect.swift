@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
@@ -144,3 +146,4 @@ struct PostgresDialect: SQLDialect {
             [.real(latitudes.lowerBound), .real(longitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.upperBound)])
     }
 }
+#endif

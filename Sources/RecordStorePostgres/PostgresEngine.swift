@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import Logging
 import PostgresNIO
@@ -407,3 +409,4 @@ private final class RecordReaderBox: @unchecked Sendable {
     // Written once, in the engine's initializer, before the source can run.
     weak var engine: PostgresEngine?
 }
+#endif

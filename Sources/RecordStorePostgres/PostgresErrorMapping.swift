@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import PostgresNIO
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
@@ -94,3 +96,4 @@ enum PostgresErrorMapping {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
@@ -89,3 +91,4 @@ enum PostgresLayout {
         return hash
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
@@ -151,3 +153,4 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
         return configuration
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
@@ -39,3 +41,4 @@ struct PostgresQueryPlanExplanation {
         }
     }
 }
+#endif

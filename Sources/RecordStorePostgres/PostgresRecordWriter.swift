@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
@@ -387,3 +389,4 @@ struct PostgresRecordWriter {
         try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = $1", arguments: [.text(zone.zoneName)]))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
@@ -143,3 +145,4 @@ extension PostgresQuery {
         self.init(unsafeSQL: statement.sql, binds: bindings)
     }
 }
+#endif

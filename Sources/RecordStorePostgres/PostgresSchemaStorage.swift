@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
@@ -241,3 +243,4 @@ struct PostgresSchemaStorage {
         }
     }
 }
+#endif

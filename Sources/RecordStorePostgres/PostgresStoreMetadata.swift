@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
@@ -54,3 +56,4 @@ struct PostgresStoreMetadata {
             arguments: [.blob(Data(current.utf8))]))
     }
 }
+#endif

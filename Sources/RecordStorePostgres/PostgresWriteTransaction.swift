@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
@@ -58,3 +60,4 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
@@ -25,3 +27,4 @@ extension StoreScheme {
         try await PostgresEngine.open(PostgresLocation(location.text))
     }
 }
+#endif

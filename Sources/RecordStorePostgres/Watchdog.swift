@@ -1,3 +1,5 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import PredicateLanguage
 import RecordStoreSQL
@@ -104,3 +106,4 @@ private final class WatchdogRace<T: Sendable>: Sendable {
         ended.watchdog?.cancel()
     }
 }
+#endif

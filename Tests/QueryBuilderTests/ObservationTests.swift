@@ -27,7 +27,7 @@ struct ObservationTests {
     @Test(arguments: TestEngine.allCases)
     func observationFollowsCommitsAndPendingChanges(engine: TestEngine) async throws {
         let context = try engine.seededContext()
-        let query = try Item.query(in: context).where([.quantity: gt(1)]).order(by: .quantity).order(by: .name)
+        let query = Item.query(in: context).where([.quantity: gt(1)]).order(by: .quantity).order(by: .name)
         var iterator = query.observe().makeAsyncIterator()
         var models = try await checked(try await iterator.next(), after: [], query: query)
         #expect(models.map(\.id) == ["e5", "b2", "c3", "d4"])

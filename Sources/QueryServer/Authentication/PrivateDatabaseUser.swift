@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 /// The user a server-to-server key stands for in the private database: its key ID, encoded
@@ -85,3 +87,4 @@ enum PrivateDatabaseUser {
         return name.dropFirst("private/".count).split(separator: "/", omittingEmptySubsequences: false).first.map(String.init)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import RecordStore
 
@@ -83,3 +85,4 @@ final class RateLimiter: Sendable {
         table.sweepAt = max(Self.smallestSweep, 2 * table.buckets.count)
     }
 }
+#endif

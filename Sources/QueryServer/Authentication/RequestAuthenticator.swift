@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Crypto
 import Foundation
 
@@ -108,3 +110,4 @@ struct RequestAuthenticator: Sendable {
         if database != .public { throw ServerError(.accessDenied, "an API token reads the public database only") }
     }
 }
+#endif

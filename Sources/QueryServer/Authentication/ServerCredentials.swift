@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Crypto
 import Foundation
 
@@ -107,3 +109,4 @@ public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+#endif

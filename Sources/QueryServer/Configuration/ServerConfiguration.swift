@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// Where and how a ``CloudKitServer`` listens, and whom it answers (`CloudKitServer.Configuration`).
@@ -60,3 +62,4 @@ public struct ServerConfiguration: Sendable {
         self.rateBurst = rateBurst
     }
 }
+#endif

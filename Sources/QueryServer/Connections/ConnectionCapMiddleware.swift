@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Hummingbird
 
 /// Answers only `/health` while the server holds more connections than its cap
@@ -18,3 +20,4 @@ struct ConnectionCapMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

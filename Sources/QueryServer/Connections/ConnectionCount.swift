@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Hummingbird
 import HummingbirdCore
 import RecordStore
@@ -43,3 +45,4 @@ final class ConnectionCount: Sendable {
         func isAcceptingNewConnections() -> Bool { count.current < count.cap + count.reserve }
     }
 }
+#endif

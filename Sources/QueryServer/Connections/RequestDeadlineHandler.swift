@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import NIOCore
 import NIOHTTPTypes
 
@@ -75,3 +77,4 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         deadline = nil
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import Hummingbird
 import NIOCore
@@ -48,3 +50,4 @@ struct ServerRequestContext: RequestContext {
         return value
     }
 }
+#endif

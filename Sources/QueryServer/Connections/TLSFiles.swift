@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import HummingbirdTLS
 import NIOSSL
@@ -72,3 +74,4 @@ public enum TLSFilesError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+#endif

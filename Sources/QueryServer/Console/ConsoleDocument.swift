@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Crypto
 import Foundation
 import HTTPTypes
@@ -110,3 +112,4 @@ public struct ConsoleDocument: Sendable {
         return escaped
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 
 /// The query console's page, assembled from its files in `Console/Web` (embedded into the binary
@@ -22,3 +24,4 @@ enum ConsolePage {
             .replacingOccurrences(of: #"<script src="console.js"></script>"#, with: "<script>\(javaScript)</script>")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -116,3 +118,4 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import Foundation
 import HTTPTypes
@@ -67,3 +69,4 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
         return response
     }
 }
+#endif

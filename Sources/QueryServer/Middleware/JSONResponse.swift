@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -15,3 +17,4 @@ enum JSONResponse {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }
+#endif

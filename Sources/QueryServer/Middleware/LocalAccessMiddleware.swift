@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import HTTPTypes
 import Hummingbird
 
@@ -71,3 +73,4 @@ struct LocalAccessMiddleware: RouterMiddleware {
         origin.hasSuffix("/") ? String(origin.dropLast()) : origin
     }
 }
+#endif

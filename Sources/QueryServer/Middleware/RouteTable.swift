@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import HTTPTypes
 
 /// The server's routes as paths and methods, apart from the router: tells a request with a wrong
@@ -30,3 +32,4 @@ struct RouteTable: Sendable {
         }?.methods ?? []
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -108,3 +110,4 @@ enum FieldReference: Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// One filter of `query.filterBy`: `{comparator, fieldName | systemFieldName, fieldValue:
@@ -28,3 +30,4 @@ struct FilterRequest: RequestDecodable {
         distance = try object.number("distance", "a number of meters")
     }
 }
+#endif

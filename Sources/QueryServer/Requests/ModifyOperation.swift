@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 import RecordStore
@@ -104,3 +106,4 @@ struct ModifyFailure: Error {
         self.reason = reason
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of this server's `predicates/check`: `predicate` (an NSPredicate format string),
@@ -28,3 +30,4 @@ struct PredicateCheckRequest: RequestDecodable {
         }
     }
 }
+#endif

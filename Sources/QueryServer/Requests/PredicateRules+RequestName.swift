@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 extension PredicateRules {
@@ -10,3 +12,4 @@ extension PredicateRules {
         }
     }
 }
+#endif

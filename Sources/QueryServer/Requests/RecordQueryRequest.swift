@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The `query` object of `records/query`, `records/explain` and a query subscription:
@@ -24,3 +26,4 @@ struct RecordQueryRequest: RequestDecodable {
         arguments = try TypedJSON.values(object, "arguments")
     }
 }
+#endif

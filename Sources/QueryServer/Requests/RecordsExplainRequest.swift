@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of this server's `records/explain`: the body of `records/query` (`zoneID`,
@@ -18,3 +20,4 @@ struct RecordsExplainRequest: RequestDecodable {
         query = try object.decodeRequired("query")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `records/lookup`: `records` (at most 200 of `{recordName, desiredKeys}`),
@@ -33,3 +35,4 @@ struct RecordsLookupRequest: RequestDecodable {
         records = try object.decodeRequiredArray("records", maximumCount: RequestLimits.maximumBatch)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `records/modify`: `operations` (at most 200 of ``Operation``), `zoneID`,
@@ -61,3 +63,4 @@ struct RecordsModifyRequest: RequestDecodable {
         operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `records/query`: `zoneID`, `resultsLimit` (1 to 200, default 200),
@@ -45,3 +47,4 @@ struct RecordsQueryRequest: RequestDecodable {
         return Int(limit)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// One sort of `query.sortBy`: `{fieldName | systemFieldName, ascending, relativeLocation}`, the
@@ -28,3 +30,4 @@ struct SortRequest: RequestDecodable {
         }
     }
 }
+#endif

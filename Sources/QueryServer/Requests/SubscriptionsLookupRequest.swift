@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `subscriptions/lookup`: `subscriptions`, at most 200 of `{subscriptionID}`.
@@ -23,3 +25,4 @@ struct SubscriptionsLookupRequest: RequestDecodable {
         subscriptionIDs = entries.map(\.subscriptionID)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `subscriptions/modify`: `operations` (at most 200), each an ``Operation``. An
@@ -45,3 +47,4 @@ struct SubscriptionsModifyRequest: RequestDecodable {
         try Operation(RequestObject(operations[index], path: "operations[\(index)]"))
     }
 }
+#endif

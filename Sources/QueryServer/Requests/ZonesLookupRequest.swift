@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `zones/lookup`: `zones`, an array of zone IDs (`{zoneName}`, or the same nested in
@@ -14,3 +16,4 @@ struct ZonesLookupRequest: RequestDecodable {
         zones = try object.decodeRequiredArray("zones")
     }
 }
+#endif

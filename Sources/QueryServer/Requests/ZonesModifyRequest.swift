@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// The body of `zones/modify`: `operations` (at most 200), each `{operationType: "create" |
@@ -34,3 +36,4 @@ struct ZonesModifyRequest: RequestDecodable {
         operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
     }
 }
+#endif

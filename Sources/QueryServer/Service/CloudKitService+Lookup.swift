@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 extension CloudKitService {
@@ -31,3 +33,4 @@ extension CloudKitService {
         return .object(members)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 extension CloudKitService {
@@ -104,3 +106,4 @@ extension CloudKitService {
         }
     }
 }
+#endif

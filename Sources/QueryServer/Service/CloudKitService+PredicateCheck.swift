@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -69,3 +71,4 @@ extension CloudKitService {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
@@ -147,3 +149,4 @@ actor NotificationHubs {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 extension CloudKitService {
@@ -63,3 +65,4 @@ extension CloudKitService {
         .object(["zoneID": WireRecord.zoneJSON(name), "atomic": .bool(true)])
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 import RecordStore
@@ -80,3 +82,4 @@ private final class LockedZones: Sendable {
     func contains(_ zone: ZoneID) -> Bool { zones.withLock { $0.contains(zone) } }
     func insert(_ zone: ZoneID) { zones.withLock { _ = $0.insert(zone) } }
 }
+#endif

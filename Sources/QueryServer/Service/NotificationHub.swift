@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 import RecordStore
@@ -244,3 +246,4 @@ final class NotificationHub: Sendable {
         return Watch(subscription: subscription, matcher: matcher, members: members)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -63,3 +65,4 @@ enum NotificationStream {
         return stream
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 /// The answer of `records/query` before it is JSON: the batch, and how its records are written.
@@ -29,3 +31,4 @@ struct QueryAnswer {
         return bytes
     }
 }
+#endif

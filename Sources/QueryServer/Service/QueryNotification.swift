@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 /// One firing of a query subscription, in CloudKit's notification shape
@@ -68,3 +70,4 @@ struct QueryNotification: Sendable, Equatable {
         return String(hash, radix: 16)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -102,3 +104,4 @@ struct QuerySubscription: Sendable {
     /// Whether it fires for a reason.
     func fires(on reason: Reason) -> Bool { firesOn.contains(reason) }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -103,3 +105,4 @@ struct SubscriptionStorage: Sendable {
         ]))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -35,3 +37,4 @@ enum FieldValueFit {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -137,3 +139,4 @@ enum QueryFilter {
         return value
     }
 }
+#endif

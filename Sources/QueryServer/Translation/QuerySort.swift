@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 import RecordStore
 
@@ -23,3 +25,4 @@ enum QuerySort {
         }
     }
 }
+#endif

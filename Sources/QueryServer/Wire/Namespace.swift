@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import RecordStore
 
 /// Where a request's records live in the store: CloudKit's environment (`development` or
@@ -94,3 +96,4 @@ public struct Namespace: Sendable, Hashable {
         self.init(environment: environment, database: .private(user: String(user)))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// A request body, or a part of one, decoded from the ``JSONValue`` the package's one JSON reader
@@ -23,3 +25,4 @@ extension RequestDecodable {
         try self.init(RequestObject(body, path: ""))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// A JSON object of a request being decoded, with its path in the body: typed accessors for its
@@ -169,3 +171,4 @@ struct RequestObject {
         return parts
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import HTTPTypes
 
 /// CloudKit Web Services' error codes (`serverErrorCode`), each with the HTTP status CloudKit
@@ -76,3 +78,4 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     /// `BAD_REQUEST: resultsLimit is a number from 1 to 200`.
     public var description: String { "\(code.rawValue): \(reason)" }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 
@@ -31,3 +33,4 @@ enum TypedJSON {
         }
     }
 }
+#endif

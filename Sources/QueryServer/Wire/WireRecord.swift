@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 import RecordStore
@@ -89,3 +91,4 @@ enum WireRecord {
         .object(["zoneName": .string(zoneName), "ownerRecordName": .string(ownerName)])
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import Foundation
 import PredicateLanguage
 
@@ -220,3 +222,4 @@ enum WireValue {
         return .integer(Int64(milliseconds))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
 import PredicateLanguage
 
 /// A zone a request names: `{"zoneName": "..."}`, or the same inside a `zoneID` member (as
@@ -19,3 +21,4 @@ struct ZoneIDRequest: RequestDecodable {
         }
     }
 }
+#endif

@@ -1,13 +1,12 @@
-import Crypto
 import Foundation
 
 /// Signs cursor payloads and checks signed tokens.
 package struct CursorSigner: Sendable {
-    package static let signatureLength = 32
+    package static let signatureLength = SHA256Digest.byteCount
     package let secret: StoreSecret
 
     private func signature(_ payload: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: payload, using: SymmetricKey(data: secret.key)))
+        SHA256Digest.authenticationCode(for: payload, key: secret.key)
     }
 
     /// The token of a payload.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PredicateLanguage
 
@@ -64,6 +63,6 @@ public struct RecordQuery: Sendable, Hashable, CustomStringConvertible {
     package var fingerprint: [UInt8] {
         var text = recordType + "\u{0}" + predicate.predicateFormat
         for sort in sorts { text += "\u{0}" + sort.description }
-        return Array(SHA256.hash(data: Data(text.utf8)).prefix(16))
+        return Array(SHA256Digest.hash(Array(text.utf8)).prefix(16))
     }
 }
