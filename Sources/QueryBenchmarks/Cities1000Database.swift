@@ -8,12 +8,17 @@ enum Cities1000Database {
 
     private static let cached = LockedState<String?>(nil)
 
+    /// Where this run imports the dataset.
+    private static let importDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString)")
+
     /// The database file, importing the dataset the first time.
     static func path() throws -> String {
         if let path = ProcessInfo.processInfo.environment["QUERY_BENCH_CITIES_DB"] { return path }
         if let path = cached.withLock({ $0 }) { return path }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString)")
+        let directory = importDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The file is 0.5 GB: removed when the run ends.
+        atexit { try? FileManager.default.removeItem(at: Cities1000Database.importDirectory) }
         let path = directory.appendingPathComponent("cities1000.sqlite").path
         let store = try Store.open(path: path)
         var importer = RecordImporter(recordType: "City")

@@ -100,10 +100,18 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
         return packageRoot.appendingPathComponent("Datasets").appendingPathComponent(name).path
     }
 
-    /// A fresh temporary database path, in a directory of its own.
+    /// A fresh temporary database path, in a directory of its own inside the test process's
+    /// directory, which is removed when the process exits (a full run writes gigabytes).
     package static func temporaryDatabasePath(_ name: String) -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-tests-\(UUID().uuidString)")
+        let directory = processDirectory.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("\(name).sqlite").path
     }
+
+    /// The directory of this test process's databases, removed at exit.
+    private static let processDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-tests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: TestEngine.processDirectory) }
+        return directory
+    }()
 }

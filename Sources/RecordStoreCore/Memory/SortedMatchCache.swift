@@ -36,18 +36,18 @@ package struct SortedMatchCache: Sendable {
         /// Every match, in the query's order.
         package var records: [Record]
         /// Where each record name sits in `records`.
-        package var indexByRecordName: [RecordID: Int]
+        package var indexByRecordName: [NameBytes: Int]
 
         package init(key: Key, generation: UInt64, sortedRecords: [Record]) {
             self.key = key
             self.generation = generation
             records = sortedRecords
-            // Keyed by the name's bytes (a `RecordID` in the default zone compares them), as the
-            // engines tell records apart: canonically equivalent names are two records.
-            var index: [RecordID: Int] = [:]
+            // Keyed by the name's bytes, as the engines tell records apart: canonically
+            // equivalent names are two records.
+            var index: [NameBytes: Int] = [:]
             index.reserveCapacity(sortedRecords.count)
             for (position, record) in sortedRecords.enumerated() {
-                index[RecordID(recordName: record.recordID.recordName)] = position
+                index[NameBytes(record.recordID.recordName)] = position
             }
             indexByRecordName = index
         }
@@ -61,7 +61,7 @@ package struct SortedMatchCache: Sendable {
         package func page(after position: KeysetPosition?, ordering: RecordOrdering, skip: Int, count: Int?) -> [Record] {
             let remaining: ArraySlice<Record>
             if let position {
-                if let index = indexByRecordName[RecordID(recordName: position.recordName)], Self.matches(records[index], position, ordering) {
+                if let index = indexByRecordName[NameBytes(position.recordName)], Self.matches(records[index], position, ordering) {
                     remaining = records[(index + 1)...]
                 } else {
                     remaining = ArraySlice(records.filter { ordering.follows($0, position) })

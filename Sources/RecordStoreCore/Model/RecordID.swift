@@ -31,14 +31,12 @@ public struct RecordID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A record's name is an identifier, not text to compare: `"Sa\u{0303}o"` and `"São"` name two
     /// records, as they do in every engine's storage (Swift's `String` equality would merge them).
     public static func == (left: RecordID, right: RecordID) -> Bool {
-        left.recordName.utf8.elementsEqual(right.recordName.utf8) && left.zoneID == right.zoneID
+        NameBytes(left.recordName) == NameBytes(right.recordName) && left.zoneID == right.zoneID
     }
 
     /// Hashes the name's bytes and the zone, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
-        recordName.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            ?? hasher.combine(Array(recordName.utf8))
-        hasher.combine(recordName.utf8.count)
+        hasher.combine(NameBytes(recordName))
         hasher.combine(zoneID)
     }
 }

@@ -27,13 +27,11 @@ public struct ZoneID: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether two identifiers name the same zone: their names are the same bytes (zone names are
     /// identifiers, as record names are: see ``RecordID/==(_:_:)``).
     public static func == (left: ZoneID, right: ZoneID) -> Bool {
-        left.zoneName.utf8.elementsEqual(right.zoneName.utf8)
+        NameBytes(left.zoneName) == NameBytes(right.zoneName)
     }
 
     /// Hashes the name's bytes, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
-        zoneName.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            ?? hasher.combine(Array(zoneName.utf8))
-        hasher.combine(zoneName.utf8.count)
+        hasher.combine(NameBytes(zoneName))
     }
 }
