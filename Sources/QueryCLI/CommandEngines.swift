@@ -11,13 +11,10 @@ enum CommandEngines {
         _ = registered
     }
 
-    /// The locations the tool opens, for `--db`'s help.
+    /// The locations the tool opens, for `--db`'s help: what the registered engines say.
     static var locations: String {
-        #if PostgreSQL
-        "a file path, sqlite:PATH, file:///PATH, memory: or postgres://user:password@host:port/database"
-        #else
-        "a file path, sqlite:PATH, file:///PATH or memory:"
-        #endif
+        register()
+        return Store.registry.openableLocations
     }
 
     private static let registered: Void = {

@@ -45,7 +45,7 @@ extension Store {
 
     /// The registry, with the kinds of store this library brings registered (once, unless an
     /// application registered its own for their names first).
-    private static var registry: StoreRegistry {
+    package static var registry: StoreRegistry {
         _ = builtInSchemesRegistered
         return StoreRegistry.shared
     }

@@ -51,17 +51,25 @@ public final class StoreRegistry: Sendable {
             location.scheme.map(scheme.names.contains) ?? scheme.opensPlainPaths
         }
         if let found { return found }
-        // Local kinds first (plain paths, then the other embedded ones), then the servers; by
-        // name within each, so that the message does not depend on the order of registration.
-        let usages = registered
+        throw .invalidStoreLocation(location.text, reason: "unknown scheme '\(location.scheme ?? "")'; this build opens \(openableLocations)")
+    }
+
+    /// What the registered kinds open, as the error for an unknown scheme and the `query` tool's
+    /// help say it: local kinds first (plain paths, then the other embedded ones), then the
+    /// servers; by name within each, so that it does not depend on the order of registration.
+    ///
+    /// ```swift
+    /// StoreRegistry.shared.openableLocations   // "a file path, sqlite:PATH, file:///PATH or memory:"
+    /// ```
+    public var openableLocations: String {
+        let usages = schemes.withLock { $0 }
             .sorted { ($0.rank, $0.usage) < ($1.rank, $1.usage) }
             .map(\.usage)
-        let opens = switch usages.count {
+        return switch usages.count {
         case 0: "nothing: no engine is registered (an engine library registers its own: StoreRegistry.shared.register(...))"
         case 1: usages[0]
         default: usages.dropLast().joined(separator: ", ") + " or " + usages[usages.count - 1]
         }
-        throw .invalidStoreLocation(location.text, reason: "unknown scheme '\(location.scheme ?? "")'; this build opens \(opens)")
     }
 }
 
