@@ -381,14 +381,25 @@ final class PostgresEngine: StorageEngine {
         try await write { connection in
             let catalog = try await executor.catalog(on: connection)
             var tables = [TableLayout.zonesTable, TableLayout.registryTable]
+            var fullTextIndexes: [String] = []
             for schema in catalog.sorted {
                 tables.append(TableLayout.recordTable(schema.name))
                 for field in schema.fields where field.type.isList {
                     tables.append(PostgresLayout.listTable(schema.name, field: field.name))
                 }
+                if !schema.searchableFieldNames.isEmpty { fullTextIndexes.append(PostgresLayout.fullTextIndex(schema.name)) }
             }
             for table in tables {
                 try await connection.execute(SQLStatement(sql: "ANALYZE \(PostgresDialect.quote(table))"))
+            }
+            // A GIN index takes new rows into a pending list that every search reads in full
+            // until (auto)vacuum merges it: after an import of cities1000, a full-text search
+            // read 245 pages instead of 31 and took 2.9 ms instead of 0.02 ms, depending on when
+            // autovacuum came by. Merging it here makes the first searches as fast as later ones.
+            for index in fullTextIndexes {
+                try await connection.execute(SQLStatement(
+                    sql: "SELECT gin_clean_pending_list(to_regclass($1)) WHERE to_regclass($1) IS NOT NULL",
+                    arguments: [.text(PostgresDialect.quote(index))]))
             }
         }
     }

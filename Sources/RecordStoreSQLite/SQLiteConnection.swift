@@ -39,9 +39,10 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func forEachRow(_ statement: SQLStatement, _ body: (SQLiteRow) throws -> Bool) throws {
-        // Not a cached statement: query texts vary with their arguments (IN lists, keyset
-        // segments), and a statement cache per connection would grow without end.
-        let rows = try GRDB.Row.fetchCursor(db, sql: statement.sql, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
+        // Prepared once per connection and text, within a budget: query texts vary with their
+        // arguments (IN lists, keyset segments), so an unbounded cache would grow without end.
+        let prepared = try StatementCacheBudget.shared.statement(statement.sql, in: db)
+        let rows = try GRDB.Row.fetchCursor(prepared, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
         while let row = try rows.next() {
             guard try body(SQLiteRow(row: row)) else { return }
         }
