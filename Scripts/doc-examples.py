@@ -20,7 +20,10 @@ new program: a new scope, so that two examples of one document may both say `let
 Imports go to the top of the generated file; a DocC article also imports the module of its catalog
 (RecordStore for RecordStoreCore's). Types (`struct`, `enum`, `class`, `actor`, `protocol`,
 `typealias`, with their attributes) are declared in the document's own namespace, so two
-documents may both declare `Entity`. Programs run in a fresh directory, twice: a relative path
+documents may both declare `Entity`. A program is synchronous, as the examples of the
+synchronous API are written, unless its first block (or setup) uses `await`; a later block that
+awaits in a synchronous program runs to its end on its own, and its variables stay its own.
+Programs run in a fresh directory, twice: a relative path
 such as "cities.sqlite" is a file of that directory, `Datasets/` is the package's, and the
 second run must print what the first printed (save with `policy: .allKeys`, or insert models,
 which replaces them, when an example saves the same record every time).
