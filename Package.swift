@@ -189,7 +189,7 @@ let package = Package(
         ),
         .target(
             name: "EngineTestSupport",
-            dependencies: ["RecordStore", "RecordStoreCore", "RecordStorePostgres", "PredicateLanguage"],
+            dependencies: ["RecordStore", "RecordStoreCore", "RecordStorePostgres", "PredicateLanguage", "TestSupport"],
             path: "Tests/EngineTestSupport"
         ),
         .testTarget(

@@ -18,12 +18,13 @@ enum PagingWithCursorsExample {
             batch = try await store.records(continuingMatchFrom: cursor, resultsLimit: 100)
         }
         // Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md, line 41
-        let first = try await store.records(matching: query, resultsLimit: 100)
+        let first = try await store.records(matching: query, resultsLimit: 2)
         if let cursor = first.cursor {
-            let token = cursor.stringValue
+            let token = cursor.stringValue     // hand it to a client, print it, keep it
             let next = try await store.records(continuingMatchFrom: try QueryCursor(string: token))
+            print(next.records.map(\.recordID.recordName))
         }
-        // Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md, line 63
+        // Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md, line 66
         let example1 = Task {
             @Sendable func run(_ operation: QueryOperation) {
                 operation.resultsLimit = 50
@@ -40,7 +41,7 @@ enum PagingWithCursorsExample {
         }
         _ = try await Task.sleep(for: .seconds(1))
         try await DocumentationExampleSupport.cancel(example1)
-        // Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md, line 89
+        // Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md, line 92
         for try await city in store.stream(matching: query, batchSize: 500) {
             print(city["name"] ?? .null)
         }

@@ -97,6 +97,7 @@ Optional(2.0)
 
 """#))
         all.append(DocumentExample(name: "PagingWithCursors", path: "Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md", needsPostgreSQL: false, expectedOutput: #"""
+["2996944"]
 2988507 "Paris"
 2995469 "Marseille"
 2996944 "Lyon"

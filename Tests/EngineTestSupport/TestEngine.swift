@@ -2,6 +2,7 @@ import Foundation
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStorePostgres
+import TestSupport
 
 /// The engines every engine-parameterized suite runs on: the one list to extend when an engine
 /// is added (conformance, differential, paging, aggregates, the store behaviours and the Query
@@ -100,18 +101,10 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
         return packageRoot.appendingPathComponent("Datasets").appendingPathComponent(name).path
     }
 
-    /// A fresh temporary database path, in a directory of its own inside the test process's
-    /// directory, which is removed when the process exits (a full run writes gigabytes).
+    /// A fresh temporary database path, in a folder of its own inside the test process's
+    /// folder (``TestFolders``), which is removed when the process exits (a full run writes
+    /// gigabytes).
     package static func temporaryDatabasePath(_ name: String) -> String {
-        let directory = processDirectory.appendingPathComponent(UUID().uuidString)
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("\(name).sqlite").path
+        TestFolders.file("database", named: "\(name).sqlite")
     }
-
-    /// The directory of this test process's databases, removed at exit.
-    private static let processDirectory: URL = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-tests-\(UUID().uuidString)")
-        atexit { try? FileManager.default.removeItem(at: TestEngine.processDirectory) }
-        return directory
-    }()
 }

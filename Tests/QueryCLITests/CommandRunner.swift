@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `query` executable in a child process and collects what it printed.
 struct CommandRunner {
@@ -24,8 +25,7 @@ struct CommandRunner {
     /// A fresh SQLite store in a new temporary folder (named after `purpose`) holding the JSON lines
     /// imported as records of `recordType` named by their `id`; returns its path.
     static func importedStore(_ purpose: String, recordType: String, jsonLines: [String]) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(purpose)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = TestFolders.make(purpose)
         let file = folder.appendingPathComponent("records.jsonl")
         try Data((jsonLines.joined(separator: "\n") + "\n").utf8).write(to: file)
         let database = folder.appendingPathComponent("store.sqlite").path

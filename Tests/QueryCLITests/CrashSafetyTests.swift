@@ -65,7 +65,7 @@ struct CrashSafetyTests {
         let seed = ProcessInfo.processInfo.environment["CRASH_SAFETY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
         print("CrashSafetyTests seed \(seed) (replay with CRASH_SAFETY_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("crash-safety-\(UUID().uuidString)")
+        let folder = TestFolders.make("crash-safety")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("crash.sqlite").path
@@ -141,7 +141,7 @@ struct CrashSafetyTests {
         }
 
         // The same lines imported into a memory store are the expected records.
-        let expectedFile = FileManager.default.temporaryDirectory.appendingPathComponent("crash-expected-\(UUID().uuidString).jsonl").path
+        let expectedFile = TestFolders.file("crash-expected", named: "expected.jsonl")
         defer { try? FileManager.default.removeItem(atPath: expectedFile) }
         try writeLines(input.prefix(count), to: expectedFile)
         let memory = Store.inMemory()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 import Testing
+import TestSupport
 
 /// `query export` round-trips with `import`; `find` streams its output, pages a terminal's
 /// table, and explains with row estimates; long work draws progress on a terminal only.
@@ -9,7 +10,7 @@ import Testing
 struct ExportAndStreamingTests {
     /// A fresh folder for a test's files.
     private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-streaming-\(UUID().uuidString)")
+        let folder = TestFolders.make("export-streaming")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -1,13 +1,14 @@
 import Foundation
 import PredicateLanguage
 import Testing
+import TestSupport
 
 /// `query find --limit N` prints one batch and a cursor; `--cursor` continues it.
 @Suite("query find --limit and --cursor")
 struct FindCursorCommandTests {
     /// A fresh database holding 25 `Item` records: `item00` … `item24` with `rank` 0 … 24.
     private static func itemDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("find-cursor-\(UUID().uuidString)")
+        let folder = TestFolders.make("find-cursor")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let lines = (0..<25).map { index in
             String(format: #"{"id": "item%02d", "rank": %d, "label": "Item %d"}"#, index, index, index)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile flags and arguments to the store commands (`import`, `find`, `count`) on a small store.
 @Suite("Hardening: hostile input to query import, find and count")
@@ -36,7 +37,7 @@ struct HostileStoreCommandTests {
         let empty = try CommandRunner.run(["find", "--db", database, "", "TRUEPREDICATE"])
         #expect(empty.status == 1)
         #expect(empty.standardError == "error: Invalid query: the record type is empty\n")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).jsonl")
+        let file = TestFolders.make("hostile").appendingPathComponent("input.jsonl")
         try Data(#"{"id": "x"}"#.utf8).write(to: file)
         let imported = try CommandRunner.run(["import", "--db", database, "--type", "It'em\"; --", "--id", "id", file.path])
         #expect(imported.status == 1)

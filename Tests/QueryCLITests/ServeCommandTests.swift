@@ -12,7 +12,7 @@ import TestSupport
     static func startServer(
         command: String = "serve", announcedAfter prefix: String = "listening on http://127.0.0.1:"
     ) async throws -> (Process, Int) {
-        let database = NSTemporaryDirectory() + "query-\(command)-\(UUID().uuidString).sqlite"
+        let database = TestFolders.file("serve-\(command)", named: "store.sqlite")
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
         process.arguments = [command, "--db", database, "--port", "0"]

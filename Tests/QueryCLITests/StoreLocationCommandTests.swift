@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--db` takes a store location: a file path, `sqlite:PATH`, `file:///PATH` or `memory:`; any
 /// other scheme is a clear error (exit status 1), never a file of that odd name.
 @Suite("query --db with store locations")
 struct StoreLocationCommandTests {
     @Test func sqliteFileAndMemoryLocations() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("locations-\(UUID().uuidString)")
+        let folder = TestFolders.make("locations")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let input = folder.appendingPathComponent("items.jsonl")
         try Data("{\"id\": \"a\", \"rank\": 1}\n{\"id\": \"b\", \"rank\": 2}\n".utf8).write(to: input)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `query count`, `find` and `--sort` with a misspelt record type or field: exit status 1 and an
 /// error naming the closest names, never a count of 0.
@@ -7,7 +8,7 @@ import Testing
 struct UnknownNameCommandTests {
     /// A fresh database holding three `City` records.
     private static func cityDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("unknown-names-\(UUID().uuidString)")
+        let folder = TestFolders.make("unknown-names")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let input = folder.appendingPathComponent("cities.jsonl")
         try Data("""

@@ -2,6 +2,7 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 import Testing
+import TestSupport
 
 /// Live queries across processes on one SQLite file: `query watch` in a child process prints
 /// the changes this process commits, and an observation here hears a `query import` child.
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func watchPrintsEachCommittedChange() async throws {
-        let database = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).sqlite"
+        let database = TestFolders.file("watch", named: "store.sqlite")
         let store = try Store.open(path: database)
         _ = try await store.save([Self.city("Paris", 2_100_000), Self.city("Lyon", 520_000)])
         let watch = try LineReadingChild(arguments: [
@@ -42,14 +43,14 @@ import Testing
     }
 
     @Test func anObservationHearsAnotherProcessImport() async throws {
-        let database = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).sqlite"
+        let database = TestFolders.file("watch", named: "store.sqlite")
         let store = try Store.open(path: database)
         _ = try await store.save([Self.city("Seed", 10)])
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000"), sorts: [Sort("population", ascending: false)])
         var iterator = store.observe(query).makeAsyncIterator()
         #expect(try await iterator.next()?.records.count == 0)
 
-        let file = NSTemporaryDirectory() + "query-watch-\(UUID().uuidString).csv"
+        let file = TestFolders.file("watch", named: "records.csv")
         let lines = ["name,population"] + (1...30).map { "c\($0),\($0 * 1000)" }
         try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         // Two batches of 15 records, two commits by the child process.

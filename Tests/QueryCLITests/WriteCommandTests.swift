@@ -1,12 +1,13 @@
 import Foundation
 import PredicateLanguage
 import Testing
+import TestSupport
 
 /// `query save`, `query delete` and `query zones`: the command line writes, CloudKit's way.
 @Suite("query save, delete and zones")
 struct WriteCommandTests {
     private static func freshDatabase() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("write-commands-\(UUID().uuidString)")
+        let folder = TestFolders.make("write-commands")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("notes.sqlite").path
     }

@@ -4,6 +4,7 @@ import PredicateLanguage
 import RecordStore
 @testable import RecordStoreSQLite
 import Testing
+import TestSupport
 
 /// Queries reuse their prepared statements within a budget of texts per connection, and stay
 /// exact when the schema changes under a reused statement.
@@ -40,10 +41,7 @@ struct StatementCacheBudgetTests {
     }
 
     @Test func aReusedQueryAnswersExactlyAfterTheSchemaGrows() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Store.open(path: directory.appendingPathComponent("store.sqlite").path)
+        let store = try Store.open(path: TestFolders.file("statement-cache", named: "store.sqlite"))
         let predicate = try FormatPredicate(format: "population > 100")
         _ = try store.save([Record(recordType: "City", recordID: RecordID(recordName: "a"), fields: ["population": 500])])
         for _ in 0..<3 {
