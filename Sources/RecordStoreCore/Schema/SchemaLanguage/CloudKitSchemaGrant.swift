@@ -1,0 +1,28 @@
+/// A `GRANT` line of a record type: permissions for a role. The store keeps grants in the
+/// document and prints them back, but does not enforce them.
+///
+/// ```swift
+/// let grant = CloudKitSchemaGrant(permissions: [.write, .create, .read], role: "DeptManager")
+/// grant.description   // "GRANT WRITE, CREATE, READ TO DeptManager"
+/// ```
+public struct CloudKitSchemaGrant: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The permissions, in the order written.
+    public var permissions: [CloudKitSchemaPermission]
+    /// The role, without quotes: `_creator`, `_icloud`, `_world` or a role the document creates.
+    public var role: String
+
+    /// Creates a grant.
+    ///
+    /// ```swift
+    /// CloudKitSchemaGrant(permissions: [.read], role: "_world")
+    /// ```
+    public init(permissions: [CloudKitSchemaPermission], role: String) {
+        self.permissions = permissions
+        self.role = role
+    }
+
+    /// The line as the language prints it: `GRANT READ TO "_world"`.
+    public var description: String {
+        "GRANT \(permissions.map(\.rawValue).joined(separator: ", ")) TO \(SchemaLanguageIdentifier.printed(role))"
+    }
+}

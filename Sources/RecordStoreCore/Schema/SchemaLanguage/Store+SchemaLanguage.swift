@@ -1,0 +1,51 @@
+extension Store {
+    /// Applies a `.ckdb` document: creates its record types and fields and sets their index
+    /// flags, in either schema mode. Nothing is changed when the document cannot be applied
+    /// (an `ASSET` field, a field whose type would change: see
+    /// ``CloudKitSchemaDocument/storeSchemas(applyingTo:)``). Fields and types the document does
+    /// not mention are left as they are. Roles and grants are not enforced (the store keeps none),
+    /// and system fields' attributes are not stored.
+    ///
+    /// ```swift
+    /// try store.apply(try CloudKitSchemaDocument(parsing: text))
+    /// ```
+    public func apply(_ document: CloudKitSchemaDocument) throws(SchemaLanguageError) {
+        let current: [RecordTypeSchema]
+        do { current = try schema() } catch { throw .store(error) }
+        for recordType in try document.storeSchemas(applyingTo: current) {
+            do { try define(recordType) } catch { throw .store(error) }
+        }
+    }
+
+    /// Applies a `.ckdb` document (async); see the synchronous form.
+    ///
+    /// ```swift
+    /// try await store.apply(try CloudKitSchemaDocument(parsing: text))
+    /// ```
+    public func apply(_ document: CloudKitSchemaDocument) async throws(SchemaLanguageError) {
+        let current: [RecordTypeSchema]
+        do { current = try await schema() } catch { throw .store(error) }
+        for recordType in try document.storeSchemas(applyingTo: current) {
+            do { try await define(recordType) } catch { throw .store(error) }
+        }
+    }
+
+    /// The store's schema as a `.ckdb` document (``CloudKitSchemaDocument/init(storeSchema:)``):
+    /// system fields in their default form, no grants.
+    ///
+    /// ```swift
+    /// print(try store.schemaDocument().ckdbText)
+    /// ```
+    public func schemaDocument() throws(RecordStoreError) -> CloudKitSchemaDocument {
+        CloudKitSchemaDocument(storeSchema: try schema())
+    }
+
+    /// The store's schema as a `.ckdb` document (async).
+    ///
+    /// ```swift
+    /// print(try await store.schemaDocument().ckdbText)
+    /// ```
+    public func schemaDocument() async throws(RecordStoreError) -> CloudKitSchemaDocument {
+        CloudKitSchemaDocument(storeSchema: try await schema())
+    }
+}
