@@ -10,11 +10,22 @@ extension Store {
     /// try store.apply(try CloudKitSchemaDocument(parsing: text))
     /// ```
     public func apply(_ document: CloudKitSchemaDocument) throws(SchemaLanguageError) {
-        let current: [RecordTypeSchema]
-        do { current = try schema() } catch { throw .store(error) }
-        for recordType in try document.storeSchemas(applyingTo: current) {
-            do { try define(recordType) } catch { throw .store(error) }
+        // The async form's work, waited for: its document errors come back as a result, so that
+        // `synchronously` (whose errors are the store's) passes them through unchanged.
+        let outcome: Result<Void, SchemaLanguageError>
+        do {
+            outcome = try synchronously { () async -> Result<Void, SchemaLanguageError> in
+                do throws(SchemaLanguageError) {
+                    try await self.apply(document)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw .store(error)
         }
+        try outcome.get()
     }
 
     /// Applies a `.ckdb` document (async); see the synchronous form.
