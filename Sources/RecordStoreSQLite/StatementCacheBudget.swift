@@ -18,8 +18,9 @@ import PredicateLanguage
 /// ```
 ///
 /// Connections are told apart by their object identity. A connection that closed and a new one
-/// at the same address share a count, which only empties the new one's cache earlier; the whole
-/// table is forgotten once it tracks more than ``connectionLimit`` connections.
+/// at the same address share a count, which only empties the new one's cache earlier. The whole
+/// table is forgotten once it tracks ``connectionLimit`` connections; a connection's cache may
+/// then hold up to twice ``limit`` texts before the count catches up.
 final class StatementCacheBudget: Sendable {
     /// The process's budget, shared by every SQLite store.
     static let shared = StatementCacheBudget()
@@ -43,12 +44,11 @@ final class StatementCacheBudget: Sendable {
         let connection = ObjectIdentifier(db)
         let mustEmpty = cachedTexts.withLock { table -> Bool in
             if table[connection]?.contains(sql) == true { return false }
-            if table.count >= connectionLimit && table[connection] == nil { table.removeAll() }
-            var texts = table[connection] ?? []
-            let full = texts.count >= limit
-            if full { texts.removeAll() }
-            texts.insert(sql)
-            table[connection] = texts
+            if table[connection] == nil && table.count >= connectionLimit { table.removeAll() }
+            // Changed in place: a copy of the set would cost a copy of every text per new one.
+            let full = (table[connection]?.count ?? 0) >= limit
+            if full { table[connection]?.removeAll() }
+            table[connection, default: []].insert(sql)
             return full
         }
         if mustEmpty { db.clearSchemaCache() }
