@@ -31,6 +31,13 @@ struct ImportCommand: AsyncParsableCommand {
         valueName: "auto|jsonl|none"))
     var progress: ImportProgressFormat = .auto
 
+    @Option(name: .customLong("indexes"), help: ArgumentHelp(
+        "The index types of the fields the import adds: automatic (strings queryable and searchable; numbers and dates "
+            + "queryable and sortable; lists none) or all (every index a field's type can have). "
+            + "Declare other index types with `query schema apply`.",
+        valueName: "automatic|all"))
+    var indexes: IndexPolicy?
+
     func validate() throws {
         for location in locations where RecordImporter.LocationMapping(parsing: location) == nil {
             throw ValidationError("--location expects NAME=LATFIELD,LONFIELD, got '\(location)'")
@@ -44,6 +51,7 @@ struct ImportCommand: AsyncParsableCommand {
         importer.idField = idField
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
+        importer.justInTimeIndexes = indexes
         // CSV cells are read as the stored fields' types when the record type exists.
         if RecordImporter.Format(path: file) == .csv {
             let schema = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schema(for: recordType) }
@@ -84,3 +92,5 @@ struct ImportCommand: AsyncParsableCommand {
         return try await StoreOptions.failing { () async throws(RecordStoreError) in try await importer.importFile(at: file, into: store, progress: report) }
     }
 }
+
+extension IndexPolicy: ExpressibleByArgument {}

@@ -309,13 +309,14 @@ final class PostgresEngine: StorageEngine {
         try await write { connection in
             try await Self.lockSchema(on: connection)
             var catalog = try await executor.catalog(on: connection)
-            let before = catalog.recordTypes[schema.name]?.searchableFieldNames
+            let before = catalog.recordTypes[schema.name]
             let changes = try catalog.define(schema)
             let storage = PostgresSchemaStorage(connection: connection)
             try await storage.apply(changes, catalog: catalog)
             if let updated = catalog.recordTypes[schema.name] {
                 try await storage.ensureIndexes(updated)
-                if before != nil, before != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
+                if let before, before.searchableFieldNames != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
+                if let before { try await storage.applyIndexChanges(from: before, to: updated) }
             }
             try await connection.execute(executor.saveCatalogStatement(catalog))
         }

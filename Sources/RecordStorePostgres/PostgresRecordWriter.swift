@@ -178,7 +178,7 @@ struct PostgresRecordWriter {
                 values.append(.text(value.jsonText()))
             } else {
                 let stored = StoredValueEncoding.encode(value)
-                if field.isQueryable || field.isSortable {
+                if field.isIndexed {
                     try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "the value")
                 }
                 values.append(stored)
@@ -288,7 +288,7 @@ struct PostgresRecordWriter {
             rows.append([.integer(rowID)] + (try values(record, schema: schema)))
         }
         try await connection.copy(into: table, columns: [PostgresLayout.rowColumn] + columns(schema).map(\.name), rows: rows)
-        for field in schema.fields where field.type.isList {
+        for field in schema.fields where field.type.isList && field.isQueryable {
             var members: [[SQLValue]] = []
             for (rowID, record) in zip(rowIDs, records) {
                 guard case .list(let list)? = record.fields[field.name] else { continue }
@@ -319,7 +319,7 @@ struct PostgresRecordWriter {
     /// Inserts the list members of records (their rows just written).
     private func insertMembers(_ records: [(rowID: Int64, record: Record)], schema: RecordTypeSchema) async throws {
         let dialect = PostgresDialect()
-        for field in schema.fields {
+        for field in schema.fields where field.isQueryable {
             guard let elementType = field.type.elementType else { continue }
             var arguments: [SQLValue] = []
             var tuples = 0
@@ -358,7 +358,7 @@ struct PostgresRecordWriter {
         guard try await connection.rowCount(SQLStatement(sql, arguments, dialect: PostgresDialect())) == 1 else {
             throw PostgresWriteRace(reason: "record '\(record.recordID)' changed while it was being saved")
         }
-        for field in schema.fields where field.type.isList {
+        for field in schema.fields where field.type.isList && field.isQueryable {
             try await connection.execute(SQLStatement(
                 sql: "DELETE FROM \(quote(PostgresLayout.listTable(schema.name, field: field.name))) WHERE record = $1", arguments: [.integer(rowID)]))
         }

@@ -165,7 +165,7 @@ struct PostgresSchemaStorage {
         let zone = quote(TableLayout.zoneColumn)
         let recordName = quote(TableLayout.recordNameColumn)
         var existing = try await columns(of: tableName)
-        for field in schema.fields where (field.isQueryable || field.isSortable) && !field.type.isList && field.type != .location {
+        for field in schema.fields where field.isIndexed && !field.type.isList && field.type != .location {
             let column = field.type == .bool ? dialect.booleanAsNumber(quote(field.name)) : quote(field.name)
             try await execute("""
                 CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
@@ -185,7 +185,7 @@ struct PostgresSchemaStorage {
                     ON \(table) (\(zone), \(quote(TableLayout.derivedColumn(field.name, column))) NULLS FIRST, \(recordName))
                     """)
             }
-            if field.type == .location {
+            if field.type == .location, field.isIndexed {
                 try await execute("""
                     CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.locationIndex(schema.name, field: field.name)))
                     ON \(table) USING gist (\(PostgresLayout.pointExpression(field: field.name, alias: nil)))
@@ -197,6 +197,69 @@ struct PostgresSchemaStorage {
             try await execute("CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.fullTextIndex(schema.name))) ON \(table) USING gin (\(quote(PostgresLayout.fullTextColumn)))")
             existing.insert(PostgresLayout.fullTextColumn)
             try await rebuildFullText(schema)
+        }
+    }
+
+    /// Drops what `old` built that `new` no longer asks for (a field's index, derived columns,
+    /// a list's members, a location's index, the full-text column when no field is searchable),
+    /// and writes the members of lists that become queryable; ``ensureIndexes(_:)`` builds the rest.
+    /// Queries give the same answers before and after; only their plans change.
+    func applyIndexChanges(from old: RecordTypeSchema, to new: RecordTypeSchema) async throws {
+        let tableName = TableLayout.recordTable(new.name)
+        guard !(try await columns(of: tableName)).isEmpty else { return }
+        let table = quote(tableName)
+        for field in new.fields {
+            guard let before = old.field(named: field.name) else { continue }
+            if before.isIndexed, !field.isIndexed, !field.type.isList, field.type != .location {
+                try await execute("DROP INDEX IF EXISTS \(quote(TableLayout.fieldIndex(new.name, field: field.name)))")
+            }
+            let kept = Set(DerivedColumn.columns(for: field))
+            for derived in DerivedColumn.columns(for: before) where !kept.contains(derived) {
+                // Dropping the column drops its index.
+                try await execute("ALTER TABLE \(table) DROP COLUMN IF EXISTS \(quote(TableLayout.derivedColumn(field.name, derived)))")
+            }
+            if let elementType = field.type.elementType, before.isQueryable != field.isQueryable {
+                let list = quote(PostgresLayout.listTable(new.name, field: field.name))
+                if field.isQueryable {
+                    try await createListTable(new.name, field: field.name, elementType: elementType)
+                    try await fillMembers(of: field, elementType: elementType, in: new.name)
+                } else {
+                    try await execute("DELETE FROM \(list)")
+                }
+            }
+            if field.type == .location, before.isIndexed, !field.isIndexed {
+                try await execute("DROP INDEX IF EXISTS \(quote(PostgresLayout.locationIndex(new.name, field: field.name)))")
+            }
+        }
+        if new.searchableFieldNames.isEmpty {
+            try await execute("ALTER TABLE \(table) DROP COLUMN IF EXISTS \(quote(PostgresLayout.fullTextColumn))")
+        }
+    }
+
+    /// Writes the members of a list field that becomes queryable, from the lists the rows hold as typed JSON.
+    private func fillMembers(of field: FieldSchema, elementType: FieldType, in recordType: String) async throws {
+        let table = quote(TableLayout.recordTable(recordType))
+        let row = quote(PostgresLayout.rowColumn)
+        var pending: [(Int64, String)] = []
+        try await connection.forEachRow(SQLStatement(sql: "SELECT \(row), \(quote(field.name)) FROM \(table) WHERE \(quote(field.name)) IS NOT NULL")) { values in
+            if case .integer(let id) = values.value(at: 0), case .text(let json) = values.value(at: 1) { pending.append((id, json)) }
+            return true
+        }
+        let list = quote(PostgresLayout.listTable(recordType, field: field.name))
+        let folded = DerivedColumn.memberForms.map { quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
+        let value = elementType == .bool ? "$3::integer::boolean" : "$3"
+        let placeholders = (0..<DerivedColumn.memberForms.count).map { "$\($0 + 4)" }.joined(separator: ", ")
+        let sql = "INSERT INTO \(list) (record, position, value, \(folded)) VALUES ($1, $2, \(value), \(placeholders))"
+        for (id, json) in pending {
+            guard case .list(let members)? = try? Value(jsonText: json) else {
+                throw RecordStoreError.storage("a row of '\(recordType)' holds no JSON list in its field '\(field.name)'")
+            }
+            for (position, member) in members.enumerated() {
+                let stored = RecordRowReader.member(member, as: elementType)
+                let arguments: [SQLValue] = [.integer(id), .integer(Int64(position)), StoredValueEncoding.encode(stored)]
+                    + DerivedColumn.memberForms.map { $0.value(of: stored) }
+                try await connection.execute(SQLStatement(sql: sql, arguments: arguments))
+            }
         }
     }
 

@@ -136,14 +136,15 @@ final class SQLiteEngine: StorageEngine {
         try await writing { db in
             try SQLiteConnection.run(db) { connection in
                 var catalog = try await executor.catalog(on: connection)
-                let before = catalog.recordTypes[schema.name]?.searchableFieldNames
+                let before = catalog.recordTypes[schema.name]
                 let changes = try catalog.define(schema)
                 try storage.apply(changes, catalog: catalog, db)
                 if let updated = catalog.recordTypes[schema.name] {
                     try storage.ensureIndexes(updated, db)
-                    if before != nil, before != updated.searchableFieldNames {
+                    if let before, before.searchableFieldNames != updated.searchableFieldNames {
                         try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
                     }
+                    if let before { try SQLiteIndexChanges(db: db).apply(from: before, to: updated) }
                 }
                 try connection.execute(executor.saveCatalogStatement(catalog))
             }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
-/// The list table of a record type (``TableLayout/listTable(_:)``): one row per member,
-/// `(record, field, position, value)`, with the folded forms of string members in `value$c`
+/// The list table of a record type (``TableLayout/listTable(_:)``): one row per member of its
+/// queryable list fields, `(record, field, position, value)`, with the folded forms of string members in `value$c`
 /// and `value$cd` (``DerivedColumn/memberColumns(for:)``), and its indexes: by record (for
 /// rewrites), and by `(field, value, record)` and `(field, folded, record)` for list queries,
 /// which a bulk load defers (``SQLiteDeferredIndexes``).
@@ -41,6 +42,47 @@ struct SQLiteListTable {
         for (name, column) in zip(searchIndexes, columns) {
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(SQLiteDialect.quote(name)) ON \(table) (field, \(SQLiteDialect.quote(column)), record)")
         }
+    }
+
+    /// Writes the members of one record's list field (the field must be queryable).
+    func insert(_ members: [Value], of field: String, record rowID: Int64, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO \(table) (record, field, position, value, \(Self.foldedColumnNames))
+            VALUES (?, ?, ?, ?\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))
+            """)
+        for (position, member) in members.enumerated() {
+            var arguments: [DatabaseValue] = [
+                rowID.databaseValue, field.databaseValue, position.databaseValue,
+                SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
+            ]
+            for form in DerivedColumn.memberForms {
+                arguments.append(SQLiteValueConversion.databaseValue(form.value(of: member)))
+            }
+            try statement.execute(arguments: StatementArguments(arguments))
+        }
+    }
+
+    /// Writes the members of a list field that becomes queryable, for every row, from the lists
+    /// the rows hold as typed JSON.
+    func fill(_ field: FieldSchema, _ db: Database, progress: StoreOpeningProgressHandler?) throws {
+        guard let elementType = field.type.elementType else { return }
+        let recordTable = SQLiteDialect.quote(TableLayout.recordTable(recordType))
+        let column = SQLiteDialect.quote(field.name)
+        let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(column) FROM \(recordTable) WHERE typeof(\(column)) = 'text'")
+        let reporter = ProgressReporter(task: "Indexing the members of \(recordType).\(field.name)", total: rows.count, handler: progress)
+        for (index, row) in rows.enumerated() {
+            let json: String = row[1]
+            guard case .list(let members)? = try? Value(jsonText: json) else {
+                throw RecordStoreError.storage("a row of '\(recordType)' holds no JSON list in its field '\(field.name)'")
+            }
+            try insert(members.map { RecordRowReader.member($0, as: elementType) }, of: field.name, record: row[0], db)
+            reporter.report(index + 1)
+        }
+    }
+
+    /// Removes the members of a list field that is no longer queryable.
+    func removeMembers(of field: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(table) WHERE field = ?", arguments: [field])
     }
 
     /// Adds the folded columns to a list table of an older layout and fills them.

@@ -135,22 +135,9 @@ struct SQLiteRecordWriter {
         for field in schema.fields {
             guard let value = record.fields[field.name] else { continue }
             switch value {
-            case .list(let members) where !members.isEmpty:
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO \(quote(TableLayout.listTable(record.recordType))) (record, field, position, value, \(SQLiteListTable.foldedColumnNames))
-                    VALUES (?, ?, ?, ?\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))
-                    """)
-                for (position, member) in members.enumerated() {
-                    var arguments: [DatabaseValue] = [
-                        rowID.databaseValue, field.name.databaseValue, position.databaseValue,
-                        SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
-                    ]
-                    for form in DerivedColumn.memberForms {
-                        arguments.append(SQLiteValueConversion.databaseValue(form.value(of: member)))
-                    }
-                    try statement.execute(arguments: StatementArguments(arguments))
-                }
-            case .location(let location) where location.isValid:
+            case .list(let members) where !members.isEmpty && field.isQueryable:
+                try SQLiteListTable(recordType: record.recordType).insert(members, of: field.name, record: rowID, db)
+            case .location(let location) where location.isValid && field.isIndexed:
                 try db.cachedStatement(
                     sql: "INSERT INTO \(quote(SQLiteLayout.locationIndexTable(record.recordType, field: field.name))) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
@@ -172,7 +159,7 @@ struct SQLiteRecordWriter {
         if !schema.searchableFieldNames.isEmpty {
             try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
         }
-        for field in schema.fields where field.type == .location {
+        for field in schema.fields where field.type == .location && field.isIndexed {
             try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name))) WHERE id = ?")
                 .execute(arguments: [rowID])
         }
@@ -196,7 +183,7 @@ struct SQLiteRecordWriter {
             if !schema.searchableFieldNames.isEmpty {
                 try db.execute(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [zone.zoneName])
             }
-            for field in schema.fields where field.type == .location {
+            for field in schema.fields where field.type == .location && field.isIndexed {
                 try db.execute(
                     sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
                     arguments: [zone.zoneName])

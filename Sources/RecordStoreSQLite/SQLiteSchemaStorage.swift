@@ -65,11 +65,21 @@ struct SQLiteSchemaStorage {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
             }
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name)))
-                USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)
-                """)
+            if field.isIndexed { try createLocationIndex(recordType, field: field.name, db) }
         }
+    }
+
+    /// Creates a location field's R*Tree, filled from the rows' points.
+    func createLocationIndex(_ recordType: String, field: String, _ db: Database) throws {
+        let index = quote(SQLiteLayout.locationIndexTable(recordType, field: field))
+        guard try !db.tableExists(SQLiteLayout.locationIndexTable(recordType, field: field)) else { return }
+        let latitude = quote(TableLayout.latitudeColumn(field))
+        let longitude = quote(TableLayout.longitudeColumn(field))
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE \(index) USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude);
+            INSERT INTO \(index) SELECT rowid, \(latitude), \(latitude), \(longitude), \(longitude) FROM \(quote(TableLayout.recordTable(recordType)))
+            WHERE \(latitude) BETWEEN -90 AND 90 AND \(longitude) BETWEEN -180 AND 180;
+            """)
     }
 
     /// Creates the indexes the schema's flags ask for (with the derived columns and their
@@ -82,7 +92,7 @@ struct SQLiteSchemaStorage {
     func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
         let table = quote(TableLayout.recordTable(schema.name))
-        let indexedFields = deferred ? [] : schema.fields.filter { ($0.isQueryable || $0.isSortable) && !$0.type.isList && $0.type != .location }
+        let indexedFields = deferred ? [] : schema.fields.filter { $0.isIndexed && !$0.type.isList && $0.type != .location }
         let reporter = ProgressReporter(task: "Building the indexes of \(schema.name)", total: indexedFields.count, handler: progress, unit: "indexes", everyUnit: true)
         for (built, field) in indexedFields.enumerated() {
             defer { reporter.report(built + 1) }

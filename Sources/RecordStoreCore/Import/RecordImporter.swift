@@ -117,6 +117,15 @@ public struct RecordImporter: Sendable {
     /// ```
     public var indexProgress: StoreOpeningProgressHandler?
 
+    /// The index types of the fields the import adds to the record type (``IndexPolicy``); nil
+    /// keeps the type's own setting (``IndexPolicy/automatic`` for a new type). Fields the type
+    /// already has keep theirs.
+    ///
+    /// ```swift
+    /// importer.justInTimeIndexes = .all   // every index a field's type can have, as before index types
+    /// ```
+    public var justInTimeIndexes: IndexPolicy?
+
     /// Creates an importer for a record type.
     public init(recordType: String) {
         self.recordType = recordType
@@ -150,6 +159,13 @@ public struct RecordImporter: Sendable {
     ) async throws(RecordStoreError) -> Summary {
         let batches = try await BlockingWork.run { () throws(RecordStoreError) in SendableBatches(try RecordFileBatches(path: path, importer: self)) }
         let start = Date()
+        if let justInTimeIndexes {
+            var schema = try await store.schema(for: recordType) ?? RecordTypeSchema(name: recordType)
+            if schema.justInTimeIndexes != justInTimeIndexes || schema.fields.isEmpty {
+                schema.justInTimeIndexes = justInTimeIndexes
+                try await store.define(schema)
+            }
+        }
         var count = 0
         var knownZones: Set<ZoneID> = [.default]
         var bulkLoadStarted = false

@@ -72,8 +72,9 @@ import PredicateLanguage
     }
 
     /// Throws for the first field the predicate tests that the type does not have; with
-    /// `needsIndexes`, also for one that is not queryable, or for a full-text search on a type
-    /// without searchable fields.
+    /// `needsIndexes`, also for one without the index type its test needs (``IndexPolicy``):
+    /// SORTABLE for a range (`<`, `<=`, `>`, `>=`, `BETWEEN`) of the field itself, QUERYABLE for
+    /// any other test, and a searchable field for a full-text search.
     private static func checkFields(_ predicate: FormatPredicate, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
         switch predicate {
         case .constant: return
@@ -87,6 +88,14 @@ import PredicateLanguage
                 return
             }
             for expression in [comparison.left, comparison.right] {
+                if needsIndexes, comparison.operator.isRange, case .keyPath(let path) = expression {
+                    // Ranges read a sortable index, as CloudKit's: `population > 1000` needs SORTABLE.
+                    let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
+                    if MetadataField(rawValue: first) != nil || first.hasPrefix("@") { continue }
+                    let field = try field(first, of: schema)
+                    if !field.isSortable { throw .notSortable(field: first, recordType: schema.name) }
+                    continue
+                }
                 try checkFields(expression, schema: schema, needsIndexes: needsIndexes)
             }
         }
@@ -120,6 +129,16 @@ import PredicateLanguage
             try checkFields(condition, schema: schema, needsIndexes: needsIndexes)
             try checkFields(then, schema: schema, needsIndexes: needsIndexes)
             try checkFields(otherwise, schema: schema, needsIndexes: needsIndexes)
+        }
+    }
+}
+
+extension ComparisonOperator {
+    /// Whether the operator tests a range (`<`, `<=`, `>`, `>=`, `BETWEEN`): what a SORTABLE index serves.
+    fileprivate var isRange: Bool {
+        switch self {
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .between: true
+        default: false
         }
     }
 }

@@ -27,11 +27,9 @@ public struct FieldSchema: Sendable, Hashable, Codable {
         self.isSearchable = isSearchable && type == .string
     }
 
-    /// The indexes development mode gives a new field: queryable; sortable when the type sorts;
-    /// searchable for strings.
-    package static func developmentDefault(name: String, type: FieldType) -> FieldSchema {
-        FieldSchema(name: name, type: type, isQueryable: true, isSortable: type.isSortable, isSearchable: type == .string)
-    }
+    /// Whether the field has an index of its own (queryable or sortable): SQL engines then keep
+    /// its ``IndexPolicy`` structures (an index, folded forms, list members, a spatial index).
+    public var isIndexed: Bool { isQueryable || isSortable }
 
     /// The index flags as they print: `queryable sortable searchable`.
     public var indexDescription: String {

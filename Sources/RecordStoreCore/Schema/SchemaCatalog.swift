@@ -75,7 +75,7 @@ import PredicateLanguage
         guard var schema = recordTypes[recordType] else { return value }
         guard let position = schema.fields.firstIndex(where: { $0.name == fieldName }) else {
             guard mode == .development else { throw .schemaChangeNotAllowed(recordType: recordType, field: fieldName) }
-            var field = FieldSchema.developmentDefault(name: fieldName, type: valueType ?? .list(.string))
+            var field = schema.justInTimeIndexes.field(named: fieldName, type: valueType ?? .list(.string))
             field.isProvisional = valueType == nil
             schema.fields.append(field)
             recordTypes[recordType] = schema
@@ -137,12 +137,15 @@ import PredicateLanguage
         }
     }
 
-    /// Adds or replaces a record type (``Store/define(_:)``); returns the changes.
+    /// Adds or replaces a record type (``Store/define(_:)``): its fields are added or take the
+    /// given type and index flags, the fields it leaves out stay as they are, and its
+    /// ``RecordTypeSchema/justInTimeIndexes`` is the given one. Returns the changes.
     @_spi(StorageEngine) public mutating func define(_ schema: RecordTypeSchema) throws(RecordStoreError) -> [SchemaChange] {
         try Identifier.checkRecordType(schema.name)
         var changes: [SchemaChange] = []
         var merged = recordTypes[schema.name] ?? RecordTypeSchema(name: schema.name)
         if recordTypes[schema.name] == nil { changes.append(.addedRecordType(schema.name)) }
+        merged.justInTimeIndexes = schema.justInTimeIndexes
         for field in schema.fields {
             try Identifier.checkField(field.name, recordType: schema.name)
             if let position = merged.fields.firstIndex(where: { $0.name == field.name }) {

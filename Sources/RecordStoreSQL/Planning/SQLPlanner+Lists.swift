@@ -3,7 +3,8 @@ import PredicateLanguage
 
 extension SQLPlanner {
     /// `ANY list op c`, `list CONTAINS c`, `c IN list` through the list table: a row of the
-    /// list table for the record and field whose member meets the condition.
+    /// list table for the record and field whose member meets the condition. Nil for a list
+    /// field that is not queryable (``IndexPolicy``), whose members the list table does not hold.
     package func listCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
         let key: String
         let element: ComparisonPredicate
@@ -22,7 +23,8 @@ extension SQLPlanner {
         default:
             return nil
         }
-        guard let field = schema?.field(named: key), let elementType = field.type.elementType else { return nil }
+        // A list that is not queryable has no members in the list table: the residual reads its JSON.
+        guard let field = schema?.field(named: key), field.isQueryable, let elementType = field.type.elementType else { return nil }
         let members = dialect.listMembers(recordType: recordType, field: field.name)
         let memberCondition: SQLCondition
         if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,

@@ -50,7 +50,8 @@ extension SQLPlanner {
         }
         guard let field = schema?.field(named: key), field.type == .location, origin.isValid else { return nil }
         let exactTest = try test(.comparison(ComparisonKey.substitute(key, in: comparison)), type: .location, value: column(field.name))
-        guard radius >= 0 else { return exactTest }
+        // Without a spatial index (a location field that is not queryable) every row is tested.
+        guard radius >= 0, field.isIndexed else { return exactTest }
         let box = BoundingBox(around: origin, radius: radius)
         var boxes: [SQLCondition] = []
         for longitudeRange in box.longitudeRanges {

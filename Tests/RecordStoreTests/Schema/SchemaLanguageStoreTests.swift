@@ -76,7 +76,7 @@ struct SchemaLanguageStoreTests {
         try store.apply(try CloudKitSchemaDocument(parsing: "DEFINE SCHEMA RECORD TYPE City (population INT64 QUERYABLE);"))
         let city = try #require(try store.schema(for: "City"))
         #expect(city.field(named: "population") == FieldSchema(name: "population", type: .int64, isQueryable: true, isSortable: false))
-        #expect(city.field(named: "name") == FieldSchema.developmentDefault(name: "name", type: .string))
+        #expect(city.field(named: "name") == IndexPolicy.automatic.field(named: "name", type: .string))
     }
 
     @Test("A field whose type would change is refused, and nothing is applied", arguments: TestEngine.allCases)

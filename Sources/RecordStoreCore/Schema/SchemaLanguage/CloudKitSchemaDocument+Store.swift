@@ -44,7 +44,9 @@ extension CloudKitSchemaDocument {
                     name: field.name, type: type, isQueryable: field.isQueryable, isSortable: field.isSortable,
                     isSearchable: field.isSearchable))
             }
-            planned.append(RecordTypeSchema(name: recordType.name, fields: fields))
+            // A schema file says nothing of fields to come: the type keeps its just-in-time policy.
+            planned.append(RecordTypeSchema(
+                name: recordType.name, fields: fields, justInTimeIndexes: existing[recordType.name]?.justInTimeIndexes ?? .automatic))
         }
         return planned
     }

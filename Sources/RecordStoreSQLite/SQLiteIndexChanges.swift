@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+@_spi(StorageEngine) import RecordStoreCore
+import RecordStoreSQL
+
+/// Brings a record type's storage in step with a changed declaration of its fields' index types
+/// (``IndexPolicy`` says what each type builds), on a populated table:
+///
+/// - what the old declaration built and the new one does not ask for is dropped: a field's
+///   index, its derived columns and their indexes, a list's members, a location's R*Tree, the
+///   full-text table when no field is searchable any more;
+/// - what the new declaration asks for and ``SQLiteSchemaStorage/ensureIndexes(_:_:progress:)``
+///   does not build is built: a list's members (from the lists the rows hold) and a location's
+///   R*Tree (from the rows' points).
+///
+/// Queries give the same answers before and after; only their plans change.
+///
+/// ```swift
+/// try SQLiteIndexChanges(db: db).apply(from: before, to: after)
+/// ```
+struct SQLiteIndexChanges {
+    let db: Database
+    /// Hears how filling list members goes.
+    var progress: StoreOpeningProgressHandler?
+
+    private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
+
+    /// Drops and builds what changed between two declarations of one record type.
+    func apply(from old: RecordTypeSchema, to new: RecordTypeSchema) throws {
+        let tableName = TableLayout.recordTable(new.name)
+        guard try db.tableExists(tableName) else { return }
+        let table = quote(tableName)
+        let list = SQLiteListTable(recordType: new.name)
+        for field in new.fields {
+            guard let before = old.field(named: field.name) else { continue }
+            if before.isIndexed, !field.isIndexed, !field.type.isList, field.type != .location {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.fieldIndex(new.name, field: field.name)))")
+            }
+            let kept = Set(DerivedColumn.columns(for: field))
+            let existing = Set(try db.columns(in: tableName).map(\.name))
+            for derived in DerivedColumn.columns(for: before) where !kept.contains(derived) {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.derivedIndex(new.name, field: field.name, derived)))")
+                let column = TableLayout.derivedColumn(field.name, derived)
+                if existing.contains(column) { try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quote(column))") }
+            }
+            if field.type.isList, before.isQueryable != field.isQueryable {
+                if field.isQueryable {
+                    try list.fill(field, db, progress: progress)
+                } else {
+                    try list.removeMembers(of: field.name, db)
+                }
+            }
+            if field.type == .location, before.isIndexed != field.isIndexed {
+                if field.isIndexed {
+                    try SQLiteSchemaStorage().createLocationIndex(new.name, field: field.name, db)
+                } else {
+                    try db.execute(sql: "DROP TABLE IF EXISTS \(quote(SQLiteLayout.locationIndexTable(new.name, field: field.name)))")
+                }
+            }
+        }
+        if new.searchableFieldNames.isEmpty {
+            try db.execute(sql: "DROP TABLE IF EXISTS \(quote(SQLiteLayout.fullTextTable(new.name)))")
+        }
+    }
+}
