@@ -102,6 +102,8 @@ struct StoreOpeningTests {
         let path = TestEngine.temporaryDatabasePath("layout0")
         do {
             let store = try Store.open(path: path)
+            // Layout 0 kept every list's members in the list table, as a queryable list's are now.
+            try store.define(RecordTypeSchema(name: "Item", justInTimeIndexes: .all))
             try store.save([Self.item("a", tags: ["red", "blue"]), Self.item("b", tags: []), Self.item("c", tags: ["green"])])
         }
         // Rewrite the file as version 0 wrote it: the row holds the member count; no layout version.
