@@ -18,10 +18,13 @@ import ServiceLifecycle
 /// `POST zones/lookup`, `POST zones/modify`, `POST subscriptions/modify`,
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
-/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` and
-/// `POST predicates/check`; and `GET /health` and `GET /`, the query console
-/// (``ConsoleDocument``). Environments are `development` and `production`, databases `public`
-/// and `private` (``Namespace``). Bodies are JSON, whatever their content type (CloudKit JS
+/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
+/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`; and `GET /health`
+/// and `GET /`, the query console (``ConsoleDocument``). Environments are `development` and
+/// `production`, databases `public` and `private` (``Namespace``); `production` saves and
+/// queries through the store in production mode (no new record types or fields, queries need
+/// indexes: ``CloudKitService/init(store:predicateRules:)``), and
+/// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON, whatever their content type (CloudKit JS
 /// sends `text/plain`). Errors are
 /// CloudKit's `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's
 /// ID, also in the server's log line for it.
