@@ -24,10 +24,10 @@ import ServiceLifecycle
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
 /// indexes: ``CloudKitService/init(store:predicateRules:)``), and
-/// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON, whatever their content type (CloudKit JS
-/// sends `text/plain`). Errors are
-/// CloudKit's `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's
-/// ID, also in the server's log line for it.
+/// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON,
+/// whatever their content type (CloudKit JS sends `text/plain`). Errors are CloudKit's
+/// `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's ID, also in
+/// the server's log line for it.
 ///
 /// ```swift
 /// let server = CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 8080))

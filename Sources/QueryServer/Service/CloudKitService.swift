@@ -41,6 +41,10 @@ public final class CloudKitService: Sendable {
     /// schema as records arrive); the `production` environment uses the same engine in
     /// production mode, as CloudKit's production environment does: a save that brings a new
     /// record type or field, and a query on a field without the index it needs, are refused.
+    ///
+    /// ```swift
+    /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
+    /// ```
     public init(store: Store, predicateRules: PredicateRules = .cloudKit) {
         self.store = store
         productionStore = store.mode == .production ? store : Store(engine: store.engine, mode: .production)
