@@ -57,21 +57,13 @@ struct SchemaCommand: AsyncParsableCommand {
         var file: String
 
         func run() async throws {
-            let text = try Self.read(file)
-            let document: CloudKitSchemaDocument
-            do {
-                document = try CloudKitSchemaDocument(parsing: text)
-            } catch {
-                throw CommandFailure("\(file): \(error)")
-            }
+            let schema = try SchemaFile(path: file)
+            let document = schema.document
             let opened = try await store.openStore()
             do {
                 try await opened.apply(document)
             } catch {
-                switch error {
-                case .store: throw CommandFailure(error.description)
-                default: throw CommandFailure("\(file): \(error)")
-                }
+                throw schema.failure(error)
             }
             let fieldCount = document.recordTypes.reduce(0) { $0 + $1.userFields.count }
             print("Applied \(Self.counted(document.recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field")))")
@@ -86,20 +78,6 @@ struct SchemaCommand: AsyncParsableCommand {
         /// `1 field`, `3 fields`.
         static func counted(_ count: Int, _ noun: String) -> String {
             "\(count) \(noun)\(count == 1 ? "" : "s")"
-        }
-
-        /// The file's text, or standard input's for `-`; an unreadable or non-UTF-8 file is a command failure.
-        static func read(_ path: String) throws -> String {
-            let data: Data
-            do {
-                data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw CommandFailure("Cannot read '\(path)': \(error.localizedDescription)")
-            }
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw CommandFailure("\(path): the file is not UTF-8 text")
-            }
-            return text
         }
     }
 

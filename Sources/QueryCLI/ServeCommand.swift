@@ -19,6 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
             so the server then listens on loopback only and answers only requests addressed to a \
             loopback name (or an --allowed-host) from no web page but its own console (or an \
             --allowed-origin). With --tls-certificate and --tls-key it speaks HTTPS.
+            With --schema FILE.ckdb (CloudKit's schema language, as cktool export-schema writes it) the \
+            file's record types, fields and indexes are applied to the store before serving; a syntax \
+            error or a change the store refuses (a field whose type would change) is reported with the \
+            file, line and column, and nothing is served. The production environment saves and queries \
+            as CloudKit's does: a new record type or field is refused, and so is a filter or sort on a \
+            field that is not QUERYABLE or SORTABLE; the development environment grows the schema as \
+            records arrive. GET .../schema answers the schema as JSON, or as .ckdb text with ?format=ckdb.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -68,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBodySize = 4 << 20
 
+    @Option(help: ArgumentHelp("A schema file in CloudKit's schema language (.ckdb) to apply to the store before serving.", valueName: "file.ckdb"))
+    var schema: String?
+
     @Option(help: ArgumentHelp("A PEM file with the certificate chain to serve HTTPS with (needs --tls-key).", valueName: "PEM"))
     var tlsCertificate: String?
 
@@ -89,6 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Read and parsed before anything else, so that a bad file starts nothing.
+        let schemaFile = try schema.map { path throws(CommandFailure) in try SchemaFile(path: path) }
         var credentials = ServerCredentials()
         do {
             for key in keys { try credentials.addKey(key) }
@@ -106,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bodyTimeout = bodyTimeout
         configuration.idleTimeout = idleTimeout
         configuration.maximumConnections = maxConnections
+        configuration.schema = schemaFile?.document
         if let tlsCertificate, let tlsKey {
             let files = TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
             do {
@@ -121,8 +134,13 @@ struct ServeCommand: AsyncParsableCommand {
             ? "no credentials: anyone on this machine may call"
             : "\(credentials.keyIDs.count) key(s), \(credentials.apiTokens.count) API token(s)"
         let scheme = configuration.tls == nil ? "http" : "https"
-        try await server.run { port in
-            FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(access))\n".utf8))
+        do {
+            try await server.run { port in
+                FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(access))\n".utf8))
+            }
+        } catch let error as SchemaLanguageError {
+            // Only the schema's application throws this, before the server listens.
+            throw schemaFile?.failure(error) ?? CommandFailure(error.description)
         }
     }
 }

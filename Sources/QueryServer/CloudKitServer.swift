@@ -18,13 +18,16 @@ import ServiceLifecycle
 /// `POST zones/lookup`, `POST zones/modify`, `POST subscriptions/modify`,
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
-/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` and
-/// `POST predicates/check`; and `GET /health` and `GET /`, the query console
-/// (``ConsoleDocument``). Environments are `development` and `production`, databases `public`
-/// and `private` (``Namespace``). Bodies are JSON, whatever their content type (CloudKit JS
-/// sends `text/plain`). Errors are
-/// CloudKit's `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's
-/// ID, also in the server's log line for it.
+/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
+/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`; and `GET /health`
+/// and `GET /`, the query console (``ConsoleDocument``). Environments are `development` and
+/// `production`, databases `public` and `private` (``Namespace``); `production` saves and
+/// queries through the store in production mode (no new record types or fields, queries need
+/// indexes: ``CloudKitService/init(store:predicateRules:)``), and
+/// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON,
+/// whatever their content type (CloudKit JS sends `text/plain`). Errors are CloudKit's
+/// `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's ID, also in
+/// the server's log line for it.
 ///
 /// ```swift
 /// let server = CloudKitServer(store: store, configuration: .init(host: "127.0.0.1", port: 8080))
@@ -50,10 +53,18 @@ public struct CloudKitServer: Sendable {
     /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM (requests in
     /// flight finish first). `onListening` learns the bound port once the server listens.
     ///
-    /// Before listening, the server starts the notifications of every namespace that has
-    /// subscriptions, so that it keeps them from its start: a client that resumes an event stream
-    /// here (`Last-Event-ID`) after another process served it misses nothing since this one started.
+    /// Before listening, the server applies ``ServerConfiguration/schema`` to the store, if given
+    /// (a document the store refuses, such as a field whose type would change, throws its
+    /// `SchemaLanguageError` and nothing is served), and starts the notifications of every
+    /// namespace that has subscriptions, so that it keeps them from its start: a client that
+    /// resumes an event stream here (`Last-Event-ID`) after another process served it misses
+    /// nothing since this one started.
+    ///
+    /// ```swift
+    /// try await server.run { port in print("listening on \(port)") }
+    /// ```
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        if let schema = configuration.schema { try await service.store.apply(schema) }
         try await service.startNotifications()
         let privateUsers = try await privateUsers()
         let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve)
@@ -128,8 +139,12 @@ public struct CloudKitServer: Sendable {
             JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
         }
         for method in [HTTPRequest.Method.get, .post] {
-            database.on("schema", method: method) { _, context in
-                JSONResponse.make(try await service.schema(in: try context.requireNamespace()))
+            database.on("schema", method: method) { request, context in
+                let namespace = try context.requireNamespace()
+                switch try SchemaAnswerFormat(request) {
+                case .json: return JSONResponse.make(try await service.schema(in: namespace))
+                case .ckdb: return SchemaAnswerFormat.ckdbResponse(try await service.schemaDocument(in: namespace))
+                }
             }
             database.on("zones/list", method: method) { _, context in
                 JSONResponse.make(try await service.listZones(in: try context.requireNamespace()))

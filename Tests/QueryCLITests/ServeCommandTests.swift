@@ -10,12 +10,13 @@ import TestSupport
     /// Starts `query serve` (or `query console`) on a fresh SQLite file and any free port; the
     /// process and the port it announces on standard error after `prefix`.
     static func startServer(
-        command: String = "serve", announcedAfter prefix: String = "listening on http://127.0.0.1:"
+        command: String = "serve", announcedAfter prefix: String = "listening on http://127.0.0.1:", arguments: [String] = [],
+        database: String? = nil
     ) async throws -> (Process, Int) {
-        let database = TestFolders.file("serve-\(command)", named: "store.sqlite")
+        let database = database ?? TestFolders.file("serve-\(command)", named: "store.sqlite")
         let process = Process()
         process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = [command, "--db", database, "--port", "0"]
+        process.arguments = [command, "--db", database, "--port", "0"] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -51,6 +52,65 @@ import TestSupport
         let badKey = try CommandRunner.run(["serve", "--key", "id=/nonexistent.pem"])
         #expect(badKey.status == 1)
         #expect(badKey.standardError.contains("cannot be read"))
+    }
+
+    static let schemaFile = """
+        DEFINE SCHEMA
+            RECORD TYPE City (
+                name       STRING QUERYABLE SORTABLE,
+                population INT64 QUERYABLE
+            );
+        """
+
+    @Test func servesWithASchemaFileAndAnswersItAsCKDB() async throws {
+        let folder = TestFolders.make("serve-schema")
+        let file = folder.appendingPathComponent("schema.ckdb").path
+        let database = folder.appendingPathComponent("store.sqlite").path
+        try Data(Self.schemaFile.utf8).write(to: URL(fileURLWithPath: file))
+        let (process, port) = try await Self.startServer(arguments: ["--schema", file], database: database)
+        defer { process.terminate() }
+        let base = "http://127.0.0.1:\(port)/database/1/iCloud.com.example.cities/production/public/"
+        let (data, response) = try await URLSession.shared.data(from: URL(string: base + "schema?format=ckdb")!)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        // The file was applied: the server answers what `query schema export` prints of the store.
+        let exported = try CommandRunner.run(["schema", "export", "--db", database])
+        #expect(exported.status == 0)
+        #expect(exported.standardOutput.contains("    name            STRING QUERYABLE SORTABLE,\n        population      INT64 QUERYABLE\n"))
+        #expect(String(decoding: data, as: UTF8.self) == exported.standardOutput)
+        // Production: the schema's type is saved, a new one refused.
+        var request = URLRequest(url: URL(string: base + "records/modify")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"operations": [{"operationType": "create", "record": {"recordName": "n", "recordType": "Note", "fields": {"title": {"value": "Hi"}}}}]}"#.utf8)
+        let (answer, _) = try await URLSession.shared.data(for: request)
+        let records = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["records"] as? [[String: String]]
+        #expect(records == [["recordName": "n", "serverErrorCode": "BAD_REQUEST", "reason": "Cannot create record type 'Note' in production mode"]])
+        process.terminate()
+        #expect(try await Self.exitStatus(process) == 0)
+    }
+
+    @Test func aBadSchemaFileExitsWithItsLineAndColumnAndServesNothing() throws {
+        let folder = TestFolders.make("serve-bad-schema")
+        let database = folder.appendingPathComponent("store.sqlite").path
+        let bad = folder.appendingPathComponent("bad.ckdb")
+        try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        name STRNG\n    );\n".utf8).write(to: bad)
+        let syntax = try CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", bad.path])
+        #expect(syntax.status == 1)
+        #expect(syntax.standardError == "error: \(bad.path): line 3, column 14: expected a field type (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION, NUMBER, ENCRYPTED ..., LIST<...>), found 'STRNG'\n")
+
+        // A field whose type would change: refused, the store unchanged, nothing served.
+        let good = folder.appendingPathComponent("good.ckdb")
+        try Data(Self.schemaFile.utf8).write(to: good)
+        #expect(try CommandRunner.run(["schema", "apply", "--db", database, good.path]).status == 0)
+        let changed = folder.appendingPathComponent("changed.ckdb")
+        try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        population STRING\n    );\n".utf8).write(to: changed)
+        let refused = try CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", changed.path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError == "error: \(changed.path): line 3: record type 'City', field 'population': its type would change from INT64 to STRING; a field's type cannot change\n")
+        let shown = try CommandRunner.run(["schema", "--db", database, "City"])
+        #expect(shown.standardOutput == "City\n  name        string  queryable sortable\n  population  int64  queryable\n")
+
+        let help = try CommandRunner.run(["serve", "--help"])
+        #expect(help.standardOutput.contains("--schema <file.ckdb>"))
     }
 
     /// Reads standard error on a thread of its own until a line names the port after `prefix`

@@ -136,6 +136,7 @@ struct TestKey: Sendable {
         try second.publicPEM().write(toFile: secondPath, atomically: true, encoding: .utf8)
         try configuration.credentials.addKey("second=\(secondPath)")
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define("DEFINE SCHEMA RECORD TYPE Note (text STRING QUERYABLE);", in: store)
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let modifyPath = ServerHarness.path("records/modify", database: "private")
             let create = #"{"operations": [{"operationType": "create", "record": {"recordName": "diary", "recordType": "Note", "fields": {"text": {"value": "mine"}}}}]}"#

@@ -17,6 +17,7 @@ import Testing
             try credentials.addKey("\(keyID)=\(path)")
         }
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define("DEFINE SCHEMA RECORD TYPE Note (text STRING QUERYABLE);", in: store)
         let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials, rateLimit: 0)
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let modifyPath = ServerHarness.path("records/modify", database: "private")

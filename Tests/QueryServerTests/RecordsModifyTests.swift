@@ -7,6 +7,20 @@ import Testing
 
 /// `records/modify`, `records/lookup` and `zones/*` through a real socket.
 @Suite struct RecordsModifyTests {
+    /// The `Note` type the tests save in the production environment (which creates no types).
+    static let noteSchema = """
+        DEFINE SCHEMA
+            RECORD TYPE Note (
+                title STRING QUERYABLE SORTABLE SEARCHABLE,
+                rank INT64 QUERYABLE SORTABLE,
+                "when" TIMESTAMP QUERYABLE SORTABLE,
+                blob BYTES,
+                ratio DOUBLE QUERYABLE SORTABLE,
+                owner REFERENCE QUERYABLE,
+                stamps LIST<TIMESTAMP> QUERYABLE
+            );
+        """
+
     static func create(_ name: String, _ fields: JSONValue) -> JSONValue {
         ["operationType": "create", "record": ["recordName": .string(name), "recordType": "Note", "fields": fields]]
     }
@@ -14,6 +28,7 @@ import Testing
     @Test(arguments: [TestEngine.sqlite] + (TestEngine.allCases.contains(.postgres) ? [TestEngine.postgres] : []))
     func everyOperationTypeAndConflicts(engine: TestEngine) async throws {
         let store = try engine.makeStore()
+        try await ServerHarness.define(Self.noteSchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             let created = try await server.post("records/modify", ["operations": [
                 Self.create("a", ["title": ["value": "First"], "rank": ["value": 1]]),
@@ -79,6 +94,7 @@ import Testing
 
     @Test func anAtomicRequestWithAFailureWritesNothing() async throws {
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.noteSchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             _ = try await server.post("records/modify", ["operations": [Self.create("kept", ["title": ["value": "Kept"]])]])
             let answer = try await server.post("records/modify", ["operations": [
@@ -101,6 +117,7 @@ import Testing
 
     @Test func modifyRefusesBadOperations() async throws {
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.noteSchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             let tooMany = try await server.post("records/modify", ["operations": .array((0..<201).map { Self.create("n\($0)", [:]) })])
             #expect(tooMany.errorCode == "BAD_REQUEST")

@@ -51,6 +51,12 @@ struct ServerHarness {
         }
     }
 
+    /// Applies a schema in CloudKit's schema language to the store: the record types, fields and
+    /// indexes a test saves in the production environment, which refuses new ones (as CloudKit's).
+    static func define(_ ckdb: String, in store: Store) async throws {
+        try await store.apply(try CloudKitSchemaDocument(parsing: ckdb))
+    }
+
     /// The path of an operation in the public production database: `records/query` and so on.
     static func path(_ operation: String, environment: String = "production", database: String = "public") -> String {
         "/database/1/iCloud.com.example.cities/\(environment)/\(database)/\(operation)"
@@ -69,6 +75,16 @@ struct ServerHarness {
         let http = response as? HTTPURLResponse
         let json = data.isEmpty ? JSONValue.null : try JSONValue(parsing: data)
         return Answer(status: http?.statusCode ?? 0, body: json, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    /// Sends a request and reads the answer as text (for the routes that answer more than JSON).
+    func sendForText(_ method: String, _ path: String, headers: [String: String] = [:]) async throws -> (status: Int, text: String, contentType: String?) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, String(decoding: data, as: UTF8.self), http?.value(forHTTPHeaderField: "Content-Type"))
     }
 
     /// Posts a JSON value to an operation of the public production database.

@@ -16,6 +16,9 @@ import TestSupport
         "firesOn": ["create", "update", "delete"],
     ]
 
+    /// The `City` type the tests save in the production environment (which creates no types).
+    static let citySchema = "DEFINE SCHEMA RECORD TYPE City (population INT64 QUERYABLE SORTABLE);"
+
     static func city(_ name: String, _ population: Int64, operation: String = "create", tag: JSONValue? = nil) -> JSONValue {
         var record: [String: JSONValue] = ["recordName": .string(name), "recordType": "City", "fields": ["population": ["value": .integer(population)]]]
         if let tag { record["recordChangeTag"] = tag }
@@ -76,6 +79,7 @@ import TestSupport
     @Test(arguments: engines)
     func notificationsArriveAsServerSentEventsAndResume(engine: TestEngine) async throws {
         let store = try engine.makeStore()
+        try await ServerHarness.define(Self.citySchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             _ = try await server.post("subscriptions/modify", ["operations": [["operationType": "create", "subscription": Self.bigCities]]])
             let events = ServerHarness.path("subscriptions/events")
@@ -124,6 +128,7 @@ import TestSupport
 
     @Test func aFiresOnceSubscriptionIsDeletedAfterItsNotification() async throws {
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.citySchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             var once = Self.bigCities
             if case .object(var members) = once {
@@ -181,6 +186,7 @@ import TestSupport
         let url = try PostgresTestServer.freshStoreURL()
         let first = try await Store.open(url: url)
         let second = try await Store.open(url: url)
+        try await ServerHarness.define(Self.citySchema, in: first)
         try await ServerHarness.withServer(store: first) { one in
             try await ServerHarness.withServer(store: second) { other in
                 // Subscribed through one server, listened to on it, written through the other.

@@ -1,6 +1,7 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
 import PredicateLanguage
+import RecordStore
 
 /// Where and how a ``CloudKitServer`` listens, and whom it answers (`CloudKitServer.Configuration`).
 ///
@@ -43,6 +44,15 @@ public struct ServerConfiguration: Sendable {
     public var maximumConnections: Int = 1000
     /// The certificate chain and private key to serve HTTPS with, or nil for plain HTTP.
     public var tls: TLSFiles?
+    /// A schema in CloudKit's schema language that ``CloudKitServer/run(onListening:)`` applies
+    /// to the store before it listens (`query serve --schema FILE`): its record types, fields and
+    /// indexes, which the `production` environment needs to save and query records.
+    ///
+    /// ```swift
+    /// var configuration = ServerConfiguration(port: 8080)
+    /// configuration.schema = try CloudKitSchemaDocument(parsing: "DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE);")
+    /// ```
+    public var schema: CloudKitSchemaDocument?
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -14,6 +14,8 @@ extension CloudKitService {
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
         let numbersAsStrings = request.numbersAsStrings
+        // In production, a new record type or field is refused (a per-record BAD_REQUEST).
+        let store = self.store(for: namespace)
         let atomic = request.atomic
         var operations: [ModifyOperation] = []
         for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone)) }

@@ -27,6 +27,7 @@ extension CloudKitService {
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let desiredKeys = request.desiredKeys
+        let store = self.store(for: namespace)
 
         let batch: QueryBatch
         switch request.source {

@@ -21,6 +21,23 @@ extension CloudKitService {
         return .object(["recordTypes": .array(types.map(Self.schemaJSON))])
     }
 
+    /// The same schema as ``schema(in:)`` in CloudKit's schema language: what `GET schema?format=ckdb`
+    /// answers as text (`document.ckdbText`), and what `query serve --schema` or
+    /// `query schema apply` take back unchanged.
+    ///
+    /// ```swift
+    /// let document = try await service.schemaDocument(in: Namespace(environment: .production, database: .public))
+    /// print(document.ckdbText)
+    /// // DEFINE SCHEMA
+    /// //
+    /// //     RECORD TYPE City (
+    /// //         "___createTime" TIMESTAMP,
+    /// //         ...
+    /// ```
+    public func schemaDocument(in namespace: Namespace) async throws(ServerError) -> CloudKitSchemaDocument {
+        try await run { () async throws(RecordStoreError) in try await store.schemaDocument() }
+    }
+
     /// One record type as the `schema` answer writes it.
     static func schemaJSON(_ recordType: RecordTypeSchema) -> JSONValue {
         .object([

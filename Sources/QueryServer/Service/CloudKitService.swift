@@ -20,7 +20,12 @@ public final class CloudKitService: Sendable {
     /// The most records a query returns, and the most operations a modify takes.
     public static let maximumBatch = RequestLimits.maximumBatch
 
+    /// The store as given: the development environment's, and the server's own bookkeeping
+    /// (zones, subscriptions, notifications).
     let store: Store
+    /// The same engine in production mode: the production environment's records and queries
+    /// (``store(for:)``).
+    let productionStore: Store
     /// The rules a `query.predicate` (this server's extension) must follow.
     let predicateRules: PredicateRules
     /// Namespace default zones known to exist (made on first use).
@@ -31,8 +36,18 @@ public final class CloudKitService: Sendable {
     let subscriptionFollower = LockedState<SubscriptionFollower?>(nil)
 
     /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
+    ///
+    /// The `development` environment uses `store` as it is (a store in development mode grows its
+    /// schema as records arrive); the `production` environment uses the same engine in
+    /// production mode, as CloudKit's production environment does: a save that brings a new
+    /// record type or field, and a query on a field without the index it needs, are refused.
+    ///
+    /// ```swift
+    /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
+    /// ```
     public init(store: Store, predicateRules: PredicateRules = .cloudKit) {
         self.store = store
+        productionStore = store.mode == .production ? store : Store(engine: store.engine, mode: .production)
         self.predicateRules = predicateRules
     }
 
@@ -41,6 +56,13 @@ public final class CloudKitService: Sendable {
             follower?.task.cancel()
             if let inbox = follower?.inbox { store.engine.changeFeed.unsubscribe(inbox) }
         }
+    }
+
+    /// The store a namespace's records are saved and queried through: in `production`, the
+    /// engine in production mode (no schema changes, queries need indexes); in `development`,
+    /// the store as given.
+    func store(for namespace: Namespace) -> Store {
+        namespace.environment == .production ? productionStore : store
     }
 
     /// The store's zone for the request's `zoneID`, checked to exist (a namespace's default

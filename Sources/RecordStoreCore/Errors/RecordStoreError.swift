@@ -31,8 +31,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case typeMismatch(field: String, recordType: String, schemaType: FieldType, valueType: String)
     /// A field holds a value that cannot be stored (an object, a list of mixed or nested members).
     case unsupportedValue(field: String, recordType: String, reason: String)
-    /// The store has never had this record type (a query names it, or a production-mode save
-    /// brings it); `suggestions` are the existing types with the closest names.
+    /// The store has never had this record type (a query names it); `suggestions` are the
+    /// existing types with the closest names. (A production-mode save that brings a new type is
+    /// ``schemaChangeNotAllowed(recordType:field:)``.)
     case unknownRecordType(String, suggestions: [String] = [])
     /// The record type has never had this field (a query's predicate or sort names it, or a
     /// production-mode save brings it); `suggestions` are its fields with the closest names.

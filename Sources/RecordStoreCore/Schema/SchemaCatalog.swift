@@ -37,9 +37,7 @@ import PredicateLanguage
             if NulCharacter.isIn(id.zoneID.zoneName) { throw .zoneNotFound(id.zoneID) }
             if NulCharacter.isIn(id.recordName) { throw .invalidRecordName(id.recordName) }
             if recordTypes[recordType] == nil {
-                guard mode == .development else {
-                    throw .unknownRecordType(recordType, suggestions: NameSuggestions.closest(to: recordType, among: recordTypes.keys))
-                }
+                guard mode == .development else { throw .schemaChangeNotAllowed(recordType: recordType, field: nil) }
                 recordTypes[recordType] = RecordTypeSchema(name: recordType)
                 changes.append(.addedRecordType(recordType))
             }
