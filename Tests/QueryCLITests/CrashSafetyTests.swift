@@ -56,8 +56,9 @@ struct CrashSafetyTests {
     }
 
     static func importArguments(database: String, file: String) -> [String] {
+        // Every index type, so that every side structure (list members too) is checked after a kill.
         ["--db", database, "--type", "City", "--id", "geonameid", "--location", "location=latitude,longitude",
-         "--batch", String(batchSize), file]
+         "--indexes", "all", "--batch", String(batchSize), file]
     }
 
     @Test

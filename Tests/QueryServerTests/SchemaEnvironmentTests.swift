@@ -126,7 +126,7 @@ import Testing
 
             // What the schema allows still works: a query and a sort on indexed fields, a lookup, zones, subscriptions.
             let byName = try await server.post("records/query", ["query": ["recordType": "City", "filterBy": [
-                ["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 1_000_000]],
+                ["comparator": "EQUALS", "fieldName": "population", "fieldValue": ["value": 2_138_551]],
             ], "sortBy": [["fieldName": "name"]]]])
             #expect(byName.status == 200)
             #expect(byName.recordNames == ["paris"])

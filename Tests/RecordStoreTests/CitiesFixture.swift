@@ -20,6 +20,9 @@ enum CitiesFixture {
         var importer = RecordImporter(recordType: "City")
         importer.idField = "geonameid"
         importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]
+        // Every index type: the tests over this data check the indexed plans (list members,
+        // folded forms, localized sort keys) against the memory engine.
+        importer.justInTimeIndexes = .all
         return importer
     }
 

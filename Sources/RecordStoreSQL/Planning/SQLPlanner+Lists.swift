@@ -27,21 +27,34 @@ extension SQLPlanner {
         guard let field = schema?.field(named: key), field.isQueryable, let elementType = field.type.elementType else { return nil }
         let members = dialect.listMembers(recordType: recordType, field: field.name)
         let memberCondition: SQLCondition
+        // Whether the condition is an equality or a prefix range the member indexes seek.
+        var seeksIndex = false
         if element.operator == .equalTo, element.options.isEmpty, case .constant(let value) = element.right,
            let argument = nativeArgument(value, fieldType: elementType) {
             let member = elementType == .bool ? dialect.booleanAsNumber("l.value") : "l.value"
             memberCondition = .exact("\(member) = ?", [argument])
+            seeksIndex = true
         } else if let folded = memberStringCondition(element, field: field) {
             memberCondition = folded
+            seeksIndex = [.equalTo, .in, .beginsWith].contains(element.operator)
         } else {
             // Without an exact member test, any record with a member of the field is a candidate.
             memberCondition = try test(.comparison(element), type: elementType, value: "l.value")
         }
-        let fieldTest = members.sharedByFields ? " AND l.field = ?" : ""
+        let fieldTest = members.sharedByFields ? "l.field = ? AND " : ""
+        let arguments = (members.sharedByFields ? [SQLValue.text(field.name)] : []) + memberCondition.arguments
+        let test = memberCondition.sql ?? dialect.literal(true)
+        if seeksIndex {
+            // One uncorrelated subquery: the member index `(field, value, record)` is sought once
+            // for the whole range, rather than once per record (each time reading the whole range).
+            return SQLCondition(
+                sql: "\(row) IN (SELECT l.record FROM \(members.table) AS l WHERE \(fieldTest)\(test))",
+                arguments: arguments, isExact: memberCondition.isExact)
+        }
+        // A test no index serves reads the members of each candidate record only, by record.
         return SQLCondition(
-            sql: "EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(row)\(fieldTest) AND \(memberCondition.sql ?? dialect.literal(true)))",
-            arguments: (members.sharedByFields ? [.text(field.name)] : []) + memberCondition.arguments,
-            isExact: memberCondition.isExact)
+            sql: "EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(row) AND \(fieldTest)\(test))",
+            arguments: arguments, isExact: memberCondition.isExact)
     }
 }
 

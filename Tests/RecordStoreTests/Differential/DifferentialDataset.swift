@@ -58,6 +58,9 @@ struct DifferentialDataset: Sendable {
         var others: [(engine: TestEngine, store: Store)] = []
         for engine in TestEngine.allCases where engine != TestEngine.reference {
             let store = try engine.makeStore()
+            // Every index type, so that the differential tests check every indexed plan (list
+            // members, folded forms, sort keys) against the evaluator; IndexTypeTests checks scans.
+            try store.define(RecordTypeSchema(name: recordType, justInTimeIndexes: .all))
             try store.save(records)
             try store.define(declaredOnly)
             try store.optimize()

@@ -233,7 +233,7 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         """#),
     // Lists through the list table.
     .init(format: "'x' IN tags", expected: #"""
-        WHERE t."$zone" = ? AND EXISTS (SELECT 1 FROM "City$list" AS l WHERE l.record = t.rowid AND l.field = ? AND l.value = ?)
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT l.record FROM "City$list" AS l WHERE l.field = ? AND l.value = ?)
           ARGUMENTS "_defaultZone", "tags", "x"
         ORDER BY t."$recordName" ASC
         """#),

@@ -87,9 +87,12 @@ struct IndexTypeTests {
 
     @Test("A record type stored before index policies reads as .all")
     func storedBeforePolicies() throws {
-        let json = #"{"name":"City","fields":[{"name":"name","type":"string","isQueryable":true,"isSortable":true,"isSearchable":true,"isProvisional":false}]}"#
-        let decoded = try JSONDecoder().decode(RecordTypeSchema.self, from: Data(json.utf8))
+        let current = try JSONEncoder().encode(RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)]))
+        var stored = try #require(try JSONSerialization.jsonObject(with: current) as? [String: Any])
+        stored["justInTimeIndexes"] = nil
+        let decoded = try JSONDecoder().decode(RecordTypeSchema.self, from: JSONSerialization.data(withJSONObject: stored))
         #expect(decoded.justInTimeIndexes == .all)
+        #expect(decoded.fields == [FieldSchema(name: "name", type: .string)])
         let encoded = try JSONEncoder().encode(RecordTypeSchema(name: "City", justInTimeIndexes: .automatic))
         #expect(try JSONDecoder().decode(RecordTypeSchema.self, from: encoded).justInTimeIndexes == .automatic)
     }

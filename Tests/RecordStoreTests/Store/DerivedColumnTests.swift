@@ -27,7 +27,7 @@ struct DerivedColumnTests {
 
     /// Saves records into a `Place` type with every index type (``IndexPolicy/all``): these tests
     /// are about the derived columns, which only indexed string fields have.
-    static func saveFullyIndexed(_ records: [Record], into store: Store) throws {
+    static func saveFullyIndexed(_ records: [RecordStore.Record], into store: Store) throws {
         try store.define(RecordTypeSchema(name: "Place", justInTimeIndexes: .all))
         try store.save(records)
     }
