@@ -28,7 +28,7 @@ extension PostgresSection {
         for (label, client, schema, target) in stores {
             let size = StorageSize.megabytes(try await client.totalRelationBytes(try await client.storeTables(schema: schema)))
             let sameLayout = StorageSize.megabytes(try await client.sameLayoutBytes(schema: schema))
-            report.figure("relation sizes, \(label), vs the same layout by hand", measured: size, baseline: sameLayout, unit: "MB", target: .none,
+            report.figure("relation sizes, \(label), vs same layout by hand", measured: size, baseline: sameLayout, unit: "MB", target: .none,
                           baselineName: "each of the store's tables made again by hand (CREATE TABLE LIKE … INCLUDING ALL: same columns and indexes) and filled by INSERT … SELECT")
             report.figure("relation sizes, \(label), vs the JSON", measured: size, baseline: json, unit: "MB", target: target,
                           baselineName: "cities1000.jsonl uncompressed" + (label == "defaults" ? "; target (#29): at most 3x" : "; informative"))

@@ -75,7 +75,7 @@ struct PostgresSection: BenchmarkSection {
         report.note(String(format: "import of %d cities with the defaults: %.1f s; with every index: %.1f s",
                            Cities1000Database.recordCount, importSeconds, allSeconds))
 
-        try await measureSizes(report, stores: [("defaults", hand, schemas.0, .ratioAtMost(3)), ("--indexes all", allHand, schemas.1, .none)])
+        try await measureSizes(report, stores: [("defaults", hand, schemas.0, .ratioAtMost(3)), ("all indexes", allHand, schemas.1, .none)])
 
         // The same rows, written by hand into a copy of the table (same columns and indexes).
         let rows = try await hand.rowsAsText(table: "City")
