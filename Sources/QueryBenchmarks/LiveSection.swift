@@ -85,6 +85,7 @@ struct LiveSection: BenchmarkSection {
     private static func importOnThread(path: String, store: Store) async throws -> (Double, Int) {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
+                // The defaults make population SORTABLE, what the observed query seeks.
                 var importer = RecordImporter(recordType: "City")
                 importer.idField = "geonameid"
                 importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]

@@ -5,39 +5,73 @@ import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
-/// The fair import baseline: hand-written batched inserts that build the same
-/// layout the SQLite engine builds (the type table with an index per field, the
-/// folded forms and sort keys of each string field with their indexes, the list side
-/// table and its indexes, the full-text table, the R*Tree, the record registry),
-/// 5,000 records a transaction into the already indexed tables, with no conflict checks.
-enum SameLayoutImport {
-    static let schema = [
-        #"CREATE TABLE "$records" (zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL, PRIMARY KEY (zone, recordName)) WITHOUT ROWID"#,
-        #"CREATE TABLE "City" ("$zone" TEXT NOT NULL, "$recordName" TEXT NOT NULL, "$creationDate" REAL, "$modificationDate" REAL, "$recordChangeTag" TEXT, "admin1code", "alternatenames", "countrycode", "geonameid", "latitude", "location", "location$latitude" REAL, "location$longitude" REAL, "longitude", "name", "population", "timezone")"#,
-        #"CREATE UNIQUE INDEX "City$$record" ON "City" ("$zone", "$recordName")"#,
-        #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value, "value$c", "value$cd")"#,
-        #"CREATE INDEX "City$list$value" ON "City$list" (field, value, record)"#,
-        #"CREATE INDEX "City$list$c" ON "City$list" (field, "value$c", record)"#,
-        #"CREATE INDEX "City$list$cd" ON "City$list" (field, "value$cd", record)"#,
-        #"CREATE INDEX "City$list$record" ON "City$list" (record)"#,
-        #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
-        #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
-    ] + ["admin1code", "countrycode", "geonameid", "latitude", "longitude", "name", "population", "timezone"].map {
-        #"CREATE INDEX "City$\#($0)$index" ON "City" ("$zone", "\#($0)", "$recordName")"#
-    } + stringColumns.flatMap { field in
-        DerivedColumn.allCases.flatMap { derived in [
-            #"ALTER TABLE "City" ADD COLUMN "\#(field)$\#(derived.rawValue)""#,
-            #"CREATE INDEX "City$\#(field)$\#(derived.rawValue)$index" ON "City" ("$zone", "\#(field)$\#(derived.rawValue)", "$recordName")"#,
-        ] }
-    }
+/// The fair import and size baseline: hand-written batched inserts that build the layout the
+/// SQLite engine builds for cities1000 under an ``IndexPolicy`` (the type table with an index per
+/// indexed field, the folded forms of each string field and, when `SORTABLE`, its sort keys, with
+/// their indexes; the list side table, with members and their indexes only when lists are
+/// `QUERYABLE`; the full-text table; the R*Tree; the record registry), 5,000 records a
+/// transaction into the already indexed tables, with no conflict checks.
+///
+/// ```swift
+/// try SameLayoutImport(indexes: .automatic).run(cities, path: "/tmp/same-layout.sqlite")
+/// ```
+struct SameLayoutImport {
+    /// The index types the layout copies: the ones the engine gives just-in-time fields under this policy.
+    let indexes: IndexPolicy
 
-    /// The string fields, each with its folded forms and sort keys (as the engine's derived columns).
+    /// The string fields: each has its folded forms and, under ``IndexPolicy/all``, its sort keys.
     static let stringColumns = ["admin1code", "countrycode", "name", "timezone"]
-    static let derivedColumnNames = stringColumns.flatMap { field in DerivedColumn.allCases.map { "\(field)$\($0.rawValue)" } }
-
+    /// Every scalar field (strings, numbers): each has an index under both policies.
     static let scalarColumns = ["admin1code", "countrycode", "geonameid", "latitude", "longitude", "name", "population", "timezone"]
 
-    static func run(_ cities: [[String: Value]], path: String) throws {
+    /// The derived columns a string field gets under the policy, as the engine names them.
+    var derivedColumns: [DerivedColumn] {
+        DerivedColumn.columns(for: indexes.field(named: "name", type: .string))
+    }
+
+    /// Whether list members go to the list table (the list is `QUERYABLE`).
+    var writesListMembers: Bool {
+        indexes.field(named: "alternatenames", type: .list(.string)).isQueryable
+    }
+
+    /// The derived column names of every string field, in the order the insert binds them.
+    var derivedColumnNames: [String] {
+        Self.stringColumns.flatMap { field in derivedColumns.map { "\(field)$\($0.rawValue)" } }
+    }
+
+    /// The statements that create the layout, indexes included.
+    var schema: [String] {
+        let spellings = Self.stringColumns.map { #", "\#($0)$raw" TEXT"# }.joined()
+        var statements = [
+            #"CREATE TABLE "$records" (zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL, PRIMARY KEY (zone, recordName)) WITHOUT ROWID"#,
+            #"CREATE TABLE "City" ("$zone" TEXT NOT NULL, "$recordName" TEXT NOT NULL, "$creationDate" REAL, "$modificationDate" REAL, "$recordChangeTag" TEXT, "admin1code", "alternatenames", "countrycode", "geonameid", "latitude", "location", "location$latitude" REAL, "location$longitude" REAL, "longitude", "name", "population", "timezone"\#(spellings))"#,
+            #"CREATE UNIQUE INDEX "City$$record" ON "City" ("$zone", "$recordName")"#,
+            #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value, "value$c", "value$cd")"#,
+            #"CREATE INDEX "City$list$record" ON "City$list" (record)"#,
+            #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
+            #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
+        ]
+        if writesListMembers {
+            statements += [
+                #"CREATE INDEX "City$list$value" ON "City$list" (field, value, record)"#,
+                #"CREATE INDEX "City$list$c" ON "City$list" (field, "value$c", record)"#,
+                #"CREATE INDEX "City$list$cd" ON "City$list" (field, "value$cd", record)"#,
+            ]
+        }
+        statements += Self.scalarColumns.map {
+            #"CREATE INDEX "City$\#($0)$index" ON "City" ("$zone", "\#($0)", "$recordName")"#
+        }
+        statements += Self.stringColumns.flatMap { field in
+            derivedColumns.flatMap { derived in [
+                #"ALTER TABLE "City" ADD COLUMN "\#(field)$\#(derived.rawValue)""#,
+                #"CREATE INDEX "City$\#(field)$\#(derived.rawValue)$index" ON "City" ("$zone", "\#(field)$\#(derived.rawValue)", "$recordName")"#,
+            ] }
+        }
+        return statements
+    }
+
+    /// Creates the layout at `path` and inserts the cities into it.
+    func run(_ cities: [[String: Value]], path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -48,8 +82,10 @@ enum SameLayoutImport {
             for statement in schema { try db.execute(sql: statement) }
         }
         let columns = ["$zone", "$recordName", "$creationDate", "$modificationDate", "$recordChangeTag", "alternatenames",
-                       "location", "location$latitude", "location$longitude"] + scalarColumns + derivedColumnNames
+                       "location", "location$latitude", "location$longitude"] + Self.scalarColumns + derivedColumnNames
         let insertCity = #"INSERT INTO "City" (\#(columns.map { "\"\($0)\"" }.joined(separator: ", "))) VALUES (\#(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"#
+        let derivedColumns = derivedColumns
+        let writesListMembers = writesListMembers
         var start = 0
         let now = Date().timeIntervalSinceReferenceDate
         while start < cities.count {
@@ -74,7 +110,7 @@ enum SameLayoutImport {
                         UUID().uuidString.databaseValue, Value.list(names).jsonText().databaseValue,
                         "\(latitude),\(longitude)".databaseValue, latitude.databaseValue, longitude.databaseValue,
                     ]
-                    for column in scalarColumns {
+                    for column in Self.scalarColumns {
                         switch fields[column] ?? .null {
                         case .int(let integer): values.append(integer.databaseValue)
                         case .double(let double): values.append(double.databaseValue)
@@ -82,8 +118,8 @@ enum SameLayoutImport {
                         default: values.append(.null)
                         }
                     }
-                    for field in stringColumns {
-                        for derived in DerivedColumn.allCases {
+                    for field in Self.stringColumns {
+                        for derived in derivedColumns {
                             switch derived.value(of: fields[field] ?? .null) {
                             case .text(let text): values.append(text.databaseValue)
                             case .blob(let bytes): values.append(bytes.databaseValue)
@@ -93,14 +129,16 @@ enum SameLayoutImport {
                     }
                     try city.execute(arguments: StatementArguments(values))
                     let rowID = db.lastInsertedRowID
-                    for (position, alternate) in names.enumerated() {
-                        let text = alternate.stringValue ?? ""
-                        try member.execute(arguments: [
-                            rowID, position, text, TextFolding.fold(text, options: .caseInsensitive),
-                            TextFolding.fold(text, options: [.caseInsensitive, .diacriticInsensitive]),
-                        ])
+                    if writesListMembers {
+                        for (position, alternate) in names.enumerated() {
+                            let text = alternate.stringValue ?? ""
+                            try member.execute(arguments: [
+                                rowID, position, text, TextFolding.fold(text, options: .caseInsensitive),
+                                TextFolding.fold(text, options: [.caseInsensitive, .diacriticInsensitive]),
+                            ])
+                        }
                     }
-                    let searchable = ["admin1code", "countrycode", "name", "timezone"].compactMap { fields[$0]?.stringValue }
+                    let searchable = Self.stringColumns.compactMap { fields[$0]?.stringValue }
                     try fullText.execute(arguments: [rowID, searchable.flatMap(FullTextTokenizer.tokens).joined(separator: " ")])
                     try rtree.execute(arguments: [rowID, latitude, latitude, longitude, longitude])
                 }
