@@ -9,6 +9,12 @@ struct StoreOptions: ParsableArguments {
         "The database: \(CommandEngines.locations) (default: $QUERY_DB or ./query.sqlite).", valueName: "location"))
     var databasePath: String?
 
+    @Option(name: .customLong("mode"), help: ArgumentHelp(
+        "development: the schema grows with the records, and queries on fields without an index read every row; "
+            + "production: new record types and fields are refused, and so are queries on fields without the index type they need.",
+        valueName: "development|production"))
+    var mode: SchemaMode = .development
+
     /// The path in effect.
     var resolvedPath: String {
         databasePath ?? ProcessInfo.processInfo.environment["QUERY_DB"] ?? "./query.sqlite"
@@ -33,8 +39,8 @@ struct StoreOptions: ParsableArguments {
             bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
         }
         let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? drawStep : nil
-        let url = resolvedPath
-        return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url, progress: progress) }
+        let (url, mode) = (resolvedPath, mode)
+        return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url, mode: mode, progress: progress) }
     }
 
     /// Runs `body`, turning a store error into a command failure (exit status 1).
@@ -55,3 +61,5 @@ struct StoreOptions: ParsableArguments {
         }
     }
 }
+
+extension SchemaMode: ExpressibleByArgument {}

@@ -58,7 +58,7 @@ enum READMEExample {
         _ = compiled
     }
 
-    /// README.md, from line 689.
+    /// README.md, from line 728.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -76,7 +76,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 746.
+    /// README.md, from line 785.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -93,7 +93,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 837.
+    /// README.md, from line 876.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -108,13 +108,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 873.
+    /// README.md, from line 912.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 902
+        // README.md, line 941
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -123,41 +123,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 918
+        // README.md, line 957
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 930
+        // README.md, line 969
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 944
+        // README.md, line 983
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 955
+        // README.md, line 994
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 967
+        // README.md, line 1006
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 985
+        // README.md, line 1024
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1003
+        // README.md, line 1042
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -170,7 +170,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1013
+        // README.md, line 1052
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -181,17 +181,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1028
+        // README.md, line 1067
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1037
+        // README.md, line 1076
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1055
+        // README.md, line 1094
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
