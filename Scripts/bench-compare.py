@@ -10,11 +10,14 @@ gives new / base for every figure and marks those more than 10% worse (higher is
 rates: units ending in "/s").
 """
 import os
+import re
 import statistics
 import subprocess
 import sys
 
 NAME_WIDTH, MEASURED_WIDTH = 52, 16
+FIGURE_LINE = re.compile(
+    r"^(?P<name>\S.*?)\s+(?P<value>[-+]?[0-9][0-9.e+-]*) (?P<unit>\S+)\s+[-+]?[0-9][0-9.e+-]* \S+\s+[0-9][0-9.e+-]*x\b")
 
 
 def figures(output):
@@ -25,18 +28,14 @@ def figures(output):
         if line.startswith("== "):
             section = line[3:].split(" (")[0]
             continue
-        if len(line) < NAME_WIDTH + MEASURED_WIDTH or line.startswith(" ") or line.startswith("figure"):
+        if line.startswith(" ") or line.startswith("figure"):
             continue
-        if line[NAME_WIDTH - 1] != " ":
+        # name, measured value and unit, baseline value and unit, ratio: a name longer than its
+        # column pushes the rest of the line to the right, so the columns are found by shape.
+        match = FIGURE_LINE.match(line)
+        if not match:
             continue
-        name = line[:NAME_WIDTH].strip()
-        measured = line[NAME_WIDTH:NAME_WIDTH + MEASURED_WIDTH].strip()
-        value, _, unit = measured.partition(" ")
-        try:
-            number = float(value)
-        except ValueError:
-            continue
-        found[f"{section}: {name}"] = (number, unit)
+        found[f"{section}: {match.group('name')}"] = (float(match.group("value")), match.group("unit"))
     return found
 
 
