@@ -18,7 +18,7 @@ extension PostgresSection {
             try await measure(report, store: store, hand: hand, name: query.name,
                               predicate: FormatPredicate(format: query.format, query.argument), sorts: [], limit: nil,
                               sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "$row" IN (SELECT record FROM "City$list$alternatenames" WHERE \#(test)) ORDER BY "$recordName""#,
-                              arguments: [SQLValue.text("_defaultZone"), .text(query.lower)] + (query.upper.map { [SQLValue.text($0)] } ?? []))
+                              arguments: [SQLValue.text(StoreSection.defaultZoneKey), .text(query.lower)] + (query.upper.map { [SQLValue.text($0)] } ?? []))
         }
     }
 }

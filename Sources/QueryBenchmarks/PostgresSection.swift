@@ -92,25 +92,25 @@ struct PostgresSection: BenchmarkSection {
         try await measure(report, store: store, hand: hand, name: "indexed equality: name == \"Springfield\"",
                           predicate: FormatPredicate(format: "name == %@", "Springfield"), sorts: [], limit: nil,
                           sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "name" = $2 ORDER BY "$recordName""#,
-                          arguments: [.text("_defaultZone"), .text("Springfield")])
+                          arguments: [.text(StoreSection.defaultZoneKey), .text("Springfield")])
         try await measure(report, store: store, hand: hand, name: "range, sort, limit 50: population 100k-200k",
                           predicate: FormatPredicate(format: "population BETWEEN {100000, 200000}"),
                           sorts: [Sort("population", ascending: false)], limit: 50,
                           sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "population" BETWEEN $2 AND $3 ORDER BY "population" DESC NULLS LAST, "$recordName" LIMIT 50"#,
-                          arguments: [.text("_defaultZone"), .integer(100_000), .integer(200_000)])
+                          arguments: [.text(StoreSection.defaultZoneKey), .integer(100_000), .integer(200_000)])
         try await measure(report, store: store, hand: hand, name: "folded prefix: name BEGINSWITH[cd] \"sao\"",
                           predicate: FormatPredicate(format: "name BEGINSWITH[cd] %@", "sao"), sorts: [], limit: nil,
                           sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "name$cd" >= $2 AND "name$cd" < $3 ORDER BY "$recordName""#,
-                          arguments: [.text("_defaultZone"), .text("sao"), .text("sap")])
+                          arguments: [.text(StoreSection.defaultZoneKey), .text("sao"), .text("sap")])
         try await measure(report, store: store, hand: hand, name: "full text: self CONTAINS \"springfield\"",
                           predicate: FormatPredicate(format: "self CONTAINS %@", "springfield"), sorts: [], limit: nil,
                           sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "$fullText" && $2::text[] ORDER BY "$recordName""#,
-                          arguments: [.text("_defaultZone"), .text("{springfield}")])
+                          arguments: [.text(StoreSection.defaultZoneKey), .text("{springfield}")])
         try await measure(report, store: store, hand: hand, name: "radius: 50 km around Paris",
                           predicate: FormatPredicate(format: "distanceToLocation:fromLocation:(location, %@) < 50000", Value.location(StoreSection.paris)),
                           sorts: [], limit: nil,
                           sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND point("location$latitude", "location$longitude") <@ box(point($2, $3), point($4, $5)) AND 6371008.8 * 2 * asin(sqrt(power(sin(radians("location$latitude" - $6) / 2), 2) + cos(radians($6)) * cos(radians("location$latitude")) * power(sin(radians("location$longitude" - $7) / 2), 2))) < 50000 ORDER BY "$recordName""#,
-                          arguments: [.text("_defaultZone"), .real(48.4066), .real(1.6566), .real(49.3066), .real(3.0478), .real(48.8566), .real(2.3522)])
+                          arguments: [.text(StoreSection.defaultZoneKey), .real(48.4066), .real(1.6566), .real(49.3066), .real(3.0478), .real(48.8566), .real(2.3522)])
         try await measureListQueries(report, store: allStore, hand: allHand)
         try await measureKeyset(report, store: store)
         try await measureConcurrency(report, store: store)

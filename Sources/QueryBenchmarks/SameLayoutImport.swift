@@ -49,7 +49,7 @@ struct SameLayoutImport {
             #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value, "value$c", "value$cd")"#,
             #"CREATE INDEX "City$list$record" ON "City$list" (record)"#,
             #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
-            #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii')"#,
+            #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii', detail = none, columnsize = 0)"#,
         ]
         if writesListMembers {
             statements += [
@@ -101,12 +101,12 @@ struct SameLayoutImport {
                         if case .int(let integer) = value { return String(integer) }
                         return value.stringValue ?? ""
                     } ?? UUID().uuidString
-                    try registry.execute(arguments: ["_defaultZone", name])
+                    try registry.execute(arguments: [StoreSection.defaultZoneKey, name])
                     let latitude = fields["latitude"]?.numericValue ?? 0
                     let longitude = fields["longitude"]?.numericValue ?? 0
                     let names = fields["alternatenames"]?.listValue ?? []
                     var values: [DatabaseValue] = [
-                        "_defaultZone".databaseValue, name.databaseValue, now.databaseValue, now.databaseValue,
+                        StoreSection.defaultZoneKey.databaseValue, name.databaseValue, now.databaseValue, now.databaseValue,
                         UUID().uuidString.databaseValue, Value.list(names).jsonText().databaseValue,
                         "\(latitude),\(longitude)".databaseValue, latitude.databaseValue, longitude.databaseValue,
                     ]

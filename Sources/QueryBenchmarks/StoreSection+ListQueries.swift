@@ -24,7 +24,7 @@ extension StoreSection {
         report.note("ANY over a list: on the store imported with --indexes all (alternatenames QUERYABLE)")
         for query in Self.listQueries {
             let test = query.upper == nil ? #""\#(query.column)" = ?"# : #""\#(query.column)" >= ? AND "\#(query.column)" < ?"#
-            let arguments: StatementArguments = query.upper.map { ["_defaultZone", query.lower, $0] } ?? ["_defaultZone", query.lower]
+            let arguments: StatementArguments = query.upper.map { [StoreSection.defaultZoneKey, query.lower, $0] } ?? [StoreSection.defaultZoneKey, query.lower]
             try await measureQuery(
                 report, store: store, queue: queue, name: query.name,
                 predicate: FormatPredicate(format: query.format, query.argument), sorts: [], limit: nil,

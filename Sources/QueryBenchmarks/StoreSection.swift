@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
+import RecordStoreSQL
 
 /// The SQLite engine on `cities1000` (170,391 records): bulk import with the default indexes
 /// (``IndexPolicy/automatic``) against hand-written batched GRDB inserts into the same, already
@@ -17,6 +19,9 @@ struct StoreSection: BenchmarkSection {
 
     static let dataset = "cities1000.jsonl.gz"
     static let paris = Location(latitude: 48.8566, longitude: 2.3522)
+    /// The default zone as the engines store it (``TableLayout/zoneKey(_:)``), bound by the
+    /// hand-written SQL so that it reads the same rows the same way.
+    static let defaultZoneKey = TableLayout.zoneKey(.default)
 
     func run(report: BenchmarkReport) async throws {
         let cities = try Datasets.jsonLines(StoreSection.dataset)
@@ -32,40 +37,40 @@ struct StoreSection: BenchmarkSection {
             report, store: store, queue: queue, name: "indexed equality: name == \"Springfield\"",
             predicate: FormatPredicate(format: "name == %@", "Springfield"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name" = ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "Springfield"])
+            handArguments: [StoreSection.defaultZoneKey, "Springfield"])
         try await measureQuery(
             report, store: store, queue: queue, name: "range, sort, limit 50: population 100k-200k",
             predicate: FormatPredicate(format: "population BETWEEN {100000, 200000}"),
             sorts: [Sort("population", ascending: false)], limit: 50,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "population" BETWEEN ? AND ? ORDER BY "population" DESC, "$recordName" LIMIT 50"#,
-            handArguments: ["_defaultZone", 100_000, 200_000])
+            handArguments: [StoreSection.defaultZoneKey, 100_000, 200_000])
         try await measureQuery(
             report, store: store, queue: queue, name: "full text: self CONTAINS \"springfield\"",
             predicate: FormatPredicate(format: "self CONTAINS %@", "springfield"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND rowid IN (SELECT rowid FROM "City$fts" WHERE "City$fts" MATCH ?) ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "\"springfield\""])
+            handArguments: [StoreSection.defaultZoneKey, "\"springfield\""])
         // Folded searches: the folded columns' indexes against hand-written SQL on the same
         // folded, indexed column (name$cd, name$c), and against an evaluator scan (informational).
         try await measureQuery(
             report, store: store, queue: queue, name: "folded prefix: name BEGINSWITH[cd] \"sao\"",
             predicate: FormatPredicate(format: "name BEGINSWITH[cd] %@", "sao"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$cd" >= ? AND "name$cd" < ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "sao", "sap"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') BEGINSWITH[cd] %@", scanArgument: "sao")
+            handArguments: [StoreSection.defaultZoneKey, "sao", "sap"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') BEGINSWITH[cd] %@", scanArgument: "sao")
         try await measureQuery(
             report, store: store, queue: queue, name: "folded equality: name ==[cd] \"sao paulo\"",
             predicate: FormatPredicate(format: "name ==[cd] %@", "sao paulo"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$cd" = ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "sao paulo"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') ==[cd] %@", scanArgument: "sao paulo")
+            handArguments: [StoreSection.defaultZoneKey, "sao paulo"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') ==[cd] %@", scanArgument: "sao paulo")
         try await measureQuery(
             report, store: store, queue: queue, name: "folded pattern: name LIKE[c] \"san*\"",
             predicate: FormatPredicate(format: "name LIKE[c] %@", "san*"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND "name$c" >= ? AND "name$c" < ? ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "san", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') LIKE[c] %@", scanArgument: "san*")
+            handArguments: [StoreSection.defaultZoneKey, "san", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') LIKE[c] %@", scanArgument: "san*")
         try await measureQuery(
             report, store: store, queue: queue, name: "folded substring: name CONTAINS[cd] \"sao\"",
             predicate: FormatPredicate(format: "name CONTAINS[cd] %@", "sao"), sorts: [], limit: nil,
             handSQL: #"SELECT * FROM "City" WHERE "$zone" = ? AND instr("name$cd", ?) > 0 ORDER BY "$recordName""#,
-            handArguments: ["_defaultZone", "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') CONTAINS[cd] %@", scanArgument: "sao")
+            handArguments: [StoreSection.defaultZoneKey, "sao"], scanFormat: "TERNARY(TRUEPREDICATE, name, '') CONTAINS[cd] %@", scanArgument: "sao")
         let latitudeDelta = 50_000 / 111_320.0
         let longitudeDelta = latitudeDelta / cos(StoreSection.paris.latitude * .pi / 180)
         try await measureQuery(
@@ -78,7 +83,7 @@ struct StoreSection: BenchmarkSection {
                     WHERE minLatitude <= ? AND maxLatitude >= ? AND minLongitude <= ? AND maxLongitude >= ?)
                 ORDER BY t."$recordName"
                 """#,
-            handArguments: ["_defaultZone", StoreSection.paris.latitude + latitudeDelta, StoreSection.paris.latitude - latitudeDelta,
+            handArguments: [StoreSection.defaultZoneKey, StoreSection.paris.latitude + latitudeDelta, StoreSection.paris.latitude - latitudeDelta,
                             StoreSection.paris.longitude + longitudeDelta, StoreSection.paris.longitude - longitudeDelta],
             exactDistanceFrom: StoreSection.paris, radius: 50_000)
         try await measureListQueries(report, storePath: allIndexesPath)

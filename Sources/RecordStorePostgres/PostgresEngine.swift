@@ -123,6 +123,7 @@ final class PostgresEngine: StorageEngine {
             let secret = try await PostgresStoreMetadata(connection: sql).loadSecret()
             let catalog = try await SQLExecutor(dialect: PostgresDialect()).catalog(on: sql)
             try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)
+            try await PostgresStoreMetadata(connection: sql).migrateLayout(catalog: catalog)
             try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: catalog)
             try await sql.execute(SQLStatement(sql: "COMMIT"))
             try? await connection.close()

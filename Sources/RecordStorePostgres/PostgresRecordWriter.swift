@@ -35,7 +35,7 @@ struct PostgresRecordWriter {
                     + "WHERE (zone, recordName) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
                 arguments: Self.identifierArrays(chunk))) { row in
                 if case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1), case .text(let type) = row.value(at: 2) {
-                    types[RecordID(recordName: name, zoneID: ZoneID(zoneName: zone))] = type
+                    types[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = type
                 }
                 return true
             }
@@ -55,7 +55,7 @@ struct PostgresRecordWriter {
                     if case .text(let text) = row.value(at: 3) { tag = text }
                     var creation: Date?
                     if case .real(let seconds) = row.value(at: 4) { creation = Date(timeIntervalSinceReferenceDate: seconds) }
-                    versions[RecordID(recordName: name, zoneID: ZoneID(zoneName: zone))] = StoredVersion(
+                    versions[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = StoredVersion(
                         recordType: recordType, changeTag: tag, creationDate: creation, rowReference: rowID)
                     return true
                 }
@@ -66,7 +66,7 @@ struct PostgresRecordWriter {
 
     /// Zone names and record names as two bound `text[]` literals.
     static func identifierArrays(_ ids: some Collection<RecordID>) -> [SQLValue] {
-        [.text(PostgresDialect.arrayLiteral(ids.map(\.zoneID.zoneName))), .text(PostgresDialect.arrayLiteral(ids.map(\.recordName)))]
+        [.text(PostgresDialect.arrayLiteral(ids.map { TableLayout.zoneKey($0.zoneID) })), .text(PostgresDialect.arrayLiteral(ids.map(\.recordName)))]
     }
 
     static func chunks<T>(_ items: [T], size: Int) -> [ArraySlice<T>] {
@@ -166,7 +166,7 @@ struct PostgresRecordWriter {
     private func values(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) -> [SQLValue] {
         try Self.checkIndexable(record.recordID)
         var values: [SQLValue] = [
-            .text(record.recordID.zoneID.zoneName), .text(record.recordID.recordName),
+            .text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName),
             record.creationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
             record.modificationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
             record.recordChangeTag.map(SQLValue.text) ?? .null,
@@ -237,7 +237,7 @@ struct PostgresRecordWriter {
             var arguments: [SQLValue] = []
             arguments.reserveCapacity(chunk.count * perRecord)
             for record in chunk {
-                arguments += [.text(record.recordID.zoneID.zoneName), .text(record.recordID.recordName), .text(recordType)]
+                arguments += [.text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName), .text(recordType)]
             }
             for record in chunk {
                 arguments += try values(record, schema: schema)
@@ -281,7 +281,7 @@ struct PostgresRecordWriter {
         }
         try await connection.copy(
             into: TableLayout.registryTable, columns: ["zone", "recordname", "recordtype"],  // created unquoted, so folded to lower case
-            rows: records.map { [.text($0.recordID.zoneID.zoneName), .text($0.recordID.recordName), .text(schema.name)] })
+            rows: records.map { [.text(TableLayout.zoneKey($0.recordID.zoneID)), .text($0.recordID.recordName), .text(schema.name)] })
         var rows: [[SQLValue]] = []
         rows.reserveCapacity(records.count)
         for (rowID, record) in zip(rowIDs, records) {
@@ -375,17 +375,18 @@ struct PostgresRecordWriter {
         guard deleted == 1 else { throw PostgresWriteRace(reason: "record '\(id)' changed while it was being deleted") }
         try await connection.execute(SQLStatement(
             sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1 AND recordName = $2",
-            arguments: [.text(id.zoneID.zoneName), .text(id.recordName)]))
+            arguments: [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)]))
     }
 
     /// Deletes every record of a zone, and the zone.
     func deleteZone(_ zone: ZoneID) async throws {
+        let key = TableLayout.zoneKey(zone)
         for schema in catalog.sorted {
             try await connection.execute(SQLStatement(
                 sql: "DELETE FROM \(quote(TableLayout.recordTable(schema.name))) WHERE \(quote(TableLayout.zoneColumn)) = $1",
-                arguments: [.text(zone.zoneName)]))
+                arguments: [.text(key)]))
         }
-        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1", arguments: [.text(zone.zoneName)]))
+        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1", arguments: [.text(key)]))
         try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = $1", arguments: [.text(zone.zoneName)]))
     }
 }

@@ -16,6 +16,8 @@ import RecordStoreSQL
 ///   the record name.
 /// - 3: string fields have their spelling column (``StoredSpelling``: the client's text when it
 ///   is not in NFC), added null: the strings stored before were all put in NFC.
+/// - 4: record tables and the registry store the default zone as the empty string
+///   (``TableLayout/zoneKey(_:)``), no longer by its name.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -25,7 +27,7 @@ import RecordStoreSQL
 /// ```
 enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 3
+    static let currentVersion: Int64 = 4
 
     private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
 
@@ -56,6 +58,7 @@ enum SQLiteLayoutMigration {
                 }
             }
             if version < 3 { try addSpellingColumns(db, catalog: catalog) }
+            if version < 4 { try storeDefaultZoneAsKey(db, catalog: catalog) }
             try setVersion(currentVersion, db)
         }
         try derivedColumns.refreshSortKeys(catalog)
@@ -65,6 +68,18 @@ enum SQLiteLayoutMigration {
         try db.execute(
             sql: "INSERT INTO \(metadata) (name, value) VALUES ('layoutVersion', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             arguments: [version])
+    }
+
+    /// Version 3 to 4: the default zone's rows and registry entries hold its key, the empty
+    /// string, instead of its name.
+    private static func storeDefaultZoneAsKey(_ db: Database, catalog: SchemaCatalog) throws {
+        let arguments: StatementArguments = [TableLayout.zoneKey(.default), ZoneID.default.zoneName]
+        for schema in catalog.sorted where try db.tableExists(TableLayout.recordTable(schema.name)) {
+            let zone = SQLiteDialect.quote(TableLayout.zoneColumn)
+            try db.execute(
+                sql: "UPDATE \(SQLiteDialect.quote(TableLayout.recordTable(schema.name))) SET \(zone) = ? WHERE \(zone) = ?", arguments: arguments)
+        }
+        try db.execute(sql: "UPDATE \(SQLiteDialect.quote(TableLayout.registryTable)) SET zone = ? WHERE zone = ?", arguments: arguments)
     }
 
     /// Version 2 to 3: a spelling column for every string field, null (no data is rewritten).

@@ -25,14 +25,14 @@ struct SQLiteRecordWriter {
     static func storedVersion(of id: RecordID, _ db: Database) throws -> StoredVersion? {
         guard let recordType = try String.fetchOne(
             db.cachedStatement(sql: "SELECT recordType FROM \(SQLiteDialect.quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?"),
-            arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
+            arguments: [TableLayout.zoneKey(id.zoneID), id.recordName]) else { return nil }
         guard let row = try Row.fetchOne(
             db,
             sql: """
                 SELECT rowid, \(SQLiteDialect.quote(TableLayout.changeTagColumn)), \(SQLiteDialect.quote(TableLayout.creationDateColumn))
                 FROM \(SQLiteDialect.quote(TableLayout.recordTable(recordType))) WHERE \(SQLiteDialect.quote(TableLayout.zoneColumn)) = ? AND \(SQLiteDialect.quote(TableLayout.recordNameColumn)) = ?
                 """,
-            arguments: [id.zoneID.zoneName, id.recordName]) else { return nil }
+            arguments: [TableLayout.zoneKey(id.zoneID), id.recordName]) else { return nil }
         let creation: Double? = row[2]
         return StoredVersion(
             recordType: recordType, changeTag: row[1], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:)),
@@ -67,7 +67,7 @@ struct SQLiteRecordWriter {
         var columns = [TableLayout.zoneColumn, TableLayout.recordNameColumn, TableLayout.creationDateColumn,
                        TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
         var values: [DatabaseValue] = [
-            record.recordID.zoneID.zoneName.databaseValue, record.recordID.recordName.databaseValue,
+            TableLayout.zoneKey(record.recordID.zoneID).databaseValue, record.recordID.recordName.databaseValue,
             (record.creationDate?.timeIntervalSinceReferenceDate).databaseValue,
             (record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue,
             record.recordChangeTag.databaseValue,
@@ -124,7 +124,7 @@ struct SQLiteRecordWriter {
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
             rowID = db.lastInsertedRowID
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES (?, ?, ?)")
-                .execute(arguments: [record.recordID.zoneID.zoneName, record.recordID.recordName, record.recordType])
+                .execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType])
         }
         try writeSideRows(record, rowID: rowID, schema: schema)
     }
@@ -171,26 +171,27 @@ struct SQLiteRecordWriter {
         try deleteSideRows(recordType: version.recordType, rowID: rowID, schema: schema)
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?")
-            .execute(arguments: [id.zoneID.zoneName, id.recordName])
+            .execute(arguments: [TableLayout.zoneKey(id.zoneID), id.recordName])
     }
 
     /// Deletes every record of a zone.
     func deleteZone(_ zone: ZoneID) throws {
+        let key = TableLayout.zoneKey(zone)
         for schema in catalog.sorted {
             let table = quote(TableLayout.recordTable(schema.name))
             let rows = "SELECT rowid FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?"
-            try db.execute(sql: "DELETE FROM \(quote(TableLayout.listTable(schema.name))) WHERE record IN (\(rows))", arguments: [zone.zoneName])
+            try db.execute(sql: "DELETE FROM \(quote(TableLayout.listTable(schema.name))) WHERE record IN (\(rows))", arguments: [key])
             if !schema.searchableFieldNames.isEmpty {
-                try db.execute(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [zone.zoneName])
+                try db.execute(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [key])
             }
             for field in schema.fields where field.type == .location && field.isIndexed {
                 try db.execute(
                     sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
-                    arguments: [zone.zoneName])
+                    arguments: [key])
             }
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?", arguments: [zone.zoneName])
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?", arguments: [key])
         }
-        try db.execute(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ?", arguments: [zone.zoneName])
+        try db.execute(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ?", arguments: [key])
         try db.execute(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", arguments: [zone.zoneName])
     }
 

@@ -104,7 +104,13 @@ struct SQLiteSchemaStorage {
         // Derived columns (of new fields, or that a field gains with a flag) are added and filled here.
         try SQLiteDerivedColumns(db: db, progress: progress).ensure(schema, indexes: !deferred)
         if !schema.searchableFieldNames.isEmpty {
-            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name))) USING fts5(body, tokenize = 'ascii')")
+            // Full-text search asks only which rows hold any of some tokens (``SQLiteDialect``'s
+            // `MATCH "a" OR "b"`, each token one FTS5 token): no positions (`detail=none`) and no
+            // per-row token counts for ranking (`columnsize=0`) are kept.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE IF NOT EXISTS \(quote(SQLiteLayout.fullTextTable(schema.name)))
+                USING fts5(body, tokenize = 'ascii', detail = none, columnsize = 0)
+                """)
         }
     }
 }

@@ -98,7 +98,7 @@ package struct SQLExecutor: Sendable {
     package func registryStatement(_ id: RecordID) -> SQLStatement {
         SQLStatement(
             "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
-            [.text(id.zoneID.zoneName), .text(id.recordName)], dialect: dialect)
+            [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)], dialect: dialect)
     }
 
     /// The row of a stored record, read by the reader.
@@ -106,7 +106,7 @@ package struct SQLExecutor: Sendable {
         SQLStatement(
             "SELECT \(reader.selection) FROM \(quote(TableLayout.recordTable(reader.schema.name))) AS t "
                 + "WHERE t.\(quote(TableLayout.zoneColumn)) = ? AND t.\(quote(TableLayout.recordNameColumn)) = ?",
-            [.text(id.zoneID.zoneName), .text(id.recordName)], dialect: dialect)
+            [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)], dialect: dialect)
     }
 
     /// The reader of a stored record of a type, or nil when the catalog has no such type.

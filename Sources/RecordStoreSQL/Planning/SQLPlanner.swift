@@ -51,7 +51,7 @@ package struct SQLPlanner {
     package func plan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
         let condition = try plan(specification.predicate)
         var whereClause = "\(column(TableLayout.zoneColumn)) = ?"
-        var arguments: [SQLValue] = [.text(specification.zone.zoneName)]
+        var arguments: [SQLValue] = [.text(TableLayout.zoneKey(specification.zone))]
         if let sql = condition.sql {
             whereClause += " AND \(sql)"
             arguments += condition.arguments
