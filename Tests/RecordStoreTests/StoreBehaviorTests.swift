@@ -190,7 +190,8 @@ struct StoreBehaviorTests {
             ofType: "City", matching: FormatPredicate(format: "population > 3 AND name MATCHES 'A.*' AND name.length > 1"),
             sorts: [Sort("population", ascending: false)])
         #expect(plan.sql.contains("t.\"population\" > ?"))
-        #expect(plan.arguments.first == "\"_defaultZone\"")
+        // The default zone's stored key (TableLayout.zoneKey) is the empty string.
+        #expect(plan.arguments.first == "\"\"")
         #expect(plan.residual == "name.length > 1")
         #expect(plan.indexesUsed == ["City$population$index"])
         #expect(plan.description.contains("residual: name.length > 1"))
