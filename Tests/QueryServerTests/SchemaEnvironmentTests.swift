@@ -123,6 +123,16 @@ import Testing
             #expect(unsortable.status == 400)
             #expect(unsortable.errorCode == "BAD_REQUEST")
             #expect(unsortable.body["reason"] == "Field 'population' is not marked sortable (record type 'City')")
+            // A token search needs SEARCHABLE: countrycode has no index, name is searchable.
+            let unsearchable = try await server.post("records/query", Self.countryTokens)
+            #expect(unsearchable.status == 400)
+            #expect(unsearchable.errorCode == "BAD_REQUEST")
+            #expect(unsearchable.body["reason"] == "Field 'countrycode' is not marked searchable (record type 'City')")
+            let searched = try await server.post("records/query", ["query": ["recordType": "City", "filterBy": [
+                ["comparator": "CONTAINS_ANY_TOKENS", "fieldName": "name", "fieldValue": ["value": "paris lyon"]],
+            ]]])
+            #expect(searched.status == 200)
+            #expect(searched.recordNames == ["paris"])
 
             // What the schema allows still works: a query and a sort on indexed fields, a lookup, zones, subscriptions.
             let byName = try await server.post("records/query", ["query": ["recordType": "City", "filterBy": [
@@ -144,6 +154,10 @@ import Testing
         }
     }
 
+    static let countryTokens: JSONValue = ["query": ["recordType": "City", "filterBy": [
+        ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "countrycode", "fieldValue": ["value": "fr"]],
+    ]]]
+
     @Test func developmentGrowsTheSchemaAndAnswersQueriesWithoutIndexes() async throws {
         try await Self.withServer { server in
             let paris = try await server.post("records/modify", Self.create("paris", "City", [
@@ -164,6 +178,9 @@ import Testing
             let byPopulation = try await server.post("records/query", Self.byPopulation, environment: "development")
             #expect(byPopulation.status == 200)
             #expect(byPopulation.recordNames == ["paris", "lyon"])
+            let byCountryTokens = try await server.post("records/query", Self.countryTokens, environment: "development")
+            #expect(byCountryTokens.status == 200)
+            #expect(byCountryTokens.recordNames == ["paris"])
             let zones = try await server.send("GET", ServerHarness.path("zones/list", environment: "development"))
             #expect(zones.body["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["_defaultZone"])
             let lookup = try await server.post("records/lookup", ["records": [["recordName": "lyon"]]], environment: "development")
