@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `query schema apply FILE.ckdb` and `query schema export [--format ckdb|json]` (issue #29), and
@@ -18,12 +19,7 @@ struct SchemaLanguageCommandTests {
             CREATE ROLE Moderator;
 
             RECORD TYPE City (
-                "___createTime" TIMESTAMP,
-                "___createdBy"  REFERENCE,
-                "___etag"       STRING,
-                "___modTime"    TIMESTAMP,
-                "___modifiedBy" REFERENCE,
-                "___recordID"   REFERENCE QUERYABLE,
+        \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SEARCHABLE SORTABLE,
                 population      INT64 QUERYABLE SORTABLE,
                 location        LOCATION QUERYABLE,

@@ -3,6 +3,7 @@ import Foundation
 import PredicateLanguage
 import QueryServer
 import RecordStore
+import TestSupport
 import Testing
 
 /// A server started with a schema (`query serve --schema FILE`): `GET schema` as JSON and as
@@ -29,12 +30,7 @@ import Testing
         DEFINE SCHEMA
 
             RECORD TYPE City (
-                "___createTime" TIMESTAMP,
-                "___createdBy"  REFERENCE,
-                "___etag"       STRING,
-                "___modTime"    TIMESTAMP,
-                "___modifiedBy" REFERENCE,
-                "___recordID"   REFERENCE QUERYABLE,
+        \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SEARCHABLE SORTABLE,
                 population      INT64 QUERYABLE,
                 countrycode     STRING
