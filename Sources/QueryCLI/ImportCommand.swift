@@ -32,9 +32,9 @@ struct ImportCommand: AsyncParsableCommand {
     var progress: ImportProgressFormat = .auto
 
     @Option(name: .customLong("indexes"), help: ArgumentHelp(
-        "The index types of the fields the import adds: automatic (strings queryable and searchable; numbers and dates "
-            + "queryable and sortable; lists none) or all (every index a field's type can have). "
-            + "Declare other index types with `query schema apply`.",
+        // What `automatic` gives each field type is described once, in IndexPolicy and the README.
+        "The index types of the fields the import adds: automatic or all (every index a field's type can have); "
+            + "see \"Index types: what a store builds\" in the README. Declare other index types with `query schema apply`.",
         valueName: "automatic|all"))
     var indexes: IndexPolicy?
 

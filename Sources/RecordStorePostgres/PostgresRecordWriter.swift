@@ -293,7 +293,7 @@ struct PostgresRecordWriter {
             for (rowID, record) in zip(rowIDs, records) {
                 guard case .list(let list)? = record.fields[field.name] else { continue }
                 for (position, member) in list.enumerated() {
-                    members.append([.integer(rowID), .integer(Int64(position))] + (try memberValues(member, field: field.name, recordType: schema.name)))
+                    members.append([.integer(rowID), .integer(Int64(position))] + (try Self.memberValues(member, field: field.name, recordType: schema.name)))
                 }
             }
             try await connection.copy(
@@ -303,14 +303,15 @@ struct PostgresRecordWriter {
         }
     }
 
-    /// A list member's stored value and folded forms, in the list table's column order.
-    private func memberValues(_ member: Value, field: String, recordType: String) throws(RecordStoreError) -> [SQLValue] {
+    /// A list member's stored value and folded forms, in the list table's column order; throws
+    /// for a member too long to index.
+    static func memberValues(_ member: Value, field: String, recordType: String) throws(RecordStoreError) -> [SQLValue] {
         let stored = StoredValueEncoding.encode(member)
-        try Self.checkIndexable(stored, field: field, recordType: recordType, what: "a list member")
+        try checkIndexable(stored, field: field, recordType: recordType, what: "a list member")
         var values = [stored]
         for form in DerivedColumn.memberForms {
             let folded = form.value(of: member)
-            try Self.checkIndexable(folded, field: field, recordType: recordType, what: "a list member's folded form")
+            try checkIndexable(folded, field: field, recordType: recordType, what: "a list member's folded form")
             values.append(folded)
         }
         return values
@@ -318,33 +319,45 @@ struct PostgresRecordWriter {
 
     /// Inserts the list members of records (their rows just written).
     private func insertMembers(_ records: [(rowID: Int64, record: Record)], schema: RecordTypeSchema) async throws {
-        let dialect = PostgresDialect()
         for field in schema.fields where field.isQueryable {
             guard let elementType = field.type.elementType else { continue }
-            var arguments: [SQLValue] = []
-            var tuples = 0
-            let table = quote(PostgresLayout.listTable(schema.name, field: field.name))
-            let folded = DerivedColumn.memberForms.map { quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
-            let tuple = "(?, ?, \(elementType == .bool ? "?::integer::boolean" : "?")\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))"
-            func flush() async throws {
-                guard tuples > 0 else { return }
-                let sql = "INSERT INTO \(table) (record, position, value, \(folded)) VALUES "
-                    + Array(repeating: tuple, count: tuples).joined(separator: ", ")
-                try await connection.execute(SQLStatement(sql, arguments, dialect: dialect))
-                arguments.removeAll(keepingCapacity: true)
-                tuples = 0
+            let lists: [(rowID: Int64, members: [Value])] = records.compactMap { rowID, record in
+                guard case .list(let members)? = record.fields[field.name] else { return nil }
+                return (rowID, members)
             }
-            for (rowID, record) in records {
-                guard case .list(let members)? = record.fields[field.name] else { continue }
-                for (position, member) in members.enumerated() {
-                    arguments += [.integer(rowID), .integer(Int64(position))]
-                    arguments += try memberValues(member, field: field.name, recordType: schema.name)
-                    tuples += 1
-                    if arguments.count >= Self.maximumArguments { try await flush() }
-                }
-            }
-            try await flush()
+            try await Self.insertMembers(lists, of: field.name, elementType: elementType, recordType: schema.name, connection: connection)
         }
+    }
+
+    /// Inserts the members of one list field of rows already written, many to a statement
+    /// (also when a list field becomes queryable on a populated store).
+    static func insertMembers(
+        _ lists: [(rowID: Int64, members: [Value])], of field: String, elementType: FieldType, recordType: String,
+        connection: PostgresSQLConnection
+    ) async throws {
+        let dialect = PostgresDialect()
+        var arguments: [SQLValue] = []
+        var tuples = 0
+        let table = PostgresDialect.quote(PostgresLayout.listTable(recordType, field: field))
+        let folded = DerivedColumn.memberForms.map { PostgresDialect.quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
+        let tuple = "(?, ?, \(elementType == .bool ? "?::integer::boolean" : "?")\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))"
+        func flush() async throws {
+            guard tuples > 0 else { return }
+            let sql = "INSERT INTO \(table) (record, position, value, \(folded)) VALUES "
+                + Array(repeating: tuple, count: tuples).joined(separator: ", ")
+            try await connection.execute(SQLStatement(sql, arguments, dialect: dialect))
+            arguments.removeAll(keepingCapacity: true)
+            tuples = 0
+        }
+        for (rowID, members) in lists {
+            for (position, member) in members.enumerated() {
+                arguments += [.integer(rowID), .integer(Int64(position))]
+                arguments += try memberValues(member, field: field, recordType: recordType)
+                tuples += 1
+                if arguments.count >= maximumArguments { try await flush() }
+            }
+        }
+        try await flush()
     }
 
     /// Updates a stored record in place, while its change tag is still the one read.

@@ -245,22 +245,15 @@ struct PostgresSchemaStorage {
             if case .integer(let id) = values.value(at: 0), case .text(let json) = values.value(at: 1) { pending.append((id, json)) }
             return true
         }
-        let list = quote(PostgresLayout.listTable(recordType, field: field.name))
-        let folded = DerivedColumn.memberForms.map { quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
-        let value = elementType == .bool ? "$3::integer::boolean" : "$3"
-        let placeholders = (0..<DerivedColumn.memberForms.count).map { "$\($0 + 4)" }.joined(separator: ", ")
-        let sql = "INSERT INTO \(list) (record, position, value, \(folded)) VALUES ($1, $2, \(value), \(placeholders))"
+        var lists: [(rowID: Int64, members: [Value])] = []
+        lists.reserveCapacity(pending.count)
         for (id, json) in pending {
             guard case .list(let members)? = try? Value(jsonText: json) else {
                 throw RecordStoreError.storage("a row of '\(recordType)' holds no JSON list in its field '\(field.name)'")
             }
-            for (position, member) in members.enumerated() {
-                let stored = RecordRowReader.member(member, as: elementType)
-                let arguments: [SQLValue] = [.integer(id), .integer(Int64(position)), StoredValueEncoding.encode(stored)]
-                    + DerivedColumn.memberForms.map { $0.value(of: stored) }
-                try await connection.execute(SQLStatement(sql: sql, arguments: arguments))
-            }
+            lists.append((id, members.map { RecordRowReader.member($0, as: elementType) }))
         }
+        try await PostgresRecordWriter.insertMembers(lists, of: field.name, elementType: elementType, recordType: recordType, connection: connection)
     }
 
     /// Computes derived columns, in Swift, for every row with a string in the field.

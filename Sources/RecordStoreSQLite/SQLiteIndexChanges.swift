@@ -31,17 +31,18 @@ struct SQLiteIndexChanges {
         guard try db.tableExists(tableName) else { return }
         let table = quote(tableName)
         let list = SQLiteListTable(recordType: new.name)
+        // The table's columns, read once; kept up to date as derived columns are dropped.
+        var existing = Set(try db.columns(in: tableName).map(\.name))
         for field in new.fields {
             guard let before = old.field(named: field.name) else { continue }
             if before.isIndexed, !field.isIndexed, !field.type.isList, field.type != .location {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.fieldIndex(new.name, field: field.name)))")
             }
             let kept = Set(DerivedColumn.columns(for: field))
-            let existing = Set(try db.columns(in: tableName).map(\.name))
             for derived in DerivedColumn.columns(for: before) where !kept.contains(derived) {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.derivedIndex(new.name, field: field.name, derived)))")
                 let column = TableLayout.derivedColumn(field.name, derived)
-                if existing.contains(column) { try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quote(column))") }
+                if existing.remove(column) != nil { try db.execute(sql: "ALTER TABLE \(table) DROP COLUMN \(quote(column))") }
             }
             if field.type.isList, before.isQueryable != field.isQueryable {
                 if field.isQueryable {

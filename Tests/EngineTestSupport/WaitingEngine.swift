@@ -4,6 +4,19 @@ import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
+/// A store over the engine of `store` (in its mode, through a ``WaitingEngine``) that records
+/// what it defines: `definedRecordTypes()` names the record types defined through it, in order.
+///
+/// ```swift
+/// let (store, defined) = recordingDefinitions(of: Store.inMemory())
+/// try store.define(RecordTypeSchema(name: "City"))
+/// defined()   // ["City"]
+/// ```
+package func recordingDefinitions(of store: Store) -> (store: Store, definedRecordTypes: @Sendable () -> [String]) {
+    let engine = WaitingEngine(store.engine)
+    return (Store(engine: engine, mode: store.mode), { engine.definedRecordTypes })
+}
+
 /// Test-only: an async engine (PostgreSQL) that lets `Store`'s synchronous methods wait for it,
 /// so that the engine-parameterized suites, which are written against `Store`'s synchronous
 /// methods, run on it unchanged.
@@ -13,12 +26,19 @@ import RecordStore
 /// the async work while it waits. This is a test harness only: PostgreSQL stores opened by
 /// users answer only the `async` methods, which run on PostgreSQL in the async suites
 /// (`AsyncFormsTests`, `StreamTests`, `PostgresEngineTests`).
+///
+/// It also keeps the names of the record types it is asked to define, in order, for tests that
+/// check what a caller defines (over any engine).
 final class WaitingEngine: StorageEngine {
     let base: any StorageEngine
+    private let definitions = LockedState<[String]>([])
 
     init(_ base: any StorageEngine) {
         self.base = base
     }
+
+    /// The record types ``define(_:)`` was called for, in order.
+    var definedRecordTypes: [String] { definitions.withLock { $0 } }
 
     var name: String { base.name }
     var secret: StoreSecret { base.secret }
@@ -35,7 +55,10 @@ final class WaitingEngine: StorageEngine {
     func zones() async throws(RecordStoreError) -> [ZoneID] { try await base.zones() }
     func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) { try await base.deleteZone(zone) }
     func catalog() async throws(RecordStoreError) -> SchemaCatalog { try await base.catalog() }
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) { try await base.define(schema) }
+    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        definitions.withLock { $0.append(schema.name) }
+        try await base.define(schema)
+    }
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] { try await base.records(query) }
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int { try await base.count(query) }
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `query schema apply FILE.ckdb` and `query schema export [--format ckdb|json]` (issue #29), and
@@ -18,12 +19,7 @@ struct SchemaLanguageCommandTests {
             CREATE ROLE Moderator;
 
             RECORD TYPE City (
-                "___createTime" TIMESTAMP,
-                "___createdBy"  REFERENCE,
-                "___etag"       STRING,
-                "___modTime"    TIMESTAMP,
-                "___modifiedBy" REFERENCE,
-                "___recordID"   REFERENCE QUERYABLE,
+        \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SEARCHABLE SORTABLE,
                 population      INT64 QUERYABLE SORTABLE,
                 location        LOCATION QUERYABLE,
@@ -34,6 +30,21 @@ struct SchemaLanguageCommandTests {
             );
 
         """
+
+    @Test("import --indexes points to the README section that describes the policies, which exists")
+    func importIndexesHelpPointsToTheREADME() throws {
+        let help = try CommandRunner.run(["import", "--help"])
+        #expect(help.status == 0)
+        // The help wraps at the terminal's width: compare with single spaces.
+        let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains(#"automatic or all (every index a field's type can have); see "Index types: what a store builds" in the README."#))
+        // The policies are described there (and in IndexPolicy), not in the help.
+        #expect(!text.contains("queryable and searchable"))
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let headings = try String(contentsOf: readme, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(headings.contains("### Index types: what a store builds"))
+    }
 
     @Test("apply prints what it did and notes grants and roles; export prints the store's part; apply of the export changes nothing")
     func applyThenExport() throws {

@@ -3,6 +3,7 @@ import Foundation
 import PredicateLanguage
 import QueryServer
 import RecordStore
+import TestSupport
 import Testing
 
 /// A server started with a schema (`query serve --schema FILE`): `GET schema` as JSON and as
@@ -29,12 +30,7 @@ import Testing
         DEFINE SCHEMA
 
             RECORD TYPE City (
-                "___createTime" TIMESTAMP,
-                "___createdBy"  REFERENCE,
-                "___etag"       STRING,
-                "___modTime"    TIMESTAMP,
-                "___modifiedBy" REFERENCE,
-                "___recordID"   REFERENCE QUERYABLE,
+        \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SEARCHABLE SORTABLE,
                 population      INT64 QUERYABLE,
                 countrycode     STRING
@@ -123,6 +119,16 @@ import Testing
             #expect(unsortable.status == 400)
             #expect(unsortable.errorCode == "BAD_REQUEST")
             #expect(unsortable.body["reason"] == "Field 'population' is not marked sortable (record type 'City')")
+            // A token search needs SEARCHABLE: countrycode has no index, name is searchable.
+            let unsearchable = try await server.post("records/query", Self.countryTokens)
+            #expect(unsearchable.status == 400)
+            #expect(unsearchable.errorCode == "BAD_REQUEST")
+            #expect(unsearchable.body["reason"] == "Field 'countrycode' is not marked searchable (record type 'City')")
+            let searched = try await server.post("records/query", ["query": ["recordType": "City", "filterBy": [
+                ["comparator": "CONTAINS_ANY_TOKENS", "fieldName": "name", "fieldValue": ["value": "paris lyon"]],
+            ]]])
+            #expect(searched.status == 200)
+            #expect(searched.recordNames == ["paris"])
 
             // What the schema allows still works: a query and a sort on indexed fields, a lookup, zones, subscriptions.
             let byName = try await server.post("records/query", ["query": ["recordType": "City", "filterBy": [
@@ -135,12 +141,63 @@ import Testing
             let zones = try await server.send("GET", ServerHarness.path("zones/list"))
             #expect(zones.body["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["_defaultZone"])
             let subscribed = try await server.post("subscriptions/modify", ["operations": [["operationType": "create", "subscription": [
-                "subscriptionID": "big", "subscriptionType": "query", "firesOn": ["create"],
-                "query": ["recordType": "City", "filterBy": [["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 1000]]]],
+                "subscriptionID": "paris-sized", "subscriptionType": "query", "firesOn": ["create"],
+                "query": ["recordType": "City", "filterBy": [["comparator": "EQUALS", "fieldName": "population", "fieldValue": ["value": 2_138_551]]]],
             ]]]])
-            #expect(subscribed.body["subscriptions"]?.arrayValue?.first?["subscriptionID"] == "big")
+            #expect(subscribed.body["subscriptions"]?.arrayValue?.first?["subscriptionID"] == "paris-sized")
             let listed = try await server.send("GET", ServerHarness.path("subscriptions/list"))
-            #expect(listed.body["subscriptions"]?.arrayValue?.map { $0["subscriptionID"] } == ["big"])
+            #expect(listed.body["subscriptions"]?.arrayValue?.map { $0["subscriptionID"] } == ["paris-sized"])
+        }
+    }
+
+    static let countryTokens: JSONValue = ["query": ["recordType": "City", "filterBy": [
+        ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "countrycode", "fieldValue": ["value": "fr"]],
+    ]]]
+
+    /// Query subscriptions the production environment refuses, each with the reason
+    /// `records/query` gives for its query.
+    static let refusedSubscriptions: [(id: String, query: JSONValue, reason: String)] = [
+        ("unknown-type", ["recordType": "Cty"], "Did not find record type 'Cty'; did you mean 'City'?"),
+        ("unknown-field", ["recordType": "City", "filterBy": [["comparator": "EQUALS", "fieldName": "nmae", "fieldValue": ["value": "Paris"]]]],
+         "Field 'nmae' does not exist in record type 'City'; did you mean 'name'?"),
+        ("unqueryable", Self.byCountry["query"]!, "Field 'countrycode' is not marked queryable (record type 'City')"),
+        ("unsortable", ["recordType": "City", "filterBy": [["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 1000]]]],
+         "Field 'population' is not marked sortable (record type 'City')"),
+        ("unsearchable", Self.countryTokens["query"]!, "Field 'countrycode' is not marked searchable (record type 'City')"),
+    ]
+
+    static func subscription(_ id: String, _ query: JSONValue) -> JSONValue {
+        ["operationType": "create", "subscription": ["subscriptionID": .string(id), "subscriptionType": "query", "firesOn": ["create"], "query": query]]
+    }
+
+    @Test func productionChecksSubscriptionsAsItChecksQueries() async throws {
+        try await Self.withServer { server in
+            let operations = Self.refusedSubscriptions.map { Self.subscription($0.id, $0.query) }
+                + [Self.subscription("searched", ["recordType": "City", "filterBy": [
+                    ["comparator": "CONTAINS_ALL_TOKENS", "fieldName": "name", "fieldValue": ["value": "paris"]],
+                ]])]
+            let created = try await server.post("subscriptions/modify", ["operations": .array(operations)])
+            #expect(created.status == 200)
+            let answers = try #require(created.body["subscriptions"]?.arrayValue)
+            #expect(answers.count == Self.refusedSubscriptions.count + 1)
+            for (answer, refused) in zip(answers, Self.refusedSubscriptions) {
+                #expect(answer == ["subscriptionID": .string(refused.id), "serverErrorCode": "BAD_REQUEST", "reason": .string(refused.reason)])
+                // records/query refuses the same query with the same words.
+                let queried = try await server.post("records/query", ["query": refused.query])
+                #expect(queried.status == 400)
+                #expect(queried.errorCode == "BAD_REQUEST")
+                #expect(queried.body["reason"] == .string(refused.reason))
+            }
+            #expect(answers.last?["subscriptionID"] == "searched")
+            #expect(answers.last?["serverErrorCode"] == nil)
+            let listed = try await server.send("GET", ServerHarness.path("subscriptions/list"))
+            #expect(listed.body["subscriptions"]?.arrayValue?.map { $0["subscriptionID"] } == ["searched"])
+
+            // The development environment takes them all (its queries scan, its schema grows).
+            let development = try await server.post("subscriptions/modify", ["operations": .array(operations)], environment: "development")
+            #expect(development.body["subscriptions"]?.arrayValue?.map { $0["serverErrorCode"] } == Array(repeating: nil, count: operations.count))
+            let developmentList = try await server.send("GET", ServerHarness.path("subscriptions/list", environment: "development"))
+            #expect(developmentList.body["subscriptions"]?.arrayValue?.count == operations.count)
         }
     }
 
@@ -164,6 +221,9 @@ import Testing
             let byPopulation = try await server.post("records/query", Self.byPopulation, environment: "development")
             #expect(byPopulation.status == 200)
             #expect(byPopulation.recordNames == ["paris", "lyon"])
+            let byCountryTokens = try await server.post("records/query", Self.countryTokens, environment: "development")
+            #expect(byCountryTokens.status == 200)
+            #expect(byCountryTokens.recordNames == ["paris"])
             let zones = try await server.send("GET", ServerHarness.path("zones/list", environment: "development"))
             #expect(zones.body["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["_defaultZone"])
             let lookup = try await server.post("records/lookup", ["records": [["recordName": "lyon"]]], environment: "development")

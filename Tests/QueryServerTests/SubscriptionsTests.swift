@@ -29,6 +29,7 @@ import TestSupport
 
     @Test func subscriptionsAreCreatedListedLookedUpUpdatedAndDeleted() async throws {
         let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.citySchema, in: store)
         try await ServerHarness.withServer(store: store) { server in
             let created = try await server.post("subscriptions/modify", ["operations": [
                 ["operationType": "create", "subscription": Self.bigCities],

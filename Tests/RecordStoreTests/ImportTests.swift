@@ -1,3 +1,4 @@
+import EngineTestSupport
 import Foundation
 import PredicateLanguage
 import Testing
@@ -30,6 +31,35 @@ struct ImportTests {
             // The first batch (lines 1-2) is committed; the second (lines 3-4) is not.
             #expect(try store.records(ofType: "Item", matching: .truePredicate, sorts: [Sort("recordName")]).map(\.recordID.recordName) == ["1", "2"])
         }
+    }
+
+    @Test("An import defines its record type only when the type is missing or its index policy differs")
+    func importDefinesOnlyWhatChanges() throws {
+        let path = try write("{\"id\": 1, \"n\": \"a\"}\n{\"id\": 2, \"n\": \"b\"}\n", named: "policy.jsonl")
+        let (store, defined) = recordingDefinitions(of: Store.inMemory())
+        var importer = RecordImporter(recordType: "Item")
+        importer.idField = "id"
+        importer.justInTimeIndexes = .all
+        // A missing type is defined, with the policy.
+        #expect(try importer.importFile(at: path, into: store).recordCount == 2)
+        #expect(defined() == ["Item"])
+        #expect(try store.schema(for: "Item")?.justInTimeIndexes == .all)
+        // The same policy defines nothing, also for a type that has no fields yet.
+        try store.define(RecordTypeSchema(name: "Empty", justInTimeIndexes: .all))
+        var empty = importer
+        empty.recordType = "Empty"
+        #expect(try empty.importFile(at: path, into: store).recordCount == 2)
+        #expect(try importer.importFile(at: path, into: store).recordCount == 2)
+        #expect(defined() == ["Item", "Empty"])
+        let emptyFields = try store.schema(for: "Empty")?.fields.map { "\($0.name): \($0.indexDescription)" }
+        #expect(emptyFields == ["id: queryable sortable", "n: queryable sortable searchable"])
+        // Another policy is defined; no policy defines nothing.
+        importer.justInTimeIndexes = .automatic
+        #expect(try importer.importFile(at: path, into: store).recordCount == 2)
+        importer.justInTimeIndexes = nil
+        #expect(try importer.importFile(at: path, into: store).recordCount == 2)
+        #expect(defined() == ["Item", "Empty", "Item"])
+        #expect(try store.schema(for: "Item")?.justInTimeIndexes == .automatic)
     }
 
     @Test("CSV cells that look numeric become numbers; quoted cells keep commas")

@@ -70,6 +70,12 @@ struct QuerySubscription: Sendable {
         case let other: throw ServerError(.badRequest, "\(object.path("subscriptionType")) is \"query\", not \"\(other.prefix(40))\"")
         }
         let query = try await service.recordQuery(try object.decodeRequired("query"))
+        // In production, a subscription is held to the rules a `records/query` of it meets: a
+        // known record type, known fields, and the index types the filter needs.
+        let store = service.store(for: namespace)
+        if store.mode == .production {
+            try await service.run { () async throws(RecordStoreError) in try await store.check(query) }
+        }
         let expected = #"an array of "create", "update" or "delete""#
         let keywords = try object.requiredArray("firesOn", expected)
         guard !keywords.isEmpty else { throw ServerError(.badRequest, "\(object.path("firesOn")) is empty; it is \(expected)") }

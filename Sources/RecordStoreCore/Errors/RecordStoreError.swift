@@ -46,6 +46,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case notSortable(field: String, recordType: String)
     /// The record type has no searchable field for `self CONTAINS` (production mode).
     case notSearchable(recordType: String)
+    /// The field is not searchable, and a token search names it (`tokenize:using:`, CloudKit's
+    /// `CONTAINS_ALL_TOKENS` and `CONTAINS_ANY_TOKENS` on a field) (production mode).
+    case fieldNotSearchable(field: String, recordType: String)
     /// A sort that cannot run: a list, bytes, location or reference field, or a bad distance key.
     case invalidSort(key: String, reason: String)
     /// The predicate failed to compile or evaluate.
@@ -117,6 +120,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Field '\(field)' is not marked sortable (record type '\(type)')"
         case .notSearchable(let type):
             return "Record type '\(type)' has no field marked searchable"
+        case .fieldNotSearchable(let field, let type):
+            return "Field '\(field)' is not marked searchable (record type '\(type)')"
         case .invalidSort(let key, let reason):
             return "Cannot sort by '\(key)': \(reason)"
         case .predicate(let error):

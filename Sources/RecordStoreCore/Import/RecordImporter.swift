@@ -160,8 +160,10 @@ public struct RecordImporter: Sendable {
         let batches = try await BlockingWork.run { () throws(RecordStoreError) in SendableBatches(try RecordFileBatches(path: path, importer: self)) }
         let start = Date()
         if let justInTimeIndexes {
-            var schema = try await store.schema(for: recordType) ?? RecordTypeSchema(name: recordType)
-            if schema.justInTimeIndexes != justInTimeIndexes || schema.fields.isEmpty {
+            let existing = try await store.schema(for: recordType)
+            // Defined only when the type is missing or its policy differs.
+            if existing?.justInTimeIndexes != justInTimeIndexes {
+                var schema = existing ?? RecordTypeSchema(name: recordType)
                 schema.justInTimeIndexes = justInTimeIndexes
                 try await store.define(schema)
             }

@@ -73,8 +73,9 @@ import PredicateLanguage
 
     /// Throws for the first field the predicate tests that the type does not have; with
     /// `needsIndexes`, also for one without the index type its test needs (``IndexPolicy``):
-    /// SORTABLE for a range (`<`, `<=`, `>`, `>=`, `BETWEEN`) of the field itself, QUERYABLE for
-    /// any other test, and a searchable field for a full-text search.
+    /// SORTABLE for a range (`<`, `<=`, `>`, `>=`, `BETWEEN`) of the field itself, SEARCHABLE for
+    /// a token search of the field (`tokenize:using:`), QUERYABLE for any other test, and a
+    /// searchable field of the type for a full-text search of the record (`self CONTAINS`).
     private static func checkFields(_ predicate: FormatPredicate, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
         switch predicate {
         case .constant: return
@@ -115,6 +116,18 @@ import PredicateLanguage
         case .index(let base, let subscriptExpression):
             try checkFields(base, schema: schema, needsIndexes: needsIndexes)
             if case .expression(let inner) = subscriptExpression { try checkFields(inner, schema: schema, needsIndexes: needsIndexes) }
+        case .function("tokenize:using:", let arguments):
+            // A token search of one field reads its words, as CloudKit's: it needs SEARCHABLE.
+            guard case .keyPath(let path)? = arguments.first else {
+                for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
+                return
+            }
+            let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
+            if MetadataField(rawValue: first) == nil, !first.hasPrefix("@") {
+                let field = try field(first, of: schema)
+                if needsIndexes, !field.isSearchable { throw .fieldNotSearchable(field: first, recordType: schema.name) }
+            }
+            for argument in arguments.dropFirst() { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
         case .aggregate(let members), .function(_, let members):
             for member in members { try checkFields(member, schema: schema, needsIndexes: needsIndexes) }
         case .customFunction(let target, _, let arguments):

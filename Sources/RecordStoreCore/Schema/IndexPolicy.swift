@@ -8,7 +8,7 @@
 /// |---|---|---|
 /// | `QUERYABLE` | `==`, `!=`, `IN`, `BEGINSWITH`, `LIKE`, `[c]`/`[cd]` comparisons; `ANY`/`CONTAINS`/`IN` on lists; distances | an index of the field; strings also their `[c]` and `[cd]` folded forms, indexed; lists their members (folded too), indexed; locations a spatial index |
 /// | `SORTABLE` | sorts, ranges (`<`, `>`, `BETWEEN`) | an index of the field; strings also the case-folded form and the three localized sort keys, indexed |
-/// | `SEARCHABLE` | full-text search (`self CONTAINS "word"`), strings only | the field's words in the full-text index |
+/// | `SEARCHABLE` | full-text search (`self CONTAINS "word"`) and token searches of the field (`tokenize:using:`), strings only | the field's words in the full-text index |
 ///
 /// A query on a field without the index it needs is answered exactly, by reading the rows
 /// (`query find --explain` shows the scan), in development mode; in production mode it is

@@ -70,4 +70,20 @@ extension Store {
     ) async throws(RecordStoreError) -> QueryPlan {
         try await engine.explain(specification(recordType, predicate, sorts, zone, limit))
     }
+
+    /// Checks a query against the schema as running it does, without reading a record: the
+    /// record type and the fields it names exist, its sorts can work, and in production mode
+    /// each field has the index type the query needs (``IndexPolicy``). `query serve` checks a
+    /// production query subscription this way when it is created.
+    ///
+    /// ```swift
+    /// let production = Store.inMemory(mode: .production)
+    /// try production.define(RecordTypeSchema(name: "City", fields: [FieldSchema(name: "population", type: .int64, isSortable: false)]))
+    /// try await production.check(RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000")))
+    /// // throws RecordStoreError.notSortable(field: "population", recordType: "City")
+    /// ```
+    public func check(_ query: RecordQuery) async throws(RecordStoreError) {
+        let specification = checkedSpecification(query.recordType, query.predicate, query.sorts, .default, nil)
+        try QueryValidation.check(specification, catalog: await engine.catalog())
+    }
 }

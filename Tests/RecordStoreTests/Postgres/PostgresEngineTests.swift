@@ -349,6 +349,35 @@ struct PostgresEngineTests {
         #expect(try await store.count(ofType: "Note", matching: .truePredicate) == 1)
     }
 
+    @Test func aListThatBecomesQueryableGetsItsMembersOrAClearError() async throws {
+        let store = try await PostgresTestServer.makeAsyncStore()
+        func declare(queryable: Bool) async throws {
+            try await store.define(RecordTypeSchema(name: "Tag", fields: [
+                FieldSchema(name: "names", type: .list(.string), isQueryable: queryable, isSortable: false),
+            ]))
+        }
+        func tag(_ name: String, _ names: [String]) -> Record {
+            Record(recordType: "Tag", recordID: RecordID(recordName: name), fields: ["names": .list(names.map(Value.string))])
+        }
+        try await declare(queryable: false)
+        // More members than one statement binds, and a member too long for an index (fine unindexed).
+        let many = (0..<7_000).map { "m\($0)" }
+        _ = try await store.save([tag("few", ["x", "Y"]), tag("many", many), tag("long", [String(repeating: "z", count: 3_000)])])
+        await #expect(throws: RecordStoreError.unsupportedValue(field: "names", recordType: "Tag", reason:
+            "a list member takes 3000 bytes in a PostgreSQL index, which holds at most 2600; store long text in a field that is neither queryable nor sortable")) {
+            try await declare(queryable: true)
+        }
+        #expect(try await store.schema(for: "Tag")?.field(named: "names")?.isQueryable == false)
+
+        try await store.delete([RecordID(recordName: "long")])
+        try await declare(queryable: true)
+        #expect(try await store.records(ofType: "Tag", matching: FormatPredicate(format: "ANY names == 'm6999'")).map(\.recordID.recordName) == ["many"])
+        #expect(try await store.records(ofType: "Tag", matching: FormatPredicate(format: "ANY names ==[c] 'y'")).map(\.recordID.recordName) == ["few"])
+        #expect(try await store.count(ofType: "Tag", matching: FormatPredicate(format: "ANY names BEGINSWITH 'm'")) == 1)
+        let plan = try await store.explain(ofType: "Tag", matching: FormatPredicate(format: "ANY names == 'm0'"))
+        #expect(plan.residual == nil)
+    }
+
     @Test func explainShowsPostgresPlanWithItsIndexes() async throws {
         let store = try await PostgresTestServer.makeAsyncStore()
         _ = try await store.save((0..<2000).map { Self.item("e\($0)", ["rank": .int(Int64($0)), "title": .string("title \($0)")]) })

@@ -162,6 +162,52 @@ struct IndexTypeTests {
             == ["san", "santos", "sao", "zurich"])
     }
 
+    @Test("Production refuses a token search of a field that is not searchable; development scans", arguments: TestEngine.allCases)
+    func productionTokenSearch(engine: TestEngine) throws {
+        let development = try engine.makeStore()
+        func declare(nameSearchable: Bool) throws {
+            try development.define(RecordTypeSchema(name: "Place", fields: [
+                FieldSchema(name: "name", type: .string, isQueryable: !nameSearchable, isSortable: false, isSearchable: nameSearchable),
+                FieldSchema(name: "population", type: .int64, isQueryable: true, isSortable: true),
+                FieldSchema(name: "names", type: .list(.string), isQueryable: false, isSortable: false),
+                FieldSchema(name: "location", type: .location, isQueryable: true, isSortable: false),
+            ]))
+        }
+        try declare(nameSearchable: false)
+        _ = try development.save(Self.places)
+        let production = Store(engine: development.engine, mode: .production)
+        // CONTAINS_ALL_TOKENS and CONTAINS_ANY_TOKENS of `query serve` become these.
+        let allTokens = "ANY tokenize:using:(name, nil) == 'sao' AND ANY tokenize:using:(name, nil) == 'paulo'"
+        let anyTokens = "ANY tokenize:using:(name, nil) == 'paris' OR ANY tokenize:using:(name, nil) == 'zurich'"
+        let refusals: [(String, RecordStoreError, String)] = [
+            (allTokens, .fieldNotSearchable(field: "name", recordType: "Place"), "Field 'name' is not marked searchable (record type 'Place')"),
+            (anyTokens, .fieldNotSearchable(field: "name", recordType: "Place"), "Field 'name' is not marked searchable (record type 'Place')"),
+            ("population > 0 AND 'paris' IN tokenize:using:(name, nil)", .fieldNotSearchable(field: "name", recordType: "Place"),
+             "Field 'name' is not marked searchable (record type 'Place')"),
+            ("self CONTAINS 'paulo'", .notSearchable(recordType: "Place"), "Record type 'Place' has no field marked searchable"),
+        ]
+        for (format, error, message) in refusals {
+            #expect(throws: error, "\(format)") {
+                try production.records(ofType: "Place", matching: FormatPredicate(format: format))
+            }
+            #expect(error.description == message)
+        }
+        // Development answers the token searches exactly, by reading the rows.
+        #expect(try development.records(ofType: "Place", matching: FormatPredicate(format: allTokens)).map(\.recordID.recordName) == ["sao"])
+        #expect(try development.records(ofType: "Place", matching: FormatPredicate(format: anyTokens), sorts: [Sort("population")])
+            .map(\.recordID.recordName) == ["zurich", "paris"])
+
+        // Once the field is searchable (and no longer queryable), production answers both forms.
+        try declare(nameSearchable: true)
+        #expect(try production.records(ofType: "Place", matching: FormatPredicate(format: allTokens)).map(\.recordID.recordName) == ["sao"])
+        #expect(try production.records(ofType: "Place", matching: FormatPredicate(format: anyTokens), sorts: [Sort("population")])
+            .map(\.recordID.recordName) == ["zurich", "paris"])
+        #expect(try production.records(ofType: "Place", matching: FormatPredicate(format: "self CONTAINS 'paulo'")).map(\.recordID.recordName) == ["sao"])
+        #expect(throws: RecordStoreError.notQueryable(field: "name", recordType: "Place")) {
+            try production.records(ofType: "Place", matching: FormatPredicate(format: "name == 'Paris'"))
+        }
+    }
+
     @Test("A query on a field without its index is a scan that explain shows", arguments: [TestEngine.sqlite])
     func explainShowsScan(engine: TestEngine) throws {
         let store = try engine.makeStore()

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import RecordStoreCore
 
@@ -11,12 +12,7 @@ struct SchemaLanguageParsingTests {
             CREATE ROLE Moderator;
 
             RECORD TYPE City (
-                "___createTime" TIMESTAMP,
-                "___createdBy"  REFERENCE,
-                "___etag"       STRING,
-                "___modTime"    TIMESTAMP,
-                "___modifiedBy" REFERENCE,
-                "___recordID"   REFERENCE QUERYABLE,
+        \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SORTABLE SEARCHABLE,
                 population      INT64 QUERYABLE SORTABLE,
                 location        LOCATION QUERYABLE,

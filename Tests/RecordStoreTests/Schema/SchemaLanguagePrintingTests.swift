@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import RecordStoreCore
 
@@ -15,12 +16,7 @@ struct SchemaLanguagePrintingTests {
                 CREATE ROLE Moderator;
 
                 RECORD TYPE City (
-                    "___createTime" TIMESTAMP,
-                    "___createdBy"  REFERENCE,
-                    "___etag"       STRING,
-                    "___modTime"    TIMESTAMP,
-                    "___modifiedBy" REFERENCE,
-                    "___recordID"   REFERENCE QUERYABLE,
+            \(CKDBSystemFields.lines)
                     name            STRING QUERYABLE SEARCHABLE SORTABLE,
                     population      INT64 QUERYABLE SORTABLE,
                     location        LOCATION QUERYABLE,

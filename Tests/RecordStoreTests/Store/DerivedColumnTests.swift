@@ -179,6 +179,46 @@ struct DerivedColumnTests {
         try reopened.close()
     }
 
+    @Test("Dropping the index types of several string fields at once drops each field's derived columns and indexes")
+    func indexChangesDropDerivedColumnsOfEveryField() throws {
+        let path = TestEngine.temporaryDatabasePath("index-changes")
+        let store = try Store.open(path: path)
+        func declare(_ indexed: Bool) throws {
+            try store.define(RecordTypeSchema(name: "Place", fields: [
+                FieldSchema(name: "title", type: .string, isQueryable: indexed, isSortable: indexed),
+                FieldSchema(name: "subtitle", type: .string, isQueryable: indexed, isSortable: indexed),
+            ]))
+        }
+        try declare(true)
+        _ = try store.save(Self.places.map { place in
+            var place = place
+            place.fields["names"] = nil
+            place["subtitle"] = place["title"]
+            return place
+        })
+        let expected = try store.records(ofType: "Place", matching: FormatPredicate(format: "subtitle BEGINSWITH[cd] 'sao'"), sorts: [Sort("title")])
+        func derived() throws -> (columns: [String], indexes: [String]) {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                let columns = try db.columns(in: "Place").map(\.name).filter { $0.hasPrefix("title$") || $0.hasPrefix("subtitle$") }.sorted()
+                let indexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND (name LIKE 'Place$title$%' OR name LIKE 'Place$subtitle$%') ORDER BY name")
+                return (columns, indexes)
+            }
+        }
+        let forms = ["c", "cd", "localized", "localizedCaseInsensitive", "localizedStandard", "raw"]
+        let indexed = try derived()
+        #expect(indexed.columns == forms.map { "subtitle$\($0)" } + forms.map { "title$\($0)" })
+        #expect(indexed.indexes.count == 12)
+        try declare(false)
+        // Only the raw form, which every string keeps, is left of either field.
+        let dropped = try derived()
+        #expect(dropped.columns == ["subtitle$raw", "title$raw"])
+        #expect(dropped.indexes == [])
+        #expect(try store.records(ofType: "Place", matching: FormatPredicate(format: "subtitle BEGINSWITH[cd] 'sao'"), sorts: [Sort("title")]) == expected)
+        #expect(expected.count == 4)
+    }
+
     @Test("Sort keys made by another collation version are computed again when the store opens")
     func staleSortKeysAreRecomputed() throws {
         let path = TestEngine.temporaryDatabasePath("collation-version")
