@@ -11,8 +11,8 @@
 /// XML 1.0 says. A document type declaration is refused, since its entities could expand
 /// without bound; only a property list's external one (`<!DOCTYPE plist PUBLIC "…" "…">`, no
 /// internal subset, nothing fetched) is accepted, and only when asked for. Everything
-/// malformed is an ``XMLReaderError`` with the line and column. Reading never recurses, so a
-/// deeply nested document cannot exhaust the stack.
+/// malformed is an ``XMLReaderError`` with the line and column. Reading never recurses, and
+/// elements nest at most ``maximumDepth`` levels, so a hostile document cannot exhaust the stack.
 ///
 /// ```swift
 /// let root = try XMLElementReader.read("""
@@ -27,6 +27,10 @@ package struct XMLElementReader {
     private var line = 1
     private var column = 1
     private let allowsExternalDocumentType: Bool
+
+    /// How deeply elements may nest: model files nest five levels; a limit keeps a hostile
+    /// document from building a tree whose release would recurse that deep.
+    package static let maximumDepth = 256
 
     private init(_ scalars: [Unicode.Scalar], allowsExternalDocumentType: Bool) {
         self.scalars = scalars
@@ -381,6 +385,9 @@ package struct XMLElementReader {
                     throw error("a declaration ('<!') is not allowed inside an element")
                 } else {
                     let (child, isEmpty) = try readStartTag()
+                    guard stack.count < Self.maximumDepth else {
+                        throw error(child.line, child.column, "elements are nested deeper than \(Self.maximumDepth) levels")
+                    }
                     if isEmpty {
                         stack[stack.count - 1].node.children.append(child)
                     } else {
