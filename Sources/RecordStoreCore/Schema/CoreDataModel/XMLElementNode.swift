@@ -41,11 +41,13 @@ package struct XMLElementNode: Sendable, Hashable {
         children.filter { $0.name == name }
     }
 
+    /// Whether two elements have the same name, attributes (in order), children, text and place.
     package static func == (lhs: XMLElementNode, rhs: XMLElementNode) -> Bool {
         lhs.name == rhs.name && lhs.attributes.elementsEqual(rhs.attributes) { $0.name == $1.name && $0.value == $1.value }
             && lhs.children == rhs.children && lhs.text == rhs.text && lhs.line == rhs.line && lhs.column == rhs.column
     }
 
+    /// Hashes what ``==`` compares.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         for attribute in attributes {
