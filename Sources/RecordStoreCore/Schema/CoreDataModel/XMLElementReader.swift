@@ -24,8 +24,9 @@
 package struct XMLElementReader {
     private var scalars: [Unicode.Scalar]
     private var position = 0
-    private var line = 1
-    private var column = 1
+    private var place = TextPosition()
+    private var line: Int { place.line }
+    private var column: Int { place.column }
     private let allowsExternalDocumentType: Bool
 
     /// How deeply elements may nest: model files nest five levels; a limit keeps a hostile
@@ -52,22 +53,16 @@ package struct XMLElementReader {
         var iterator = bytes.makeIterator()
         var decoded: [Unicode.Scalar] = []
         decoded.reserveCapacity(bytes.count)
-        var line = 1
-        var column = 1
+        var place = TextPosition()
         decoding: while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
                 decoded.append(scalar)
-                if scalar == "\n" {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
+                place.pass(scalar)
             case .emptyInput:
                 break decoding
             case .error:
-                throw XMLReaderError(line: line, column: column, message: "the bytes here are not UTF-8; model files are written in UTF-8")
+                throw XMLReaderError(line: place.line, column: place.column, message: "the bytes here are not UTF-8; model files are written in UTF-8")
             }
         }
         var reader = XMLElementReader(try normalized(decoded), allowsExternalDocumentType: allowingExternalDocumentType)
@@ -78,13 +73,12 @@ package struct XMLElementReader {
     private static func normalized(_ input: [Unicode.Scalar]) throws(XMLReaderError) -> [Unicode.Scalar] {
         var output: [Unicode.Scalar] = []
         output.reserveCapacity(input.count)
-        var line = 1
-        var column = 1
+        var place = TextPosition()
         var index = 0
         while index < input.count {
             let scalar = input[index]
             guard isCharacter(scalar) else {
-                throw XMLReaderError(line: line, column: column, message: "the character U+\(hex(scalar)) is not allowed in XML")
+                throw XMLReaderError(line: place.line, column: place.column, message: "the character U+\(hex(scalar)) is not allowed in XML")
             }
             if scalar == "\r" {
                 if index + 1 < input.count, input[index + 1] == "\n" { index += 1 }
@@ -92,12 +86,7 @@ package struct XMLElementReader {
             } else {
                 output.append(scalar)
             }
-            if output.last == "\n" {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
+            place.pass(output[output.count - 1])
             index += 1
         }
         return output
@@ -134,12 +123,7 @@ package struct XMLElementReader {
     private mutating func advance(_ count: Int = 1) {
         for _ in 0..<count {
             guard position < scalars.count else { return }
-            if scalars[position] == "\n" {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
+            place.pass(scalars[position])
             position += 1
         }
     }
