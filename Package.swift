@@ -204,7 +204,8 @@ let package = Package(
                 "EngineTestSupport", "RecordStorePostgres", "RecordStoreConformance",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            path: "Tests/RecordStoreTests"
+            path: "Tests/RecordStoreTests",
+            exclude: ["Schema/Fixtures"]
         ),
         // An engine written as one in another package would be: without `package` access, it
         // sees only the contract RecordStoreCore publishes under @_spi(StorageEngine).

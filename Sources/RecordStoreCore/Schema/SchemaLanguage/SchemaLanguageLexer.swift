@@ -4,8 +4,9 @@
 struct SchemaLanguageLexer {
     private let scalars: [Unicode.Scalar]
     private var position = 0
-    private var line = 1
-    private var column = 1
+    private var place = TextPosition()
+    private var line: Int { place.line }
+    private var column: Int { place.column }
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -18,12 +19,7 @@ struct SchemaLanguageLexer {
 
     private mutating func advance() {
         guard position < scalars.count else { return }
-        if scalars[position] == "\n" {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
+        place.pass(scalars[position])
         position += 1
     }
 
