@@ -8,7 +8,10 @@ struct FindCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "find",
         abstract: "Find records of a type that match a predicate.",
-        discussion: "Example: query find City 'countrycode == \"FR\" AND population > 500000' --sort -population")
+        discussion: """
+            Example: query find City 'countrycode == "FR" AND population > 500000' --sort -population
+            With a fetch request template of the schema: query find --template HighEarners --var MINIMUM=100000
+            """)
 
     @OptionGroup var store: StoreOptions
 
@@ -42,7 +45,7 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let recordQuery = try query.recordQuery()
+        let recordQuery = try await query.recordQuery(in: opened)
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
         if explain {
             let plan = try await StoreOptions.failing { () async throws(RecordStoreError) in
@@ -55,7 +58,7 @@ struct FindCommand: AsyncParsableCommand {
         let keyList = QueryArguments.keyList(keys)
         // Only a table without --keys needs the schema's field order for its columns.
         let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
-            try await opened.schema(for: query.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
+            try await opened.schema(for: recordQuery.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
         // Records are written as they are read: memory holds one batch whatever the count.
         let pager = output == .table && !noPager ? Pager.start() : nil

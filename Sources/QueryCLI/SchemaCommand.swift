@@ -3,13 +3,13 @@ import Foundation
 import RecordStore
 
 /// `query schema [show] [TYPE]`: the record types, their fields, types and indexes;
-/// `query schema apply FILE.ckdb` and `query schema export [--format ckdb|json]`: the schema in
-/// CloudKit's schema language.
+/// `query schema apply FILE.ckdb|Model.xcdatamodeld` and `query schema export [--format ckdb|json]`:
+/// the schema in CloudKit's schema language, or from a Core Data model.
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the record types with their fields, types and indexes; apply or export a .ckdb schema.",
-        discussion: "Examples: query schema; query schema City; query schema apply schema.ckdb; query schema export > schema.ckdb",
+        discussion: "Examples: query schema; query schema City; query schema apply schema.ckdb; query schema apply Model.xcdatamodeld; query schema export > schema.ckdb",
         subcommands: [Show.self, Apply.self, Export.self],
         defaultSubcommand: Show.self)
 
@@ -40,23 +40,33 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     /// `query schema apply FILE.ckdb`: creates the file's record types and fields and sets their
-    /// indexes; roles and grants are kept in the file only (not enforced).
+    /// indexes; roles and grants are kept in the file only (not enforced). `query schema apply
+    /// Model.xcdatamodeld` (an `.xcdatamodel` folder, or its `contents` file): the model's
+    /// entities as record types and its fetch request templates; relationships are named in a
+    /// note, not applied yet.
     struct Apply: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apply",
-            abstract: "Apply a schema file in CloudKit's schema language (.ckdb, as cktool export-schema writes).",
+            abstract: "Apply a schema file in CloudKit's schema language (.ckdb, as cktool export-schema writes), or a Core Data model.",
             discussion: """
                 Creates the record types and fields and sets their indexes (QUERYABLE, SORTABLE, SEARCHABLE).
                 A field whose type would change, and ASSET and ENCRYPTED fields, are refused and nothing changes.
                 Roles and GRANT lines are read but not enforced.
+                A Core Data model (Model.xcdatamodeld, an .xcdatamodel folder or its contents file) gives record
+                types (its entities' attributes, indexed as the model indexes them) and fetch request templates
+                (query find --template NAME). Its relationships are not applied yet: a note lists them.
                 """)
 
         @OptionGroup var store: StoreOptions
 
-        @Argument(help: ArgumentHelp("The schema file ('-' reads standard input).", valueName: "file.ckdb"))
+        @Argument(help: ArgumentHelp("The schema file ('-' reads standard input), or a Core Data model.", valueName: "file.ckdb|Model.xcdatamodeld"))
         var file: String
 
         func run() async throws {
+            if Self.isCoreDataModel(file) {
+                try await applyModel()
+                return
+            }
             let schema = try SchemaFile(path: file)
             let document = schema.document
             let opened = try await store.openStore()
@@ -75,6 +85,34 @@ struct SchemaCommand: AsyncParsableCommand {
             }
         }
 
+        /// Whether a path names a Core Data model: an `.xcdatamodeld` or `.xcdatamodel` folder, or
+        /// a file named `contents` (the model inside such a folder).
+        static func isCoreDataModel(_ path: String) -> Bool {
+            let url = URL(fileURLWithPath: path)
+            return ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension) || url.lastPathComponent == "contents"
+        }
+
+        /// Applies a Core Data model: its record types and templates, then a note naming the
+        /// relationships it does not apply yet.
+        private func applyModel() async throws {
+            let model: CoreDataModel
+            do {
+                model = try CoreDataModelReader.read(at: file)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+            let opened = try await store.openStore()
+            try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model) }
+            let recordTypes = model.recordTypeSchemas()
+            let fieldCount = recordTypes.reduce(0) { $0 + $1.fields.count }
+            print("Applied \(Self.counted(recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field"))) and "
+                + Self.counted(model.fetchRequestTemplates.count, "fetch request template"))
+            let relationships = model.relationshipPaths
+            if !relationships.isEmpty {
+                print("note: relationships are not applied yet: \(relationships.joined(separator: ", "))")
+            }
+        }
+
         /// `1 field`, `3 fields`.
         static func counted(_ count: Int, _ noun: String) -> String {
             "\(count) \(noun)\(count == 1 ? "" : "s")"
@@ -86,7 +124,11 @@ struct SchemaCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Print the schema in CloudKit's schema language (.ckdb) or as JSON.",
-            discussion: "System fields are printed in their default form; the store keeps no roles or grants, so none are printed.")
+            discussion: """
+                System fields are printed in their default form; the store keeps no roles or grants, so none are printed.
+                CloudKit's schema language has no syntax for fetch request templates: --format json lists them
+                (as "fetchRequestTemplates"), the .ckdb form leaves them out.
+                """)
 
         /// The output formats.
         enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -100,16 +142,34 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let opened = try await store.openStore()
-            let document = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.schemaDocument() }
+            let (document, templates) = try await StoreOptions.failing { () async throws(RecordStoreError) in
+                (try await opened.schemaDocument(), try await opened.fetchRequestTemplates())
+            }
             switch format {
             case .ckdb:
                 print(document.ckdbText, terminator: "")
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let data = try encoder.encode(document)
+                let data = try encoder.encode(ExportedSchema(document: document, templates: templates))
                 print(String(decoding: data, as: UTF8.self))
             }
+        }
+    }
+
+    /// The JSON of `schema export --format json`: the document's own keys, and
+    /// `fetchRequestTemplates` when the store has templates.
+    struct ExportedSchema: Encodable {
+        let document: CloudKitSchemaDocument
+        let templates: [FetchRequestTemplate]
+
+        private enum Key: String, CodingKey { case fetchRequestTemplates }
+
+        func encode(to encoder: any Encoder) throws {
+            try document.encode(to: encoder)
+            guard !templates.isEmpty else { return }
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(templates, forKey: .fetchRequestTemplates)
         }
     }
 }

@@ -41,7 +41,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let recordQuery = try query.recordQuery()
+        let recordQuery = try await query.recordQuery(in: opened)
         let keyList = QueryArguments.keyList(keys)
         let printer = WatchPrinter(format: output, keys: keyList)
         let observation = opened.observe(recordQuery, inZone: zone.map(ZoneID.init(zoneName:)) ?? .default, limit: limit)

@@ -323,6 +323,16 @@ final class PostgresEngine: StorageEngine {
         }
     }
 
+    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            try await Self.lockSchema(on: connection)
+            var catalog = try await executor.catalog(on: connection)
+            try catalog.define(template)
+            try await connection.execute(executor.saveCatalogStatement(catalog))
+        }
+    }
+
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
         try rejectNul(in: query)
         let executor = self.executor

@@ -151,6 +151,17 @@ final class SQLiteEngine: StorageEngine {
         }
     }
 
+    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await writing { db in
+            try SQLiteConnection.run(db) { connection in
+                var catalog = try await executor.catalog(on: connection)
+                try catalog.define(template)
+                try connection.execute(executor.saveCatalogStatement(catalog))
+            }
+        }
+    }
+
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table
     /// is missing or holds fewer rows than that, its B-tree indexes are dropped until
     /// ``finishBulkLoad(progress:)`` builds them in one pass (``SQLiteDeferredIndexes``).

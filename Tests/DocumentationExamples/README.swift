@@ -54,11 +54,32 @@ enum READMEExample {
         } catch {
             print(error)
         }
+        // README.md, line 418
+        let company = try Store.open(StoreLocation("memory:"))
+        let contents = """
+            <model>
+                <entity name="Employee">
+                    <attribute name="name" attributeType="String"/>
+                    <attribute name="salary" attributeType="Double" indexed="YES"/>
+                </entity>
+                <fetchRequest name="HighEarners" entity="Employee" predicateString="salary &gt; $MINIMUM"/>
+            </model>
+            """
+        _ = try company.apply(try CoreDataModel(parsing: contents))
+        _ = try company.save([
+            Record(recordType: "Employee", recordID: RecordID(recordName: "ada"), fields: ["name": "Ada", "salary": 150_000.0]),
+            Record(recordType: "Employee", recordID: RecordID(recordName: "bob"), fields: ["name": "Bob", "salary": 90_000.0]),
+        ])
+        let earners = try company.fetchRequest(template: "HighEarners", substitutionVariables: ["MINIMUM": 100_000])
+        print(try company.fetch(earners).records.map(\.recordID.recordName))
         _ = predicate
         _ = compiled
+        _ = company
+        _ = contents
+        _ = earners
     }
 
-    /// README.md, from line 728.
+    /// README.md, from line 776.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -76,7 +97,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 785.
+    /// README.md, from line 833.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -93,7 +114,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 876.
+    /// README.md, from line 924.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -108,13 +129,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 912.
+    /// README.md, from line 960.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 941
+        // README.md, line 989
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -123,41 +144,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 957
+        // README.md, line 1005
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 969
+        // README.md, line 1017
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 983
+        // README.md, line 1031
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 994
+        // README.md, line 1042
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1006
+        // README.md, line 1054
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1024
+        // README.md, line 1072
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1042
+        // README.md, line 1090
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -170,7 +191,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1052
+        // README.md, line 1100
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -181,17 +202,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1067
+        // README.md, line 1115
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1076
+        // README.md, line 1124
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1094
+        // README.md, line 1142
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)

@@ -21,6 +21,7 @@ struct DocumentExample: Sendable, CustomStringConvertible {
 name BEGINSWITH[c] "sa" AND population > 100000
 true
 ALL is not supported in CloudKit queries: ALL tags == "a"
+["ada"]
 ["1850147", "2988507"]
 quantity > 1
 "Paris"

@@ -59,6 +59,7 @@ final class WaitingEngine: StorageEngine {
         definitions.withLock { $0.append(schema.name) }
         try await base.define(schema)
     }
+    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) { try await base.define(template) }
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] { try await base.records(query) }
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int { try await base.count(query) }
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {

@@ -103,6 +103,12 @@ final class DictionaryEngine: StorageEngine {
         }
     }
 
+    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
+        try contents.withLock { (contents: inout Contents) throws(RecordStoreError) in
+            try contents.catalog.define(template)
+        }
+    }
+
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
         RecordOrdering(sorts: query.sorts).page(of: try matches(query), after: query.after, offset: query.offset, limit: query.limit)
     }

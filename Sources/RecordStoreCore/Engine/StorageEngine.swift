@@ -52,6 +52,9 @@ import PredicateLanguage
     func catalog() async throws(RecordStoreError) -> SchemaCatalog
     /// Adds or updates a record type's schema and its indexes.
     func define(_ schema: RecordTypeSchema) async throws(RecordStoreError)
+    /// Adds or replaces a fetch request template in the stored catalog, checked by
+    /// `SchemaCatalog.define(_:)` against the catalog of the same transaction.
+    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError)
 
     /// The records a query selects, in order (after its keyset position or offset, at most its limit).
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record]

@@ -75,6 +75,14 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// database, or closed the connection (`server` is `host:port/database`; the reason says which).
     /// Nothing of the operation that met it was committed unless the reason says otherwise.
     case serverUnavailable(server: String, reason: String)
+    /// A fetch request template cannot be declared: its name is empty, its predicate does not
+    /// parse, or its record type does not exist (the reason says which).
+    case invalidFetchRequestTemplate(String, reason: String)
+    /// The store has no fetch request template of this name; `known` are the ones it has, by name.
+    case unknownFetchRequestTemplate(String, known: [String])
+    /// A template's predicate uses this `$VARIABLE` and no value was given for it; `variables`
+    /// are all the template's variables, by name.
+    case missingSubstitutionVariable(String, template: String, variables: [String])
 
     public var description: String {
         switch self {
@@ -146,6 +154,14 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The database server \(server) cannot be used: \(reason)"
         case .synchronousAccessUnavailable(let engine):
             return "The \(engine) engine answers only async calls: call the async form of this method (with await)"
+        case .invalidFetchRequestTemplate(let name, let reason):
+            return "Fetch request template '\(name)' cannot be defined: \(reason)"
+        case .unknownFetchRequestTemplate(let name, let known):
+            let list = known.isEmpty ? "the store has none" : "the store has " + known.map { "'\($0)'" }.joined(separator: ", ")
+            return "Did not find fetch request template '\(name)' (\(list))"
+        case .missingSubstitutionVariable(let variable, let template, let variables):
+            let list = variables.map { "$\($0)" }.joined(separator: ", ")
+            return "Fetch request template '\(template)' needs a value for $\(variable) (its variables: \(list))"
         }
     }
 }

@@ -104,6 +104,13 @@ package final class MemoryEngine: StorageEngine {
         }
     }
 
+    package func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            try state.catalog.define(template)
+            state.generation &+= 1
+        }
+    }
+
     /// The memory engine scans; it keeps no statistics.
     package func optimize() async throws(RecordStoreError) {}
 

@@ -17,9 +17,49 @@ import PredicateLanguage
 @_spi(StorageEngine) public struct SchemaCatalog: Sendable, Hashable, Codable {
     /// The record types by name.
     @_spi(StorageEngine) public var recordTypes: [String: RecordTypeSchema] = [:]
+    /// The fetch request templates by name (`Store.define(_:)`).
+    @_spi(StorageEngine) public var fetchRequestTemplates: [String: FetchRequestTemplate] = [:]
 
     /// An empty catalog.
     @_spi(StorageEngine) public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case recordTypes, fetchRequestTemplates
+    }
+
+    /// Decodes a stored catalog; one stored before templates existed has none.
+    @_spi(StorageEngine) public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordTypes = try container.decode([String: RecordTypeSchema].self, forKey: .recordTypes)
+        fetchRequestTemplates = try container.decodeIfPresent([String: FetchRequestTemplate].self, forKey: .fetchRequestTemplates) ?? [:]
+    }
+
+    /// Encodes the catalog; without templates it is stored exactly as before they existed.
+    @_spi(StorageEngine) public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recordTypes, forKey: .recordTypes)
+        if !fetchRequestTemplates.isEmpty { try container.encode(fetchRequestTemplates, forKey: .fetchRequestTemplates) }
+    }
+
+    /// The fetch request templates in name order.
+    @_spi(StorageEngine) public var sortedTemplates: [FetchRequestTemplate] {
+        fetchRequestTemplates.values.sorted { $0.name < $1.name }
+    }
+
+    /// Adds or replaces a fetch request template after checking it: its name is not empty, its
+    /// record type exists and its predicate parses.
+    @_spi(StorageEngine) public mutating func define(_ template: FetchRequestTemplate) throws(RecordStoreError) {
+        guard !template.name.isEmpty, !NulCharacter.isIn(template.name) else {
+            throw .invalidFetchRequestTemplate(template.name, reason: "a template's name must not be empty or hold a NUL character")
+        }
+        guard recordTypes[template.recordType] != nil else {
+            let unknown = RecordStoreError.unknownRecordType(
+                template.recordType, suggestions: NameSuggestions.closest(to: template.recordType, among: recordTypes.keys))
+            throw .invalidFetchRequestTemplate(template.name, reason: unknown.description)
+        }
+        _ = try template.predicate()
+        fetchRequestTemplates[template.name] = template
+    }
 
     /// The record types in name order.
     @_spi(StorageEngine) public var sorted: [RecordTypeSchema] {

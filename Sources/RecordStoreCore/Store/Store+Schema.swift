@@ -55,4 +55,16 @@ extension Store {
     public func define(_ recordType: RecordTypeSchema) async throws(RecordStoreError) {
         try await engine.define(recordType)
     }
+
+    /// Defines record types, then fetch request templates: the one path of every schema file
+    /// (`.ckdb`, Core Data models). All of it is first tried on a copy of the current catalog,
+    /// so an error (a field whose type would change, a template that cannot be defined) leaves
+    /// the store as it was.
+    package func define(recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate]) async throws(RecordStoreError) {
+        var trial = try await engine.catalog()
+        for recordType in recordTypes { _ = try trial.define(recordType) }
+        for template in templates { try trial.define(template) }
+        for recordType in recordTypes { try await engine.define(recordType) }
+        for template in templates { try await engine.define(template) }
+    }
 }

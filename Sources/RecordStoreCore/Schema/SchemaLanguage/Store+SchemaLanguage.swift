@@ -36,9 +36,8 @@ extension Store {
     public func apply(_ document: CloudKitSchemaDocument) async throws(SchemaLanguageError) {
         let current: [RecordTypeSchema]
         do { current = try await schema() } catch { throw .store(error) }
-        for recordType in try document.storeSchemas(applyingTo: current) {
-            do { try await define(recordType) } catch { throw .store(error) }
-        }
+        let planned = try document.storeSchemas(applyingTo: current)
+        do { try await define(recordTypes: planned, templates: []) } catch { throw .store(error) }
     }
 
     /// The store's schema as a `.ckdb` document (``CloudKitSchemaDocument/init(storeSchema:)``):

@@ -1,0 +1,38 @@
+extension Store {
+    /// Applies a Core Data model: defines its record types (``CoreDataModel/recordTypeSchemas()``:
+    /// attributes with their indexes) and its fetch request templates
+    /// (``FetchRequestTemplate/init(coreData:)``). Everything is checked first, against the
+    /// current schema, so nothing changes when a part cannot be applied (a field whose type would
+    /// change, a template whose entity has no record type or whose predicate does not parse).
+    ///
+    /// Relationships and fetched properties are not applied yet: ``CoreDataModel/relationshipPaths``
+    /// lists the relationships a caller should say were left out.
+    ///
+    /// ```swift
+    /// try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
+    /// ```
+    public func apply(_ model: CoreDataModel) throws(RecordStoreError) {
+        try synchronously { try await self.apply(model) }
+    }
+
+    /// Applies a Core Data model (async); see the synchronous form.
+    ///
+    /// ```swift
+    /// try await store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
+    /// ```
+    public func apply(_ model: CoreDataModel) async throws(RecordStoreError) {
+        try await define(recordTypes: model.recordTypeSchemas(), templates: model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:)))
+    }
+}
+
+extension CoreDataModel {
+    /// The relationships of the model as `Entity.relationship`, entities and relationships in
+    /// the order written: what `Store.apply(_:)` does not apply yet.
+    ///
+    /// ```swift
+    /// model.relationshipPaths   // ["Department.employees", "Employee.department", …]
+    /// ```
+    public var relationshipPaths: [String] {
+        entities.flatMap { entity in entity.relationships.map { "\(entity.name).\($0.name)" } }
+    }
+}

@@ -1,0 +1,83 @@
+import PredicateLanguage
+
+/// A named fetch request kept in the store's schema, as Core Data keeps fetch request templates
+/// in a model: a record type and a predicate in format-string form whose `$VARIABLES` are bound
+/// when the request is made (`store.fetchRequest(template:substitutionVariables:)`).
+///
+/// Declared with `store.define(_:)` (checked then: the predicate parses
+/// and the record type exists), or read from a Core Data model by `store.apply(_:)`.
+/// Templates are stored with the schema and survive reopening on every engine. CloudKit's schema
+/// language (`.ckdb`) has no syntax for them, so `schemaDocument()` leaves them out.
+///
+/// ```swift
+/// try store.define(FetchRequestTemplate(name: "HighEarners", recordType: "Employee", predicateFormat: "salary > $MINIMUM"))
+/// let request = try store.fetchRequest(template: "HighEarners", substitutionVariables: ["MINIMUM": 100_000])
+/// let earners = try store.fetch(request).records
+/// ```
+public struct FetchRequestTemplate: Sendable, Hashable, Codable {
+    /// The template's name, unique in the store.
+    public var name: String
+    /// The record type it fetches.
+    public var recordType: String
+    /// The predicate in format-string form, with `$VARIABLES`; nil for every record.
+    public var predicateFormat: String?
+    /// The most records a request from the template returns; 0 for no limit.
+    public var fetchLimit: Int
+
+    /// Creates a template.
+    ///
+    /// ```swift
+    /// FetchRequestTemplate(name: "InDepartment", recordType: "Employee", predicateFormat: "departmentName == $NAME")
+    /// ```
+    public init(name: String, recordType: String, predicateFormat: String? = nil, fetchLimit: Int = 0) {
+        self.name = name
+        self.recordType = recordType
+        self.predicateFormat = predicateFormat
+        self.fetchLimit = fetchLimit
+    }
+
+    /// The predicate, parsed, with its `$VARIABLES` unbound; nil for every record.
+    ///
+    /// ```swift
+    /// try template.predicate()?.variableNames   // ["MINIMUM"]
+    /// ```
+    public func predicate() throws(RecordStoreError) -> FormatPredicate? {
+        guard let predicateFormat else { return nil }
+        do {
+            return try FormatPredicate(format: predicateFormat)
+        } catch {
+            throw .invalidFetchRequestTemplate(name, reason: "its predicate does not parse: \(error)")
+        }
+    }
+
+    /// A fetch request from the template with its variables bound to `variables`; every free
+    /// variable of the predicate must have a value (others are ignored, as in Core Data).
+    ///
+    /// ```swift
+    /// let request = try template.fetchRequest(substitutionVariables: ["MINIMUM": 100_000])
+    /// ```
+    public func fetchRequest(substitutionVariables variables: [String: Value]) throws(RecordStoreError) -> FetchRequest {
+        let predicate = try predicate()
+        let needed = predicate?.variableNames.sorted() ?? []
+        if let missing = needed.first(where: { variables[$0] == nil }) {
+            throw .missingSubstitutionVariable(missing, template: name, variables: needed)
+        }
+        var request = FetchRequest(entityName: recordType, predicate: predicate?.substituting(variables))
+        request.fetchLimit = fetchLimit
+        return request
+    }
+}
+
+extension FetchRequestTemplate {
+    /// The template of a Core Data model's `<fetchRequest>`: its name, entity, predicate and
+    /// fetch limit. Its batch size, result type and other settings belong to the caller's fetch.
+    ///
+    /// ```swift
+    /// let templates = model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:))
+    /// ```
+    public init(coreData template: CoreDataFetchRequestTemplate) {
+        self.init(
+            name: template.name, recordType: template.entity, predicateFormat: template.predicateString,
+            fetchLimit: template.fetchLimit ?? 0)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `query schema apply Model.xcdatamodeld` and `query find --template NAME --var NAME=JSON`
+/// (issue #30, items 4 and 5).
+@Suite("query schema apply of a Core Data model, and find --template")
+struct TemplateCommandTests {
+    /// The Core Data model fixture of the record store's tests.
+    static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Company.xcdatamodeld").path
+
+    static let employees = """
+        {"recordName": "ada", "fields": {"name": "Ada", "salary": 150000.0, "age": 36}}
+        {"recordName": "bob", "fields": {"name": "Bob", "salary": 90000.0, "age": 24}}
+        {"recordName": "cy", "fields": {"name": "Cy", "salary": 100000.0, "age": 19}}
+        {"recordName": "dee", "fields": {"name": "Dee", "salary": 120000.5, "age": 52}}
+
+        """
+
+    /// A new store with the model applied (printing what it did) and the employees saved.
+    static func company() throws -> (database: String, applied: CommandRunner.Outcome) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = folder.appendingPathComponent("company.sqlite").path
+        let applied = try CommandRunner.run(["schema", "apply", "--db", database, model])
+        let saved = try CommandRunner.run(["save", "--db", database, "Employee"], input: employees)
+        #expect(saved.status == 0, "\(saved.standardError)")
+        return (database, applied)
+    }
+
+    @Test("schema apply of a model prints what it applied and the relationships it did not")
+    func appliesModel() throws {
+        let (database, applied) = try Self.company()
+        #expect(applied.status == 0, "\(applied.standardError)")
+        #expect(applied.standardOutput == """
+            Applied 3 record types (19 fields) and 3 fetch request templates
+            note: relationships are not applied yet: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
+
+            """)
+        let shown = try CommandRunner.run(["schema", "--db", database, "Department"])
+        #expect(shown.standardOutput == """
+            Department
+              budget     double\u{20}\u{20}
+              latitude   double  queryable sortable
+              longitude  double  queryable sortable
+              name       string  queryable sortable
+
+            """)
+        // The .xcdatamodel folder and its contents file are models too.
+        let version = Self.model + "/Company 2.xcdatamodel"
+        #expect(try CommandRunner.run(["schema", "apply", "--db", database, version]).status == 0)
+        #expect(try CommandRunner.run(["schema", "apply", "--db", database, version + "/contents"]).standardOutput == applied.standardOutput)
+    }
+
+    @Test("find --template binds --var values and prints the matching records")
+    func findsWithTemplate() throws {
+        let (database, _) = try Self.company()
+        let found = try CommandRunner.run([
+            "find", "--db", database, "--template", "HighEarners", "--var", "MINIMUM=100000", "--sort", "name", "--keys", "name,salary",
+        ])
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(found.standardOutput == """
+            recordName  name  salary
+            ----------  ----  --------
+            ada         Ada   150000.0
+            dee         Dee   120000.5
+            (2 records)
+
+            """)
+        let juniors = try CommandRunner.run(["find", "--db", database, "--template", "NamedJuniors", "--var", "MAXIMUM_AGE=30", "--keys", "name"])
+        #expect(juniors.status == 0, "\(juniors.standardError)")
+        #expect(juniors.standardOutput.hasSuffix("(0 records)\n"))
+    }
+
+    @Test("find --template: an unknown name, a missing variable and a predicate with it are errors")
+    func templateErrors() throws {
+        let (database, _) = try Self.company()
+        let unknown = try CommandRunner.run(["find", "--db", database, "--template", "Rich"])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError == "error: Did not find fetch request template 'Rich' (the store has 'EmployeesInDepartment', 'HighEarners', 'NamedJuniors')\n")
+        let missing = try CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "--var", "MAX=1"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "error: Fetch request template 'HighEarners' needs a value for $MINIMUM (its variables: $MINIMUM)\n")
+        let both = try CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "Employee", "salary > 1"])
+        #expect(both.status != 0)
+        #expect(both.standardError.contains("--template names the record type and predicate: give no record type, predicate or --arg with it"))
+        let stray = try CommandRunner.run(["find", "--db", database, "Employee", "salary > 1", "--var", "A=1"])
+        #expect(stray.status != 0)
+        #expect(stray.standardError.contains("--var binds a template's variables: use it with --template"))
+    }
+
+    @Test("schema export --format json lists the templates; the .ckdb form has no syntax for them")
+    func exportsTemplates() throws {
+        let (database, _) = try Self.company()
+        let json = try CommandRunner.run(["schema", "export", "--db", database, "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let templates = try #require(object["fetchRequestTemplates"] as? [[String: Any]])
+        #expect(templates.map { $0["name"] as? String } == ["EmployeesInDepartment", "HighEarners", "NamedJuniors"])
+        #expect(templates[1]["predicateFormat"] as? String == "salary > $MINIMUM")
+        #expect(templates[1]["recordType"] as? String == "Employee")
+        #expect(templates[1]["fetchLimit"] as? Int == 100)
+        #expect(object["recordTypes"] != nil)
+        let ckdb = try CommandRunner.run(["schema", "export", "--db", database])
+        #expect(!ckdb.standardOutput.contains("HighEarners"))
+    }
+}
