@@ -238,15 +238,30 @@ final class HandClient: @unchecked Sendable {
         PostgresQuery(SQLStatement(sql: sql, arguments: arguments))
     }
 
-    /// Runs a query and reads every row (each cell decoded, as a client would), returning the count.
+    /// Runs a query and decodes its rows as the SQLite section's hand-written side does
+    /// (``StoreSection/handWrittenRecords(_:sql:arguments:origin:radius:)``): the record's own
+    /// columns (``StoreSection/recordColumns``, not the derived ones) into dictionaries of values,
+    /// lists from the JSON their row holds; returns the count.
     func count(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
-        let rows = try await client.query(Self.query(sql, arguments), logger: logger)
-        var count = 0
+        let columns = StoreSection.recordColumns.map { "\"\($0)\"" }
+        let selecting = sql.replacingOccurrences(of: "SELECT *", with: "SELECT \(columns.joined(separator: ", "))")
+            .replacingOccurrences(of: "SELECT t.*", with: "SELECT \(columns.map { "t." + $0 }.joined(separator: ", "))")
+        let rows = try await client.query(Self.query(selecting, arguments), logger: logger)
+        var records: [[String: Value]] = []
         for try await row in rows {
-            for cell in row { blackHole(cell.bytes?.readableBytes) }
-            count += 1
+            var fields: [String: Value] = [:]
+            for cell in row where cell.bytes != nil {
+                switch cell.dataType {
+                case .int8: fields[cell.columnName] = .int(try cell.decode(Int64.self))
+                case .float8: fields[cell.columnName] = .double(try cell.decode(Double.self))
+                default:
+                    let text = try cell.decode(String.self)
+                    fields[cell.columnName] = cell.columnName == "alternatenames" ? ((try? Value(jsonText: text)) ?? .string(text)) : .string(text)
+                }
+            }
+            records.append(fields)
         }
-        return count
+        return records.count
     }
 
     /// A table's rows, every column as text (`$row` left out: a copy makes its own).
