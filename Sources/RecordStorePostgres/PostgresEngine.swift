@@ -337,7 +337,8 @@ final class PostgresEngine: StorageEngine {
     /// indexes, and the indexes of an empty table. The indexes a populated table gains are
     /// marked pending in that transaction and built after it with `CREATE INDEX CONCURRENTLY`,
     /// so writers are not locked out of the table meanwhile (``PostgresIndexBuilds``); each
-    /// index built is logged. A build that fails is finished when the store is next opened.
+    /// index built is logged (`define` has no progress handler). A build that fails throws,
+    /// though the schema change is committed, and is finished when the store is next opened.
     ///
     /// Indexes are dropped with a plain `DROP INDEX` in the transaction: a drop does no work
     /// proportional to the table, and the transaction already locks the table exclusively
@@ -380,8 +381,13 @@ final class PostgresEngine: StorageEngine {
             let table = TableLayout.recordTable(recordType)
             if try await !PostgresSchemaStorage(connection: connection).columns(of: table).isEmpty {
                 // Counting stops at `incoming` rows: a small import into a large table reads little.
-                let rows = try await connection.rowCount(SQLStatement(
-                    sql: "SELECT 1 FROM \(PostgresDialect.quote(table)) LIMIT $1", arguments: [.integer(Int64(incoming))]))
+                var rows = Int64(incoming)
+                try await connection.forEachRow(SQLStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM \(PostgresDialect.quote(table)) LIMIT $1) AS counted",
+                    arguments: [.integer(Int64(incoming))])) { row in
+                    if case .integer(let count) = row.value(at: 0) { rows = count }
+                    return false
+                }
                 guard rows < incoming else { return }
             }
             try await PostgresIndexBuilds(connection: connection).deferIndexes(of: recordType, catalog: executor.catalog(on: connection))
