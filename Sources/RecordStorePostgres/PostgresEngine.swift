@@ -87,12 +87,17 @@ final class PostgresEngine: StorageEngine {
     /// `poolExecutor`, when given, runs the connection pool's background work and the task each
     /// call runs on its connection (tests that wait for the engine from blocked threads give it
     /// threads of its own).
-    static func open(_ location: PostgresLocation, poolExecutor: (any TaskExecutor)? = nil) async throws(RecordStoreError) -> PostgresEngine {
+    ///
+    /// Index builds a bulk load or a schema change left unfinished (a process that died) are
+    /// finished here (``PostgresIndexBuilds``); `progress` hears each index.
+    static func open(
+        _ location: PostgresLocation, poolExecutor: (any TaskExecutor)? = nil, progress: StoreOpeningProgressHandler? = nil
+    ) async throws(RecordStoreError) -> PostgresEngine {
         var logger = Logger(label: "query.postgres")
         logger.logLevel = .critical
         let secret: StoreSecret
         do {
-            secret = try await bootstrap(location, executor: poolExecutor, logger: logger)
+            secret = try await bootstrap(location, executor: poolExecutor, logger: logger, progress: progress)
         } catch {
             throw PostgresErrorMapping.storeError(error, server: location.server)
         }
@@ -103,7 +108,9 @@ final class PostgresEngine: StorageEngine {
 
     /// The first connection: checks that the server answers, creates what is missing, and
     /// loads the store's secret.
-    private static func bootstrap(_ location: PostgresLocation, executor: (any TaskExecutor)?, logger: Logger) async throws -> StoreSecret {
+    private static func bootstrap(
+        _ location: PostgresLocation, executor: (any TaskExecutor)?, logger: Logger, progress: StoreOpeningProgressHandler?
+    ) async throws -> StoreSecret {
         let configuration = try location.connectionConfiguration()
         let server = location.server
         let timeout = location.connectTimeout
@@ -125,12 +132,33 @@ final class PostgresEngine: StorageEngine {
             try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)
             try await PostgresStoreMetadata(connection: sql).migrateLayout(catalog: catalog)
             try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: catalog)
+            // A bulk load cut off before its end left indexes to build.
+            try await lockSchema(on: sql)
+            try await PostgresIndexBuilds(connection: sql, progress: progress).finishDeferred(catalog: catalog)
             try await sql.execute(SQLStatement(sql: "COMMIT"))
+            // So did a schema change whose concurrent builds were cut off.
+            try await buildPendingIndexes(on: sql, progress: progress)
             try? await connection.close()
             return secret
         } catch {
             try? await connection.close()
             throw error
+        }
+    }
+
+    /// Builds the indexes schema changes left pending (``PostgresIndexBuilds/buildPending(executor:)``),
+    /// outside any transaction; again when a concurrent build lost a race (a deadlock between
+    /// two of them), up to ``writeAttempts`` times.
+    static func buildPendingIndexes(on connection: PostgresSQLConnection, progress: StoreOpeningProgressHandler?) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await PostgresIndexBuilds(connection: connection, progress: progress)
+                    .buildPending(executor: SQLExecutor(dialect: PostgresDialect()))
+            } catch where PostgresErrorMapping.isRace(error) && attempt < writeAttempts {
+                try? await Task.sleep(for: .milliseconds(Int64.random(in: 1...Int64(5 * attempt))))
+            }
         }
     }
 
@@ -152,7 +180,7 @@ final class PostgresEngine: StorageEngine {
     /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever, and so
     /// does a call whose connection the server closed under it (PostgresNIO can leave such a
     /// query waiting; a watchdog looks every second).
-    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
         let client = self.client
         let logger = self.logger
         let leased = LockedState<PostgresConnection?>(nil)
@@ -305,6 +333,16 @@ final class PostgresEngine: StorageEngine {
         return try await read { connection in try await executor.catalog(on: connection) }
     }
 
+    /// Changes a record type's schema in one transaction: its columns, their fills, dropped
+    /// indexes, and the indexes of an empty table. The indexes a populated table gains are
+    /// marked pending in that transaction and built after it with `CREATE INDEX CONCURRENTLY`,
+    /// so writers are not locked out of the table meanwhile (``PostgresIndexBuilds``); each
+    /// index built is logged (`define` has no progress handler). A build that fails throws,
+    /// though the schema change is committed, and is finished when the store is next opened.
+    ///
+    /// Indexes are dropped with a plain `DROP INDEX` in the transaction: a drop does no work
+    /// proportional to the table, and the transaction already locks the table exclusively
+    /// when it adds or drops a column; the catalog and the indexes change together.
     func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
         let executor = self.executor
         try await write { connection in
@@ -312,7 +350,7 @@ final class PostgresEngine: StorageEngine {
             var catalog = try await executor.catalog(on: connection)
             let before = catalog.recordTypes[schema.name]
             let changes = try catalog.define(schema)
-            let storage = PostgresSchemaStorage(connection: connection)
+            let storage = PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true)
             try await storage.apply(changes, catalog: catalog)
             if let updated = catalog.recordTypes[schema.name] {
                 try await storage.ensureIndexes(updated)
@@ -320,6 +358,49 @@ final class PostgresEngine: StorageEngine {
                 if let before { try await storage.applyIndexChanges(from: before, to: updated) }
             }
             try await connection.execute(executor.saveCatalogStatement(catalog))
+        }
+        let logger = self.logger
+        do {
+            try await withConnection { connection in
+                try await Self.buildPendingIndexes(on: connection) { step in
+                    logger.info("\(step.task): \(step.completed)/\(step.total) \(step.unit)")
+                }
+            }
+        } catch {
+            throw PostgresErrorMapping.storeError(error, server: location.server)
+        }
+    }
+
+    /// Starts a bulk load of about `incoming` records into a record type: when the type's table
+    /// is missing or holds fewer rows than that, its secondary indexes are dropped until
+    /// ``finishBulkLoad(progress:)`` builds them in one pass (``PostgresIndexBuilds``).
+    func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            try await Self.lockSchema(on: connection)
+            let table = TableLayout.recordTable(recordType)
+            if try await !PostgresSchemaStorage(connection: connection).columns(of: table).isEmpty {
+                // Counting stops at `incoming` rows: a small import into a large table reads little.
+                var rows = Int64(incoming)
+                try await connection.forEachRow(SQLStatement(
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM \(PostgresDialect.quote(table)) LIMIT $1) AS counted",
+                    arguments: [.integer(Int64(incoming))])) { row in
+                    if case .integer(let count) = row.value(at: 0) { rows = count }
+                    return false
+                }
+                guard rows < incoming else { return }
+            }
+            try await PostgresIndexBuilds(connection: connection).deferIndexes(of: recordType, catalog: executor.catalog(on: connection))
+        }
+    }
+
+    /// Builds the indexes a bulk load deferred, then runs `ANALYZE` on their tables;
+    /// `progress` hears each index as it is built.
+    func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            try await Self.lockSchema(on: connection)
+            try await PostgresIndexBuilds(connection: connection, progress: progress).finishDeferred(catalog: executor.catalog(on: connection))
         }
     }
 
@@ -419,9 +500,15 @@ final class PostgresEngine: StorageEngine {
 
 /// Opens PostgreSQL engines for the package's tests and tools that wrap engines.
 package enum PostgresEngineOpener {
-    /// A PostgreSQL engine at a `postgres://` URL; `poolExecutor` as in `PostgresEngine.open`.
-    package static func open(url: String, poolExecutor: (any TaskExecutor)? = nil) async throws(RecordStoreError) -> any StorageEngine {
-        try await PostgresEngine.open(PostgresLocation(url), poolExecutor: poolExecutor)
+    /// A PostgreSQL engine at a `postgres://` URL; `poolExecutor` and `progress` as in `PostgresEngine.open`.
+    ///
+    /// ```swift
+    /// let engine = try await PostgresEngineOpener.open(url: url, progress: { print($0) })
+    /// ```
+    package static func open(
+        url: String, poolExecutor: (any TaskExecutor)? = nil, progress: StoreOpeningProgressHandler? = nil
+    ) async throws(RecordStoreError) -> any StorageEngine {
+        try await PostgresEngine.open(PostgresLocation(url), poolExecutor: poolExecutor, progress: progress)
     }
 }
 

@@ -14,8 +14,11 @@ import RecordStoreSQL
 /// (``PostgresEngine/schemaLockKey``), so two processes never change the layout at once.
 struct PostgresSchemaStorage {
     let connection: PostgresSQLConnection
-    private var dialect: PostgresDialect { PostgresDialect() }
-
+    /// Whether the indexes a populated table lacks are left to build after the transaction
+    /// (``PostgresIndexBuilds/buildPending(executor:)``, with `CREATE INDEX CONCURRENTLY`)
+    /// rather than built in it: what `define` asks for, so that writers are not locked out of
+    /// the table for the whole build. A save's just-in-time field builds in its transaction.
+    var buildsPopulatedTablesLater = false
     private func quote(_ name: String) -> String { PostgresDialect.quote(name) }
 
     private func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
@@ -129,11 +132,9 @@ struct PostgresSchemaStorage {
                 record bigint NOT NULL REFERENCES \(quote(TableLayout.recordTable(recordType))) (\(quote(PostgresLayout.rowColumn))) ON DELETE CASCADE,
                 position integer NOT NULL, value \(PostgresLayout.columnType(elementType)), \(folded))
             """)
+        // Saves rely on this one (a record's members are replaced by its row): never deferred.
+        // The member indexes are among ``secondaryIndexes(_:)``.
         try await execute("CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.listIndex(recordType, field: field, column: "record"))) ON \(quote(table)) (record)")
-        for column in ["value"] + DerivedColumn.memberForms.map({ TableLayout.derivedColumn("value", $0) }) {
-            let value = elementType == .bool && column == "value" ? "((value)::integer)" : quote(column)
-            try await execute("CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.listIndex(recordType, field: field, column: column))) ON \(quote(table)) (\(value), record)")
-        }
     }
 
     /// A field's column (and a list's member column) converted to a new type: an integer field
@@ -156,22 +157,16 @@ struct PostgresSchemaStorage {
         }
     }
 
-    /// Creates what the schema's flags ask for: field indexes `(zone, column, record name)`,
-    /// derived columns (filled from the rows) and their indexes, the full-text tokens and
-    /// their GIN index, and each location field's GiST index. Drops nothing.
+    /// Creates what the schema's flags ask for: derived columns (filled from the rows), the
+    /// full-text tokens, and the indexes of ``secondaryIndexes(_:)``. Drops nothing.
+    ///
+    /// The indexes are left out while a bulk load defers the type's indexes (``PostgresIndexBuilds``);
+    /// with ``buildsPopulatedTablesLater``, those a populated table lacks are recorded as pending,
+    /// for ``PostgresIndexBuilds/buildPending(executor:)`` to build once the transaction committed.
     func ensureIndexes(_ schema: RecordTypeSchema) async throws {
         let tableName = TableLayout.recordTable(schema.name)
         let table = quote(tableName)
-        let zone = quote(TableLayout.zoneColumn)
-        let recordName = quote(TableLayout.recordNameColumn)
-        var existing = try await columns(of: tableName)
-        for field in schema.fields where field.isIndexed && !field.type.isList && field.type != .location {
-            let column = field.type == .bool ? dialect.booleanAsNumber(quote(field.name)) : quote(field.name)
-            try await execute("""
-                CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
-                ON \(table) (\(zone), (\(column)) NULLS FIRST, \(recordName))
-                """)
-        }
+        let existing = try await columns(of: tableName)
         for field in schema.fields {
             let derived = DerivedColumn.columns(for: field)
             let missing = derived.filter { !existing.contains(TableLayout.derivedColumn(field.name, $0)) }
@@ -179,25 +174,126 @@ struct PostgresSchemaStorage {
                 try await execute("ALTER TABLE \(table) ADD COLUMN \(quote(TableLayout.derivedColumn(field.name, column))) \(PostgresLayout.columnType(column))")
             }
             if !missing.isEmpty { try await fill(missing, of: field.name, in: schema.name) }
-            for column in derived {
-                try await execute("""
-                    CREATE INDEX IF NOT EXISTS \(quote(TableLayout.derivedIndex(schema.name, field: field.name, column)))
-                    ON \(table) (\(zone), \(quote(TableLayout.derivedColumn(field.name, column))) NULLS FIRST, \(recordName))
-                    """)
-            }
-            if field.type == .location, field.isIndexed {
-                try await execute("""
-                    CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.locationIndex(schema.name, field: field.name)))
-                    ON \(table) USING gist (\(PostgresLayout.pointExpression(field: field.name, alias: nil)))
-                    """)
-            }
         }
         if !schema.searchableFieldNames.isEmpty, !existing.contains(PostgresLayout.fullTextColumn) {
             try await execute("ALTER TABLE \(table) ADD COLUMN \(quote(PostgresLayout.fullTextColumn)) text[] NOT NULL DEFAULT '{}'")
-            try await execute("CREATE INDEX IF NOT EXISTS \(quote(PostgresLayout.fullTextIndex(schema.name))) ON \(table) USING gin (\(quote(PostgresLayout.fullTextColumn)))")
-            existing.insert(PostgresLayout.fullTextColumn)
             try await rebuildFullText(schema)
         }
+        let metadata = PostgresStoreMetadata(connection: connection)
+        guard try await metadata.indexBuild(.deferred, of: schema.name) == nil else { return }
+        if buildsPopulatedTablesLater, try await isPopulated(tableName) {
+            for index in Self.secondaryIndexes(schema) {
+                guard try await state(of: index) == .valid else {
+                    try await metadata.mark(.pending, schema.name)
+                    return
+                }
+            }
+            return
+        }
+        try await buildIndexes(schema, concurrently: false)
+    }
+
+    /// A secondary index of a record type: what ``PostgresIndexBuilds`` may build after the
+    /// rows are in. The primary key and the unique `(zone, record name)` constraint, which
+    /// saves rely on, are not among them, nor a list table's index by record.
+    ///
+    /// ```swift
+    /// let index = PostgresSchemaStorage.secondaryIndexes(schema)[0]
+    /// try await connection.execute(SQLStatement(sql: index.createStatement(concurrently: true)))
+    /// ```
+    struct SecondaryIndex: Hashable, Sendable {
+        /// The index's name (before ``PostgresLayout/identifier(_:)`` shortens it).
+        let name: String
+        /// What follows the name in `CREATE INDEX`: `ON table USING method (columns)`.
+        let target: String
+
+        /// `CREATE INDEX [CONCURRENTLY] IF NOT EXISTS name ON ...`.
+        func createStatement(concurrently: Bool) -> String {
+            "CREATE INDEX \(concurrently ? "CONCURRENTLY " : "")IF NOT EXISTS \(PostgresDialect.quote(name)) \(target)"
+        }
+    }
+
+    /// Every secondary index the schema's flags ask for, in the order they are built: field
+    /// indexes `(zone, column, record name)`, derived-column indexes, each location field's
+    /// GiST index, the full-text tokens' GIN index, and each list table's member indexes.
+    static func secondaryIndexes(_ schema: RecordTypeSchema) -> [SecondaryIndex] {
+        func quote(_ name: String) -> String { PostgresDialect.quote(name) }
+        let table = quote(TableLayout.recordTable(schema.name))
+        let zone = quote(TableLayout.zoneColumn)
+        let recordName = quote(TableLayout.recordNameColumn)
+        var indexes: [SecondaryIndex] = []
+        for field in schema.fields where field.isIndexed && !field.type.isList && field.type != .location {
+            let column = field.type == .bool ? PostgresDialect().booleanAsNumber(quote(field.name)) : quote(field.name)
+            indexes.append(SecondaryIndex(
+                name: TableLayout.fieldIndex(schema.name, field: field.name),
+                target: "ON \(table) (\(zone), (\(column)) NULLS FIRST, \(recordName))"))
+        }
+        for field in schema.fields {
+            for column in DerivedColumn.columns(for: field) {
+                indexes.append(SecondaryIndex(
+                    name: TableLayout.derivedIndex(schema.name, field: field.name, column),
+                    target: "ON \(table) (\(zone), \(quote(TableLayout.derivedColumn(field.name, column))) NULLS FIRST, \(recordName))"))
+            }
+            if field.type == .location, field.isIndexed {
+                indexes.append(SecondaryIndex(
+                    name: PostgresLayout.locationIndex(schema.name, field: field.name),
+                    target: "ON \(table) USING gist (\(PostgresLayout.pointExpression(field: field.name, alias: nil)))"))
+            }
+        }
+        if !schema.searchableFieldNames.isEmpty {
+            indexes.append(SecondaryIndex(
+                name: PostgresLayout.fullTextIndex(schema.name), target: "ON \(table) USING gin (\(quote(PostgresLayout.fullTextColumn)))"))
+        }
+        for field in schema.fields {
+            guard let elementType = field.type.elementType else { continue }
+            let list = quote(PostgresLayout.listTable(schema.name, field: field.name))
+            for column in ["value"] + DerivedColumn.memberForms.map({ TableLayout.derivedColumn("value", $0) }) {
+                let value = elementType == .bool && column == "value" ? "((value)::integer)" : quote(column)
+                indexes.append(SecondaryIndex(
+                    name: PostgresLayout.listIndex(schema.name, field: field.name, column: column), target: "ON \(list) (\(value), record)"))
+            }
+        }
+        return indexes
+    }
+
+    /// Whether an index exists, and whether it is valid (a `CREATE INDEX CONCURRENTLY` that
+    /// failed or was cut off leaves an invalid one, which no query uses).
+    enum IndexState { case missing, invalid, valid }
+
+    /// The state of an index (`pg_index.indisvalid`).
+    func state(of index: SecondaryIndex) async throws -> IndexState {
+        var state = IndexState.missing
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT indisvalid::integer FROM pg_index WHERE indexrelid = to_regclass($1)", arguments: [.text(quote(index.name))])) { row in
+            state = row.value(at: 0) == .integer(1) ? .valid : .invalid
+            return false
+        }
+        return state
+    }
+
+    /// Builds the schema's secondary indexes that are missing, and again those that are invalid;
+    /// `progress` hears each index. `concurrently` builds without locking writers out
+    /// (`CREATE INDEX CONCURRENTLY`), which runs outside any transaction.
+    func buildIndexes(_ schema: RecordTypeSchema, concurrently: Bool, progress: StoreOpeningProgressHandler? = nil) async throws {
+        let indexes = Self.secondaryIndexes(schema)
+        for (built, index) in indexes.enumerated() {
+            switch try await state(of: index) {
+            case .valid:
+                break
+            case .invalid:
+                try await execute("DROP INDEX \(concurrently ? "CONCURRENTLY " : "")IF EXISTS \(quote(index.name))")
+                try await execute(index.createStatement(concurrently: concurrently))
+            case .missing:
+                try await execute(index.createStatement(concurrently: concurrently))
+            }
+            progress?(StoreOpeningProgress(task: "Building the indexes of \(schema.name)", completed: built + 1, total: indexes.count, unit: "indexes"))
+        }
+    }
+
+    /// Whether a table exists and holds a row.
+    func isPopulated(_ table: String) async throws -> Bool {
+        guard !(try await columns(of: table)).isEmpty else { return false }
+        return try await connection.rowCount(SQLStatement(sql: "SELECT 1 FROM \(quote(table)) LIMIT 1")) > 0
     }
 
     /// Drops what `old` built that `new` no longer asks for (a field's index, derived columns,

@@ -83,5 +83,59 @@ struct PostgresStoreMetadata {
             sql: "INSERT INTO \(table) (name, value) VALUES ('collationVersion', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             arguments: [.blob(Data(current.utf8))]))
     }
+
+    /// Index builds a record type waits for, recorded in `$metadata` as `<kind><record type>`.
+    enum IndexBuild: String, CaseIterable {
+        /// A bulk load dropped the type's secondary indexes; its end builds them in one pass.
+        case deferred = "deferredIndexes:"
+        /// A schema change asked for indexes a populated table lacks; they are built with
+        /// `CREATE INDEX CONCURRENTLY` once it committed.
+        case pending = "pendingIndexes:"
+    }
+
+    /// Records that a record type's indexes wait for a build. Each mark holds a fresh token, so a
+    /// builder that read an older one leaves the new mark in place (``clear(_:_:token:)``).
+    func mark(_ build: IndexBuild, _ recordType: String) async throws {
+        try await connection.execute(SQLStatement(
+            sql: "INSERT INTO \(table) (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            arguments: [.text(build.rawValue + recordType), .blob(Data(UUID().uuidString.utf8))]))
+    }
+
+    /// The token of a record type's mark, nil when its indexes wait for no such build.
+    func indexBuild(_ build: IndexBuild, of recordType: String) async throws -> Data? {
+        var token: Data?
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT value FROM \(table) WHERE name = $1", arguments: [.text(build.rawValue + recordType)])) { row in
+            if case .blob(let value) = row.value(at: 0) { token = value }
+            return false
+        }
+        return token
+    }
+
+    /// Every record type marked for a build, with its mark's token.
+    func marked(_ build: IndexBuild) async throws -> [(recordType: String, token: Data)] {
+        var marks: [(recordType: String, token: Data)] = []
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT name, value FROM \(table) WHERE starts_with(name, $1) ORDER BY name", arguments: [.text(build.rawValue)])) { row in
+            if case .text(let name) = row.value(at: 0), case .blob(let value) = row.value(at: 1) {
+                marks.append((String(name.dropFirst(build.rawValue.count)), value))
+            }
+            return true
+        }
+        return marks
+    }
+
+    /// Removes a record type's mark; with a token, only when the mark still holds it. Whether
+    /// a mark was removed.
+    @discardableResult
+    func clear(_ build: IndexBuild, _ recordType: String, token: Data? = nil) async throws -> Bool {
+        var sql = "DELETE FROM \(table) WHERE name = $1"
+        var arguments: [SQLValue] = [.text(build.rawValue + recordType)]
+        if let token {
+            sql += " AND value = $2"
+            arguments.append(.blob(token))
+        }
+        return try await connection.rowCount(SQLStatement(sql: sql + " RETURNING 1", arguments: arguments)) > 0
+    }
 }
 #endif

@@ -23,8 +23,8 @@ extension StoreScheme {
     /// ```
     public static let postgres = StoreScheme(
         names: ["postgres", "postgresql"], usage: "postgres://user:password@host:port/database", answersSynchronously: false
-    ) { location, _ throws(RecordStoreError) in
-        try await PostgresEngine.open(PostgresLocation(location.text))
+    ) { location, progress throws(RecordStoreError) in
+        try await PostgresEngine.open(PostgresLocation(location.text), progress: progress)
     }
 }
 #endif

@@ -66,8 +66,8 @@ package enum TestEngine: String, CaseIterable, Sendable, CustomStringConvertible
         })
         StoreRegistry.shared.register(StoreScheme(
             names: StoreScheme.postgres.names, usage: StoreScheme.postgres.usage, answersSynchronously: false
-        ) { location, _ throws(RecordStoreError) in
-            try await PostgresEngineOpener.open(url: location.text, poolExecutor: WaitingEngine.executor)
+        ) { location, progress throws(RecordStoreError) in
+            try await PostgresEngineOpener.open(url: location.text, poolExecutor: WaitingEngine.executor, progress: progress)
         })
     }()
 

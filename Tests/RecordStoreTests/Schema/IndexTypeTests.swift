@@ -53,13 +53,18 @@ struct IndexTypeTests {
         }
     }
 
-    static func declare(_ store: Store, queryable: Bool, sortable: Bool) throws {
-        try store.define(RecordTypeSchema(name: "Place", fields: [
+    /// The places' record type with its fields queryable and sortable, or not.
+    static func schema(queryable: Bool, sortable: Bool) -> RecordTypeSchema {
+        RecordTypeSchema(name: "Place", fields: [
             FieldSchema(name: "name", type: .string, isQueryable: queryable, isSortable: sortable, isSearchable: true),
             FieldSchema(name: "population", type: .int64, isQueryable: queryable, isSortable: sortable),
             FieldSchema(name: "names", type: .list(.string), isQueryable: queryable, isSortable: false),
             FieldSchema(name: "location", type: .location, isQueryable: queryable, isSortable: false),
-        ]))
+        ])
+    }
+
+    static func declare(_ store: Store, queryable: Bool, sortable: Bool) throws {
+        try store.define(schema(queryable: queryable, sortable: sortable))
     }
 
     @Test("Fields gained just in time get the automatic index types", arguments: TestEngine.allCases)
