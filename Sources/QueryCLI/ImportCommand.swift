@@ -71,10 +71,7 @@ struct ImportCommand: AsyncParsableCommand {
         defer { bar.finish() }
         var importer = importer
         // The indexes an import into a new type builds at its end draw on the same line.
-        importer.indexProgress = { step in
-            let fraction: Double? = step.total > 0 ? Double(step.completed) / Double(step.total) : nil
-            bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
-        }
+        importer.indexProgress = bar.stepHandler
         let report: @Sendable (RecordImporter.Progress) -> Void = { progress in
             switch format {
             case .auto:

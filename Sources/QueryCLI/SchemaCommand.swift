@@ -70,8 +70,12 @@ struct SchemaCommand: AsyncParsableCommand {
             let schema = try SchemaFile(path: file)
             let document = schema.document
             let opened = try await store.openStore()
+            // A PostgreSQL store builds the indexes a change adds to a populated table after it
+            // commits; each one is drawn on a terminal.
+            let bar = ProgressBar(task: "Building indexes", unit: "indexes")
+            defer { bar.finish() }
             do {
-                try await opened.apply(document)
+                try await opened.apply(document, progress: bar.isEnabled ? bar.stepHandler : nil)
             } catch {
                 throw schema.failure(error)
             }
@@ -102,7 +106,11 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
             let opened = try await store.openStore()
-            try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model) }
+            // A PostgreSQL store builds the indexes a change adds to a populated table after it
+            // commits; each one is drawn on a terminal.
+            let bar = ProgressBar(task: "Building indexes", unit: "indexes")
+            defer { bar.finish() }
+            try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model, progress: bar.isEnabled ? bar.stepHandler : nil) }
             let recordTypes = model.recordTypeSchemas()
             let fieldCount = recordTypes.reduce(0) { $0 + $1.fields.count }
             print("Applied \(Self.counted(recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field"))) and "

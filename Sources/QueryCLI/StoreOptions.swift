@@ -34,11 +34,7 @@ struct StoreOptions: ParsableArguments {
         CommandEngines.register()
         let bar = ProgressBar(task: "Opening", unit: "rows")
         defer { bar.finish() }
-        let drawStep: StoreOpeningProgressHandler = { step in
-            let fraction: Double? = step.total > 0 ? Double(step.completed) / Double(step.total) : nil
-            bar.show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
-        }
-        let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? drawStep : nil
+        let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? bar.stepHandler : nil
         let (url, mode) = (resolvedPath, mode)
         return try await StoreOptions.failing { () async throws(RecordStoreError) in try await Store.open(url: url, mode: mode, progress: progress) }
     }

@@ -344,6 +344,12 @@ final class PostgresEngine: StorageEngine {
     /// proportional to the table, and the transaction already locks the table exclusively
     /// when it adds or drops a column; the catalog and the indexes change together.
     func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+        try await define(schema, progress: nil)
+    }
+
+    /// ``define(_:)``, telling `progress` of each index built after the commit (without one,
+    /// each is logged).
+    func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         let executor = self.executor
         try await write { connection in
             try await Self.lockSchema(on: connection)
@@ -363,7 +369,7 @@ final class PostgresEngine: StorageEngine {
         do {
             try await withConnection { connection in
                 try await Self.buildPendingIndexes(on: connection) { step in
-                    logger.info("\(step.task): \(step.completed)/\(step.total) \(step.unit)")
+                    if let progress { progress(step) } else { logger.info("\(step.task): \(step.completed)/\(step.total) \(step.unit)") }
                 }
             }
         } catch {

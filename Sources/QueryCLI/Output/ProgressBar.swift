@@ -1,5 +1,6 @@
 import Foundation
 import PredicateLanguage
+import RecordStore
 
 /// A one-line progress bar on standard error, with the rate and the time left, redrawn at
 /// most ten times a second; drawn only when standard error is a terminal, so a pipe or a log
@@ -34,6 +35,19 @@ final class ProgressBar: @unchecked Sendable {
     init(task: String, unit: String, enabled: Bool = CommandOutput.standardErrorIsTerminal) {
         state = LockedState(State(unit: unit, task: task))
         self.enabled = enabled
+    }
+
+    /// Draws each step a store reports (``StoreOpeningProgress``: a migration's rows, the indexes
+    /// an import or a schema change builds) on this bar, under the step's own task and unit.
+    ///
+    /// ```swift
+    /// try await store.define(schema, progress: bar.stepHandler)
+    /// ```
+    var stepHandler: StoreOpeningProgressHandler {
+        { [self] step in
+            let fraction: Double? = step.total > 0 ? Double(step.completed) / Double(step.total) : nil
+            show(completed: step.completed, fraction: fraction, task: step.task, unit: step.unit, force: step.completed == step.total)
+        }
     }
 
     /// Redraws the bar: `completed` units done, `fraction` of the whole (nil when unknown: no

@@ -52,6 +52,10 @@ import PredicateLanguage
     func catalog() async throws(RecordStoreError) -> SchemaCatalog
     /// Adds or updates a record type's schema and its indexes.
     func define(_ schema: RecordTypeSchema) async throws(RecordStoreError)
+    /// Adds or updates a record type's schema and its indexes, telling `progress` of each index
+    /// it builds on a table that holds records (an engine that builds them otherwise may tell
+    /// nothing: the default calls ``define(_:)``).
+    func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
     /// Adds or replaces a fetch request template in the stored catalog, checked by
     /// `SchemaCatalog.define(_:)` against the catalog of the same transaction.
     func define(_ template: FetchRequestTemplate) async throws(RecordStoreError)
@@ -89,6 +93,10 @@ import PredicateLanguage
 extension StorageEngine {
     /// A server engine by default: only the `async` methods.
     @_spi(StorageEngine) public var answersSynchronously: Bool { false }
+    /// Defines the schema; nothing is reported.
+    @_spi(StorageEngine) public func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        try await define(schema)
+    }
     /// Nothing to defer: indexes are kept up to date row by row.
     @_spi(StorageEngine) public func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
     /// Nothing was deferred.

@@ -1,6 +1,8 @@
-/// Progress of the work a store does while it opens: bringing an older file to the current
+/// Progress of the long work a store does while it opens: bringing an older file to the current
 /// layout (say, computing the folded forms and sort keys of every string of a large table), or
-/// building the indexes an interrupted bulk import left. Reported from the opening thread, a
+/// building the indexes an interrupted bulk import left. The same reports tell of the indexes a
+/// bulk import builds at its end (``RecordImporter/indexProgress``) and of those a schema change
+/// builds on a PostgreSQL table that holds records (``Store/define(_:progress:)``). Reported a
 /// few times a second at most; nothing is reported when there is nothing to do.
 ///
 /// ```swift

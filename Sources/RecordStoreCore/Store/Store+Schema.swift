@@ -35,7 +35,10 @@ extension Store {
         try await engine.catalog().recordTypes[recordType]
     }
 
-    /// Adds a record type or fields, or changes index flags (in either mode).
+    /// Adds a record type or fields, or changes index flags (in either mode). On a type that
+    /// holds records, the indexes a change adds are built and filled; `progress` hears each index
+    /// a PostgreSQL store builds (concurrently, after the change commits). The embedded engines
+    /// build them in the change's transaction and report nothing.
     ///
     /// ```swift
     /// try store.define(RecordTypeSchema(name: "City", fields: [
@@ -43,28 +46,32 @@ extension Store {
     ///     FieldSchema(name: "population", type: .int64, isQueryable: false, isSortable: true),
     /// ]))
     /// ```
-    public func define(_ recordType: RecordTypeSchema) throws(RecordStoreError) {
-        try synchronously { try await self.define(recordType) }
+    public func define(_ recordType: RecordTypeSchema, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+        try synchronously { try await self.define(recordType, progress: progress) }
     }
 
-    /// Adds a record type or fields, or changes index flags (async).
+    /// Adds a record type or fields, or changes index flags (async); see the synchronous form.
     ///
     /// ```swift
-    /// try await store.define(RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)]))
+    /// try await store.define(RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)])) { step in
+    ///     print(step)   // Building the indexes of City: 1/2
+    /// }
     /// ```
-    public func define(_ recordType: RecordTypeSchema) async throws(RecordStoreError) {
-        try await engine.define(recordType)
+    public func define(_ recordType: RecordTypeSchema, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
+        try await engine.define(recordType, progress: progress)
     }
 
     /// Defines record types, then fetch request templates: the one path of every schema file
     /// (`.ckdb`, Core Data models). All of it is first tried on a copy of the current catalog,
     /// so an error (a field whose type would change, a template that cannot be defined) leaves
     /// the store as it was.
-    package func define(recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate]) async throws(RecordStoreError) {
+    package func define(
+        recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler? = nil
+    ) async throws(RecordStoreError) {
         var trial = try await engine.catalog()
         for recordType in recordTypes { _ = try trial.define(recordType) }
         for template in templates { try trial.define(template) }
-        for recordType in recordTypes { try await engine.define(recordType) }
+        for recordType in recordTypes { try await engine.define(recordType, progress: progress) }
         for template in templates { try await engine.define(template) }
     }
 }

@@ -152,6 +152,17 @@ struct PostgresIndexBuildTests {
         }
     }
 
+    @Test func aChangeOnAPopulatedStoreTellsProgressOfEachIndexItBuilds() async throws {
+        let (store, url) = try await Self.placesStore(queryable: false, sortable: false)
+        let steps = LockedState<[StoreOpeningProgress]>([])
+        try await store.define(IndexTypeTests.schema(queryable: true, sortable: true)) { step in steps.withLock { $0.append(step) } }
+        let reported = steps.withLock { $0 }
+        let secondary = try await Self.indexes(url).keys.filter { !($0.hasSuffix("_pkey") || $0.hasSuffix("_key") || $0.hasSuffix("$record$index")) }
+        #expect(!secondary.isEmpty)
+        #expect(reported.map(\.completed) == Array(1...max(secondary.count, 1)))
+        #expect(reported.allSatisfy { $0.total == secondary.count && $0.task == "Building the indexes of Place" && $0.unit == "indexes" })
+    }
+
     @Test func aPendingBuildLeftBehindIsFinishedWhenTheStoreOpens() async throws {
         let (store, url) = try await Self.placesStore(queryable: true, sortable: true)
         let expected = try await Self.answers(store)

@@ -6,13 +6,14 @@ extension Store {
     /// change, a template whose entity has no record type or whose predicate does not parse).
     ///
     /// Relationships and fetched properties are not applied yet: ``CoreDataModel/relationshipPaths``
-    /// lists the relationships a caller should say were left out.
+    /// lists the relationships a caller should say were left out. `progress` hears each index a
+    /// PostgreSQL store builds on a table that holds records (``define(_:progress:)``).
     ///
     /// ```swift
     /// try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
     /// ```
-    public func apply(_ model: CoreDataModel) throws(RecordStoreError) {
-        try synchronously { try await self.apply(model) }
+    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+        try synchronously { try await self.apply(model, progress: progress) }
     }
 
     /// Applies a Core Data model (async); see the synchronous form.
@@ -20,8 +21,10 @@ extension Store {
     /// ```swift
     /// try await store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
     /// ```
-    public func apply(_ model: CoreDataModel) async throws(RecordStoreError) {
-        try await define(recordTypes: model.recordTypeSchemas(), templates: model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:)))
+    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
+        try await define(
+            recordTypes: model.recordTypeSchemas(), templates: model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:)),
+            progress: progress)
     }
 }
 
