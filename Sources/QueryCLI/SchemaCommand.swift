@@ -115,6 +115,10 @@ struct SchemaCommand: AsyncParsableCommand {
             let fieldCount = recordTypes.reduce(0) { $0 + $1.fields.count }
             print("Applied \(Self.counted(recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field"))) and "
                 + Self.counted(model.fetchRequestTemplates.count, "fetch request template"))
+            let opaque = model.opaqueAttributePaths
+            if !opaque.isEmpty {
+                print("note: Transformable attributes are stored as bytes (only their ValueTransformer reads them): \(opaque.joined(separator: ", "))")
+            }
             let relationships = model.relationshipPaths
             if !relationships.isEmpty {
                 print("note: relationships are not applied yet: \(relationships.joined(separator: ", "))")

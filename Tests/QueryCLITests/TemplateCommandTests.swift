@@ -35,6 +35,7 @@ struct TemplateCommandTests {
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput == """
             Applied 3 record types (19 fields) and 3 fetch request templates
+            note: Transformable attributes are stored as bytes (only their ValueTransformer reads them): Employee.skills
             note: relationships are not applied yet: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
 
             """)

@@ -2,7 +2,7 @@
 /// layout (say, computing the folded forms and sort keys of every string of a large table), or
 /// building the indexes an interrupted bulk import left. The same reports tell of the indexes a
 /// bulk import builds at its end (``RecordImporter/indexProgress``) and of those a schema change
-/// builds on a PostgreSQL table that holds records (``Store/define(_:progress:)``). Reported a
+/// builds on a PostgreSQL table that holds records (``Store/define(_:progress:)-5x8qf``). Reported a
 /// few times a second at most; nothing is reported when there is nothing to do.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 /// Which index types a record type gives the fields it gains just in time: on the first save
 /// of a field in development mode, or by an import without a schema. Declared fields
-/// (``Store/define(_:)-3btqg``, a `.ckdb` file) have exactly the index types they declare.
+/// (``Store/define(_:progress:)-5x8qf``, a `.ckdb` file) have exactly the index types they declare.
 ///
 /// An index type decides what the storage engines build for a field:
 ///

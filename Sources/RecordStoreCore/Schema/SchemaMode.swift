@@ -7,6 +7,6 @@
 public enum SchemaMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Record types, fields and indexes are created as records arrive (the default).
     case development
-    /// The schema changes only through ``Store/define(_:)-3btqg``; queries and sorts need indexes.
+    /// The schema changes only through ``Store/define(_:progress:)-5x8qf``; queries and sorts need indexes.
     case production
 }

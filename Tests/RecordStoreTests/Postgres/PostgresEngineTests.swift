@@ -28,6 +28,9 @@ struct PostgresEngineTests {
 
     /// The server's URL with its password, port or database replaced.
     static func serverURL(replacing component: (inout URLComponents) -> Void) throws -> String {
+        // The `postgres://` scheme is registered by the test support, which a test run alone
+        // may not have reached yet.
+        TestEngine.registerEngines()
         let url = try #require(PostgresTestServer.url)
         var components = try #require(URLComponents(string: url))
         component(&components)

@@ -138,7 +138,7 @@ struct PostgresIndexBuildTests {
     }
 
     @Test func indexChangesOnAPopulatedStoreEndWithTheIndexesOfTheLastDeclaration() async throws {
-        let (store, url) = try await Self.placesStore(queryable: true, sortable: true)
+        let (store, _) = try await Self.placesStore(queryable: true, sortable: true)
         let expected = try await Self.answers(store)
         for (queryable, sortable) in [(false, false), (true, false), (true, true), (false, true)] {
             try await store.define(IndexTypeTests.schema(queryable: queryable, sortable: sortable))

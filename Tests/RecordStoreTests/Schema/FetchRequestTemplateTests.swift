@@ -64,6 +64,8 @@ struct FetchRequestTemplateTests {
         #expect(model.relationshipPaths == [
             "Department.employees", "Employee.department", "Employee.manager", "Employee.projects", "Employee.reports", "Project.members",
         ])
+        #expect(model.opaqueAttributePaths == ["Employee.skills"])
+        #expect(employee.field(named: "skills")?.type == .bytes)
         // Applying again changes nothing.
         try store.apply(model)
         #expect(try store.fetchRequestTemplates().count == 3)

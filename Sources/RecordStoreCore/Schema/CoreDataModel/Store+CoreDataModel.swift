@@ -7,7 +7,7 @@ extension Store {
     ///
     /// Relationships and fetched properties are not applied yet: ``CoreDataModel/relationshipPaths``
     /// lists the relationships a caller should say were left out. `progress` hears each index a
-    /// PostgreSQL store builds on a table that holds records (``define(_:progress:)``).
+    /// PostgreSQL store builds on a table that holds records (``define(_:progress:)-5x8qf``).
     ///
     /// ```swift
     /// try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
@@ -37,5 +37,18 @@ extension CoreDataModel {
     /// ```
     public var relationshipPaths: [String] {
         entities.flatMap { entity in entity.relationships.map { "\(entity.name).\($0.name)" } }
+    }
+
+    /// The `Transformable` attributes of the record types the model gives, as `Entity.attribute`:
+    /// the store keeps their values as bytes it cannot look inside (only the attribute's
+    /// `ValueTransformer` can decode them), which a caller should say.
+    ///
+    /// ```swift
+    /// model.opaqueAttributePaths   // ["Employee.skills"]
+    /// ```
+    public var opaqueAttributePaths: [String] {
+        entities.filter { !$0.isAbstract }.flatMap { entity in
+            attributes(of: entity.name).filter { $0.isOpaqueBytes && !$0.isTransient }.map { "\(entity.name).\($0.name)" }
+        }
     }
 }

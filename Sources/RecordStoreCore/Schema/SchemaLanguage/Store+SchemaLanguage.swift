@@ -5,7 +5,7 @@ extension Store {
     /// ``CloudKitSchemaDocument/storeSchemas(applyingTo:)``). Fields and types the document does
     /// not mention are left as they are. Roles and grants are not enforced (the store keeps none),
     /// and system fields' attributes are not stored. `progress` hears each index a PostgreSQL
-    /// store builds on a table that holds records (``define(_:progress:)``).
+    /// store builds on a table that holds records (``define(_:progress:)-5x8qf``).
     ///
     /// ```swift
     /// try store.apply(try CloudKitSchemaDocument(parsing: text))
