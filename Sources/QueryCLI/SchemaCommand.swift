@@ -42,8 +42,7 @@ struct SchemaCommand: AsyncParsableCommand {
     /// `query schema apply FILE.ckdb`: creates the file's record types and fields and sets their
     /// indexes; roles and grants are kept in the file only (not enforced). `query schema apply
     /// Model.xcdatamodeld` (an `.xcdatamodel` folder, or its `contents` file): the model's
-    /// entities as record types and its fetch request templates; relationships are named in a
-    /// note, not applied yet.
+    /// entities as record types, with their relationships, and its fetch request templates.
     struct Apply: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apply",
@@ -53,8 +52,8 @@ struct SchemaCommand: AsyncParsableCommand {
                 A field whose type would change, and ASSET and ENCRYPTED fields, are refused and nothing changes.
                 Roles and GRANT lines are read but not enforced.
                 A Core Data model (Model.xcdatamodeld, an .xcdatamodel folder or its contents file) gives record
-                types (its entities' attributes, indexed as the model indexes them) and fetch request templates
-                (query find --template NAME). Its relationships are not applied yet: a note lists them.
+                types (its entities' attributes, indexed as the model indexes them, and relationships, which
+                key paths walk: department.name == "Sales") and fetch request templates (query find --template NAME).
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -96,8 +95,7 @@ struct SchemaCommand: AsyncParsableCommand {
             return ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension) || url.lastPathComponent == "contents"
         }
 
-        /// Applies a Core Data model: its record types and templates, then a note naming the
-        /// relationships it does not apply yet.
+        /// Applies a Core Data model: its record types, relationships and templates.
         private func applyModel() async throws {
             let model: CoreDataModel
             do {
@@ -119,9 +117,9 @@ struct SchemaCommand: AsyncParsableCommand {
             if !opaque.isEmpty {
                 print("note: Transformable attributes are stored as bytes (only their ValueTransformer reads them): \(opaque.joined(separator: ", "))")
             }
-            let relationships = model.relationshipPaths
-            if !relationships.isEmpty {
-                print("note: relationships are not applied yet: \(relationships.joined(separator: ", "))")
+            let relationships = recordTypes.reduce(0) { $0 + $1.relationships.count }
+            if relationships > 0 {
+                print("Relationships: \(model.relationshipPaths.joined(separator: ", "))")
             }
         }
 

@@ -11,8 +11,8 @@ struct TemplateCommandTests {
         .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Company.xcdatamodeld").path
 
     static let employees = """
-        {"recordName": "ada", "fields": {"name": "Ada", "salary": 150000.0, "age": 36}}
-        {"recordName": "bob", "fields": {"name": "Bob", "salary": 90000.0, "age": 24}}
+        {"recordName": "ada", "fields": {"name": "Ada", "salary": 150000.0, "age": 36, "department": {"$ref": "sales"}}}
+        {"recordName": "bob", "fields": {"name": "Bob", "salary": 90000.0, "age": 24, "department": {"$ref": "research"}, "manager": {"$ref": "ada"}}}
         {"recordName": "cy", "fields": {"name": "Cy", "salary": 100000.0, "age": 19}}
         {"recordName": "dee", "fields": {"name": "Dee", "salary": 120000.5, "age": 52}}
 
@@ -26,17 +26,24 @@ struct TemplateCommandTests {
         let applied = try CommandRunner.run(["schema", "apply", "--db", database, model])
         let saved = try CommandRunner.run(["save", "--db", database, "Employee"], input: employees)
         #expect(saved.status == 0, "\(saved.standardError)")
+        let departments = """
+            {"recordName": "sales", "fields": {"name": "Sales", "budget": 10.5}}
+            {"recordName": "research", "fields": {"name": "Research", "budget": 20.0}}
+
+            """
+        let savedDepartments = try CommandRunner.run(["save", "--db", database, "Department"], input: departments)
+        #expect(savedDepartments.status == 0, "\(savedDepartments.standardError)")
         return (database, applied)
     }
 
-    @Test("schema apply of a model prints what it applied and the relationships it did not")
+    @Test("schema apply of a model prints what it applied, relationships included")
     func appliesModel() throws {
         let (database, applied) = try Self.company()
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput == """
-            Applied 3 record types (19 fields) and 3 fetch request templates
+            Applied 3 record types (22 fields) and 3 fetch request templates
             note: Transformable attributes are stored as bytes (only their ValueTransformer reads them): Employee.skills
-            note: relationships are not applied yet: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
+            Relationships: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
 
             """)
         let shown = try CommandRunner.run(["schema", "--db", database, "Department"])
@@ -46,6 +53,7 @@ struct TemplateCommandTests {
               latitude   double  queryable sortable
               longitude  double  queryable sortable
               name       string  queryable sortable
+              employees -> Employee  to-many, inverse of department, Cascade
 
             """)
         // The .xcdatamodel folder and its contents file are models too.
@@ -72,6 +80,37 @@ struct TemplateCommandTests {
         let juniors = try CommandRunner.run(["find", "--db", database, "--template", "NamedJuniors", "--var", "MAXIMUM_AGE=30", "--keys", "name"])
         #expect(juniors.status == 0, "\(juniors.standardError)")
         #expect(juniors.standardOutput.hasSuffix("(0 records)\n"))
+    }
+
+    @Test("find --template EmployeesInDepartment walks the to-one relationship; find and sort walk it too")
+    func findsThroughRelationships() throws {
+        let (database, _) = try Self.company()
+        let sales = try CommandRunner.run(["find", "--db", database, "--template", "EmployeesInDepartment", "--var", #"NAME="Sales""#, "--keys", "name"])
+        #expect(sales.status == 0, "\(sales.standardError)")
+        #expect(sales.standardOutput == """
+            recordName  name
+            ----------  ----
+            ada         Ada
+            (1 record)
+
+            """)
+        let managed = try CommandRunner.run([
+            "find", "--db", database, "Employee", "manager.department.name == 'Sales' OR ANY department.employees.age > 50", "--keys", "name",
+        ])
+        #expect(managed.status == 0, "\(managed.standardError)")
+        #expect(managed.standardOutput.hasSuffix("bob         Bob\n(1 record)\n"))
+        let staffed = try CommandRunner.run(["find", "--db", database, "Department", "employees.@count > 0", "--sort", "name", "--keys", "name"])
+        #expect(staffed.standardOutput == """
+            recordName  name
+            ----------  --------
+            research    Research
+            sales       Sales
+            (2 records)
+
+            """)
+        let typo = try CommandRunner.run(["find", "--db", database, "Employee", "department.nmae == 'Sales'"])
+        #expect(typo.status == 1)
+        #expect(typo.standardError.hasPrefix("error: Field 'nmae' does not exist in record type 'Department'"))
     }
 
     @Test("find --template: an unknown name, a missing variable and a predicate with it are errors")

@@ -83,6 +83,15 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A template's predicate uses this `$VARIABLE` and no value was given for it; `variables`
     /// are all the template's variables, by name.
     case missingSubstitutionVariable(String, template: String, variables: [String])
+    /// A relationship cannot be defined: its destination or inverse is missing, or its field has
+    /// another type (`reason` says which).
+    case invalidRelationship(String, recordType: String, reason: String)
+    /// A key path walks through a field that is neither a relationship nor a reference
+    /// (`population.name`): it would read nil for every record.
+    case notARelationship(field: String, recordType: String, keyPath: String)
+    /// A delete was refused by a relationship whose deletion rule is deny: `record` still
+    /// reaches `blockedBy` through `relationship` of `recordType`. Nothing was saved or deleted.
+    case deleteDenied(RecordID, relationship: String, recordType: String, blockedBy: RecordID)
 
     public var description: String {
         switch self {
@@ -162,6 +171,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingSubstitutionVariable(let variable, let template, let variables):
             let list = variables.map { "$\($0)" }.joined(separator: ", ")
             return "Fetch request template '\(template)' needs a value for $\(variable) (its variables: \(list))"
+        case .invalidRelationship(let name, let type, let reason):
+            return "Relationship '\(name)' of record type '\(type)' cannot be defined: \(reason)"
+        case .notARelationship(let field, let type, let keyPath):
+            return "The key path '\(keyPath)' walks through '\(field)' of record type '\(type)', which is not a relationship or a reference"
+        case .deleteDenied(let id, let relationship, let type, let blocker):
+            return "Cannot delete \(id): relationship '\(relationship)' of record type '\(type)' has deletion rule Deny "
+                + "and still reaches \(blocker)"
         }
     }
 }

@@ -11,14 +11,22 @@ import PredicateLanguage
     /// The fields whose strings feed `self CONTAINS "…"`.
     @_spi(StorageEngine) public let searchableFields: [String]
 
-    /// A record, with the fields full-text search reads.
-    @_spi(StorageEngine) public init(record: Record, searchableFields: [String]) {
+    /// What the record's walked relationships read as, under the keys of a
+    /// ``RelationshipWalk`` (`department#`, an inverse to-many's own name); empty when the
+    /// predicate walks nothing.
+    @_spi(StorageEngine) public let relatedValues: [String: Value]
+
+    /// A record, with the fields full-text search reads and the values its walked relationships read as.
+    @_spi(StorageEngine) public init(record: Record, searchableFields: [String], relatedValues: [String: Value] = [:]) {
         self.record = record
         self.searchableFields = searchableFields
+        self.relatedValues = relatedValues
     }
 
     @_spi(StorageEngine) public func value(forKey key: String) -> Value {
-        record.value(named: key)
+        let value = record.value(named: key)
+        if value.isNull, !relatedValues.isEmpty { return relatedValues[key] ?? .null }
+        return value
     }
 
     @_spi(StorageEngine) public func fullTextValues() -> [String] {
@@ -31,6 +39,10 @@ import PredicateLanguage
         if let metadata = MetadataField(rawValue: key) {
             return FieldReader { $0.record.metadataValue(metadata) }
         }
-        return FieldReader { $0.record.fields[key] ?? .null }
+        if RelationshipWalk.isResolvedKey(key) { return FieldReader { $0.relatedValues[key] ?? .null } }
+        return FieldReader { object in
+            if let value = object.record.fields[key] { return value }
+            return object.relatedValues.isEmpty ? .null : object.relatedValues[key] ?? .null
+        }
     }
 }

@@ -13,20 +13,26 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// without a schema). Record types of stores made before this setting existed read as
     /// ``IndexPolicy/all``, what those stores built.
     public var justInTimeIndexes: IndexPolicy
+    /// The relationships: to-ones and reference lists stored in fields of the same names (added
+    /// when the type is defined), and to-manys that are inverses of the destination's references.
+    public var relationships: [RelationshipSchema]
 
     /// Creates a record type description.
     ///
     /// ```swift
     /// RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)], justInTimeIndexes: .all)
     /// ```
-    public init(name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic) {
+    public init(
+        name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = []
+    ) {
         self.name = name
         self.fields = fields
         self.justInTimeIndexes = justInTimeIndexes
+        self.relationships = relationships
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, fields, justInTimeIndexes
+        case name, fields, justInTimeIndexes, relationships
     }
 
     /// Decodes a stored record type; one stored before ``justInTimeIndexes`` existed gets ``IndexPolicy/all``.
@@ -35,6 +41,25 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         name = try container.decode(String.self, forKey: .name)
         fields = try container.decode([FieldSchema].self, forKey: .fields)
         justInTimeIndexes = try container.decodeIfPresent(IndexPolicy.self, forKey: .justInTimeIndexes) ?? .all
+        relationships = try container.decodeIfPresent([RelationshipSchema].self, forKey: .relationships) ?? []
+    }
+
+    /// Encodes the record type; one without relationships is stored exactly as before they existed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(fields, forKey: .fields)
+        try container.encode(justInTimeIndexes, forKey: .justInTimeIndexes)
+        if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+    }
+
+    /// The relationship with this name, if any.
+    ///
+    /// ```swift
+    /// try store.schema(for: "Department")?.relationship(named: "employees")?.isToMany   // true
+    /// ```
+    public func relationship(named name: String) -> RelationshipSchema? {
+        relationships.first { $0.name == name }
     }
 
     /// The field with this name, if any.
@@ -54,6 +79,9 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         for field in fields {
             let padded = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
             lines.append("  \(padded)  \(field.type)  \(field.indexDescription)")
+        }
+        for relationship in relationships {
+            lines.append("  \(relationship.name) -> \(relationship.destination)  \(relationship.kindDescription), \(relationship.deletionRule)")
         }
         return lines.joined(separator: "\n")
     }

@@ -200,6 +200,7 @@ import PredicateLanguage
                 changes.append(.addedField(recordType: schema.name, field))
             }
         }
+        try mergeRelationships(schema.relationships, into: &merged, changes: &changes)
         recordTypes[schema.name] = merged
         return changes
     }

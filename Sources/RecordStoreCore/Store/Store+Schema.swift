@@ -58,7 +58,30 @@ extension Store {
     /// }
     /// ```
     public func define(_ recordType: RecordTypeSchema, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
-        try await engine.define(recordType, progress: progress)
+        try await define(recordTypes: [recordType], templates: [], progress: progress)
+    }
+
+    /// Adds or changes several record types: the form for types whose relationships name each
+    /// other, which must be defined together. Everything is checked first, so an error leaves
+    /// the store as it was.
+    ///
+    /// ```swift
+    /// try store.define([
+    ///     RecordTypeSchema(name: "Department", relationships: [.toMany("employees", destination: "Employee", inverse: "department")]),
+    ///     RecordTypeSchema(name: "Employee", relationships: [.toOne("department", destination: "Department")]),
+    /// ])
+    /// ```
+    public func define(_ recordTypes: [RecordTypeSchema], progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+        try synchronously { try await self.define(recordTypes, progress: progress) }
+    }
+
+    /// Adds or changes several record types together (async); see the synchronous form.
+    ///
+    /// ```swift
+    /// try await store.define([department, employee])
+    /// ```
+    public func define(_ recordTypes: [RecordTypeSchema], progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
+        try await define(recordTypes: recordTypes, templates: [], progress: progress)
     }
 
     /// Defines record types, then fetch request templates: the one path of every schema file
@@ -71,6 +94,7 @@ extension Store {
         var trial = try await engine.catalog()
         for recordType in recordTypes { _ = try trial.define(recordType) }
         for template in templates { try trial.define(template) }
+        try trial.checkRelationships()
         for recordType in recordTypes { try await engine.define(recordType, progress: progress) }
         for template in templates { try await engine.define(template) }
     }

@@ -29,7 +29,8 @@ public final class Store: Sendable {
 
     /// A store over an engine.
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {
-        self.engine = engine
+        // Queries that walk relationships are answered the same way on every engine.
+        self.engine = engine is RelationshipWalkingEngine ? engine : RelationshipWalkingEngine(base: engine)
         self.mode = mode
     }
 

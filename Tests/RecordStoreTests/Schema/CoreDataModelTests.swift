@@ -152,19 +152,41 @@ struct CoreDataModelTests {
         func field(_ name: String, _ type: FieldType, indexed: Bool = false) -> FieldSchema {
             FieldSchema(name: name, type: type, isQueryable: indexed, isSortable: indexed)
         }
+        // A relationship stored in a field (a to-one, one side of a many-to-many) has a queryable reference field.
+        func reference(_ name: String, _ type: FieldType = .reference) -> FieldSchema {
+            FieldSchema(name: name, type: type, isQueryable: true, isSortable: false)
+        }
         #expect(try Self.current().recordTypeSchemas() == [
-            RecordTypeSchema(name: "Department", fields: [
-                field("budget", .double), field("latitude", .double, indexed: true), field("longitude", .double, indexed: true),
-                field("name", .string, indexed: true),
-            ]),
-            RecordTypeSchema(name: "Employee", fields: [
-                field("birthDate", .date), field("name", .string, indexed: true),
-                field("age", .int64, indexed: true), field("badgeNumber", .int64), field("email", .string),
-                field("employeeNumber", .int64, indexed: true), field("hireDate", .date, indexed: true), field("homepage", .string),
-                field("identifier", .string), field("isActive", .bool), field("photo", .bytes), field("rating", .double),
-                field("salary", .double, indexed: true), field("skills", .bytes),
-            ]),
-            RecordTypeSchema(name: "Project", fields: [field("title", .string)]),
+            RecordTypeSchema(
+                name: "Department",
+                fields: [
+                    field("budget", .double), field("latitude", .double, indexed: true), field("longitude", .double, indexed: true),
+                    field("name", .string, indexed: true),
+                ],
+                relationships: [.toMany("employees", destination: "Employee", inverse: "department", deletionRule: .cascade)]),
+            RecordTypeSchema(
+                name: "Employee",
+                fields: [
+                    field("birthDate", .date), field("name", .string, indexed: true),
+                    field("age", .int64, indexed: true), field("badgeNumber", .int64), field("email", .string),
+                    field("employeeNumber", .int64, indexed: true), field("hireDate", .date, indexed: true), field("homepage", .string),
+                    field("identifier", .string), field("isActive", .bool), field("photo", .bytes), field("rating", .double),
+                    field("salary", .double, indexed: true), field("skills", .bytes),
+                    reference("department"), reference("manager"), reference("projects", .list(.reference)),
+                ],
+                relationships: [
+                    .toOne("department", destination: "Department"),
+                    .toOne("manager", destination: "Employee"),
+                    // Many-to-many: stored on the side whose entity name sorts first.
+                    .referenceList("projects", destination: "Project", deletionRule: .noAction, isOrdered: true),
+                    .toMany("reports", destination: "Employee", inverse: "manager", deletionRule: .deny),
+                ]),
+            RecordTypeSchema(
+                name: "Project", fields: [field("title", .string)],
+                relationships: [
+                    RelationshipSchema(
+                        name: "members", destination: "Employee", kind: .toMany(inverse: "projects"), minimumCount: 1, maximumCount: 20),
+                ]),
         ])
     }
 

@@ -50,6 +50,7 @@ struct FetchRequestTemplateTests {
         #expect(try store.schema().map(\.name) == ["Department", "Employee", "Project"])
         for recordType in model.recordTypeSchemas() {
             #expect(try store.schema(for: recordType.name)?.fields == recordType.fields)
+            #expect(try store.schema(for: recordType.name)?.relationships == recordType.relationships)
         }
         let employee = try #require(try store.schema(for: "Employee"))
         #expect(employee.field(named: "salary") == FieldSchema(name: "salary", type: .double, isQueryable: true, isSortable: true))

@@ -6,9 +6,10 @@ extension CoreDataModel {
     /// property of a fetch index of the entity or a parent) is `QUERYABLE` and `SORTABLE` (as
     /// far as its type sorts), the others have no index.
     ///
-    /// Not mapped: transient attributes (never stored), relationships and fetched properties
-    /// (kept in the model only, until the schema has relationships), uniqueness constraints,
-    /// validation settings and default values (the store does not enforce them).
+    /// Relationships, inherited ones included, become ``RelationshipSchema``s
+    /// (``relationshipSchema(_:of:)``). Not mapped: transient attributes and relationships (never
+    /// stored), fetched properties (kept in the model only), uniqueness constraints, validation
+    /// settings and default values (the store does not enforce them).
     ///
     /// ```swift
     /// let model = try CoreDataModelReader.read(at: "Company.xcdatamodeld")
@@ -25,7 +26,52 @@ extension CoreDataModel {
                 let isIndexed = attribute.isIndexed || indexed.contains(attribute.name)
                 return FieldSchema(name: attribute.name, type: type, isQueryable: isIndexed, isSortable: isIndexed)
             }
-            return RecordTypeSchema(name: entity.name, fields: fields)
+            let relationships = relationships(of: entity.name).filter { !$0.isTransient }.map { relationshipSchema($0, of: entity.name) }
+            // A to-one or a reference list is stored in a field of its name, indexed for walks and inverses.
+            let referenceFields = relationships.compactMap { relationship in
+                relationship.storedFieldType.map { FieldSchema(name: relationship.name, type: $0, isQueryable: true, isSortable: false) }
+            }
+            return RecordTypeSchema(name: entity.name, fields: fields + referenceFields, relationships: relationships)
         }
+    }
+
+    /// The store's relationship for a Core Data relationship of an entity:
+    /// - a to-one is stored in a `REFERENCE` field of its name;
+    /// - a to-many whose inverse is a to-one is that reference's inverse, stored nowhere;
+    /// - a many-to-many is stored on one side, the entity whose name (then relationship name)
+    ///   sorts first, as a `LIST<REFERENCE>`, and is the inverse of that list on the other;
+    /// - a to-many without an inverse is a `LIST<REFERENCE>` of its own.
+    ///
+    /// ```swift
+    /// model.relationshipSchema(employees, of: "Department").kind   // .toMany(inverse: "department")
+    /// ```
+    public func relationshipSchema(_ relationship: CoreDataRelationship, of entityName: String) -> RelationshipSchema {
+        let rule: DeletionRule =
+            switch relationship.deletionRule {
+            case .nullify: .nullify
+            case .cascade: .cascade
+            case .deny: .deny
+            case .noAction: .noAction
+            }
+        let kind: RelationshipSchema.Kind
+        if !relationship.isToMany {
+            kind = .toOne
+        } else if let inverseName = relationship.inverseName,
+                  let inverse = relationships(of: relationship.destinationEntity).first(where: { $0.name == inverseName }) {
+            if !inverse.isToMany {
+                kind = .toMany(inverse: inverseName)
+            } else if (entityName, relationship.name) < (relationship.destinationEntity, inverseName) {
+                kind = .referenceList
+            } else {
+                kind = .toMany(inverse: inverseName)
+            }
+        } else {
+            kind = .referenceList
+        }
+        return RelationshipSchema(
+            name: relationship.name, destination: relationship.destinationEntity, kind: kind, deletionRule: rule,
+            // A to-one's counts (at most one) say nothing the kind does not.
+            isOrdered: relationship.isOrdered, minimumCount: relationship.isToMany ? relationship.minCount : nil,
+            maximumCount: relationship.isToMany ? relationship.maxCount : nil)
     }
 }

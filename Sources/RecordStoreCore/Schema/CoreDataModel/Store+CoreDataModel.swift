@@ -1,13 +1,12 @@
 extension Store {
     /// Applies a Core Data model: defines its record types (``CoreDataModel/recordTypeSchemas()``:
-    /// attributes with their indexes) and its fetch request templates
+    /// attributes with their indexes, and relationships) and its fetch request templates
     /// (``FetchRequestTemplate/init(coreData:)``). Everything is checked first, against the
     /// current schema, so nothing changes when a part cannot be applied (a field whose type would
     /// change, a template whose entity has no record type or whose predicate does not parse).
     ///
-    /// Relationships and fetched properties are not applied yet: ``CoreDataModel/relationshipPaths``
-    /// lists the relationships a caller should say were left out. `progress` hears each index a
-    /// PostgreSQL store builds on a table that holds records (``define(_:progress:)-5x8qf``).
+    /// Fetched properties are not applied. `progress` hears each index a PostgreSQL store builds
+    /// on a table that holds records (``define(_:progress:)-5x8qf``).
     ///
     /// ```swift
     /// try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
@@ -30,7 +29,7 @@ extension Store {
 
 extension CoreDataModel {
     /// The relationships of the model as `Entity.relationship`, entities and relationships in
-    /// the order written: what `Store.apply(_:)` does not apply yet.
+    /// the order written.
     ///
     /// ```swift
     /// model.relationshipPaths   // ["Department.employees", "Employee.department", …]

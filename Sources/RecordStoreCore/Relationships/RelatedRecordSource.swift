@@ -1,0 +1,57 @@
+import PredicateLanguage
+
+/// Where ``RelatedRecordGraph`` reads the records a walk reaches: by identifier (to-ones and
+/// reference lists) and by the references that point at them (inverse to-manys).
+///
+/// Every engine is one through ``EngineRelatedRecords``, which asks the engine's own lookups
+/// and queries.
+@_spi(StorageEngine) public protocol RelatedRecordSource: Sendable {
+    /// The stored records with these identifiers (missing ones absent).
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
+    /// The records of a type in a zone whose reference (or reference list) field references
+    /// any of the targets.
+    func records(
+        ofType recordType: String, in zone: ZoneID, through field: String, referencingAnyOf targets: [RecordID]
+    ) async throws(RecordStoreError) -> [Record]
+}
+
+/// The related records of an engine, read through its lookups and queries: an inverse is the
+/// query `field IN {references}` (or `ANY field IN {references}` for a reference list), which
+/// the reference field's index serves.
+///
+/// ```swift
+/// let graph = try await RelatedRecordGraph.read(for: matches, walk: walk, catalog: catalog, from: EngineRelatedRecords(engine: engine))
+/// ```
+@_spi(StorageEngine) public struct EngineRelatedRecords: RelatedRecordSource {
+    /// The most references one inverse query lists.
+    static let batchSize = 500
+    let engine: any StorageEngine
+    let catalog: SchemaCatalog
+
+    /// The related records of an engine whose catalog is `catalog`.
+    @_spi(StorageEngine) public init(engine: any StorageEngine, catalog: SchemaCatalog) {
+        self.engine = engine
+        self.catalog = catalog
+    }
+
+    @_spi(StorageEngine) public func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        try await engine.records(for: ids)
+    }
+
+    @_spi(StorageEngine) public func records(
+        ofType recordType: String, in zone: ZoneID, through field: String, referencingAnyOf targets: [RecordID]
+    ) async throws(RecordStoreError) -> [Record] {
+        guard let fieldType = catalog.recordTypes[recordType]?.field(named: field)?.type else { return [] }
+        var found: [Record] = []
+        var start = 0
+        while start < targets.count {
+            let batch = targets[start..<min(start + Self.batchSize, targets.count)]
+            start += Self.batchSize
+            let references = Value.list(batch.map { .reference($0.reference) })
+            let comparison = ComparisonPredicate(
+                .keyPath(field), .in, .constant(references), modifier: fieldType.isList ? .any : .direct)
+            found += try await engine.records(QuerySpecification(recordType: recordType, predicate: .comparison(comparison), zone: zone))
+        }
+        return found
+    }
+}
