@@ -475,6 +475,9 @@ final class PostgresEngine: StorageEngine {
         }
     }
 
+    /// Walks that ``SQLPlanner`` decides exactly run in SQL, through the reference indexes.
+    var plansRelationshipWalks: Bool { true }
+
     func optimize() async throws(RecordStoreError) {
         let executor = self.executor
         try await write { connection in

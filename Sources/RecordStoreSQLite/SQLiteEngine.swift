@@ -191,6 +191,9 @@ final class SQLiteEngine: StorageEngine {
 
     /// Gathers index statistics (`ANALYZE`, sampling at most 1,000 rows per index) so
     /// SQLite's planner picks the selective index rather than the one that avoids a sort.
+    /// Walks that ``SQLPlanner`` decides exactly run in SQL, through the reference indexes.
+    var plansRelationshipWalks: Bool { true }
+
     func optimize() async throws(RecordStoreError) {
         try await writing { db in
             try db.execute(sql: "PRAGMA analysis_limit = 1000")

@@ -67,6 +67,7 @@ final class WaitingEngine: StorageEngine {
     }
     func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan { try await base.explain(query) }
     func optimize() async throws(RecordStoreError) { try await base.optimize() }
+    var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
         try await base.beginBulkLoad(of: recordType, incoming: incoming)
     }

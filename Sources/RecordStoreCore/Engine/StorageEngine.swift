@@ -74,6 +74,16 @@ import PredicateLanguage
     /// Refreshes whatever statistics the engine's query planner uses (after a bulk import).
     func optimize() async throws(RecordStoreError)
 
+    /// Whether the engine plans key paths through relationships (`department.name == "Sales"`)
+    /// itself. Such an engine answers the walks it decides exactly, validates queries with
+    /// `QueryValidation.check(_:catalog:allowsRelationshipWalks:)` set, and throws
+    /// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` for a walk it cannot decide
+    /// exactly. For any other query that walks (and for every such query of an engine that does
+    /// not plan walks, the default), ``Store`` answers it itself (`RelationshipQuery`): the engine
+    /// runs the conjuncts that walk nothing, and the related records are read through its
+    /// lookups and queries.
+    var plansRelationshipWalks: Bool { get }
+
     /// Whether ``Store``'s synchronous methods may wait for this engine: true for engines whose
     /// work is local (memory, a file), false for a database server, whose users call the
     /// `async` methods.
@@ -97,6 +107,8 @@ extension StorageEngine {
     @_spi(StorageEngine) public func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         try await define(schema)
     }
+    /// No relationship walks of its own: ``Store`` walks them.
+    @_spi(StorageEngine) public var plansRelationshipWalks: Bool { false }
     /// Nothing to defer: indexes are kept up to date row by row.
     @_spi(StorageEngine) public func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
     /// Nothing was deferred.

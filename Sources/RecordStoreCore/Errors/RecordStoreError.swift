@@ -89,6 +89,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A key path walks through a field that is neither a relationship nor a reference
     /// (`population.name`): it would read nil for every record.
     case notARelationship(field: String, recordType: String, keyPath: String)
+    /// An engine that plans key paths through relationships cannot decide this one (of a
+    /// relationship of `recordType`) exactly; `Store` then answers the query itself, so this
+    /// error does not reach callers of ``Store``.
+    case relationshipWalkNotPlanned(String, recordType: String)
     /// A delete was refused by a relationship whose deletion rule is deny: `record` still
     /// reaches `blockedBy` through `relationship` of `recordType`. Nothing was saved or deleted.
     case deleteDenied(RecordID, relationship: String, recordType: String, blockedBy: RecordID)
@@ -175,6 +179,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Relationship '\(name)' of record type '\(type)' cannot be defined: \(reason)"
         case .notARelationship(let field, let type, let keyPath):
             return "The key path '\(keyPath)' walks through '\(field)' of record type '\(type)', which is not a relationship or a reference"
+        case .relationshipWalkNotPlanned(let name, let type):
+            return "The engine cannot plan the key path through relationship '\(name)' of record type '\(type)'"
         case .deleteDenied(let id, let relationship, let type, let blocker):
             return "Cannot delete \(id): relationship '\(relationship)' of record type '\(type)' has deletion rule Deny "
                 + "and still reaches \(blocker)"

@@ -31,7 +31,7 @@ public struct FetchBatchSequence: AsyncSequence, Sendable {
             }
             let size = request.fetchBatchSize > 0 ? request.fetchBatchSize : QueryOperation.defaultResultsLimit
             let wanted = Swift.min(size, remaining)
-            let page = try await store.engine.records(store.fetchPageSpecification(request, after: after, limit: wanted))
+            let page = try await store.queryEngine.records(store.fetchPageSpecification(request, after: after, limit: wanted))
             remaining -= page.count
             if page.count < wanted { finished = true }
             if let last = page.last { after = KeysetPosition(of: last, sorts: request.sortDescriptors) }

@@ -93,9 +93,9 @@ extension Store {
         case .count:
             return .count(try await count(for: request))
         case .grouped(let grouped):
-            return .dictionaries(grouped.result(try await engine.aggregate(grouped.specification, groupBy: grouped.groupBy, aggregates: request.aggregates)))
+            return .dictionaries(grouped.result(try await queryEngine.aggregate(grouped.specification, groupBy: grouped.groupBy, aggregates: request.aggregates)))
         case .paged(var paged):
-            while let page = paged.nextPage() { paged.receive(try await engine.records(page)) }
+            while let page = paged.nextPage() { paged.receive(try await queryEngine.records(page)) }
             return paged.result
         }
     }
@@ -108,7 +108,7 @@ extension Store {
     public func count(for request: FetchRequest) async throws(RecordStoreError) -> Int {
         try FetchValidation.check(request)
         guard let specification = countSpecification(request) else { return try await fetch(Self.dictionaryFetch(request)).count }
-        return Self.limited(try await engine.count(specification), request)
+        return Self.limited(try await queryEngine.count(specification), request)
     }
 
     /// The records of a request in batches of `fetchBatchSize` (100 when 0): memory holds one batch.

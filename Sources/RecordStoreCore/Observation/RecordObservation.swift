@@ -188,7 +188,7 @@ package final class LiveQuery: @unchecked Sendable {
     /// (rather than being unknown): an observation may start before the first save.
     private func read() async throws(RecordStoreError) -> [Record] {
         do {
-            return try await store.engine.records(specification)
+            return try await store.queryEngine.records(specification)
         } catch .unknownRecordType(let type, _) where type == specification.recordType && store.mode == .development {
             return []
         }

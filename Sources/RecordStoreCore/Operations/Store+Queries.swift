@@ -72,7 +72,7 @@ extension Store {
         desiredKeys: [String]?, mode: QueryCursor.Mode
     ) async throws(RecordStoreError) -> QueryPage {
         let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode)
-        return read.page(try await engine.records(read.specification))
+        return read.page(try await queryEngine.records(read.specification))
     }
 
     private func batch(_ page: QueryPage, query: RecordQuery, zone: ZoneID) -> QueryBatch {

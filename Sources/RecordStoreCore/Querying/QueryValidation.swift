@@ -24,15 +24,26 @@ import PredicateLanguage
     /// Returns the record type's schema; throws when the type or a field the query names does not
     /// exist, a sort cannot work, or (in production mode) a field lacks the index the query needs.
     @discardableResult
-    @_spi(StorageEngine) public static func check(_ specification: QuerySpecification, catalog: SchemaCatalog) throws(RecordStoreError) -> RecordTypeSchema {
+    /// With `allowsRelationshipWalks` (an engine that plans walks), an inverse to-many's name is
+    /// accepted like a field, and a sort through a relationship is
+    /// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)``; otherwise both are unknown fields.
+    @_spi(StorageEngine) public static func check(
+        _ specification: QuerySpecification, catalog: SchemaCatalog, allowsRelationshipWalks: Bool = false
+    ) throws(RecordStoreError) -> RecordTypeSchema {
         guard let schema = catalog.recordTypes[specification.recordType] else {
             throw .unknownRecordType(
                 specification.recordType, suggestions: NameSuggestions.closest(to: specification.recordType, among: catalog.recordTypes.keys))
         }
         for sort in specification.sorts {
+            if allowsRelationshipWalks, let first = sort.key.split(separator: ".").first.map(String.init), sort.key.contains("."),
+               catalog.walkableRelationship(first, of: schema.name) != nil {
+                throw .relationshipWalkNotPlanned(first, recordType: schema.name)
+            }
             try check(sort, schema: schema, mode: specification.mode)
         }
-        try checkFields(specification.predicate, schema: schema, needsIndexes: specification.mode == .production)
+        try checkFields(
+            specification.predicate, schema: schema, needsIndexes: specification.mode == .production,
+            allowsRelationshipWalks: allowsRelationshipWalks)
         return schema
     }
 
@@ -76,13 +87,13 @@ import PredicateLanguage
     /// SORTABLE for a range (`<`, `<=`, `>`, `>=`, `BETWEEN`) of the field itself, SEARCHABLE for
     /// a token search of the field (`tokenize:using:`), QUERYABLE for any other test, and a
     /// searchable field of the type for a full-text search of the record (`self CONTAINS`).
-    private static func checkFields(_ predicate: FormatPredicate, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
+    private static func checkFields(_ predicate: FormatPredicate, schema: RecordTypeSchema, needsIndexes: Bool, allowsRelationshipWalks: Bool) throws(RecordStoreError) {
         switch predicate {
         case .constant: return
         case .and(let parts), .or(let parts):
-            for part in parts { try checkFields(part, schema: schema, needsIndexes: needsIndexes) }
+            for part in parts { try checkFields(part, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
         case .not(let inner):
-            try checkFields(inner, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(inner, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
         case .comparison(let comparison):
             if case .evaluatedObject = comparison.left, comparison.operator == .contains {
                 if needsIndexes, schema.searchableFieldNames.isEmpty { throw .notSearchable(recordType: schema.name) }
@@ -97,29 +108,31 @@ import PredicateLanguage
                     if !field.isSortable { throw .notSortable(field: first, recordType: schema.name) }
                     continue
                 }
-                try checkFields(expression, schema: schema, needsIndexes: needsIndexes)
+                try checkFields(expression, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
             }
         }
     }
 
-    private static func checkFields(_ expression: FormatExpression, schema: RecordTypeSchema, needsIndexes: Bool) throws(RecordStoreError) {
+    private static func checkFields(_ expression: FormatExpression, schema: RecordTypeSchema, needsIndexes: Bool, allowsRelationshipWalks: Bool) throws(RecordStoreError) {
         switch expression {
         case .keyPath(let path):
             let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
             if MetadataField(rawValue: first) != nil || first.hasPrefix("@") { return }
+            // An inverse to-many is no field; `RelationshipWalkAnalyzer` checks the paths through it.
+            if allowsRelationshipWalks, let relationship = schema.relationship(named: first), relationship.storedField == nil { return }
             let field = try field(first, of: schema)
             if needsIndexes, !field.isQueryable { throw .notQueryable(field: first, recordType: schema.name) }
         case .constant, .evaluatedObject, .variable:
             return
         case .member(let base, _), .negation(let base), .cast(let base, _):
-            try checkFields(base, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(base, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
         case .index(let base, let subscriptExpression):
-            try checkFields(base, schema: schema, needsIndexes: needsIndexes)
-            if case .expression(let inner) = subscriptExpression { try checkFields(inner, schema: schema, needsIndexes: needsIndexes) }
+            try checkFields(base, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
+            if case .expression(let inner) = subscriptExpression { try checkFields(inner, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
         case .function("tokenize:using:", let arguments):
             // A token search of one field reads its words, as CloudKit's: it needs SEARCHABLE.
             guard case .keyPath(let path)? = arguments.first else {
-                for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
+                for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
                 return
             }
             let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
@@ -127,21 +140,21 @@ import PredicateLanguage
                 let field = try field(first, of: schema)
                 if needsIndexes, !field.isSearchable { throw .fieldNotSearchable(field: first, recordType: schema.name) }
             }
-            for argument in arguments.dropFirst() { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
+            for argument in arguments.dropFirst() { try checkFields(argument, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
         case .aggregate(let members), .function(_, let members):
-            for member in members { try checkFields(member, schema: schema, needsIndexes: needsIndexes) }
+            for member in members { try checkFields(member, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
         case .customFunction(let target, _, let arguments):
-            try checkFields(target, schema: schema, needsIndexes: needsIndexes)
-            for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes) }
+            try checkFields(target, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
+            for argument in arguments { try checkFields(argument, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks) }
         case .arithmetic(_, let left, let right):
-            try checkFields(left, schema: schema, needsIndexes: needsIndexes)
-            try checkFields(right, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(left, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
+            try checkFields(right, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
         case .subquery(let collection, _, _):
-            try checkFields(collection, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(collection, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
         case .ternary(let condition, let then, let otherwise):
-            try checkFields(condition, schema: schema, needsIndexes: needsIndexes)
-            try checkFields(then, schema: schema, needsIndexes: needsIndexes)
-            try checkFields(otherwise, schema: schema, needsIndexes: needsIndexes)
+            try checkFields(condition, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
+            try checkFields(then, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
+            try checkFields(otherwise, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
         }
     }
 }

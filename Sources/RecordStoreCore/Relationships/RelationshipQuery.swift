@@ -68,7 +68,7 @@ import PredicateLanguage
             let path = try analyzer.rewrite(key: sort.key)
             if analyzer.relationshipUses == uses { flatSorts.append(sort) } else { walkedKeys.append((sort.key, path)) }
         }
-        for key in keys {
+        for key in keys where !specification.sorts.contains(where: { $0.key == key }) {
             let uses = analyzer.relationshipUses
             let path = try analyzer.rewrite(key: key)
             if analyzer.relationshipUses != uses { walkedKeys.append((key, path)) }

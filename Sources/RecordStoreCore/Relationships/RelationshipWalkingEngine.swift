@@ -6,9 +6,13 @@ import PredicateLanguage
 /// rest). Every engine, an external one included, answers key paths through relationships
 /// exactly this way, as the memory engine, the reference, does.
 ///
-/// A query that may walk on its face (a dotted path, `SUBQUERY`, a member) reads the catalog
-/// first; any other goes straight to the engine, and only if the engine finds an unknown field
-/// that is an inverse to-many (`employees CONTAINS %@`) is it answered by walking.
+/// An engine that plans walks (the SQL engines) gets every query whose keys walk nothing, and
+/// answers the walks it decides exactly in SQL; for the others it throws
+/// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)``, and the query is walked here.
+/// For an engine that plans none, a query that may walk on its face (a dotted path, `SUBQUERY`,
+/// a member) reads the catalog first; any other goes straight to the engine, and only if the
+/// engine finds an unknown field that is an inverse to-many (`employees CONTAINS %@`) is it
+/// answered by walking.
 ///
 /// Known limit: the candidates and the related records are read in separate snapshots, so a
 /// write committed between them may be seen in part.
@@ -38,6 +42,7 @@ final class RelationshipWalkingEngine: StorageEngine {
     }
     func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) { try await base.define(template) }
     func optimize() async throws(RecordStoreError) { try await base.optimize() }
+    var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
         try await base.beginBulkLoad(of: recordType, incoming: incoming)
     }
@@ -48,19 +53,19 @@ final class RelationshipWalkingEngine: StorageEngine {
     // MARK: Queries
 
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
-        if let walking = try await walkingQuery(query, mayWalk: RelationshipQuery.mayWalk(query.predicate, keys: query.sorts.map(\.key))) {
+        if let walking = try await walkingQuery(query, keys: query.sorts.map(\.key)) {
             return try await walking.records(on: base)
         }
         do {
             return try await base.records(query)
         } catch {
-            guard let walking = try await walkingQuery(query, after: error) else { throw error }
+            guard let walking = try await walkingQuery(query, keys: query.sorts.map(\.key), after: error) else { throw error }
             return try await walking.records(on: base)
         }
     }
 
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
-        if let walking = try await walkingQuery(query, mayWalk: RelationshipQuery.mayWalk(query.predicate)) {
+        if let walking = try await walkingQuery(query) {
             return try await walking.matches(on: base).projected.count
         }
         do {
@@ -73,8 +78,8 @@ final class RelationshipWalkingEngine: StorageEngine {
 
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
         let keys = groupBy + aggregates.map(\.key)
-        let walking: RelationshipQuery?
-        if let found = try await walkingQuery(query, keys: keys, mayWalk: RelationshipQuery.mayWalk(query.predicate, keys: keys)) {
+        let walking: RelationshipQuery
+        if let found = try await walkingQuery(query, keys: keys) {
             walking = found
         } else {
             do {
@@ -84,33 +89,41 @@ final class RelationshipWalkingEngine: StorageEngine {
                 walking = found
             }
         }
-        guard let walking else { return [] }
         return try await Aggregation(groupBy: groupBy, aggregates: aggregates).rows(walking.matches(on: base).projected)
     }
 
     func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
-        if let walking = try await walkingQuery(query, mayWalk: RelationshipQuery.mayWalk(query.predicate, keys: query.sorts.map(\.key))) {
+        if let walking = try await walkingQuery(query, keys: query.sorts.map(\.key)) {
             return try await walking.explain(on: base)
         }
         do {
             return try await base.explain(query)
         } catch {
-            guard let walking = try await walkingQuery(query, after: error) else { throw error }
+            guard let walking = try await walkingQuery(query, keys: query.sorts.map(\.key), after: error) else { throw error }
             return try await walking.explain(on: base)
         }
     }
 
-    /// The query split for walking, when it may walk on its face and does.
-    private func walkingQuery(_ query: QuerySpecification, keys: [String] = [], mayWalk: Bool) async throws(RecordStoreError) -> RelationshipQuery? {
-        guard mayWalk else { return nil }
+    /// The query split for walking in Swift before the engine sees it: when a key (a sort, a
+    /// group) walks, or when the engine plans no walks and the predicate may walk on its face.
+    private func walkingQuery(_ query: QuerySpecification, keys: [String] = []) async throws(RecordStoreError) -> RelationshipQuery? {
+        let keysWalk = keys.contains { $0.contains(".") }
+        guard keysWalk || (!base.plansRelationshipWalks && RelationshipQuery.mayWalk(query.predicate)) else { return nil }
         return try RelationshipQuery(query, catalog: await base.catalog(), keys: keys)
     }
 
-    /// The query split for walking, when the engine refused it for a field that is a relationship.
+    /// The query split for walking in Swift after the engine refused it: for a walk it does not
+    /// plan, or, from an engine that plans none, for an unknown field that is a relationship
+    /// (an inverse to-many named alone: `employees CONTAINS %@`).
     private func walkingQuery(_ query: QuerySpecification, keys: [String] = [], after error: RecordStoreError) async throws(RecordStoreError) -> RelationshipQuery? {
-        guard case .unknownField(let name, let recordType, _) = error, recordType == query.recordType else { return nil }
-        let catalog = try await base.catalog()
-        guard catalog.recordTypes[recordType]?.relationship(named: name) != nil else { return nil }
-        return try RelationshipQuery(query, catalog: catalog, keys: keys)
+        switch error {
+        case .relationshipWalkNotPlanned(_, let recordType) where recordType == query.recordType:
+            break
+        case .unknownField(let name, let recordType, _) where recordType == query.recordType && !base.plansRelationshipWalks:
+            guard try await base.catalog().recordTypes[recordType]?.relationship(named: name) != nil else { return nil }
+        default:
+            return nil
+        }
+        return try RelationshipQuery(query, catalog: await base.catalog(), keys: keys)
     }
 }

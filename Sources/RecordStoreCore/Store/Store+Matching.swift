@@ -26,7 +26,7 @@ extension Store {
         ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
         zone: ZoneID = .default, limit: Int? = nil
     ) async throws(RecordStoreError) -> [Record] {
-        try await engine.records(specification(recordType, predicate, sorts, zone, limit))
+        try await queryEngine.records(specification(recordType, predicate, sorts, zone, limit))
     }
 
     /// How many records of a type in a zone match a predicate.
@@ -44,7 +44,7 @@ extension Store {
     /// try await store.count(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"))   // 470
     /// ```
     public func count(ofType recordType: String, matching predicate: FormatPredicate, zone: ZoneID = .default) async throws(RecordStoreError) -> Int {
-        try await engine.count(specification(recordType, predicate, [], zone, nil))
+        try await queryEngine.count(specification(recordType, predicate, [], zone, nil))
     }
 
     /// How a query would run: its SQL, arguments, residual predicate and indexes.
@@ -68,7 +68,7 @@ extension Store {
         ofType recordType: String, matching predicate: FormatPredicate, sorts: [Sort] = [],
         zone: ZoneID = .default, limit: Int? = nil
     ) async throws(RecordStoreError) -> QueryPlan {
-        try await engine.explain(specification(recordType, predicate, sorts, zone, limit))
+        try await queryEngine.explain(specification(recordType, predicate, sorts, zone, limit))
     }
 
     /// Checks a query against the schema as running it does, without reading a record: the

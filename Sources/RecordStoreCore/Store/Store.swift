@@ -24,13 +24,18 @@ import PredicateLanguage
 public final class Store: Sendable {
     /// The engine behind the store.
     @_spi(StorageEngine) public let engine: any StorageEngine
+    /// The engine queries (records, counts, aggregates, plans) go through: ``engine`` behind
+    /// `RelationshipWalkingEngine`, which answers key paths through relationships that the
+    /// engine does not plan itself.
+    package let queryEngine: any StorageEngine
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
 
     /// A store over an engine.
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {
+        self.engine = engine
         // Queries that walk relationships are answered the same way on every engine.
-        self.engine = engine is RelationshipWalkingEngine ? engine : RelationshipWalkingEngine(base: engine)
+        queryEngine = RelationshipWalkingEngine(base: engine)
         self.mode = mode
     }
 

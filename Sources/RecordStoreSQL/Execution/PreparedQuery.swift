@@ -27,14 +27,28 @@ package struct PreparedQuery {
     package init(
         _ specification: QuerySpecification, catalog: SchemaCatalog, zoneExists: Bool, dialect: any SQLDialect
     ) throws(RecordStoreError) {
-        let schema = try QueryValidation.check(specification, catalog: catalog)
+        let schema = try QueryValidation.check(specification, catalog: catalog, allowsRelationshipWalks: true)
         guard zoneExists else { throw .zoneNotFound(specification.zone) }
         self.specification = specification
         self.schema = schema
-        planner = SQLPlanner(dialect: dialect, schema: schema, recordType: specification.recordType)
+        var planner = SQLPlanner(dialect: dialect, schema: schema, recordType: specification.recordType)
+        planner.relationshipPlanning = RelationshipPlanning(catalog: catalog, zone: specification.zone)
+        self.planner = planner
         plan = try planner.plan(specification)
         if plan.residual != specification.predicate, !plan.whereArguments.allSatisfy(dialect.bindsExactly) {
             try fallBackToScan()
+        }
+        try Self.checkNoWalk(in: plan.residual, schema: schema, catalog: catalog)
+    }
+
+    /// Throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` when the residual
+    /// walks a relationship: the evaluator reads only the row, so the store must walk it.
+    private static func checkNoWalk(in residual: FormatPredicate?, schema: RecordTypeSchema, catalog: SchemaCatalog) throws(RecordStoreError) {
+        guard let residual, !schema.relationships.isEmpty || RelationshipQuery.mayWalk(residual) else { return }
+        var analyzer = RelationshipWalkAnalyzer(catalog: catalog, recordType: schema.name)
+        _ = try analyzer.rewrite(residual)
+        if let walked = analyzer.walk.root.children.keys.sorted().first {
+            throw .relationshipWalkNotPlanned(walked, recordType: schema.name)
         }
     }
 

@@ -33,6 +33,9 @@ package struct SQLPlanner {
     /// The record type's schema; nil when the type has no records yet.
     package let schema: RecordTypeSchema?
     package let recordType: String
+    /// The catalog and zone for key paths through relationships; nil plans none of them (they
+    /// are left to the residual whole).
+    package var relationshipPlanning: RelationshipPlanning?
 
     /// A planner for one record type.
     package init(dialect: any SQLDialect, schema: RecordTypeSchema?, recordType: String) {
@@ -100,6 +103,11 @@ package struct SQLPlanner {
         .exact(dialect.literal(value))
     }
 
+    /// The SQL condition of one predicate (part): exact, a superset, or none (``SQLCondition/residualOnly``).
+    package func condition(_ predicate: FormatPredicate) throws(RecordStoreError) -> SQLCondition {
+        try plan(predicate)
+    }
+
     private func plan(_ predicate: FormatPredicate) throws(RecordStoreError) -> SQLCondition {
         switch predicate {
         case .constant(let value):
@@ -134,6 +142,7 @@ package struct SQLPlanner {
     }
 
     private func plan(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition {
+        if let walked = try relationshipCondition(comparison) { return walked }
         if let fullText = fullTextCondition(comparison) { return fullText }
         if let distance = try distanceCondition(comparison) { return distance }
         if let list = try listCondition(comparison) { return list }

@@ -1,0 +1,169 @@
+import PredicateLanguage
+@_spi(StorageEngine) import RecordStoreCore
+
+/// What a planner needs to plan key paths through relationships: the whole catalog (the
+/// destinations' schemas) and the zone the query reads (relationships stay within a zone).
+package struct RelationshipPlanning: Sendable {
+    package var catalog: SchemaCatalog
+    package var zone: ZoneID
+
+    package init(catalog: SchemaCatalog, zone: ZoneID) {
+        self.catalog = catalog
+        self.zone = zone
+    }
+}
+
+extension SQLPlanner {
+    /// Key paths through relationships as SQL, each an uncorrelated subquery that the reference
+    /// field's index serves (a reference column holds `len:zone` and the record name, see
+    /// ``StoredValueEncoding/encodeReference(_:)``):
+    ///
+    /// - a to-one with a declared destination, at any depth:
+    ///   `department.name == "Sales"` is
+    ///   `t.department IN (SELECT '12:_defaultZone' || t."$recordName" FROM "Department" AS t WHERE t."$zone" = '' AND <name == "Sales">)`,
+    ///   and when the comparison holds for nil (`department.name != "Sales"`), the records whose
+    ///   reference is not among those for which it fails;
+    /// - `ANY`/`ALL` (and `NONE`, a negated `ANY`) over an inverse to-many stored in a reference:
+    ///   `t."$recordName" IN (SELECT substr(t.department, 16) FROM "Employee" AS t WHERE … AND <test>)`;
+    /// - `@count` of such a to-many compared with a number: the inverse references grouped and
+    ///   counted (`HAVING count(*) > 5`), the records with none decided by `0 > 5`.
+    ///
+    /// Nil when the comparison walks no relationship; ``SQLCondition/residualOnly`` when it walks
+    /// one in another way (the store then walks it in Swift, see `RelationshipQuery`), so that a
+    /// walk never reads as a field the type does not have.
+    package func relationshipCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+        guard let planning = relationshipPlanning, mayWalk(comparison) else { return nil }
+        var analyzer = RelationshipWalkAnalyzer(catalog: planning.catalog, recordType: recordType)
+        guard (try? analyzer.rewrite(.comparison(comparison))) != nil, analyzer.relationshipUses > 0 else { return nil }
+        guard case .keyPath(let path) = comparison.left, case .constant(let constant) = comparison.right else { return .residualOnly }
+        let components = path.split(separator: ".", maxSplits: 1).map(String.init)
+        guard components.count == 2, let relationship = schema?.relationship(named: components[0]),
+              let destination = planning.catalog.recordTypes[relationship.destination] else { return .residualOnly }
+        let rest = components[1]
+        switch relationship.kind {
+        case .toOne:
+            return try toOneCondition(comparison, field: relationship.name, destination: destination, rest: rest, planning: planning)
+        case .toMany(let inverse):
+            guard destination.field(named: inverse)?.type == .reference else { return .residualOnly }
+            if rest == "@count" {
+                guard comparison.modifier == .direct, comparison.options.isEmpty else { return .residualOnly }
+                return countCondition(comparison.operator, constant, destination: destination, inverse: inverse, planning: planning)
+            }
+            guard comparison.modifier != .direct else { return .residualOnly }
+            return try anyOrAllCondition(comparison, destination: destination, inverse: inverse, rest: rest, planning: planning)
+        case .referenceList:
+            return .residualOnly
+        }
+    }
+
+    /// Whether a comparison may walk a relationship: a dotted path, `SUBQUERY` or member, or the
+    /// name of an inverse to-many; the cheap test before the analysis.
+    private func mayWalk(_ comparison: ComparisonPredicate) -> Bool {
+        if RelationshipQuery.mayWalk(.comparison(comparison)) { return true }
+        for side in [comparison.left, comparison.right] {
+            if case .keyPath(let key) = side, schema?.relationship(named: key) != nil { return true }
+        }
+        return false
+    }
+
+    /// A planner for a relationship's destination, reading the same zone.
+    private func destinationPlanner(_ destination: RecordTypeSchema, planning: RelationshipPlanning) -> SQLPlanner {
+        var planner = SQLPlanner(dialect: dialect, schema: destination, recordType: destination.name)
+        planner.relationshipPlanning = planning
+        return planner
+    }
+
+    /// The stored reference of a record of the zone without its record name: `12:_defaultZone`.
+    private func referencePrefix(_ planning: RelationshipPlanning) -> String {
+        StoredValueEncoding.encodeReference(Reference(recordName: "", zoneName: planning.zone.zoneName))
+    }
+
+    /// The answer of a comparison whose left side reads `value`.
+    private func answer(_ comparison: ComparisonPredicate, for value: Value) -> Bool? {
+        var probe = comparison
+        probe.left = .keyPath("value")
+        guard let compiled = try? CompiledPredicate(.comparison(probe)) else { return nil }
+        return try? compiled.evaluate(["value": value])
+    }
+
+    private func toOneCondition(
+        _ comparison: ComparisonPredicate, field: String, destination: RecordTypeSchema, rest: String, planning: RelationshipPlanning
+    ) throws(RecordStoreError) -> SQLCondition {
+        guard comparison.modifier == .direct, let nilAnswer = answer(comparison, for: .null) else { return .residualOnly }
+        var inner = comparison
+        inner.left = .keyPath(rest)
+        let condition = try destinationPlanner(destination, planning: planning).condition(.comparison(inner))
+        guard condition.isExact, let test = condition.sql else { return .residualOnly }
+        let reference = column(field)
+        let table = dialect.quote(TableLayout.recordTable(destination.name))
+        let name = column(TableLayout.recordNameColumn)
+        let zone = column(TableLayout.zoneColumn)
+        let arguments = [SQLValue.text(referencePrefix(planning)), .text(TableLayout.zoneKey(planning.zone))] + condition.arguments
+        if nilAnswer {
+            // Nil (no reference, a dangling one, another type) passes: keep what does not fail.
+            return .exact(
+                "(\(reference) IS NULL OR \(reference) NOT IN (SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND NOT (\(test))))",
+                arguments)
+        }
+        return .exact("(\(reference) IS NOT NULL AND \(reference) IN (SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND \(test)))", arguments)
+    }
+
+    /// The record names of the destination's records whose inverse reference points at a
+    /// record of the zone, as a select list: `substr(t."department", 16)`.
+    private func inverseSelection(_ inverse: String, planning: RelationshipPlanning) -> (select: String, test: String, arguments: [SQLValue]) {
+        let prefix = referencePrefix(planning)
+        let length = prefix.unicodeScalars.count
+        let reference = column(inverse)
+        return (
+            "substr(\(reference), \(length + 1))",
+            "\(column(TableLayout.zoneColumn)) = ? AND \(reference) IS NOT NULL AND substr(\(reference), 1, \(length)) = ?",
+            [.text(TableLayout.zoneKey(planning.zone)), .text(prefix)]
+        )
+    }
+
+    private func anyOrAllCondition(
+        _ comparison: ComparisonPredicate, destination: RecordTypeSchema, inverse: String, rest: String, planning: RelationshipPlanning
+    ) throws(RecordStoreError) -> SQLCondition {
+        var inner = comparison
+        inner.left = .keyPath(rest)
+        inner.modifier = .direct
+        let condition = try destinationPlanner(destination, planning: planning).condition(.comparison(inner))
+        guard condition.isExact, let test = condition.sql else { return .residualOnly }
+        let table = dialect.quote(TableLayout.recordTable(destination.name))
+        let selection = inverseSelection(inverse, planning: planning)
+        let name = column(TableLayout.recordNameColumn)
+        if comparison.modifier == .all {
+            // Every member passes: no member fails (true when there is none).
+            return .exact(
+                "\(name) NOT IN (SELECT \(selection.select) FROM \(table) AS t WHERE \(selection.test) AND NOT (\(test)))",
+                selection.arguments + condition.arguments)
+        }
+        return .exact(
+            "\(name) IN (SELECT \(selection.select) FROM \(table) AS t WHERE \(selection.test) AND \(test))",
+            selection.arguments + condition.arguments)
+    }
+
+    private func countCondition(
+        _ operation: ComparisonOperator, _ constant: Value, destination: RecordTypeSchema, inverse: String, planning: RelationshipPlanning
+    ) -> SQLCondition {
+        let argument: SQLValue
+        switch constant {
+        case .int(let number): argument = .integer(number)
+        case .double(let number) where number.isFinite: argument = .real(number)
+        default: return .residualOnly
+        }
+        guard [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo].contains(operation),
+              let zeroAnswer = answer(ComparisonPredicate(.keyPath("value"), operation, .constant(constant)), for: .int(0))
+        else { return .residualOnly }
+        let symbol = operation == .notEqualTo ? "<>" : operation == .equalTo ? "=" : operation.symbol
+        let table = dialect.quote(TableLayout.recordTable(destination.name))
+        let selection = inverseSelection(inverse, planning: planning)
+        let name = column(TableLayout.recordNameColumn)
+        let groups = "SELECT \(selection.select) FROM \(table) AS t WHERE \(selection.test) GROUP BY \(column(inverse))"
+        if zeroAnswer {
+            // Records with no member pass: keep those whose count is not one that fails.
+            return .exact("\(name) NOT IN (\(groups) HAVING NOT (count(*) \(symbol) ?))", selection.arguments + [argument])
+        }
+        return .exact("\(name) IN (\(groups) HAVING count(*) \(symbol) ?)", selection.arguments + [argument])
+    }
+}
