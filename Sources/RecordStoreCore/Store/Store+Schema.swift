@@ -61,17 +61,13 @@ extension Store {
         try await engine.define(recordType, progress: progress)
     }
 
-    /// Defines record types, then fetch request templates: the one path of every schema file
-    /// (`.ckdb`, Core Data models). All of it is first tried on a copy of the current catalog,
-    /// so an error (a field whose type would change, a template that cannot be defined) leaves
+    /// Defines record types, then fetch request templates, in one transaction of the engine:
+    /// the one path of every schema file (`.ckdb`, Core Data models). An error (a field whose
+    /// type would change, a template that cannot be defined, a failure of the storage) leaves
     /// the store as it was.
     package func define(
         recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler? = nil
     ) async throws(RecordStoreError) {
-        var trial = try await engine.catalog()
-        for recordType in recordTypes { _ = try trial.define(recordType) }
-        for template in templates { try trial.define(template) }
-        for recordType in recordTypes { try await engine.define(recordType, progress: progress) }
-        for template in templates { try await engine.define(template) }
+        try await engine.define(recordTypes, templates: templates, progress: progress)
     }
 }
