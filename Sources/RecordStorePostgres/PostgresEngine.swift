@@ -338,8 +338,8 @@ final class PostgresEngine: StorageEngine {
     /// indexes a populated table gains are marked pending in that transaction and built after
     /// it with `CREATE INDEX CONCURRENTLY`, so writers are not locked out of the table
     /// meanwhile (``PostgresIndexBuilds``); `progress` hears each index built (without it,
-    /// each is logged). A build that fails throws, though the schema change is committed, and is
-    /// finished when the store is next opened.
+    /// each is logged). A build that fails throws ``RecordStoreError/indexBuildPending(recordTypes:reason:)``:
+    /// the schema change is committed, and the indexes are built when the store is next opened.
     ///
     /// Indexes are dropped with a plain `DROP INDEX` in the transaction: a drop does no work
     /// proportional to the table, and the transaction already locks the table exclusively
@@ -374,8 +374,20 @@ final class PostgresEngine: StorageEngine {
                 }
             }
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw await indexBuildPending(PostgresErrorMapping.storeError(error, server: location.server), defined: recordTypes.map(\.name))
         }
+    }
+
+    /// The error of a concurrent index build that failed after a schema change committed: the
+    /// record types of the change still marked pending (all of them when the marks cannot be
+    /// read), and the build's error.
+    private func indexBuildPending(_ failure: RecordStoreError, defined: [String]) async -> RecordStoreError {
+        let names = Set(defined)
+        let marked = try? await withConnection { connection in
+            try await PostgresStoreMetadata(connection: connection).marked(.pending).map(\.recordType)
+        }
+        let pending = (marked ?? []).filter(names.contains)
+        return .indexBuildPending(recordTypes: pending.isEmpty ? defined.sorted() : pending, reason: failure.description)
     }
 
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table

@@ -83,6 +83,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A template's predicate uses this `$VARIABLE` and no value was given for it; `variables`
     /// are all the template's variables, by name.
     case missingSubstitutionVariable(String, template: String, variables: [String])
+    /// A schema change is committed, but indexes it asks for are not built yet: a PostgreSQL
+    /// store builds those a change adds to a table holding records after the change commits
+    /// (`CREATE INDEX CONCURRENTLY`), and that build failed. The record types are defined as
+    /// asked and queries answer exactly, only more slowly; the store builds the indexes again
+    /// when it is next opened. `recordTypes` are the types whose indexes wait, by name;
+    /// `reason` is the build's error.
+    case indexBuildPending(recordTypes: [String], reason: String)
 
     public var description: String {
         switch self {
@@ -162,6 +169,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingSubstitutionVariable(let variable, let template, let variables):
             let list = variables.map { "$\($0)" }.joined(separator: ", ")
             return "Fetch request template '\(template)' needs a value for $\(variable) (its variables: \(list))"
+        case .indexBuildPending(let recordTypes, let reason):
+            let types = recordTypes.map { "'\($0)'" }.joined(separator: ", ")
+            return "The schema change is committed, but the indexes of \(types) are not built yet: \(reason). "
+                + "Queries answer without them, more slowly; they are built when the store is next opened"
         }
     }
 }

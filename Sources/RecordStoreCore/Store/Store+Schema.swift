@@ -38,7 +38,10 @@ extension Store {
     /// Adds a record type or fields, or changes index flags (in either mode). On a type that
     /// holds records, the indexes a change adds are built and filled; `progress` hears each index
     /// a PostgreSQL store builds (concurrently, after the change commits). The embedded engines
-    /// build them in the change's transaction and report nothing.
+    /// build them in the change's transaction and report nothing. When that later build fails,
+    /// the change stays committed and the error is
+    /// ``RecordStoreError/indexBuildPending(recordTypes:reason:)``: the indexes are built when
+    /// the store is next opened.
     ///
     /// ```swift
     /// try store.define(RecordTypeSchema(name: "City", fields: [
