@@ -69,14 +69,12 @@ struct SchemaCommand: AsyncParsableCommand {
             let schema = try SchemaFile(path: file)
             let document = schema.document
             let opened = try await store.openStore()
-            // A PostgreSQL store builds the indexes a change adds to a populated table after it
-            // commits; each one is drawn on a terminal.
-            let bar = ProgressBar(task: "Building indexes", unit: "indexes")
-            defer { bar.finish() }
-            do {
-                try await opened.apply(document, progress: bar.isEnabled ? bar.stepHandler : nil)
-            } catch {
-                throw schema.failure(error)
+            try await Self.drawingIndexBuilds { progress in
+                do throws(SchemaLanguageError) {
+                    try await opened.apply(document, progress: progress)
+                } catch {
+                    throw schema.failure(error)
+                }
             }
             let fieldCount = document.recordTypes.reduce(0) { $0 + $1.userFields.count }
             print("Applied \(Self.counted(document.recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field")))")
@@ -86,6 +84,15 @@ struct SchemaCommand: AsyncParsableCommand {
             if document.grantCount > 0 {
                 print("note: \(Self.counted(document.grantCount, "GRANT line")) kept, not enforced")
             }
+        }
+
+        /// Runs a schema change with a progress bar of the indexes it builds: a PostgreSQL store
+        /// builds those a change adds to a populated table after it commits, and each one is
+        /// drawn on a terminal (elsewhere, `body` gets no handler).
+        private static func drawingIndexBuilds(_ body: (StoreOpeningProgressHandler?) async throws -> Void) async throws {
+            let bar = ProgressBar(task: "Building indexes", unit: "indexes")
+            defer { bar.finish() }
+            try await body(bar.isEnabled ? bar.stepHandler : nil)
         }
 
         /// Whether a path names a Core Data model: an `.xcdatamodeld` or `.xcdatamodel` folder, or
@@ -104,11 +111,9 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
             let opened = try await store.openStore()
-            // A PostgreSQL store builds the indexes a change adds to a populated table after it
-            // commits; each one is drawn on a terminal.
-            let bar = ProgressBar(task: "Building indexes", unit: "indexes")
-            defer { bar.finish() }
-            try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model, progress: bar.isEnabled ? bar.stepHandler : nil) }
+            try await Self.drawingIndexBuilds { progress in
+                try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model, progress: progress) }
+            }
             let recordTypes = model.recordTypeSchemas()
             let fieldCount = recordTypes.reduce(0) { $0 + $1.fields.count }
             print("Applied \(Self.counted(recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field"))) and "

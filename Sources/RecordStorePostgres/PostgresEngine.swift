@@ -333,38 +333,41 @@ final class PostgresEngine: StorageEngine {
         return try await read { connection in try await executor.catalog(on: connection) }
     }
 
-    /// Changes a record type's schema in one transaction: its columns, their fills, dropped
-    /// indexes, and the indexes of an empty table. The indexes a populated table gains are
-    /// marked pending in that transaction and built after it with `CREATE INDEX CONCURRENTLY`,
-    /// so writers are not locked out of the table meanwhile (``PostgresIndexBuilds``); each
-    /// index built is logged (`define` has no progress handler). A build that fails throws,
-    /// though the schema change is committed, and is finished when the store is next opened.
+    /// Changes record types' schemas, then fetch request templates, in one transaction: their
+    /// columns, their fills, dropped indexes, the indexes of empty tables, and the catalog. The
+    /// indexes a populated table gains are marked pending in that transaction and built after
+    /// it with `CREATE INDEX CONCURRENTLY`, so writers are not locked out of the table
+    /// meanwhile (``PostgresIndexBuilds``); `progress` hears each index built (without it,
+    /// each is logged). A build that fails throws ``RecordStoreError/indexBuildPending(recordTypes:reason:)``:
+    /// the schema change is committed, and the indexes are built when the store is next opened.
     ///
     /// Indexes are dropped with a plain `DROP INDEX` in the transaction: a drop does no work
     /// proportional to the table, and the transaction already locks the table exclusively
     /// when it adds or drops a column; the catalog and the indexes change together.
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
-        try await define(schema, progress: nil)
-    }
-
-    /// ``define(_:)``, telling `progress` of each index built after the commit (without one,
-    /// each is logged).
-    func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+    func define(
+        _ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?
+    ) async throws(RecordStoreError) {
         let executor = self.executor
         try await write { connection in
             try await Self.lockSchema(on: connection)
             var catalog = try await executor.catalog(on: connection)
-            let before = catalog.recordTypes[schema.name]
-            let changes = try catalog.define(schema)
             let storage = PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true)
-            try await storage.apply(changes, catalog: catalog)
-            if let updated = catalog.recordTypes[schema.name] {
-                try await storage.ensureIndexes(updated)
-                if let before, before.searchableFieldNames != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
-                if let before { try await storage.applyIndexChanges(from: before, to: updated) }
+            for schema in recordTypes {
+                let before = catalog.recordTypes[schema.name]
+                let changes = try catalog.define(schema)
+                try await storage.apply(changes, catalog: catalog)
+                if let updated = catalog.recordTypes[schema.name] {
+                    try await storage.ensureIndexes(updated)
+                    if let before, before.searchableFieldNames != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
+                    if let before { try await storage.applyIndexChanges(from: before, to: updated) }
+                }
             }
+            for template in templates { try catalog.define(template) }
+            // Relationships may name types of the same batch: checked once all are in.
+            try catalog.checkRelationships()
             try await connection.execute(executor.saveCatalogStatement(catalog))
         }
+        guard !recordTypes.isEmpty else { return }
         let logger = self.logger
         do {
             try await withConnection { connection in
@@ -373,8 +376,20 @@ final class PostgresEngine: StorageEngine {
                 }
             }
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw await indexBuildPending(PostgresErrorMapping.storeError(error, server: location.server), defined: recordTypes.map(\.name))
         }
+    }
+
+    /// The error of a concurrent index build that failed after a schema change committed: the
+    /// record types of the change still marked pending (all of them when the marks cannot be
+    /// read), and the build's error.
+    private func indexBuildPending(_ failure: RecordStoreError, defined: [String]) async -> RecordStoreError {
+        let names = Set(defined)
+        let marked = try? await withConnection { connection in
+            try await PostgresStoreMetadata(connection: connection).marked(.pending).map(\.recordType)
+        }
+        let pending = (marked ?? []).filter(names.contains)
+        return .indexBuildPending(recordTypes: pending.isEmpty ? defined.sorted() : pending, reason: failure.description)
     }
 
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table
@@ -407,16 +422,6 @@ final class PostgresEngine: StorageEngine {
         try await write { connection in
             try await Self.lockSchema(on: connection)
             try await PostgresIndexBuilds(connection: connection, progress: progress).finishDeferred(catalog: executor.catalog(on: connection))
-        }
-    }
-
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
-        let executor = self.executor
-        try await write { connection in
-            try await Self.lockSchema(on: connection)
-            var catalog = try await executor.catalog(on: connection)
-            try catalog.define(template)
-            try await connection.execute(executor.saveCatalogStatement(catalog))
         }
     }
 

@@ -12,21 +12,39 @@ struct PostgresStoreMetadata {
 
     private var table: String { PostgresDialect.quote(PostgresLayout.metadataTable) }
 
+    /// The value stored under a name, nil when there is none.
+    ///
+    /// ```swift
+    /// try await metadata.value(named: "collationVersion")   // the ICU version, as UTF-8
+    /// ```
+    func value(named name: String) async throws -> Data? {
+        var value: Data?
+        try await connection.forEachRow(SQLStatement(sql: "SELECT value FROM \(table) WHERE name = $1", arguments: [.text(name)])) { row in
+            if case .blob(let stored) = row.value(at: 0) { value = stored }
+            return false
+        }
+        return value
+    }
+
+    /// Stores a value under a name, replacing the one stored there; with `replacing: false`, a
+    /// value already stored is kept.
+    ///
+    /// ```swift
+    /// try await metadata.setValue(Data("1".utf8), named: "layoutVersion")
+    /// ```
+    func setValue(_ value: Data, named name: String, replacing: Bool = true) async throws {
+        try await connection.execute(SQLStatement(
+            sql: "INSERT INTO \(table) (name, value) VALUES ($1, $2) ON CONFLICT (name) DO \(replacing ? "UPDATE SET value = excluded.value" : "NOTHING")",
+            arguments: [.text(name), .blob(value)]))
+    }
+
     /// The store's identifier and cursor key, made on first use.
     func loadSecret() async throws -> StoreSecret {
         let fresh = StoreSecret.random()
-        try await connection.execute(SQLStatement(
-            sql: "INSERT INTO \(table) (name, value) VALUES ('storeIdentifier', $1), ('cursorKey', $2) ON CONFLICT (name) DO NOTHING",
-            arguments: [.blob(Data(fresh.storeIdentifier)), .blob(Data(fresh.key))]))
-        var identifier = Data()
-        var key = Data()
-        try await connection.forEachRow(SQLStatement(sql: "SELECT name, value FROM \(table) WHERE name IN ('storeIdentifier', 'cursorKey')")) { row in
-            if case .text(let name) = row.value(at: 0), case .blob(let value) = row.value(at: 1) {
-                if name == "storeIdentifier" { identifier = value } else { key = value }
-            }
-            return true
-        }
-        guard identifier.count == 16, key.count == 32 else {
+        try await setValue(Data(fresh.storeIdentifier), named: "storeIdentifier", replacing: false)
+        try await setValue(Data(fresh.key), named: "cursorKey", replacing: false)
+        guard let identifier = try await value(named: "storeIdentifier"), let key = try await value(named: "cursorKey"),
+              identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }
         return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
@@ -38,11 +56,7 @@ struct PostgresStoreMetadata {
     /// - 1: record tables and the registry store the default zone as the empty string
     ///   (``TableLayout/zoneKey(_:)``), no longer by its name.
     func migrateLayout(catalog: SchemaCatalog) async throws {
-        var stored: Int64 = 0
-        try await connection.forEachRow(SQLStatement(sql: "SELECT value FROM \(table) WHERE name = 'layoutVersion'")) { row in
-            if case .blob(let value) = row.value(at: 0) { stored = Int64(String(decoding: value, as: UTF8.self)) ?? 0 }
-            return false
-        }
+        let stored = try await value(named: "layoutVersion").flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
         guard stored < Self.layoutVersion else { return }
         let arguments: [SQLValue] = [.text(TableLayout.zoneKey(.default)), .text(ZoneID.default.zoneName)]
         for schema in catalog.sorted {
@@ -52,9 +66,7 @@ struct PostgresStoreMetadata {
         }
         try await connection.execute(SQLStatement(
             sql: "UPDATE \(PostgresDialect.quote(TableLayout.registryTable)) SET zone = $1 WHERE zone = $2", arguments: arguments))
-        try await connection.execute(SQLStatement(
-            sql: "INSERT INTO \(table) (name, value) VALUES ('layoutVersion', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            arguments: [.blob(Data(String(Self.layoutVersion).utf8))]))
+        try await setValue(Data(String(Self.layoutVersion).utf8), named: "layoutVersion")
     }
 
     /// The layout this version of the engine writes (``migrateLayout(catalog:)``).
@@ -64,11 +76,7 @@ struct PostgresStoreMetadata {
     /// collation (a toolchain upgrade), and records the current version.
     func refreshSortKeys(catalog: SchemaCatalog) async throws {
         let current = UnicodeCollation.version
-        var stored: String?
-        try await connection.forEachRow(SQLStatement(sql: "SELECT value FROM \(table) WHERE name = 'collationVersion'")) { row in
-            if case .blob(let value) = row.value(at: 0) { stored = String(decoding: value, as: UTF8.self) }
-            return false
-        }
+        let stored = try await value(named: "collationVersion").map { String(decoding: $0, as: UTF8.self) }
         guard stored != current else { return }
         if stored != nil {
             let storage = PostgresSchemaStorage(connection: connection)
@@ -79,9 +87,7 @@ struct PostgresStoreMetadata {
                 }
             }
         }
-        try await connection.execute(SQLStatement(
-            sql: "INSERT INTO \(table) (name, value) VALUES ('collationVersion', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            arguments: [.blob(Data(current.utf8))]))
+        try await setValue(Data(current.utf8), named: "collationVersion")
     }
 
     /// Index builds a record type waits for, recorded in `$metadata` as `<kind><record type>`.
@@ -96,20 +102,12 @@ struct PostgresStoreMetadata {
     /// Records that a record type's indexes wait for a build. Each mark holds a fresh token, so a
     /// builder that read an older one leaves the new mark in place (``clear(_:_:token:)``).
     func mark(_ build: IndexBuild, _ recordType: String) async throws {
-        try await connection.execute(SQLStatement(
-            sql: "INSERT INTO \(table) (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            arguments: [.text(build.rawValue + recordType), .blob(Data(UUID().uuidString.utf8))]))
+        try await setValue(Data(UUID().uuidString.utf8), named: build.rawValue + recordType)
     }
 
     /// The token of a record type's mark, nil when its indexes wait for no such build.
     func indexBuild(_ build: IndexBuild, of recordType: String) async throws -> Data? {
-        var token: Data?
-        try await connection.forEachRow(SQLStatement(
-            sql: "SELECT value FROM \(table) WHERE name = $1", arguments: [.text(build.rawValue + recordType)])) { row in
-            if case .blob(let value) = row.value(at: 0) { token = value }
-            return false
-        }
-        return token
+        try await value(named: build.rawValue + recordType)
     }
 
     /// Every record type marked for a build, with its mark's token.

@@ -30,14 +30,13 @@ struct SQLiteDeferredIndexes {
 
     /// Whether the record type's indexes wait for the end of a bulk load.
     func isDeferred(_ recordType: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM \(metadata) WHERE name = ?", arguments: [Self.namePrefix + recordType]) ?? false
+        try SQLiteStoreMetadata(db: db).value(named: Self.namePrefix + recordType, as: Data.self) != nil
     }
 
     /// Drops the record type's B-tree indexes (those a table of that type has, now or when
     /// created) and records that they wait.
     func `defer`(_ recordType: String, catalog: SchemaCatalog) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO \(metadata) (name, value) VALUES (?, X'')", arguments: [Self.namePrefix + recordType])
+        try SQLiteStoreMetadata(db: db).setValue(Data(), named: Self.namePrefix + recordType)
         for index in SQLiteListTable(recordType: recordType).searchIndexes {
             try db.execute(sql: "DROP INDEX IF EXISTS \(quote(index))")
         }

@@ -58,8 +58,8 @@ struct SQLiteDerivedColumns {
     /// another version of ICU's collation (a toolchain upgrade), and records the version.
     func refreshSortKeys(_ catalog: SchemaCatalog) throws {
         let current = UnicodeCollation.version
-        let stored = try String.fetchOne(
-            db, sql: "SELECT value FROM \(quote(SQLiteStoreSecret.table)) WHERE name = ?", arguments: [Self.collationVersionName])
+        let metadata = SQLiteStoreMetadata(db: db)
+        let stored = try metadata.value(named: Self.collationVersionName, as: String.self)
         guard stored != current else { return }
         if stored != nil {
             for schema in catalog.sorted {
@@ -70,9 +70,7 @@ struct SQLiteDerivedColumns {
                 }
             }
         }
-        try db.execute(
-            sql: "INSERT INTO \(quote(SQLiteStoreSecret.table)) (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            arguments: [Self.collationVersionName, current])
+        try metadata.setValue(current, named: Self.collationVersionName)
     }
 
     /// Computes a field's derived columns for every row that has a string in it.

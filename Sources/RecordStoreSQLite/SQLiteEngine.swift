@@ -131,32 +131,31 @@ final class SQLiteEngine: StorageEngine {
         changeFeed.committed(changes)
     }
 
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+    /// Defines the record types, then the templates, in one write transaction: the columns and
+    /// indexes each change asks for are made (and filled) in it, and the catalog is saved once.
+    /// The indexes are built in the transaction; `progress` hears nothing.
+    func define(
+        _ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?
+    ) async throws(RecordStoreError) {
         let (executor, storage) = (self.executor, self.storage)
         try await writing { db in
             try SQLiteConnection.run(db) { connection in
                 var catalog = try await executor.catalog(on: connection)
-                let before = catalog.recordTypes[schema.name]
-                let changes = try catalog.define(schema)
-                try storage.apply(changes, catalog: catalog, db)
-                if let updated = catalog.recordTypes[schema.name] {
-                    try storage.ensureIndexes(updated, db)
-                    if let before, before.searchableFieldNames != updated.searchableFieldNames {
-                        try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
+                for schema in recordTypes {
+                    let before = catalog.recordTypes[schema.name]
+                    let changes = try catalog.define(schema)
+                    try storage.apply(changes, catalog: catalog, db)
+                    if let updated = catalog.recordTypes[schema.name] {
+                        try storage.ensureIndexes(updated, db)
+                        if let before, before.searchableFieldNames != updated.searchableFieldNames {
+                            try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
+                        }
+                        if let before { try SQLiteIndexChanges(db: db).apply(from: before, to: updated) }
                     }
-                    if let before { try SQLiteIndexChanges(db: db).apply(from: before, to: updated) }
                 }
-                try connection.execute(executor.saveCatalogStatement(catalog))
-            }
-        }
-    }
-
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
-        let executor = self.executor
-        try await writing { db in
-            try SQLiteConnection.run(db) { connection in
-                var catalog = try await executor.catalog(on: connection)
-                try catalog.define(template)
+                for template in templates { try catalog.define(template) }
+                // Relationships may name types of the same batch: checked once all are in.
+                try catalog.checkRelationships()
                 try connection.execute(executor.saveCatalogStatement(catalog))
             }
         }

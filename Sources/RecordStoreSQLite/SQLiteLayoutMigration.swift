@@ -29,12 +29,10 @@ enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
     static let currentVersion: Int64 = 4
 
-    private static var metadata: String { SQLiteDialect.quote(SQLiteStoreSecret.table) }
-
     /// Migrates the database to ``currentVersion`` when it is older.
     static func migrate(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler? = nil) throws {
         let derivedColumns = SQLiteDerivedColumns(db: db, progress: progress)
-        let stored = try Int64.fetchOne(db, sql: "SELECT value FROM \(metadata) WHERE name = 'layoutVersion'")
+        let stored = try SQLiteStoreMetadata(db: db).value(named: versionName, as: Int64.self)
         if stored == nil, catalog.recordTypes.isEmpty {
             try derivedColumns.refreshSortKeys(catalog)
             return try setVersion(currentVersion, db)
@@ -64,10 +62,11 @@ enum SQLiteLayoutMigration {
         try derivedColumns.refreshSortKeys(catalog)
     }
 
+    /// The name of the layout version in `$metadata`.
+    private static let versionName = "layoutVersion"
+
     private static func setVersion(_ version: Int64, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO \(metadata) (name, value) VALUES ('layoutVersion', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-            arguments: [version])
+        try SQLiteStoreMetadata(db: db).setValue(version, named: versionName)
     }
 
     /// Version 3 to 4: the default zone's rows and registry entries hold its key, the empty

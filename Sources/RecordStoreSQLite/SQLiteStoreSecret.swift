@@ -16,8 +16,9 @@ enum SQLiteStoreSecret {
         try db.execute(
             sql: "INSERT OR IGNORE INTO \(quoted) (name, value) VALUES ('storeIdentifier', ?), ('cursorKey', ?)",
             arguments: [Data(fresh.storeIdentifier), Data(fresh.key)])
-        let identifier = try Data.fetchOne(db, sql: "SELECT value FROM \(quoted) WHERE name = 'storeIdentifier'") ?? Data()
-        let key = try Data.fetchOne(db, sql: "SELECT value FROM \(quoted) WHERE name = 'cursorKey'") ?? Data()
+        let metadata = SQLiteStoreMetadata(db: db)
+        let identifier = try metadata.value(named: "storeIdentifier", as: Data.self) ?? Data()
+        let key = try metadata.value(named: "cursorKey", as: Data.self) ?? Data()
         guard identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }

@@ -37,7 +37,7 @@ final class WaitingEngine: StorageEngine {
         self.base = base
     }
 
-    /// The record types ``define(_:)`` was called for, in order.
+    /// The record types ``define(_:templates:progress:)`` was called for, in order.
     var definedRecordTypes: [String] { definitions.withLock { $0 } }
 
     var name: String { base.name }
@@ -55,11 +55,10 @@ final class WaitingEngine: StorageEngine {
     func zones() async throws(RecordStoreError) -> [ZoneID] { try await base.zones() }
     func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) { try await base.deleteZone(zone) }
     func catalog() async throws(RecordStoreError) -> SchemaCatalog { try await base.catalog() }
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
-        definitions.withLock { $0.append(schema.name) }
-        try await base.define(schema)
+    func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        definitions.withLock { $0.append(contentsOf: recordTypes.map(\.name)) }
+        try await base.define(recordTypes, templates: templates, progress: progress)
     }
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) { try await base.define(template) }
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] { try await base.records(query) }
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int { try await base.count(query) }
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {

@@ -97,15 +97,14 @@ final class DictionaryEngine: StorageEngine {
         contents.withLock { $0.catalog }
     }
 
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+    /// All or nothing: the record types and templates are defined on a copy of the catalog,
+    /// which replaces the stored one only when every one of them succeeded.
+    func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         try contents.withLock { (contents: inout Contents) throws(RecordStoreError) in
-            _ = try contents.catalog.define(schema)
-        }
-    }
-
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
-        try contents.withLock { (contents: inout Contents) throws(RecordStoreError) in
-            try contents.catalog.define(template)
+            var catalog = contents.catalog
+            for schema in recordTypes { _ = try catalog.define(schema) }
+            for template in templates { try catalog.define(template) }
+            contents.catalog = catalog
         }
     }
 

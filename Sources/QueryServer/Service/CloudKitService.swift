@@ -91,7 +91,7 @@ public final class CloudKitService: Sendable {
         case .zoneNotFound: .zoneNotFound
         case .recordNotFound: .notFound
         case .conflict: .conflict
-        case .storage, .serverUnavailable: .internalError
+        case .storage, .serverUnavailable, .indexBuildPending: .internalError
         default: .badRequest
         }
         return ServerError(code, code == .internalError ? "the server's database failed: \(error)" : "\(error)")

@@ -50,15 +50,18 @@ import PredicateLanguage
 
     /// The current schema of every record type.
     func catalog() async throws(RecordStoreError) -> SchemaCatalog
-    /// Adds or updates a record type's schema and its indexes.
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError)
-    /// Adds or updates a record type's schema and its indexes, telling `progress` of each index
-    /// it builds on a table that holds records (an engine that builds them otherwise may tell
-    /// nothing: the default calls ``define(_:)``).
-    func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
-    /// Adds or replaces a fetch request template in the stored catalog, checked by
-    /// `SchemaCatalog.define(_:)` against the catalog of the same transaction.
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError)
+    /// Adds or updates record types' schemas and their indexes, then adds or replaces fetch
+    /// request templates, in one transaction: when one of them fails, none is applied. Each is
+    /// checked by `SchemaCatalog.define` against the catalog of that transaction, in order (a
+    /// template may name a record type of the same call). `progress` hears each index the
+    /// engine builds on a table that holds records (an engine that builds them otherwise may
+    /// tell nothing). ``Store``'s `define` methods all come here, one record type or template
+    /// at a time or, for a schema file, all of it at once.
+    ///
+    /// ```swift
+    /// try await engine.define([city, country], templates: [FetchRequestTemplate(name: "Big", recordType: "City")], progress: nil)
+    /// ```
+    func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
 
     /// The records a query selects, in order (after its keyset position or offset, at most its limit).
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record]
@@ -103,9 +106,23 @@ import PredicateLanguage
 extension StorageEngine {
     /// A server engine by default: only the `async` methods.
     @_spi(StorageEngine) public var answersSynchronously: Bool { false }
-    /// Defines the schema; nothing is reported.
-    @_spi(StorageEngine) public func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
-        try await define(schema)
+    /// Adds or updates a record type's schema and its indexes: the batch
+    /// ``define(_:templates:progress:)`` of one type, telling `progress` of each index it builds.
+    ///
+    /// ```swift
+    /// try await engine.define(RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)]))
+    /// ```
+    @_spi(StorageEngine) public func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
+        try await define([schema], templates: [], progress: progress)
+    }
+    /// Adds or replaces a fetch request template in the stored catalog: the batch
+    /// ``define(_:templates:progress:)`` of one template.
+    ///
+    /// ```swift
+    /// try await engine.define(FetchRequestTemplate(name: "All", recordType: "City"))
+    /// ```
+    @_spi(StorageEngine) public func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
+        try await define([], templates: [template], progress: nil)
     }
     /// No relationship walks of its own: ``Store`` walks them.
     @_spi(StorageEngine) public var plansRelationshipWalks: Bool { false }

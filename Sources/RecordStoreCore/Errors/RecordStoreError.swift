@@ -96,6 +96,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A delete was refused by a relationship whose deletion rule is deny: `record` still
     /// reaches `blockedBy` through `relationship` of `recordType`. Nothing was saved or deleted.
     case deleteDenied(RecordID, relationship: String, recordType: String, blockedBy: RecordID)
+    /// A schema change is committed, but indexes it asks for are not built yet: a PostgreSQL
+    /// store builds those a change adds to a table holding records after the change commits
+    /// (`CREATE INDEX CONCURRENTLY`), and that build failed. The record types are defined as
+    /// asked and queries answer exactly, only more slowly; the store builds the indexes again
+    /// when it is next opened. `recordTypes` are the types whose indexes wait, by name;
+    /// `reason` is the build's error.
+    case indexBuildPending(recordTypes: [String], reason: String)
 
     public var description: String {
         switch self {
@@ -184,6 +191,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .deleteDenied(let id, let relationship, let type, let blocker):
             return "Cannot delete \(id): relationship '\(relationship)' of record type '\(type)' has deletion rule Deny "
                 + "and still reaches \(blocker)"
+        case .indexBuildPending(let recordTypes, let reason):
+            let types = recordTypes.map { "'\($0)'" }.joined(separator: ", ")
+            return "The schema change is committed, but the indexes of \(types) are not built yet: \(reason). "
+                + "Queries answer without them, more slowly; they are built when the store is next opened"
         }
     }
 }

@@ -97,16 +97,18 @@ package final class MemoryEngine: StorageEngine {
         state.withLock { $0.catalog }
     }
 
-    package func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) {
+    /// Defines the record types and templates on a copy of the catalog, which replaces the
+    /// store's only when all of them succeeded.
+    package func define(
+        _ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?
+    ) async throws(RecordStoreError) {
         try state.withLock { (state: inout State) throws(RecordStoreError) in
-            _ = try state.catalog.define(schema)
-            state.generation &+= 1
-        }
-    }
-
-    package func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
-        try state.withLock { (state: inout State) throws(RecordStoreError) in
-            try state.catalog.define(template)
+            var catalog = state.catalog
+            for schema in recordTypes { _ = try catalog.define(schema) }
+            for template in templates { try catalog.define(template) }
+            // Relationships may name types of the same batch: checked once all are in.
+            try catalog.checkRelationships()
+            state.catalog = catalog
             state.generation &+= 1
         }
     }

@@ -36,11 +36,9 @@ final class RelationshipWalkingEngine: StorageEngine {
     func zones() async throws(RecordStoreError) -> [ZoneID] { try await base.zones() }
     func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) { try await base.deleteZone(zone) }
     func catalog() async throws(RecordStoreError) -> SchemaCatalog { try await base.catalog() }
-    func define(_ schema: RecordTypeSchema) async throws(RecordStoreError) { try await base.define(schema) }
-    func define(_ schema: RecordTypeSchema, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
-        try await base.define(schema, progress: progress)
+    func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        try await base.define(recordTypes, templates: templates, progress: progress)
     }
-    func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) { try await base.define(template) }
     func optimize() async throws(RecordStoreError) { try await base.optimize() }
     var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {

@@ -38,7 +38,10 @@ extension Store {
     /// Adds a record type or fields, or changes index flags (in either mode). On a type that
     /// holds records, the indexes a change adds are built and filled; `progress` hears each index
     /// a PostgreSQL store builds (concurrently, after the change commits). The embedded engines
-    /// build them in the change's transaction and report nothing.
+    /// build them in the change's transaction and report nothing. When that later build fails,
+    /// the change stays committed and the error is
+    /// ``RecordStoreError/indexBuildPending(recordTypes:reason:)``: the indexes are built when
+    /// the store is next opened.
     ///
     /// ```swift
     /// try store.define(RecordTypeSchema(name: "City", fields: [
@@ -84,18 +87,13 @@ extension Store {
         try await define(recordTypes: recordTypes, templates: [], progress: progress)
     }
 
-    /// Defines record types, then fetch request templates: the one path of every schema file
-    /// (`.ckdb`, Core Data models). All of it is first tried on a copy of the current catalog,
-    /// so an error (a field whose type would change, a template that cannot be defined) leaves
+    /// Defines record types, then fetch request templates, in one transaction of the engine:
+    /// the one path of every schema file (`.ckdb`, Core Data models). An error (a field whose
+    /// type would change, a template that cannot be defined, a failure of the storage) leaves
     /// the store as it was.
     package func define(
         recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler? = nil
     ) async throws(RecordStoreError) {
-        var trial = try await engine.catalog()
-        for recordType in recordTypes { _ = try trial.define(recordType) }
-        for template in templates { try trial.define(template) }
-        try trial.checkRelationships()
-        for recordType in recordTypes { try await engine.define(recordType, progress: progress) }
-        for template in templates { try await engine.define(template) }
+        try await engine.define(recordTypes, templates: templates, progress: progress)
     }
 }

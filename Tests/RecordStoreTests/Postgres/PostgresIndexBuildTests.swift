@@ -191,4 +191,44 @@ struct PostgresIndexBuildTests {
         #expect(try await Self.marks(engine).isEmpty)
         #expect(try await Self.answers(reopened) == expected)
     }
+
+    /// A value too long for a B-tree entry (PostgreSQL's limit is about 2.7 kB): 3,000 random
+    /// CJK ideographs, 9 kB of UTF-8 that compression cannot bring under the limit.
+    static func unindexableText() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(String.UnicodeScalarView((0..<3_000).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator)) }))
+    }
+
+    @Test func aConcurrentBuildThatFailsSaysTheChangeIsCommittedAndTheIndexesPending() async throws {
+        let url = try PostgresTestServer.freshStoreURL()
+        let store = try await Store.open(url: url)
+        let unindexed = FieldSchema(name: "body", type: .string, isQueryable: false, isSortable: false)
+        try await store.define(RecordTypeSchema(name: "Note", fields: [unindexed]))
+        let text = Self.unindexableText()
+        _ = try await store.save([Record(recordType: "Note", recordID: RecordID(recordName: "long"), fields: ["body": .string(text)])])
+        // Making the field queryable asks for its indexes on a populated table: built
+        // concurrently after the change commits, they fail on the value too long to index.
+        let indexed = FieldSchema(name: "body", type: .string, isQueryable: true, isSortable: false)
+        var failure: RecordStoreError?
+        do {
+            try await store.define(RecordTypeSchema(name: "Note", fields: [indexed]))
+        } catch {
+            failure = error
+        }
+        guard case .indexBuildPending(let recordTypes, let reason)? = failure else {
+            Issue.record("expected indexBuildPending, got \(String(describing: failure))")
+            return
+        }
+        #expect(recordTypes == ["Note"])
+        // The field index (zone, body, record name) of a 9 kB value exceeds the 8 kB page's limit.
+        #expect(reason == "Storage error: PostgreSQL refused a statement: index row requires 9024 bytes, maximum size is 8191 (SQLSTATE 54000)")
+        #expect(failure?.description.hasPrefix("The schema change is committed, but the indexes of 'Note' are not built yet: ") == true)
+        #expect(failure?.description.hasSuffix("Queries answer without them, more slowly; they are built when the store is next opened") == true)
+        // The change is committed; the indexes wait, and queries answer exactly without them.
+        #expect(try await store.schema(for: "Note")?.field(named: "body") == indexed)
+        // (Through the open store: opening another would build the indexes again, and fail again.)
+        let engine = try #require(store.engine as? PostgresEngine)
+        #expect(try await Self.marks(engine) == ["pendingIndexes:Note"])
+        #expect(try await store.count(ofType: "Note", matching: FormatPredicate(format: "body == %@", argumentArray: [.string(text)])) == 1)
+    }
 }
