@@ -101,6 +101,22 @@ struct ConsoleBrowserTests {
         let cities = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
         #expect(picked["recordNames"] == .array(cities.records.map { .string($0.recordID.recordName) }))
 
+        // At every width nothing lies past the viewport and the results have room; below 640 px
+        // the record types are a menu above the query.
+        for width in [360, 768, 1400, 1920] {
+            let layout = try #require(steps["layout\(width)"], "no layout at \(width) px")
+            #expect(layout["width"] == .integer(Int64(width)))
+            #expect(layout["past"] == [], "past the viewport at \(width) px")
+            #expect(layout["cut"] == [], "text cut at \(width) px")
+            #expect(layout["pageScrollsSideways"] == false)
+            #expect(layout["hintInCard"] == true)
+            #expect((layout["resultsHeight"]?.integerValue ?? 0) >= 150, "results \(layout["resultsHeight"] ?? .null) px tall at \(width) px")
+            #expect(layout["rows"] == 20)
+            #expect(layout["sidebar"] == .bool(width >= 640))
+            #expect(layout["typeMenu"] == .bool(width < 640))
+            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema"])
+        }
+
         // Highlighting: each token in its class; the server's canonical form.
         let highlight = try #require(steps["highlight"])
         #expect(highlight["tokens"] == [

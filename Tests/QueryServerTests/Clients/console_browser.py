@@ -121,6 +121,61 @@ class Console:
             self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"console-{name}.png"))
 
 
+# What lies past the viewport's sides: each element whose box crosses the left or right edge and
+# that no scrolling (or clipping) ancestor inside the viewport holds; elements hidden or of no size
+# are skipped. Also: whether the page scrolls sideways, the results panel's height, text cut in
+# the hint, the tabs and the header.
+LAYOUT_SCRIPT = """
+const width = document.documentElement.clientWidth;
+const inside = (rect) => rect.left >= -0.5 && rect.right <= width + 0.5;
+function describe(node) {
+  let text = node.tagName.toLowerCase();
+  if (node.id) text += '#' + node.id;
+  else if (node.classList.length) text += '.' + [...node.classList].join('.');
+  return text;
+}
+function held(node) {
+  for (let parent = node.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+    const style = getComputedStyle(parent);
+    if (style.overflowX !== 'visible' && inside(parent.getBoundingClientRect())) return true;
+  }
+  return false;
+}
+const past = [];
+for (const node of document.body.querySelectorAll('*')) {
+  const rect = node.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0 || getComputedStyle(node).visibility === 'hidden') continue;
+  if (node.closest('svg') && node.tagName.toLowerCase() !== 'svg') continue;
+  if (!inside(rect) && !held(node)) past.push(describe(node));
+}
+const cut = [...document.querySelectorAll('.hint, .tabs button, header label, .type-menu, #summary, #page-info')]
+  .filter((node) => node.getClientRects().length > 0 && node.scrollWidth > node.clientWidth + 1).map(describe);
+const hint = document.querySelector('.hint').getBoundingClientRect();
+const card = document.querySelector('.card').getBoundingClientRect();
+const panel = document.getElementById('results-panel').getBoundingClientRect();
+return {
+  width: window.innerWidth, past: [...new Set(past)], cut,
+  pageScrollsSideways: document.documentElement.scrollWidth > width,
+  hintInCard: hint.left >= card.left && hint.right <= card.right && hint.bottom <= card.bottom,
+  resultsHeight: Math.round(panel.height), rows: document.querySelectorAll('#results-table tbody tr').length,
+  sidebar: getComputedStyle(document.querySelector('nav')).display !== 'none',
+  typeMenu: getComputedStyle(document.querySelector('.type-menu')).display !== 'none',
+  tabs: [...document.querySelectorAll('.tabs button')].map((b) => b.textContent),
+};
+"""
+
+
+def layout_at(console, width, height=800):
+    """Resizes the page to `width` and reports what overflows (see LAYOUT_SCRIPT)."""
+    console.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 640})
+    console.wait.until(lambda d: d.execute_script("return window.innerWidth") == width)
+    time.sleep(0.2)
+    result = console.driver.execute_script(LAYOUT_SCRIPT)
+    console.screenshot(f"width-{width}")
+    return result
+
+
 def driver_text_nodes(driver, selector):
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild ? e.firstChild.textContent : '')", selector)
@@ -169,6 +224,11 @@ def main():
         console.rerun(lambda: console.find('#record-types button[data-type="City"]').click())
         report("pick", selected=selected(), hash=driver.execute_script("return location.hash"),
                recordNames=[row["recordName"] for row in console.rows()])
+
+        # Every width: nothing past the viewport, the results in view; a phone has a menu of types.
+        for width in (360, 768, 1400, 1920):
+            report(f"layout{width}", **layout_at(console, width))
+        layout_at(console, 1280)
 
         # Highlighting and the canonical form of a valid predicate.
         console.type_predicate('population > 50000 AND timezone == "Europe/Paris"')

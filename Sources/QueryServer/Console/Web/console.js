@@ -113,6 +113,9 @@
 
   function renderTypes() {
     const list = $('record-types');
+    // Narrow screens show the same types as a menu above the query.
+    $('type-menu').replaceChildren(...state.schema.map((type) => element('option', { value: type.recordType, text: type.recordType,
+      selected: type.recordType === state.type })));
     if (state.schema.length === 0) {
       list.replaceChildren(element('p', { class: 'empty', text: 'No record types yet: save records with records/modify or query import.' }));
       return;
@@ -130,6 +133,7 @@
     state.type = name;
     history.replaceState(null, '', '#type=' + encodeURIComponent(name));
     for (const button of $('record-types').querySelectorAll('button')) button.classList.toggle('selected', button.dataset.type === name);
+    $('type-menu').value = name;
     renderSorts();
     run();
   }
@@ -560,6 +564,7 @@
       if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); run(); }
     });
     predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
+    $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
     $('run').addEventListener('click', run);
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
