@@ -238,9 +238,146 @@ struct ConsoleBrowserTests {
         #expect(unlocked["errorShown"] == false)
         #expect(unlocked["types"] == ["City"])
         #expect(unlocked["rows"] == 12)
+        // Writes need a server-to-server key: the panel shows the API's refusal, and nothing changes.
+        let refused = try #require(steps["writeRefused"])
+        #expect(refused["state"] == "edit")
+        #expect(refused["error"]?.stringValue?.hasPrefix("ACCESS_DENIED ") == true)
+        let refusedName = try #require(refused["recordName"]?.stringValue)
+        #expect(try await store.record(for: RecordID(recordName: refusedName))?.fields["name"] != .string("Changed with a token"))
         let resources = unlocked["resources"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(resources.contains { $0.hasSuffix("/public/records/query?ckAPIToken=console-token") })
         #expect(resources.contains { $0.hasSuffix("/public/schema?ckAPIToken=console-token") })
+    }
+
+    /// The JSON lines of a script's output by step.
+    static func steps(_ output: String) throws -> [String: JSONValue] {
+        var steps: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONValue(parsing: Array(line.utf8))
+            steps[entry["step"]?.stringValue ?? ""] = entry
+        }
+        return steps
+    }
+
+    /// Checks that the record panel shows a record as records/lookup answers it: each field's
+    /// value and type, a schema field the record lacks as null, and the system fields.
+    static func expectShown(_ shown: JSONValue?, _ lookup: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .object(let fields)? = lookup?["fields"], case .object(let shownFields)? = shown?["fields"] else {
+            Issue.record("no fields: \(String(describing: shown)) / \(String(describing: lookup))", sourceLocation: sourceLocation)
+            return
+        }
+        for (name, field) in fields {
+            #expect(shownFields[name]?["value"] == field["value"], "\(name)", sourceLocation: sourceLocation)
+            #expect(shownFields[name]?["type"] == field["type"], "\(name)", sourceLocation: sourceLocation)
+        }
+        for (name, field) in shownFields where fields[name] == nil {
+            #expect(field["value"] == .null, "\(name) is not in the record", sourceLocation: sourceLocation)
+        }
+        let system = shown?["system"]
+        #expect(system?["recordName"] == lookup?["recordName"], sourceLocation: sourceLocation)
+        #expect(system?["recordType"] == lookup?["recordType"], sourceLocation: sourceLocation)
+        #expect(system?["recordChangeTag"] == lookup?["recordChangeTag"], sourceLocation: sourceLocation)
+        #expect(system?["zone"] == lookup?["zoneID"]?["zoneName"], sourceLocation: sourceLocation)
+        for stamp in ["created", "modified"] {
+            let milliseconds = lookup?[stamp]?["timestamp"]?.integerValue
+            #expect(milliseconds != nil && system?[stamp] == .string(String(milliseconds ?? 0)), "\(stamp)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The fields of the cities of `RecordsQueryTests.cities()` as records/lookup answers them.
+    static func cityFields(name: String, population: Int64, country: String, latitude: Double, longitude: Double, tags: [String]) -> JSONValue {
+        [
+            "name": ["value": .string(name), "type": "STRING"], "population": ["value": .integer(population), "type": "INT64"],
+            "countrycode": ["value": .string(country), "type": "STRING"],
+            "location": ["value": ["latitude": .number(latitude), "longitude": .number(longitude)], "type": "LOCATION"],
+            "tags": ["value": .array(tags.map(JSONValue.string)), "type": "STRING_LIST"],
+            "description": ["value": .string("\(name) is a city in \(country)"), "type": "STRING"],
+        ]
+    }
+
+    @Test func theRecordPanelShowsEveryFieldAndWritesThroughModifyWithTheChangeTag() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        let store = try await RecordsQueryTests.servedStore()
+        let (status, output, order) = try await ServerHarness.withServer(store: store) { server in
+            let order = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
+                .records.map(\.recordID.recordName)
+            let (status, output) = try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--edit"])
+            return (status, output, order)
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        let steps = try Self.steps(output)
+
+        // Every field of the record, whole lists and the system fields, as records/lookup answers.
+        let opened = try #require(steps["detail"])
+        #expect(opened["shown"]?["state"] == "view")
+        #expect(opened["shown"]?["title"] == "City paris")
+        #expect(opened["lookup"]?["fields"] == Self.cityFields(name: "Paris", population: 2_138_551, country: "FR", latitude: 48.8566,
+                                                               longitude: 2.3522, tags: ["capital", "river"]))
+        Self.expectShown(opened["shown"], opened["lookup"])
+        #expect(opened["shown"]?["fields"]?["tags"]?["items"] == ["capital", "river"])
+        #expect(steps["detailLayout360"]?["past"] == [])
+        #expect(steps["detailLayout360"]?["pageScrollsSideways"] == false)
+
+        // Keyboard: Escape gives the focus back to the row, the arrows move, Enter opens.
+        let paris = try #require(order.firstIndex(of: "paris"))
+        #expect(steps["keyboard"] == ["step": "keyboard", "focused": "paris", "below": .string(order[paris + 1]), "opened": "paris"])
+
+        // Nothing is written without Save, nor when a value does not fit its type.
+        #expect(steps["unsaved"]?["population"] == 2_138_551)
+        #expect(steps["invalid"]?["state"] == "edit")
+        #expect(steps["invalid"]?["error"] == #"INVALID population: "abc" is not a whole number"#)
+
+        // Saved through records/modify: a new change tag, the panel showing the stored record.
+        let edited = try #require(steps["edited"])
+        #expect(edited["error"] == .null)
+        #expect(edited["lookup"]?["fields"]?["population"] == ["value": 2_200_000, "type": "INT64"])
+        #expect(edited["lookup"]?["fields"]?["tags"] == ["value": ["capital", "river", "seine"], "type": "STRING_LIST"])
+        #expect(edited["lookup"]?["recordChangeTag"] != opened["lookup"]?["recordChangeTag"])
+        Self.expectShown(edited["shown"], edited["lookup"])
+
+        // A second client's change: CONFLICT, the server's version beside the edit; overwriting
+        // writes the edited field over the server's record (keeping the other client's change).
+        let conflict = try #require(steps["conflict"])
+        #expect(conflict["rows"] == [["name", "Paris", "Paris (console)", "Paris"], ["population", "2200000", "not edited", "2300000"]])
+        #expect(conflict["message"]?.stringValue?.hasPrefix("This record was changed by someone else since you opened it (change tag \(edited["lookup"]?["recordChangeTag"]?.stringValue ?? "?") is now ") == true)
+        let overwritten = try #require(steps["overwritten"])
+        #expect(overwritten["lookup"]?["fields"]?["name"] == ["value": "Paris (console)", "type": "STRING"])
+        #expect(overwritten["lookup"]?["fields"]?["population"] == ["value": 2_300_000, "type": "INT64"])
+        Self.expectShown(overwritten["shown"], overwritten["lookup"])
+        // Or the server's version is taken, and the edit dropped.
+        let reloaded = try #require(steps["reloaded"])
+        #expect(reloaded["lookup"]?["fields"]?["name"] == ["value": "Paris", "type": "STRING"])
+        Self.expectShown(reloaded["shown"], reloaded["lookup"])
+
+        // A new record from a form typed by the schema, then a copy of it under another name.
+        let created = try #require(steps["created"])
+        #expect(created["form"] == ["countrycode:STRING", "description:STRING", "location:LOCATION", "name:STRING", "population:INT64", "tags:STRING_LIST"])
+        #expect(created["error"] == .null)
+        let toulouse = Self.cityFields(name: "Toulouse", population: 504_078, country: "FR", latitude: 43.6047, longitude: 1.4442, tags: ["river", "rose"])
+        #expect(created["lookup"]?["fields"] == toulouse)
+        Self.expectShown(created["shown"], created["lookup"])
+        let duplicated = try #require(steps["duplicated"])
+        guard case .object(var copy) = toulouse else { return }
+        copy["name"] = ["value": "Toulouse bis", "type": "STRING"]
+        #expect(duplicated["lookup"]?["fields"] == .object(copy))
+        Self.expectShown(duplicated["shown"], duplicated["lookup"])
+
+        // Delete asks first; then the record is gone from the store and the page.
+        let deleted = try #require(steps["deleted"])
+        #expect(deleted["confirm"] == "Delete City toulouse-2? It cannot be undone.")
+        #expect(deleted["kept"] == "toulouse-2")
+        #expect(deleted["lookup"]?["serverErrorCode"] == "NOT_FOUND")
+        #expect(deleted["rows"]?.arrayValue?.contains("toulouse") == true)
+        #expect(deleted["rows"]?.arrayValue?.contains("toulouse-2") == false)
+        #expect(steps["editProblems"]?["problems"] == [])
+
+        // What the store holds at the end.
+        #expect(try await store.record(for: RecordID(recordName: "toulouse-2")) == nil)
+        #expect(try await store.record(for: RecordID(recordName: "toulouse"))?.fields["population"] == .int(504_078))
+        let stored = try #require(try await store.record(for: RecordID(recordName: "paris")))
+        #expect(stored.fields["name"] == .string("Paris"))
+        #expect(stored.fields["population"] == .int(2_300_000))
+        #expect(stored.fields["tags"] == .list([.string("capital"), .string("river"), .string("seine")]))
     }
 
     /// A double as JavaScript's `String(number)` writes it (for the coordinates GeoNames has, five decimals at most).

@@ -1,12 +1,14 @@
 """Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
 
-    console_browser.py BASE_URL [--token TOKEN]
+    console_browser.py BASE_URL [--token TOKEN | --edit]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
 them against the store. With QUERY_CONSOLE_SCREENSHOTS=DIRECTORY, it also saves 1280x800
 screenshots of the main views there (console-*.png). With --token, the server has credentials:
-the script checks that the page asks for the API token and then sends it.
+the script checks that the page asks for the API token and then sends it (and that a write is
+refused). With --edit, it opens, edits, creates, copies and deletes records in the record panel,
+with a second client (plain HTTP) making conflicts.
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -16,6 +18,9 @@ import json
 import os
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -197,10 +202,207 @@ def token_flow(driver, base, token):
            types=[button.get_attribute("data-type") for button in console.find_all("#record-types button")],
            rows=len(console.rows()), resources=sorted(set(resources)))
 
+    # Writes need a server-to-server key: the page shows the API's refusal.
+    panel = Panel(console)
+    panel.open(console.rows()[0]["recordName"])
+    panel.click("#detail-edit")
+    panel.wait_state("edit")
+    panel.fill({"name": "Changed with a token"})
+    panel.click("#detail-save")
+    console.wait.until(lambda d: panel.error() is not None)
+    report("writeRefused", state=panel.state(), error=panel.error(), recordName=panel.shown()["recordName"])
+
+
+def api(base, operation, body, token=None):
+    """A second client: one request to the server's API, its JSON answer (an error's too)."""
+    url = f"{base}/database/1/iCloud.com.example.cities/production/public/{operation}"
+    if token:
+        url += "?ckAPIToken=" + urllib.parse.quote(token)
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return json.loads(error.read())
+
+
+def lookup(base, name, token=None):
+    return api(base, "records/lookup", {"records": [{"recordName": name}]}, token)["records"][0]
+
+
+class Panel:
+    """The record panel: what it shows, and waiting for it."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def state(self):
+        panel = self.console.find("#detail")
+        return None if "hidden" in (panel.get_attribute("class") or "") else panel.get_attribute("data-state")
+
+    def wait_state(self, state):
+        self.console.wait.until(lambda d: self.state() == state and
+                                d.execute_script("return document.getElementById('detail').dataset.saving === undefined"))
+
+    def open(self, name):
+        self.console.find(f'#results-table tbody tr[data-record-name="{name}"]').click()
+        self.wait_loaded()
+
+    def wait_loaded(self):
+        self.console.wait.until(lambda d: self.console.find("#detail").get_attribute("data-loaded") == "true")
+
+    def shown(self):
+        fields = {}
+        for row in self.console.find_all("#detail-fields tr"):
+            fields[row.get_attribute("data-field")] = {
+                "type": row.get_attribute("data-type"), "value": json.loads(row.get_attribute("data-value")),
+                "items": [item.get_attribute("textContent") for item in row.find_elements(By.CSS_SELECTOR, "li")]}
+        system = {row.get_attribute("data-system"): row.get_attribute("data-value") for row in self.console.find_all("#detail-system tr")}
+        return {"state": self.state(), "title": self.console.find("#detail-title").text,
+                "recordName": self.console.find("#detail").get_attribute("data-record-name"), "fields": fields, "system": system}
+
+    def error(self):
+        box = self.console.find("#detail-error")
+        return box.text if box.is_displayed() else None
+
+    def fill(self, values):
+        for name, text in values.items():
+            box = self.console.find(f'#detail-form [data-field="{name}"]')
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys(Keys.BACKSPACE)
+            if text:
+                box.send_keys(text)
+
+    def click(self, selector):
+        self.console.find(selector).click()
+
+
+def edit_flow(driver, base):
+    """The record panel: every field as records/lookup answers; edits, a new record, a copy, a
+    deletion and conflicts with a second client, all through records/modify."""
+    console = Console(driver)
+    panel = Panel(console)
+    driver.get(base + "/")
+    console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+
+    panel.open("paris")
+    report("detail", shown=panel.shown(), lookup=lookup(base, "paris"))
+    console.screenshot("detail")
+    report("detailLayout360", **layout_at(console, 360))
+    layout_at(console, 1280)
+
+    # Escape closes the panel and gives the focus back to the row; Enter on a row opens it.
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    console.wait.until(lambda d: panel.state() is None)
+    focused = driver.execute_script("return document.activeElement.dataset.recordName || null")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    below = driver.execute_script("return document.activeElement.dataset.recordName || null")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    panel.wait_loaded()
+    report("keyboard", focused=focused, below=below, opened=panel.shown()["recordName"])
+
+    # An edit given up writes nothing.
+    panel.click("#detail-edit")
+    panel.wait_state("edit")
+    panel.fill({"population": "1"})
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+    report("unsaved", population=lookup(base, "paris")["fields"]["population"]["value"])
+
+    # A value the field's type cannot hold is refused before anything is sent.
+    panel.click("#detail-edit")
+    panel.fill({"population": "abc"})
+    panel.click("#detail-save")
+    console.wait.until(lambda d: panel.error() is not None)
+    report("invalid", state=panel.state(), error=panel.error())
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+
+    # Saved: the panel shows what records/modify answered.
+    panel.click("#detail-edit")
+    panel.fill({"population": "2200000", "tags": "capital\nriver\nseine"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("edited", shown=panel.shown(), lookup=lookup(base, "paris"), error=panel.error())
+
+    # A second client changes the record while it is edited: the server's version beside the
+    # edit; overwriting keeps the other client's change of another field.
+    panel.click("#detail-edit")
+    panel.fill({"name": "Paris (console)"})
+    other = lookup(base, "paris")
+    api(base, "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "paris", "fields": {"population": {"value": 2300000, "type": "INT64"}}}}]})
+    panel.click("#detail-save")
+    panel.wait_state("conflict")
+    rows = [[cell.get_attribute("textContent") for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in console.find_all("#conflict-table tbody tr")]
+    report("conflict", message=console.find("#conflict-message").text, rows=rows, before=other)
+    console.screenshot("conflict")
+    panel.click("#conflict-overwrite")
+    panel.wait_state("view")
+    report("overwritten", shown=panel.shown(), lookup=lookup(base, "paris"))
+
+    # Another conflict, resolved by taking the server's version.
+    panel.click("#detail-edit")
+    panel.fill({"name": "Lutèce"})
+    api(base, "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "paris", "fields": {"name": {"value": "Paris", "type": "STRING"}}}}]})
+    panel.click("#detail-save")
+    panel.wait_state("conflict")
+    panel.click("#conflict-reload")
+    panel.wait_state("view")
+    report("reloaded", shown=panel.shown(), lookup=lookup(base, "paris"))
+
+    # A new record, typed by the schema.
+    panel.click("#detail-close")
+    console.find("#new-record").click()
+    panel.wait_state("new")
+    form = [box.get_attribute("data-field") + ":" + box.get_attribute("data-type") for box in console.find_all("#detail-form [data-field]")]
+    console.find("#new-record-name").send_keys("toulouse")
+    panel.fill({"name": "Toulouse", "population": "504078", "countrycode": "FR", "location": "43.6047, 1.4442",
+                "tags": "river\nrose", "description": "Toulouse is a city in FR"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("created", form=form, shown=panel.shown(), lookup=lookup(base, "toulouse"), error=panel.error())
+
+    # A copy under another name.
+    panel.click("#detail-duplicate")
+    panel.wait_state("duplicate")
+    console.find("#new-record-name").send_keys("toulouse-2")
+    panel.fill({"name": "Toulouse bis"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("duplicated", shown=panel.shown(), lookup=lookup(base, "toulouse-2"))
+
+    # Delete asks first; Cancel keeps the record.
+    panel.click("#detail-delete")
+    panel.wait_state("delete")
+    confirm = console.find("#detail-body .confirm").text
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+    kept = lookup(base, "toulouse-2").get("recordName")
+    panel.click("#detail-delete")
+    panel.wait_state("delete")
+    panel.click("#confirm-delete")
+    console.wait.until(lambda d: panel.state() is None)
+    console.wait.until(lambda d: not console.find_all('#results-table tbody tr[data-record-name="toulouse-2"]'))
+    report("deleted", confirm=confirm, kept=kept, lookup=lookup(base, "toulouse-2"),
+           rows=[row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")])
+    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    report("editProblems", problems=[entry.get("message") for entry in logs])
+
 
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()
+    if len(sys.argv) > 2 and sys.argv[2] == "--edit":
+        try:
+            edit_flow(driver, base)
+        finally:
+            driver.quit()
+        return
     if len(sys.argv) > 3 and sys.argv[2] == "--token":
         try:
             token_flow(driver, base, sys.argv[3])

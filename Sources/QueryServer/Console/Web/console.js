@@ -354,6 +354,26 @@
     loadPage();
   }
 
+  /// Keys on a row: Enter opens it, the arrows (and Home, End) move to another.
+  function rowKey(event) {
+    const row = event.target.closest('tbody tr');
+    if (!row) return;
+    const rows = [...row.parentElement.children];
+    let index = rows.indexOf(row);
+    switch (event.key) {
+      case 'Enter': case ' ': event.preventDefault(); openRecord(row.dataset.recordName, row); return;
+      case 'ArrowDown': index = Math.min(rows.length - 1, index + 1); break;
+      case 'ArrowUp': index = Math.max(0, index - 1); break;
+      case 'Home': index = 0; break;
+      case 'End': index = rows.length - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    for (const other of rows) other.tabIndex = -1;
+    rows[index].tabIndex = 0;
+    rows[index].focus();
+  }
+
   function formatScalar(value, type) {
     if (value === null || value === undefined) return '';
     switch (type) {
@@ -403,7 +423,7 @@
       const fields = columns();
       const head = element('tr', {}, element('th', { text: '#' }), element('th', { text: 'recordName' }),
         ...fields.map((field) => element('th', { title: field.type }, field.name, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
-      const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName },
+      const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName, tabindex: index === 0 ? '0' : '-1' },
         element('td', { class: 'row-number', text: String(first + index + 1) }),
         element('td', { class: 'record-name', text: record.recordName }),
         ...fields.map((field) => {
@@ -412,7 +432,13 @@
           return element('td', { class: text === null ? 'null' : numeric ? 'number' : null, 'data-field': field.name,
             title: text !== null && text.length > 30 ? text : null, text: text === null ? '—' : text });
         })));
-      results.replaceChildren(element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows)));
+      const table = element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows));
+      table.addEventListener('click', (event) => {
+        const row = event.target.closest('tbody tr');
+        if (row) openRecord(row.dataset.recordName, row);
+      });
+      table.addEventListener('keydown', rowKey);
+      results.replaceChildren(table);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
     $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
@@ -539,6 +565,393 @@
       (state.pageIndex + 1) + ' · equirectangular projection, true to scale at ' + degrees(middle, 'N', 'S') + ' · graticule every ' + step + '°';
   }
 
+  // ---- The record panel: every field of one record, and edits through records/modify.
+  //
+  // The panel shows the record as records/lookup answers it. Edit, Duplicate and New record open
+  // a form typed by the schema; nothing is written until Save. An update or a delete carries the
+  // record's change tag, so a record changed meanwhile by another client is not overwritten
+  // unawares: the server answers CONFLICT with its version, shown beside the edit.
+
+  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null };
+
+  function recordFromRow(recordName) { return state.records.find((record) => record.recordName === recordName) || null; }
+
+  function zoneBody() { return state.zone && state.zone !== '_defaultZone' ? { zoneID: { zoneName: state.zone } } : {}; }
+
+  async function openRecord(recordName, returnFocus) {
+    detail.returnFocus = returnFocus || null;
+    detail.record = recordFromRow(recordName) || { recordName, recordType: state.type, fields: {} };
+    detail.edit = null;
+    detail.conflict = null;
+    setDetailMode('view');
+    $('detail').dataset.loaded = 'false';
+    try {
+      const answer = await call('records/lookup', { records: [{ recordName }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      if (detail.record.recordName !== recordName) return;
+      if (!found || found.serverErrorCode) {
+        showDetailError(new Failure(found ? found.serverErrorCode : 'NOT_FOUND', found ? found.reason : 'no answer for ' + recordName));
+      } else {
+        detail.record = found;
+        if (detail.mode === 'view') renderDetail();
+      }
+    } catch (failure) {
+      showDetailError(failure);
+    }
+    $('detail').dataset.loaded = 'true';
+  }
+
+  function newRecord(from) {
+    detail.returnFocus = document.activeElement;
+    detail.record = from ? { recordType: from.recordType, fields: from.fields } : { recordType: state.type, fields: {} };
+    detail.conflict = null;
+    setDetailMode(from ? 'duplicate' : 'new');
+  }
+
+  function closeDetail() {
+    detail.mode = null;
+    $('detail').classList.add('hidden');
+    delete $('detail').dataset.state;
+    const target = detail.returnFocus;
+    detail.returnFocus = null;
+    if (target && document.contains(target)) target.focus();
+  }
+
+  function setDetailMode(mode) {
+    detail.mode = mode;
+    hideDetailError();
+    renderDetail();
+    $('detail').classList.remove('hidden');
+    const first = $('detail').querySelector('[data-autofocus]') || $('detail-close');
+    first.focus();
+  }
+
+  function showDetailError(failure) {
+    const box = $('detail-error');
+    box.replaceChildren(element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure)));
+    box.classList.remove('hidden');
+  }
+
+  function hideDetailError() { $('detail-error').classList.add('hidden'); }
+
+  function button(text, attributes, action) {
+    const node = element('button', { type: 'button', class: 'plain', text, ...attributes });
+    node.addEventListener('click', action);
+    return node;
+  }
+
+  function formatTimestamp(milliseconds) {
+    const date = new Date(Number(milliseconds));
+    return date.toLocaleString() + ' (' + date.toISOString() + ')';
+  }
+
+  function valueNode(field) {
+    if (!field || field.value === null || field.value === undefined) return element('span', { class: 'null', text: '—' });
+    const type = (field.type || '').replace(/_LIST$/, '');
+    if (Array.isArray(field.value)) {
+      if (field.value.length === 0) return element('span', { class: 'null', text: 'empty list' });
+      return element('ol', { class: 'list' }, ...field.value.map((member) => element('li', { text: formatScalar(member, type) })));
+    }
+    return element('span', { text: type === 'TIMESTAMP' ? formatTimestamp(field.value) : formatScalar(field.value, type) });
+  }
+
+  /// The fields a form or a view lists: the schema's, then any other the record has.
+  function fieldList(record) {
+    const fields = typeSchema(record.recordType).fields.map((field) => ({ name: field.fieldName, type: field.type }));
+    const known = new Set(fields.map((field) => field.name));
+    for (const [name, field] of Object.entries(record.fields || {})) if (!known.has(name)) fields.push({ name, type: field.type || '' });
+    return fields;
+  }
+
+  function renderDetail() {
+    const panel = $('detail');
+    const record = detail.record;
+    panel.dataset.state = detail.mode;
+    panel.dataset.recordName = record.recordName || '';
+    const title = detail.mode === 'new' ? 'New ' + record.recordType : detail.mode === 'duplicate' ? 'Copy of a ' + record.recordType
+      : record.recordType + ' ' + record.recordName;
+    $('detail-title').textContent = title;
+    const body = $('detail-body');
+    switch (detail.mode) {
+      case 'view': body.replaceChildren(...viewNodes(record)); break;
+      case 'edit': case 'new': case 'duplicate': body.replaceChildren(formNode(record)); break;
+      case 'delete': body.replaceChildren(...deleteNodes(record)); break;
+      case 'conflict': body.replaceChildren(...conflictNodes()); break;
+      default: body.replaceChildren();
+    }
+  }
+
+  function zoneName(record) { return (record.zoneID && record.zoneID.zoneName) || state.zone || '_defaultZone'; }
+
+  function viewNodes(record) {
+    const system = [
+      ['recordName', record.recordName, record.recordName],
+      ['recordType', record.recordType, record.recordType],
+      ['zone', zoneName(record), zoneName(record)],
+      ['recordChangeTag', record.recordChangeTag || '—', record.recordChangeTag || null],
+      ['created', record.created ? formatTimestamp(record.created.timestamp) : '—', record.created ? String(record.created.timestamp) : null],
+      ['modified', record.modified ? formatTimestamp(record.modified.timestamp) : '—', record.modified ? String(record.modified.timestamp) : null],
+    ];
+    const actions = element('div', { class: 'detail-actions' },
+      button('Edit', { id: 'detail-edit', 'data-autofocus': true, title: 'Edit the fields (E)' }, () => startEdit()),
+      button('Duplicate', { id: 'detail-duplicate' }, () => newRecord(detail.record)),
+      button('Delete…', { id: 'detail-delete', class: 'plain danger' }, () => { detail.mode = 'delete'; hideDetailError(); renderDetail(); focusFirst(); }));
+    return [
+      actions,
+      element('h3', { text: 'Fields' }),
+      element('table', { id: 'detail-fields', class: 'detail-table' }, element('tbody', {}, ...fieldList(record).map((field) => {
+        const value = (record.fields || {})[field.name];
+        return element('tr', { 'data-field': field.name, 'data-value': value ? JSON.stringify(value.value) : 'null',
+          'data-type': value && value.type ? value.type : field.type },
+          element('th', { text: field.name }), element('td', { class: 'field-type', text: (value && value.type) || field.type }),
+          element('td', { class: 'field-value' }, valueNode(value)));
+      }))),
+      element('h3', { text: 'System fields' }),
+      element('table', { id: 'detail-system', class: 'detail-table' }, element('tbody', {}, ...system.map(([name, text, raw]) =>
+        element('tr', { 'data-system': name, 'data-value': raw }, element('th', { text: name }), element('td', { text })))))];
+  }
+
+  function focusFirst() { const first = $('detail').querySelector('[data-autofocus]'); if (first) first.focus(); }
+
+  function startEdit() {
+    detail.conflict = null;
+    setDetailMode('edit');
+  }
+
+  // The text a form shows for a value, and back: one line per member of a list, a location as
+  // "latitude, longitude", a timestamp in ISO 8601, bytes in base64, a reference by its name.
+  function scalarText(value, type) {
+    if (value === null || value === undefined) return '';
+    switch (type) {
+      case 'TIMESTAMP': return new Date(Number(value)).toISOString();
+      case 'LOCATION': return value.latitude + ', ' + value.longitude;
+      case 'REFERENCE': return value.recordName || '';
+      default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }
+  }
+
+  function fieldText(field, type) {
+    if (!field || field.value === null || field.value === undefined) return '';
+    if (Array.isArray(field.value)) return field.value.map((member) => scalarText(member, type.replace(/_LIST$/, ''))).join('\n');
+    return scalarText(field.value, type);
+  }
+
+  class InputError extends Error {}
+
+  function parseScalar(text, type) {
+    switch (type) {
+      case 'STRING': return text;
+      case 'INT64': {
+        if (!/^[+-]?\d+$/.test(text.trim())) throw new InputError('"' + text + '" is not a whole number');
+        const number = Number(text.trim());
+        if (!Number.isSafeInteger(number)) throw new InputError(text + ' is too large for the console (at most 2^53 − 1)');
+        return number;
+      }
+      case 'DOUBLE': {
+        const number = Number(text.trim());
+        if (text.trim() === '' || !Number.isFinite(number)) throw new InputError('"' + text + '" is not a number');
+        return number;
+      }
+      case 'TIMESTAMP': {
+        const milliseconds = Date.parse(text.trim());
+        if (Number.isNaN(milliseconds)) throw new InputError('"' + text + '" is not a date (ISO 8601: 2024-05-01T12:00:00Z)');
+        return milliseconds;
+      }
+      case 'LOCATION': {
+        const parts = text.split(',').map((part) => Number(part.trim()));
+        if (parts.length !== 2 || parts.some((part) => !Number.isFinite(part)) || Math.abs(parts[0]) > 90 || Math.abs(parts[1]) > 180) {
+          throw new InputError('"' + text + '" is not "latitude, longitude"');
+        }
+        return { latitude: parts[0], longitude: parts[1] };
+      }
+      case 'REFERENCE': return { recordName: text.trim(), action: 'NONE' };
+      case 'BYTES':
+        try { atob(text.trim()); } catch (_) { throw new InputError('"' + text + '" is not base64'); }
+        return text.trim();
+      default: throw new InputError(type + ' cannot be edited here');
+    }
+  }
+
+  /// A form input's value for records/modify: null when empty (the field is cleared).
+  function parseInput(text, type) {
+    if (type.endsWith('_LIST')) {
+      const lines = text.split('\n').filter((line) => line.trim() !== '');
+      if (lines.length === 0) return null;
+      return lines.map((line) => parseScalar(type === 'STRING_LIST' ? line : line.trim(), type.replace(/_LIST$/, '')));
+    }
+    if (text === '') return null;
+    return parseScalar(text, type);
+  }
+
+  function formNode(record) {
+    const creating = detail.mode !== 'edit';
+    const form = element('form', { id: 'detail-form', novalidate: true });
+    const rows = [];
+    if (creating) {
+      rows.push(element('label', { class: 'form-row' }, element('span', { class: 'form-name', text: 'recordName' }),
+        element('span', { class: 'form-type', text: 'optional: generated when empty' }),
+        element('input', { id: 'new-record-name', name: 'recordName', autocomplete: 'off', spellcheck: 'false', 'data-autofocus': true })));
+    }
+    fieldList(record).forEach((field, index) => {
+      const type = field.type || 'STRING';
+      const initial = detail.edit && field.name in detail.edit ? detail.edit[field.name] : fieldText((record.fields || {})[field.name], type);
+      const editable = !type.startsWith('ASSET');
+      const list = type.endsWith('_LIST');
+      const input = list || initial.includes('\n')
+        ? element('textarea', { rows: String(Math.min(8, Math.max(2, initial.split('\n').length + 1))) })
+        : element('input', { autocomplete: 'off', inputmode: type === 'INT64' ? 'numeric' : type === 'DOUBLE' ? 'decimal' : null });
+      input.value = initial;
+      input.dataset.field = field.name;
+      input.dataset.type = type;
+      input.dataset.initial = fieldText((record.fields || {})[field.name], type);
+      input.spellcheck = false;
+      if (!editable) input.disabled = true;
+      if (!creating && index === 0) input.dataset.autofocus = 'true';
+      const hint = list ? type.replace('_LIST', '') + ' list, one a line' : type === 'LOCATION' ? 'latitude, longitude'
+        : type === 'TIMESTAMP' ? 'ISO 8601' : type === 'REFERENCE' ? 'record name' : type;
+      rows.push(element('label', { class: 'form-row' }, element('span', { class: 'form-name', text: field.name }),
+        element('span', { class: 'form-type', text: hint }), input));
+    });
+    const save = element('button', { type: 'submit', class: 'primary', id: 'detail-save', text: detail.mode === 'edit' ? 'Save' : 'Create' });
+    const cancel = button('Cancel', { id: 'detail-cancel' }, () => cancelEdit());
+    form.append(element('p', { class: 'form-note', text: 'Nothing is written until you ' + (detail.mode === 'edit' ? 'save' : 'create') +
+      '. An empty box clears its field.' }), ...rows, element('div', { class: 'detail-actions' }, save, cancel));
+    form.addEventListener('submit', (event) => { event.preventDefault(); saveForm(form); });
+    return form;
+  }
+
+  function cancelEdit() {
+    detail.edit = null;
+    if (detail.mode === 'edit' || detail.mode === 'delete' || detail.mode === 'conflict') setDetailMode('view'); else closeDetail();
+  }
+
+  /// The fields a form changed, parsed; throws an InputError naming the field.
+  function changedFields(form, everything) {
+    const fields = {};
+    for (const input of form.querySelectorAll('[data-field]')) {
+      if (input.disabled) continue;
+      if (!everything && input.value === input.dataset.initial) continue;
+      let value;
+      try { value = parseInput(input.value, input.dataset.type); } catch (error) {
+        if (error instanceof InputError) { input.focus(); throw new InputError(input.dataset.field + ': ' + error.message); }
+        throw error;
+      }
+      if (everything && value === null) continue;
+      fields[input.dataset.field] = { value, type: input.dataset.type };
+    }
+    return fields;
+  }
+
+  async function saveForm(form) {
+    hideDetailError();
+    const creating = detail.mode !== 'edit';
+    let fields;
+    try { fields = changedFields(form, creating); } catch (error) {
+      if (error instanceof InputError) { showDetailError(new Failure('INVALID', error.message)); return; }
+      throw error;
+    }
+    if (!creating && Object.keys(fields).length === 0) { showDetailError(new Failure('UNCHANGED', 'nothing to save: no field was changed')); return; }
+    // What was typed, kept if the server answers with a conflict.
+    detail.edit = {};
+    for (const input of form.querySelectorAll('[data-field]')) if (input.value !== input.dataset.initial) detail.edit[input.dataset.field] = input.value;
+    const record = creating
+      ? { recordType: detail.record.recordType, fields, ...(form.querySelector('#new-record-name').value.trim() ? { recordName: form.querySelector('#new-record-name').value.trim() } : {}) }
+      : { recordName: detail.record.recordName, recordType: detail.record.recordType, recordChangeTag: detail.record.recordChangeTag, fields };
+    await modify(creating ? 'create' : 'update', record, fields);
+  }
+
+  /// One operation through records/modify; the answer shown (a conflict beside the edit).
+  async function modify(operationType, record, fields) {
+    const panel = $('detail');
+    panel.dataset.saving = 'true';
+    let answer;
+    try {
+      answer = await call('records/modify', { operations: [{ operationType, record }], ...zoneBody() });
+    } catch (failure) {
+      delete panel.dataset.saving;
+      showDetailError(failure);
+      return;
+    }
+    delete panel.dataset.saving;
+    const result = (answer.records || [])[0];
+    if (!result) { showDetailError(new Failure('ERROR', 'records/modify answered no record')); return; }
+    if (result.serverErrorCode === 'CONFLICT' && result.serverRecord) {
+      detail.conflict = { operationType, fields, server: result.serverRecord, reason: result.reason };
+      detail.mode = 'conflict';
+      renderDetail();
+      focusFirst();
+      return;
+    }
+    if (result.serverErrorCode) { showDetailError(new Failure(result.serverErrorCode, result.reason)); return; }
+    detail.edit = null;
+    detail.conflict = null;
+    refreshPage();
+    if (result.deleted) { closeDetail(); flash('Deleted ' + result.recordName + '.'); return; }
+    detail.record = result;
+    setDetailMode('view');
+    flash((operationType === 'create' ? 'Created ' : 'Saved ') + result.recordName + '.');
+  }
+
+  function flash(text) {
+    const note = $('detail-note');
+    note.textContent = text;
+    note.classList.remove('hidden');
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => note.classList.add('hidden'), 4000);
+  }
+
+  function deleteNodes(record) {
+    return [
+      element('p', { class: 'confirm', text: 'Delete ' + record.recordType + ' ' + record.recordName + '? It cannot be undone.' }),
+      element('div', { class: 'detail-actions' },
+        button('Delete', { id: 'confirm-delete', class: 'plain danger', 'data-autofocus': true }, () =>
+          modify('delete', { recordName: record.recordName, recordChangeTag: record.recordChangeTag })),
+        button('Cancel', { id: 'detail-cancel' }, () => cancelEdit()))];
+  }
+
+  function conflictNodes() {
+    const conflict = detail.conflict;
+    const server = conflict.server;
+    const deleting = conflict.operationType === 'delete';
+    // The fields edited, then those the other client changed.
+    const opened = detail.record.fields || {};
+    const same = (a, b) => JSON.stringify(a ? a.value : null) === JSON.stringify(b ? b.value : null);
+    const changed = fieldList(server).map((field) => field.name).filter((name) => !same(opened[name], (server.fields || {})[name]));
+    const names = deleting ? changed : [...new Set([...Object.keys(conflict.fields), ...changed])];
+    const rows = names.map((name) => {
+      const mine = conflict.fields[name];
+      const theirs = (server.fields || {})[name];
+      const before = opened[name];
+      return element('tr', { 'data-field': name },
+        element('th', { text: name }),
+        element('td', { class: 'conflict-before' }, valueNode(before)),
+        element('td', { class: 'conflict-mine' }, deleting ? element('span', { class: 'null', text: 'deleted' })
+          : name in conflict.fields ? valueNode(mine) : element('span', { class: 'null', text: 'not edited' })),
+        element('td', { class: 'conflict-server' }, valueNode(theirs)));
+    });
+    const retried = deleting
+      ? { recordName: server.recordName, recordChangeTag: server.recordChangeTag }
+      : { recordName: server.recordName, recordType: server.recordType, recordChangeTag: server.recordChangeTag, fields: conflict.fields };
+    return [
+      element('p', { class: 'confirm', id: 'conflict-message',
+        text: 'This record was changed by someone else since you opened it (change tag ' + (detail.record.recordChangeTag || '—') + ' is now ' +
+          (server.recordChangeTag || '—') + '). ' + (deleting ? 'Nothing was deleted.' : 'Your edit was not saved.') }),
+      element('div', { class: 'table-scroll' }, element('table', { id: 'conflict-table', class: 'detail-table' },
+        element('thead', {}, element('tr', {}, element('th', { text: 'Field' }), element('th', { text: 'When opened' }),
+          element('th', { text: deleting ? 'Yours' : 'Your edit' }), element('th', { text: 'Server now' }))),
+        element('tbody', {}, ...rows))),
+      element('div', { class: 'detail-actions' },
+        button('Reload the server’s version', { id: 'conflict-reload', 'data-autofocus': true }, () => {
+          detail.record = server; detail.edit = null; detail.conflict = null; refreshPage(); setDetailMode('view');
+        }),
+        button(deleting ? 'Delete anyway' : 'Overwrite with my edit', { id: 'conflict-overwrite', class: 'plain danger' }, () => {
+          detail.record = server;
+          modify(conflict.operationType, retried, conflict.fields);
+        }))];
+  }
+
+  function refreshPage() { if (state.type) loadPage(); }
+
   // ---- Tabs and wiring.
 
   function showTab(name) {
@@ -565,6 +978,11 @@
     });
     predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
     $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
+    $('detail-close').addEventListener('click', closeDetail);
+    $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && detail.mode) { event.preventDefault(); if (detail.mode === 'view') closeDetail(); else cancelEdit(); }
+    });
     $('run').addEventListener('click', run);
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
