@@ -143,6 +143,31 @@ struct ConsoleBrowserTests {
         #expect(invalid["check"]?["marked"] == ["AND"])
         #expect(invalid["tokens"]?.arrayValue?.contains(["tok-keyword tok-error-mark", "AND"]) == true)
 
+        // Checked against the schema as you type: an unknown field, its caret, and a one-click fix.
+        let unknown = try #require(steps["unknownField"])
+        #expect(unknown["check"]?["state"] == "invalid")
+        #expect(unknown["check"]?["text"]?.stringValue?.hasPrefix("✗ Field 'populaton' does not exist in record type 'City'; did you mean 'population'?\n") == true)
+        #expect(unknown["check"]?["caret"] == "populaton > 50000\n^^^^^^^^^")
+        #expect(unknown["check"]?["marked"] == ["populaton"])
+        #expect(unknown["fixes"] == ["Use population"])
+        // A failed Run: the error once (in the check), the last results kept and marked stale.
+        let failed = try #require(steps["failedRun"])
+        #expect(failed["messagesShown"] == 1)
+        #expect(failed["requestError"] == false)
+        #expect(failed["stale"] == "The last Run failed (BAD_REQUEST): these are the results of the query that ran before.")
+        #expect(failed["staleMarked"] == true)
+        #expect(failed["summary"] == "City · the query failed")
+        #expect(failed["kept"] == true)
+        let fixed = try #require(steps["fixed"])
+        #expect(fixed["predicate"] == "population > 50000")
+        #expect(fixed["check"]?["state"] == "valid")
+        #expect(fixed["stale"] == "The predicate changed: these results are of the previous one. Enter runs it.")
+        // A value of another type than the field's.
+        let mismatch = try #require(steps["mismatch"])
+        #expect(mismatch["check"]?["text"]?.stringValue?.hasPrefix(#"✗ population is INT64 and "abc" is a string: the comparison can match no record"#) == true)
+        #expect(mismatch["check"]?["caret"] == .string(#"population == "abc""# + "\n^^^^^^^^^^"))
+        #expect(mismatch["check"]?["marked"] == ["population"])
+
         // Sorted by population (descending) then name, ten rows a page, paged through the cursor.
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 50000"),
                                     sorts: [Sort("population", ascending: false), Sort("name")])
@@ -208,8 +233,12 @@ struct ConsoleBrowserTests {
 
         // Nothing but the server's own routes was fetched, and the browser reported no problem
         // (a Content-Security-Policy violation would be one).
+        // The only errors are the failed Run's: its query and its plan, refused (400) for the unknown field.
         let network = try #require(steps["network"])
-        #expect(network["problems"] == [])
+        let refused = (network["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
+            .filter { $0.hasSuffix(" - Failed to load resource: the server responded with a status of 400 (Bad Request)") }
+        #expect(refused.map { $0.components(separatedBy: "/public/").last?.components(separatedBy: " ").first } == ["records/query", "records/explain"])
+        #expect(network["problems"]?.arrayValue?.count == refused.count)
         for resource in network["resources"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             #expect(resource.hasPrefix("http://127.0.0.1:") && resource.contains("/database/1/iCloud.com.example.cities/production/public/"), "fetched \(resource)")
         }

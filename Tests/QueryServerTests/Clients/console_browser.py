@@ -441,6 +441,27 @@ def main():
         report("invalid", tokens=console.tokens(), check=console.check())
         console.screenshot("error")
 
+        # Checked against the record type's schema: an unknown field, with its caret and a fix.
+        console.type_predicate("populaton > 50000")
+        report("unknownField", check=console.check(), fixes=[fix.text for fix in console.find_all("#check .did-you-mean")])
+        # Run anyway: the error shows once, and the last results stay on screen, marked stale.
+        before = [row["recordName"] for row in console.rows()]
+        console.rerun(lambda: console.find("#predicate").send_keys(Keys.ENTER))
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('body *')].filter(e => e.children.length === 0 && e.offsetParent !== null"
+            " && e.textContent.includes('does not exist')).length")
+        report("failedRun", messagesShown=shown, requestError=console.find("#request-error").is_displayed(),
+               stale=console.find("#stale-note").text, staleMarked="stale" in console.find("#results").get_attribute("class"),
+               summary=console.find("#summary").text, kept=[row["recordName"] for row in console.rows()] == before)
+        console.screenshot("stale")
+        console.find("#check .did-you-mean").click()
+        console.wait.until(lambda d: console.find("#check").get_attribute("data-checked") == "population > 50000")
+        console.wait.until(lambda d: console.check()["state"] == "valid")
+        report("fixed", predicate=console.find("#predicate").get_attribute("value"), check=console.check(),
+               stale=console.find("#stale-note").text)
+        console.type_predicate('population == "abc"')
+        report("mismatch", check=console.check())
+
         # Sorts: population descending, then name; ten rows a page.
         console.type_predicate("population > 50000")
         console.choose("#page-size", "10")

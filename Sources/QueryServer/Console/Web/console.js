@@ -136,6 +136,7 @@
     $('type-menu').value = name;
     renderSorts();
     run();
+    checkPredicate();
   }
 
   function renderSchema() {
@@ -187,12 +188,16 @@
     const check = state.check && state.check.text === text ? state.check : null;
     const error = check && !check.valid && check.error && check.error.kind === 'syntax' ? check.error : null;
     const mark = error ? error.utf16Offset : -1;
+    // A schema error marks the field it is about.
+    const span = check && !check.valid && check.error ? fieldSpan(text, check.error) : null;
     const pre = $('highlight');
     const nodes = [];
     let marked = false;
     for (const token of tokenize(text)) {
       const cls = token.kind === 'space' ? null : 'tok-' + token.kind;
-      if (mark >= token.start && mark < token.end && token.kind !== 'space') {
+      if (span && token.start === span.start) {
+        nodes.push(element('span', { class: cls + ' tok-error-mark', text: token.text }));
+      } else if (mark >= token.start && mark < token.end && token.kind !== 'space') {
         // The token where parsing stopped, underlined.
         if (mark > token.start) nodes.push(element('span', { class: cls, text: text.slice(token.start, mark) }));
         nodes.push(element('span', { class: cls + ' tok-error-mark', text: text.slice(mark, token.end) }));
@@ -212,8 +217,16 @@
     pre.replaceChildren(...nodes);
   }
 
+  /// Where the field a schema error names first appears in the text (as a key, not inside a string).
+  function fieldSpan(text, error) {
+    if (!error.field || error.kind === 'syntax') return null;
+    const token = tokenize(text).find((candidate) => candidate.kind === 'key' && candidate.text === error.field);
+    return token ? { start: token.start, end: token.end } : null;
+  }
+
   let checkTimer = null;
   function predicateChanged() {
+    renderStale();
     renderHighlight();
     clearTimeout(checkTimer);
     checkTimer = setTimeout(checkPredicate, 120);
@@ -227,8 +240,11 @@
       check = { valid: true, empty: true, text };
     } else {
       try {
-        check = await call('predicates/check', { predicate: text });
+        // With the record type, the server checks the fields against its schema too.
+        const recordType = state.type;
+        check = await call('predicates/check', recordType ? { predicate: text, recordType } : { predicate: text });
         check.text = text;
+        check.recordType = recordType;
       } catch (failure) {
         if (sequence === state.checkSequence) showRequestError(failure);
         return;
@@ -254,10 +270,38 @@
       if (error.kind === 'syntax') {
         const line = (check.text.split('\n')[error.line - 1] || '').replace(/\t/g, ' ');
         children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(Math.max(0, error.column - 1)) + '^' }));
+      } else {
+        const span = fieldSpan(check.text, error);
+        if (span) {
+          // The caret under the field: its line, and its column in characters.
+          const before = check.text.slice(0, span.start);
+          const lineStart = before.lastIndexOf('\n') + 1;
+          const lineEnd = check.text.indexOf('\n', span.start);
+          const line = check.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\t/g, ' ');
+          const column = Array.from(check.text.slice(lineStart, span.start)).length;
+          children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(column) + '^'.repeat(Array.from(error.field).length) }));
+        }
+      }
+      for (const suggestion of error.kind === 'field' ? error.suggestions || [] : []) {
+        // One click puts the suggested name in place of the unknown one.
+        const fix = element('button', { type: 'button', class: 'plain did-you-mean', 'data-suggestion': suggestion, text: 'Use ' + suggestion });
+        fix.addEventListener('click', () => replaceField(error.field, suggestion));
+        children.push(fix);
       }
       box.replaceChildren(...children);
     }
     box.dataset.checked = check.text;
+  }
+
+  /// Replaces each use of a field (as a key) in the predicate by another name.
+  function replaceField(field, replacement) {
+    const editor = $('predicate');
+    const text = editor.value;
+    let result = '';
+    for (const token of tokenize(text)) result += token.kind === 'key' && token.text === field ? replacement : token.text;
+    editor.value = result;
+    editor.focus();
+    predicateChanged();
   }
 
   // ---- Sorts.
@@ -335,10 +379,22 @@
       failure = error;
     }
     if (sequence !== pageSequence) return;
-    if (failure) showRequestError(failure); else hideRequestError();
-    state.records = records;
-    state.nextMarker = next;
     state.failed = !!failure;
+    if (failure) {
+      // The check already shows a predicate's error (with its caret): it is not shown twice. The
+      // last results that ran stay, marked as stale.
+      const text = $('predicate').value;
+      const shown = state.check && !state.check.valid && state.check.text === text;
+      if (shown) hideRequestError(); else showRequestError(failure);
+      state.runError = failure;
+      state.failedText = body.query ? (body.query.predicate || '') : text;
+    } else {
+      hideRequestError();
+      state.records = records;
+      state.nextMarker = next;
+      state.runError = null;
+      state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
+    }
     state.generation += 1;
     renderResults();
     if (state.tab === 'map') renderMap();
@@ -415,7 +471,7 @@
     const count = state.records.length;
     const results = $('results');
     results.dataset.generation = String(state.generation);
-    if (state.failed) {
+    if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'The query failed: see the message above.' }));
     } else if (count === 0) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
@@ -443,9 +499,28 @@
     const more = state.nextMarker ? 'more follow' : 'end of results';
     $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
       : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
-    $('summary').textContent = state.type ? state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page' : '';
-    $('next').disabled = !state.nextMarker;
-    $('previous').disabled = state.pageIndex === 0;
+    $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
+      : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
+    $('next').disabled = state.failed || !state.nextMarker;
+    $('previous').disabled = state.failed || state.pageIndex === 0;
+    renderStale();
+  }
+
+  /// Marks the results on screen when they are not those of the query in the box: the last Run
+  /// failed, or the predicate changed since they ran.
+  function renderStale() {
+    const note = $('stale-note');
+    const shown = state.resultsOf;
+    let reason = null;
+    const text = $('predicate').value.trim();
+    if (state.failed && shown && shown.type === state.type && text === (state.failedText || '').trim()) {
+      reason = 'The last Run failed' + (state.runError ? ' (' + state.runError.code + ')' : '') + ': these are the results of the query that ran before.';
+    } else if (shown && shown.type === state.type && text !== shown.predicate.trim()) {
+      reason = 'The predicate changed: these results are of the previous one. Enter runs it.';
+    }
+    note.textContent = reason || '';
+    note.classList.toggle('hidden', !reason);
+    $('results').classList.toggle('stale', !!reason);
   }
 
   // ---- The plan (records/explain).
@@ -915,7 +990,7 @@
     const deleting = conflict.operationType === 'delete';
     // The fields edited, then those the other client changed.
     const opened = detail.record.fields || {};
-    const same = (a, b) => JSON.stringify(a ? a.value : null) === JSON.stringify(b ? b.value : null);
+    const same = (a, b) => sameValue(a ? a.value : null, b ? b.value : null);
     const changed = fieldList(server).map((field) => field.name).filter((name) => !same(opened[name], (server.fields || {})[name]));
     const names = deleting ? changed : [...new Set([...Object.keys(conflict.fields), ...changed])];
     const rows = names.map((name) => {
@@ -948,6 +1023,13 @@
           detail.record = server;
           modify(conflict.operationType, retried, conflict.fields);
         }))];
+  }
+
+  /// Whether two field values are equal, whatever the order of their objects' members.
+  function sameValue(a, b) {
+    const canonical = (value) => Array.isArray(value) ? value.map(canonical)
+      : value && typeof value === 'object' ? Object.keys(value).sort().map((key) => [key, canonical(value[key])]) : value;
+    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
   }
 
   function refreshPage() { if (state.type) loadPage(); }
