@@ -97,7 +97,7 @@ struct ConsoleBrowserTests {
         #expect(start["pageInfo"] == "Page 1 · rows 1–20 · more follow")
         let picked = try #require(steps["pick"])
         #expect(picked["selected"] == ["City"])
-        #expect(picked["hash"] == "#type=City")
+        #expect(picked["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City")
         let cities = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
         #expect(picked["recordNames"] == .array(cities.records.map { .string($0.recordID.recordName) }))
 
@@ -242,6 +242,27 @@ struct ConsoleBrowserTests {
         for resource in network["resources"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             #expect(resource.hasPrefix("http://127.0.0.1:") && resource.contains("/database/1/iCloud.com.example.cities/production/public/"), "fetched \(resource)")
         }
+
+        // A shared link restores the query: the same rows, sorts and page size, and the same address.
+        let shared = try #require(steps["shared"])
+        #expect(shared["rows"] == Self.rows(first.records, from: 1))
+        #expect(shared["sorts"] == [["population", "↓ desc"], ["name", "↑ asc"]])
+        #expect(shared["predicate"] == "population > 50000")
+        #expect(shared["pageSize"] == "10")
+        #expect(shared["selected"] == ["City"])
+        #expect(shared["hash"] == shared["sharedHash"])
+
+        // The main flow by keyboard alone.
+        let keyboard = try #require(steps["keyboard"])
+        let big = try await store.records(matching: RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 100000"),
+                                                                 sorts: [Sort("population", ascending: false), Sort("name")]), resultsLimit: 10)
+        let bigNames = big.records.map { JSONValue.string($0.recordID.recordName) }
+        #expect(keyboard["rows"] == .array(bigNames))
+        #expect(keyboard["focused"] == .array(["predicate"] + Array(bigNames.prefix(2)) + [bigNames[1]]))
+        #expect(keyboard["opened"] == bigNames[1])
+        #expect(keyboard["tabs"] == ["plan", "results"])
+        #expect(keyboard["recalled"] == "population > 100000")
+        #expect(keyboard["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City&predicate=population+%3E+100000&sort=population:desc,name:asc&pageSize=10")
     }
 
     @Test func withCredentialsThePageAsksForTheAPITokenAndSendsIt() async throws {

@@ -527,6 +527,51 @@ def main():
         resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
         report("network", resources=sorted(set(resources)), problems=[entry.get("message") for entry in logs])
+
+        # A shared link: the address alone restores the query (type, predicate, sorts, page size).
+        shared = ("#container=iCloud.com.example.cities&environment=production&database=public&type=City"
+                  "&predicate=population+%3E+50000&sort=population:desc,name:asc&pageSize=10")
+        driver.get("about:blank")
+        driver.get(base + "/" + shared)
+        console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+        sorts = [[Select(sort.find_element(By.CSS_SELECTOR, "select")).first_selected_option.get_attribute("value"),
+                  sort.find_element(By.CSS_SELECTOR, ".sort-direction").text] for sort in console.find_all("#sorts .sort")]
+        report("shared", rows=console.rows(), sorts=sorts, predicate=console.find("#predicate").get_attribute("value"),
+               pageSize=Select(console.find("#page-size")).first_selected_option.get_attribute("value"),
+               selected=selected(), hash=driver.execute_script("return location.hash"), sharedHash=shared)
+
+        # Keyboard only: / to the predicate, Ctrl+Enter runs, ↓ to the rows, Enter opens one,
+        # Escape closes it, 2 and 1 switch tabs, and ↑ in the emptied box recalls the query.
+        driver.find_element(By.TAG_NAME, "body").send_keys("/")
+        focused = [driver.execute_script("return document.activeElement.id")]
+        box = driver.switch_to.active_element
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        box.send_keys("population > 100000")
+        console.wait.until(lambda d: console.find("#check").get_attribute("data-checked") == "population > 100000")
+        console.rerun(lambda: box.send_keys(Keys.CONTROL, Keys.ENTER))
+        box.send_keys(Keys.ARROW_DOWN)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        panel = Panel(console)
+        panel.wait_loaded()
+        opened = panel.shown()["recordName"]
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        console.wait.until(lambda d: panel.state() is None)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys("2")
+        tabs = [driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab")]
+        driver.switch_to.active_element.send_keys("1")
+        tabs.append(driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab"))
+        driver.switch_to.active_element.send_keys("/")
+        box = driver.switch_to.active_element
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        box.send_keys(Keys.ARROW_UP)
+        report("keyboard", focused=focused, opened=opened, tabs=tabs, rows=[row["recordName"] for row in console.rows()],
+               recalled=console.find("#predicate").get_attribute("value"), hash=driver.execute_script("return location.hash"))
     finally:
         driver.quit()
 

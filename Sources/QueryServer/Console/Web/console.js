@@ -103,10 +103,105 @@
     renderTypes();
     renderSchema();
     const names = state.schema.map((type) => type.recordType);
-    const wanted = decodeURIComponent((location.hash.match(/type=([^&]+)/) || [])[1] || '');
-    const chosen = names.includes(state.type) ? state.type : names.includes(wanted) ? wanted : names[0];
-    if (chosen) selectType(chosen, names.includes(state.type) && state.type === chosen);
+    // The first time, the type (and sorts) the address names; then the one picked.
+    const wanted = state.wantedType;
+    const restored = state.restoredSorts;
+    state.wantedType = null;
+    state.restoredSorts = null;
+    await loadZones();
+    if (wanted && names.includes(wanted)) {
+      state.sorts = restored || [];
+      selectType(wanted, true);
+    } else {
+      const chosen = names.includes(state.type) ? state.type : names[0];
+      if (chosen) selectType(chosen, state.type === chosen);
+    }
     document.body.dataset.ready = 'true';
+  }
+
+  /// The zones of the database, in the zone picker; the default zone when they cannot be listed.
+  async function loadZones() {
+    let names = ['_defaultZone'];
+    try {
+      const answer = await call('zones/list');
+      const listed = (answer.zones || []).map((zone) => (zone.zoneID && zone.zoneID.zoneName) || zone.zoneName).filter(Boolean);
+      if (listed.length > 0) names = listed;
+    } catch (_) {
+      // The schema's failure is already shown.
+    }
+    if (!names.includes(state.zone)) names.push(state.zone);
+    $('zone').replaceChildren(...names.map((name) => element('option', { value: name, text: name, selected: name === state.zone })));
+  }
+
+  // ---- The address: the query in the URL's fragment, so that a reload or a shared link
+  // restores it (container, environment, database, type, zone, predicate, sorts, page size).
+
+  function restoreFromAddress() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const setSelect = (id, value) => {
+      if (value !== null && [...$(id).options].some((option) => option.value === value)) $(id).value = value;
+    };
+    if (params.get('container')) $('container').value = params.get('container');
+    setSelect('environment', params.get('environment'));
+    setSelect('database', params.get('database'));
+    setSelect('page-size', params.get('pageSize'));
+    if (params.has('predicate')) $('predicate').value = params.get('predicate');
+    state.zone = params.get('zone') || '_defaultZone';
+    state.wantedType = params.get('type');
+    state.restoredSorts = params.get('sort') ? params.get('sort').split(',').filter(Boolean).map((entry) => {
+      const [field, direction] = entry.split(':');
+      return { field, ascending: direction !== 'desc' };
+    }) : null;
+  }
+
+  function writeAddress() {
+    const params = new URLSearchParams();
+    params.set('container', $('container').value.trim());
+    params.set('environment', $('environment').value);
+    params.set('database', $('database').value);
+    if (state.type) params.set('type', state.type);
+    if (state.zone && state.zone !== '_defaultZone') params.set('zone', state.zone);
+    const text = $('predicate').value;
+    if (text.trim() !== '') params.set('predicate', text);
+    if (state.sorts.length > 0) params.set('sort', state.sorts.map((sort) => sort.field + ':' + (sort.ascending ? 'asc' : 'desc')).join(','));
+    if (state.pageSize !== 20) params.set('pageSize', String(state.pageSize));
+    // Readable: spaces as +, and : , / as they are.
+    const encode = (text) => encodeURIComponent(text).replace(/%20/g, '+').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%2F/g, '/');
+    history.replaceState(null, '', '#' + [...params].map(([key, value]) => key + '=' + encode(value)).join('&'));
+  }
+
+  // ---- Recent queries, kept in the browser (newest first).
+
+  const RECENT_KEY = 'query-console-recent';
+
+  function recentQueries() {
+    try {
+      const list = JSON.parse(localStorage.getItem(RECENT_KEY) || '[]');
+      return Array.isArray(list) ? list.filter((entry) => entry && typeof entry.predicate === 'string') : [];
+    } catch (_) {
+      return [];
+    }
+  }
+
+  function remember(type, predicate) {
+    if (predicate.trim() === '') return;
+    const list = recentQueries().filter((entry) => !(entry.type === type && entry.predicate === predicate));
+    list.unshift({ type, predicate });
+    try { localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 30))); } catch (_) { /* storage full or off */ }
+  }
+
+  /// ↑ in an empty box (or on a recalled query): the previous query, of this type first.
+  function recall() {
+    const list = recentQueries();
+    const ordered = list.filter((entry) => entry.type === state.type).concat(list.filter((entry) => entry.type !== state.type));
+    const predicates = [...new Set(ordered.map((entry) => entry.predicate))];
+    const text = $('predicate').value;
+    const index = text === '' ? 0 : predicates.indexOf(text) + 1;
+    if (index <= 0 && text !== '') return false;
+    if (index >= predicates.length) return false;
+    $('predicate').value = predicates[index];
+    predicateChanged();
+    return true;
   }
 
   function typeSchema(name) { return state.schema.find((type) => type.recordType === name) || { recordType: name, fields: [] }; }
@@ -131,7 +226,6 @@
   function selectType(name, keepSorts) {
     if (!keepSorts) state.sorts = [];
     state.type = name;
-    history.replaceState(null, '', '#type=' + encodeURIComponent(name));
     for (const button of $('record-types').querySelectorAll('button')) button.classList.toggle('selected', button.dataset.type === name);
     $('type-menu').value = name;
     renderSorts();
@@ -346,11 +440,14 @@
       query.sortBy = state.sorts.map((sort) => SYSTEM_SORTS.includes(sort.field)
         ? { systemFieldName: sort.field, ascending: sort.ascending } : { fieldName: sort.field, ascending: sort.ascending });
     }
-    return { query, resultsLimit: state.pageSize };
+    const body = { query, resultsLimit: state.pageSize };
+    if (state.zone && state.zone !== '_defaultZone') body.zoneID = { zoneName: state.zone };
+    return body;
   }
 
   function run() {
     if (!state.type) return;
+    writeAddress();
     state.queryBody = queryBody();
     state.run = (state.run || 0) + 1;
     document.body.dataset.run = String(state.run);
@@ -364,7 +461,7 @@
   async function loadPage() {
     const sequence = ++pageSequence;
     const marker = state.markers[state.pageIndex];
-    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize } : state.queryBody;
+    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize, ...zoneBody() } : state.queryBody;
     $('next').disabled = true;
     $('previous').disabled = true;
     document.body.dataset.busy = 'true';
@@ -393,6 +490,7 @@
       state.records = records;
       state.nextMarker = next;
       state.runError = null;
+      if (body.query) remember(state.type, body.query.predicate || '');
       state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
     }
     state.generation += 1;
@@ -1036,6 +1134,35 @@
 
   // ---- Tabs and wiring.
 
+  const TABS = ['results', 'plan', 'map', 'schema'];
+
+  /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
+  /// panel, and outside text boxes 1–4 switch tabs and / goes to the predicate.
+  function shortcut(event) {
+    if (event.key === 'Escape' && detail.mode) {
+      event.preventDefault();
+      if (detail.mode === 'view') closeDetail(); else cancelEdit();
+      return;
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      const form = event.target.closest && event.target.closest('#detail-form');
+      if (form) form.requestSubmit(); else run();
+      return;
+    }
+    const target = event.target;
+    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    const tab = TABS[Number(event.key) - 1];
+    if (tab && !detail.mode) {
+      event.preventDefault();
+      showTab(tab);
+    } else if (event.key === '/') {
+      event.preventDefault();
+      $('predicate').focus();
+    }
+  }
+
   function showTab(name) {
     state.tab = name;
     for (const button of document.querySelectorAll('.tabs button')) button.classList.toggle('selected', button.dataset.tab === name);
@@ -1056,15 +1183,32 @@
     const predicate = $('predicate');
     predicate.addEventListener('input', predicateChanged);
     predicate.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); run(); }
+      if (event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.metaKey) { event.preventDefault(); run(); }
+      if (event.key === 'ArrowUp' && !event.shiftKey && predicate.selectionStart === 0 && predicate.selectionEnd === 0 || event.key === 'ArrowUp' && predicate.value === '') {
+        if (recall()) event.preventDefault();
+      }
+      if (event.key === 'ArrowDown' && !event.shiftKey && predicate.selectionStart === predicate.value.length) {
+        // From the end of the box down to the first row of results.
+        const row = document.querySelector('#results-table tbody tr');
+        if (row && state.tab === 'results') { event.preventDefault(); row.focus(); }
+      }
     });
     predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
     $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
     $('detail-close').addEventListener('click', closeDetail);
     $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
-    document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && detail.mode) { event.preventDefault(); if (detail.mode === 'view') closeDetail(); else cancelEdit(); }
-    });
+    document.addEventListener('keydown', shortcut);
+    $('zone').addEventListener('change', () => { state.zone = $('zone').value; run(); });
+    for (const button of document.querySelectorAll('.tabs button')) {
+      button.addEventListener('keydown', (event) => {
+        // The arrows move between tabs, as in any tab list.
+        if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+        const names = TABS;
+        const next = names[(names.indexOf(button.dataset.tab) + (event.key === 'ArrowRight' ? 1 : names.length - 1)) % names.length];
+        showTab(next);
+        document.querySelector('.tabs button[data-tab="' + next + '"]').focus();
+      });
+    }
     $('run').addEventListener('click', run);
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
@@ -1074,6 +1218,7 @@
     for (const id of ['container', 'environment', 'database']) $(id).addEventListener('change', loadSchema);
     $('api-token').addEventListener('change', () => { sessionStorage.setItem('query-console-token', $('api-token').value); loadSchema(); });
     window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
+    restoreFromAddress();
     state.pageSize = Number($('page-size').value);
     renderHighlight();
     checkPredicate();
