@@ -58,10 +58,21 @@ struct ConsoleBrowserTests {
         return try await importer.importFile(at: path, into: store).recordCount
     }
 
+    /// An integer as the console shows it in the en-US locale the browser runs in: 2,138,551.
+    static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value.magnitude))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (value < 0 ? "-" : "") + text
+    }
+
     /// The rows a page of the console shows for records: number, record name, name, population.
     static func rows(_ records: [Record], from first: Int) -> JSONValue {
         .array(records.enumerated().map { index, record in
-            let population: JSONValue = if case .int(let value)? = record.fields["population"] { .string(String(value)) } else { .null }
+            let population: JSONValue = if case .int(let value)? = record.fields["population"] { .string(grouped(value)) } else { .null }
             let name: JSONValue = if case .string(let value)? = record.fields["name"] { .string(value) } else { .null }
             return ["number": .string(String(first + index)), "recordName": .string(record.recordID.recordName), "name": name, "population": population]
         })
@@ -263,6 +274,30 @@ struct ConsoleBrowserTests {
         #expect(keyboard["tabs"] == ["plan", "results"])
         #expect(keyboard["recalled"] == "population > 100000")
         #expect(keyboard["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City&predicate=population+%3E+100000&sort=population:desc,name:asc&pageSize=10")
+
+        // Sorting by a click on a header; the first columns stay in view; a new type starts at the left.
+        let table = try #require(steps["table"])
+        let big100k = try FormatPredicate(format: "population > 100000")
+        let byName = try await store.records(matching: RecordQuery(recordType: "City", predicate: big100k,
+                                                                    sorts: [Sort("name"), Sort("population", ascending: false)]), resultsLimit: 10)
+        #expect(table["byName"]?["rows"] == .array(byName.records.map { .string($0.recordID.recordName) }))
+        #expect(table["byName"]?["sorts"] == [["name", "↑ asc"], ["population", "↓ desc"]])
+        #expect(table["byName"]?["ariaSort"] == "ascending")
+        let byNameDown = try await store.records(matching: RecordQuery(recordType: "City", predicate: big100k,
+                                                                        sorts: [Sort("name", ascending: false), Sort("population", ascending: false)]), resultsLimit: 10)
+        #expect(table["byNameDescending"]?["rows"] == .array(byNameDown.records.map { .string($0.recordID.recordName) }))
+        #expect(table["byNameDescending"]?["sorts"] == [["name", "↓ desc"], ["population", "↓ desc"]])
+        #expect(table["unsortable"] == 0)
+        #expect((table["stuck"]?["scrolled"]?.integerValue ?? 0) > 0)
+        #expect(table["stuck"]?["fields"] == ["row-number", "record-name", "name"])
+        let offsets = table["stuck"]?["visible"]?.arrayValue?.compactMap(\.integerValue) ?? []
+        #expect(offsets.count == 3 && offsets[0] == 0 && offsets[1] > 0 && offsets[2] > offsets[1], "\(offsets)")
+        #expect(table["scrollAfterTypeChange"] == 0)
+        // The loading indicator, and dark mode.
+        let looks = try #require(steps["looks"])
+        #expect(looks["loadingHidden"] == true)
+        #expect(looks["dark"] == ["rgb(18, 23, 34)", "rgb(27, 33, 48)"])
+        #expect(looks["light"] == ["rgb(243, 245, 248)", "rgb(255, 255, 255)"])
     }
 
     @Test func withCredentialsThePageAsksForTheAPITokenAndSendsIt() async throws {
@@ -388,7 +423,7 @@ struct ConsoleBrowserTests {
         // A second client's change: CONFLICT, the server's version beside the edit; overwriting
         // writes the edited field over the server's record (keeping the other client's change).
         let conflict = try #require(steps["conflict"])
-        #expect(conflict["rows"] == [["name", "Paris", "Paris (console)", "Paris"], ["population", "2200000", "not edited", "2300000"]])
+        #expect(conflict["rows"] == [["name", "Paris", "Paris (console)", "Paris"], ["population", "2,200,000", "not edited", "2,300,000"]])
         #expect(conflict["message"]?.stringValue?.hasPrefix("This record was changed by someone else since you opened it (change tag \(edited["lookup"]?["recordChangeTag"]?.stringValue ?? "?") is now ") == true)
         let overwritten = try #require(steps["overwritten"])
         #expect(overwritten["lookup"]?["fields"]?["name"] == ["value": "Paris (console)", "type": "STRING"])

@@ -40,7 +40,7 @@ def start_browser():
     options.binary_location = os.environ.get("QUERY_TEST_CHROMIUM", "/usr/bin/chromium")
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1",
-                     "--no-first-run", "--disable-extensions", "--disable-background-networking"]:
+                     "--no-first-run", "--disable-extensions", "--disable-background-networking", "--lang=en-US"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = webdriver.ChromeService(executable_path=os.environ.get("QUERY_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -179,6 +179,11 @@ def layout_at(console, width, height=800):
     result = console.driver.execute_script(LAYOUT_SCRIPT)
     console.screenshot(f"width-{width}")
     return result
+
+
+def current_sorts(console):
+    return [[Select(sort.find_element(By.CSS_SELECTOR, "select")).first_selected_option.get_attribute("value"),
+             sort.find_element(By.CSS_SELECTOR, ".sort-direction").text] for sort in console.find_all("#sorts .sort")]
 
 
 def driver_text_nodes(driver, selector):
@@ -572,6 +577,45 @@ def main():
         box.send_keys(Keys.ARROW_UP)
         report("keyboard", focused=focused, opened=opened, tabs=tabs, rows=[row["recordName"] for row in console.rows()],
                recalled=console.find("#predicate").get_attribute("value"), hash=driver.execute_script("return location.hash"))
+
+        # A click on a sortable header sorts by it (first), a second click turns it around.
+        console.rerun(lambda: console.find('#results-table th[data-sort-field="name"]').click())
+        by_name = {"rows": [row["recordName"] for row in console.rows()], "sorts": current_sorts(console),
+                   "ariaSort": console.find('#results-table th[data-sort-field="name"]').get_attribute("aria-sort")}
+        console.rerun(lambda: console.find('#results-table th[data-sort-field="name"]').click())
+        by_name_descending = {"rows": [row["recordName"] for row in console.rows()], "sorts": current_sorts(console)}
+        unsortable = len(console.find_all('#results-table th[data-sort-field="alternatenames"]'))
+
+        # Sideways, the #, recordName and name columns stay in view; another type starts at the left.
+        stuck = driver.execute_script("""
+          const panel = document.getElementById('results-panel');
+          panel.scrollLeft = 600;
+          const box = panel.getBoundingClientRect();
+          const cells = [...document.querySelectorAll('#results-table tbody tr:first-child td')].slice(0, 3);
+          return { scrolled: panel.scrollLeft, visible: cells.map((cell) => Math.round(cell.getBoundingClientRect().left - box.left)),
+                   fields: cells.map((cell) => cell.dataset.field || cell.className.split(' ')[0]) };""")
+        console.rerun(lambda: console.find('#record-types button[data-type="Airport"]').click())
+        report("table", byName=by_name, byNameDescending=by_name_descending, unsortable=unsortable, stuck=stuck,
+               scrollAfterTypeChange=driver.execute_script("return document.getElementById('results-panel').scrollLeft"))
+
+        # A slow answer shows the loading indicator (after 200 ms); it goes when the page is drawn.
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 700, "downloadThroughput": -1, "uploadThroughput": -1})
+        generation = console.generation()
+        console.find("#run").click()
+        console.wait.until(lambda d: console.find("#loading").is_displayed())
+        console.wait.until(lambda d: console.generation() > generation and d.execute_script("return document.body.dataset.busy === undefined"))
+        loading_hidden = not console.find("#loading").is_displayed()
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+        # Dark mode follows the system.
+        def background():
+            return driver.execute_script("return [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('.card')).backgroundColor]")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        dark = background()
+        console.screenshot("dark")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+        report("looks", loadingShown=True, loadingHidden=loading_hidden, dark=dark, light=background())
     finally:
         driver.quit()
 

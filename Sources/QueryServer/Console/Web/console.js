@@ -225,6 +225,11 @@
 
   function selectType(name, keepSorts) {
     if (!keepSorts) state.sorts = [];
+    if (state.type !== name) {
+      // Another type: its table starts at its first column and row.
+      $('results-panel').scrollLeft = 0;
+      $('results-panel').scrollTop = 0;
+    }
     state.type = name;
     for (const button of $('record-types').querySelectorAll('button')) button.classList.toggle('selected', button.dataset.type === name);
     $('type-menu').value = name;
@@ -465,6 +470,8 @@
     $('next').disabled = true;
     $('previous').disabled = true;
     document.body.dataset.busy = 'true';
+    // A slow page shows that it is loading (a quick one does not flicker).
+    const loading = setTimeout(() => $('loading').classList.remove('hidden'), 200);
     let records = [];
     let next = null;
     let failure = null;
@@ -475,7 +482,9 @@
     } catch (error) {
       failure = error;
     }
+    clearTimeout(loading);
     if (sequence !== pageSequence) return;
+    $('loading').classList.add('hidden');
     state.failed = !!failure;
     if (failure) {
       // The check already shows a predicate's error (with its caret): it is not shown twice. The
@@ -508,6 +517,30 @@
     loadPage();
   }
 
+  /// A click on a column's header: it becomes the first sort, ascending, or changes direction
+  /// when it already is.
+  function sortByColumn(field) {
+    const current = state.sorts.find((sort) => sort.field === field);
+    const ascending = current && state.sorts[0] === current ? !current.ascending : true;
+    state.sorts = [{ field, ascending }, ...state.sorts.filter((sort) => sort.field !== field)];
+    renderSorts();
+    run();
+  }
+
+  /// Keeps the first columns (#, recordName, name) in view while the table scrolls sideways.
+  function stickColumns(table, count) {
+    const widths = [...table.tHead.rows[0].cells].slice(0, count).map((cell) => cell.getBoundingClientRect().width);
+    for (const row of table.rows) {
+      let left = 0;
+      for (let index = 0; index < count; index += 1) {
+        const cell = row.cells[index];
+        cell.classList.add('sticky-column');
+        cell.style.left = left + 'px';
+        left += widths[index];
+      }
+    }
+  }
+
   /// Keys on a row: Enter opens it, the arrows (and Home, End) move to another.
   function rowKey(event) {
     const row = event.target.closest('tbody tr');
@@ -531,13 +564,22 @@
   function formatScalar(value, type) {
     if (value === null || value === undefined) return '';
     switch (type) {
-      case 'TIMESTAMP': return new Date(Number(value)).toISOString().replace('.000Z', 'Z');
+      case 'TIMESTAMP': return new Date(Number(value)).toLocaleString();
       case 'LOCATION': return value.latitude + ', ' + value.longitude;
       case 'REFERENCE': return '→ ' + (value.recordName || '');
       case 'BYTES': return Math.floor(String(value).length * 3 / 4) + ' bytes';
-      case 'INT64': case 'DOUBLE': return String(value);
+      case 'INT64': case 'DOUBLE': return formatNumber(value);
       default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
     }
+  }
+
+  /// A number in the user's locale (thousands separators), with every digit it has.
+  function formatNumber(value) {
+    const number = Number(value);
+    const plain = String(value);
+    if (!Number.isFinite(number) || /e/i.test(plain)) return plain;
+    const digits = (plain.split('.')[1] || '').length;
+    return number.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
   function formatField(field) {
@@ -575,8 +617,17 @@
       results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
     } else {
       const fields = columns();
-      const head = element('tr', {}, element('th', { text: '#' }), element('th', { text: 'recordName' }),
-        ...fields.map((field) => element('th', { title: field.type }, field.name, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
+      const sortable = new Set(sortableFields());
+      const header = (name, attributes, ...children) => {
+        // A sortable column sorts by a click (or Enter) on its header; the sort it is in is marked.
+        const sort = state.sorts.find((candidate) => candidate.field === name);
+        const canSort = sortable.has(name);
+        return element('th', { ...attributes, 'data-sort-field': canSort ? name : null, class: canSort ? 'sortable' : null, tabindex: canSort ? '0' : null,
+          'aria-sort': sort ? (sort.ascending ? 'ascending' : 'descending') : null },
+          name, ...children, sort ? element('span', { class: 'sort-mark', text: sort.ascending ? ' ▲' : ' ▼' }) : null);
+      };
+      const head = element('tr', {}, element('th', { text: '#' }), header('recordName', {}),
+        ...fields.map((field) => header(field.name, { title: field.type }, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
       const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName, tabindex: index === 0 ? '0' : '-1' },
         element('td', { class: 'row-number', text: String(first + index + 1) }),
         element('td', { class: 'record-name', text: record.recordName }),
@@ -588,11 +639,18 @@
         })));
       const table = element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows));
       table.addEventListener('click', (event) => {
+        const column = event.target.closest('th[data-sort-field]');
+        if (column) { sortByColumn(column.dataset.sortField); return; }
         const row = event.target.closest('tbody tr');
         if (row) openRecord(row.dataset.recordName, row);
       });
-      table.addEventListener('keydown', rowKey);
+      table.addEventListener('keydown', (event) => {
+        const column = event.target.closest('th[data-sort-field]');
+        if (column && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); sortByColumn(column.dataset.sortField); return; }
+        rowKey(event);
+      });
       results.replaceChildren(table);
+      stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
     $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
@@ -1169,6 +1227,9 @@
     for (const panel of document.querySelectorAll('[data-panel]')) panel.classList.toggle('hidden', panel.dataset.panel !== name);
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
+    // Widths are measured once the table is shown.
+    const table = $('results-table');
+    if (name === 'results' && table) stickColumns(table, table.querySelectorAll('thead .sticky-column').length || 2);
   }
 
   function start() {
