@@ -3,6 +3,7 @@ import Foundation
 import PredicateLanguage
 import QueryServer
 import RecordStore
+import TestSupport
 import Testing
 
 /// The browser and driver the console's tests use: Debian's `chromium` and `chromium-driver`.
@@ -463,6 +464,45 @@ struct ConsoleBrowserTests {
         #expect(stored.fields["name"] == .string("Paris"))
         #expect(stored.fields["population"] == .int(2_300_000))
         #expect(stored.fields["tags"] == .list([.string("capital"), .string("river"), .string("seine")]))
+    }
+
+    /// The built `query` executable (the test bundle sits beside it).
+    static let queryExecutable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        while folder.pathComponents.count > 1, !FileManager.default.fileExists(atPath: folder.appendingPathComponent("query").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("query")
+    }()
+
+    @Test func exportWritesEveryPageAsQueryExportDoes() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        TestEngine.registerEngines()
+        let path = TestEngine.temporaryDatabasePath("console-export")
+        let store = try Store.open(StoreLocation("sqlite:" + path))
+        try await store.define(RecordTypeSchema(name: "City", justInTimeIndexes: .all))
+        _ = try await store.save(RecordsQueryTests.cities())
+        let folder = TestFolders.make("console-export-downloads").path
+        let (status, output) = try await ServerHarness.withServer(store: store) { server in
+            try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--export", folder])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        var exports: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONValue(parsing: Array(line.utf8))
+            if entry["step"] == "export", let format = entry["output"]?.stringValue { exports[format] = entry }
+            if entry["step"] == "exportProblems" { #expect(entry["problems"] == []) }
+        }
+        for format in ["jsonl", "csv"] {
+            let (exitStatus, expected) = try await ChildProcess.run(Self.queryExecutable.path,
+                                                                    ["export", "--db", "sqlite:" + path, "City", "--output", format, "--progress", "none"])
+            try #require(exitStatus == 0, "query export failed: \(expected)")
+            let exported = try #require(exports[format], "no \(format) export")
+            #expect(exported["text"] == .string(expected), "\(format)")
+            #expect(exported["status"] == "Exported 12 records (2 pages)")
+            #expect(exported["pageRows"] == 10)
+        }
+        #expect(exports["jsonl"]?["text"]?.stringValue?.split(separator: "\n").count == 12)
     }
 
     /// A double as JavaScript's `String(number)` writes it (for the coordinates GeoNames has, five decimals at most).

@@ -1,6 +1,6 @@
 """Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
 
-    console_browser.py BASE_URL [--token TOKEN | --edit]
+    console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
@@ -8,7 +8,8 @@ them against the store. With QUERY_CONSOLE_SCREENSHOTS=DIRECTORY, it also saves 
 screenshots of the main views there (console-*.png). With --token, the server has credentials:
 the script checks that the page asks for the API token and then sends it (and that a write is
 refused). With --edit, it opens, edits, creates, copies and deletes records in the record panel,
-with a second client (plain HTTP) making conflicts.
+with a second client (plain HTTP) making conflicts. With --export, it exports the City records as
+JSON lines and CSV into FOLDER.
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -399,9 +400,36 @@ def edit_flow(driver, base):
     report("editProblems", problems=[entry.get("message") for entry in logs])
 
 
+def export_flow(driver, base, folder):
+    """Export: every record of the query through the cursor (pages of ten), as JSON lines and CSV,
+    downloaded into `folder`."""
+    console = Console(driver)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    driver.get(base + "/#type=City&pageSize=10")
+    console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+    for output in ("jsonl", "csv"):
+        Select(console.find("#export-format")).select_by_value(output)
+        console.find("#export").click()
+        path = os.path.join(folder, f"City.{output}")
+        console.wait.until(lambda d: d.execute_script("return document.body.dataset.exported !== undefined") and os.path.exists(path))
+        time.sleep(0.3)
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        report("export", output=output, text=text, status=console.find("#export-status").text,
+               pageRows=len(console.rows()))
+    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    report("exportProblems", problems=[entry.get("message") for entry in logs])
+
+
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()
+    if len(sys.argv) > 3 and sys.argv[2] == "--export":
+        try:
+            export_flow(driver, base, sys.argv[3])
+        finally:
+            driver.quit()
+        return
     if len(sys.argv) > 2 and sys.argv[2] == "--edit":
         try:
             edit_flow(driver, base)

@@ -679,6 +679,100 @@
     $('results').classList.toggle('stale', !!reason);
   }
 
+  // ---- Export: every record of the last query run, through the continuation marker, in the
+  // shapes of `query export` (a JSON object a line, or CSV), which `query import` reads back.
+
+  /// A field's wire value in the typed JSON of `query export`: {"$date": ISO 8601},
+  /// {"$location": [latitude, longitude]}, {"$ref": name or [name, zone]}, {"$bytes": base64}.
+  function exportValue(value, type, isBool) {
+    if (value === null || value === undefined) return null;
+    if (Array.isArray(value)) return value.map((member) => exportValue(member, type.replace(/_LIST$/, ''), isBool));
+    switch (type) {
+      case 'INT64': return isBool ? value !== 0 : value;
+      case 'TIMESTAMP': return { $date: new Date(Number(value)).toISOString().replace('.000Z', 'Z') };
+      case 'LOCATION': {
+        const coordinates = [value.latitude, value.longitude];
+        if (typeof value.altitude === 'number') coordinates.push(value.altitude);
+        return { $location: coordinates };
+      }
+      case 'REFERENCE': {
+        const zone = value.zoneID && value.zoneID.zoneName;
+        return { $ref: zone && zone !== '_defaultZone' ? [value.recordName, zone] : value.recordName };
+      }
+      case 'BYTES': return { $bytes: value };
+      default: return value;
+    }
+  }
+
+  /// JSON with every object's keys sorted, as `query export` writes it.
+  function sortedJSON(value) {
+    if (Array.isArray(value)) return '[' + value.map(sortedJSON).join(',') + ']';
+    if (value && typeof value === 'object') {
+      return '{' + Object.keys(value).sort().map((key) => JSON.stringify(key) + ':' + sortedJSON(value[key])).join(',') + '}';
+    }
+    return JSON.stringify(value);
+  }
+
+  function csvQuoted(text) { return '"' + String(text).replace(/"/g, '""') + '"'; }
+
+  function exportLine(record, format, columns, bools) {
+    const fields = {};
+    for (const [name, field] of Object.entries(record.fields || {})) {
+      const value = exportValue(field.value, field.type || '', bools.has(name));
+      if (value !== null) fields[name] = value;
+    }
+    if (format === 'jsonl') {
+      return sortedJSON({ recordName: record.recordName, recordType: record.recordType,
+        zone: (record.zoneID && record.zoneID.zoneName) || state.zone || '_defaultZone', fields });
+    }
+    // CSV: numbers and booleans bare, text quoted, typed values and lists as quoted JSON.
+    return [csvQuoted(record.recordName), ...columns.map((name) => {
+      const value = fields[name];
+      if (value === undefined || value === null) return '';
+      if (typeof value === 'string') return csvQuoted(value);
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      return csvQuoted(sortedJSON(value));
+    })].join(',');
+  }
+
+  async function exportRecords() {
+    if (!state.type || !state.queryBody) return;
+    const format = $('export-format').value;
+    const status = $('export-status');
+    const schema = typeSchema(state.queryBody.query.recordType);
+    const columns = schema.fields.map((field) => field.fieldName);
+    const bools = new Set(schema.fields.filter((field) => /\bbool$/.test(field.storeType || '')).map((field) => field.fieldName));
+    const lines = format === 'csv' ? [['recordName', ...columns].map(csvQuoted).join(',')] : [];
+    let body = state.queryBody;
+    let pages = 0;
+    $('export').disabled = true;
+    delete document.body.dataset.exported;
+    try {
+      for (;;) {
+        status.textContent = 'Exporting… ' + (lines.length - (format === 'csv' ? 1 : 0)) + ' records';
+        const answer = await call('records/query', body);
+        pages += 1;
+        for (const record of answer.records || []) lines.push(exportLine(record, format, columns, bools));
+        if (!answer.continuationMarker) break;
+        body = { continuationMarker: answer.continuationMarker, resultsLimit: state.pageSize, ...zoneBody() };
+      }
+    } catch (failure) {
+      status.textContent = 'Export failed: ' + (failure.code || '') + ' ' + (failure.reason || failure.message);
+      $('export').disabled = false;
+      return;
+    }
+    const count = lines.length - (format === 'csv' ? 1 : 0);
+    const blob = new Blob([lines.map((line) => line + '\n').join('')], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
+    const link = element('a', { href: URL.createObjectURL(blob), download: state.queryBody.query.recordType + '.' + format, class: 'hidden' });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    status.textContent = 'Exported ' + count + (count === 1 ? ' record' : ' records') + ' (' + pages + (pages === 1 ? ' page' : ' pages') + ')';
+    document.body.dataset.exported = String(count);
+    $('export').disabled = false;
+  }
+
   // ---- The plan (records/explain).
 
   let planSequence = 0;
@@ -1271,6 +1365,7 @@
       });
     }
     $('run').addEventListener('click', run);
+    $('export').addEventListener('click', exportRecords);
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
     $('previous').addEventListener('click', () => goToPage(-1));
