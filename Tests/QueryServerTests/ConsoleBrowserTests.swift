@@ -242,6 +242,19 @@ struct ConsoleBrowserTests {
         #expect(map200["rows"] == .integer(Int64(min(200, matching))))
         #expect(map200["count"] == .integer(Int64(min(200, matching))))
         #expect(map200["inside"] == true)
+        // Names where they fit: none over another, none past the edge; the others on hover.
+        for step in [map, map200] {
+            let boxes = (step["labels"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.doubleValue) }
+            let size = (step["size"]?.arrayValue ?? []).compactMap(\.doubleValue)
+            #expect(!boxes.isEmpty && size.count == 2)
+            for (index, box) in boxes.enumerated() where box.count == 4 && size.count == 2 {
+                #expect(box[0] >= 0 && box[1] >= 0 && box[0] + box[2] <= size[0] + 0.5 && box[1] + box[3] <= size[1] + 0.5, "label \(index) \(box) past the map")
+                for other in boxes[(index + 1)...] where other.count == 4 {
+                    let apart = box[0] + box[2] <= other[0] || other[0] + other[2] <= box[0] || box[1] + box[3] <= other[1] || other[1] + other[3] <= box[1]
+                    #expect(apart, "labels \(box) and \(other) overlap")
+                }
+            }
+        }
 
         // Nothing but the server's own routes was fetched, and the browser reported no problem
         // (a Content-Security-Policy violation would be one).

@@ -548,7 +548,11 @@ def main():
             circles = console.find_all("#map-svg circle.point")
             inside = all(0 <= float(c.get_attribute("cx")) <= width and 0 <= float(c.get_attribute("cy")) <= height for c in circles)
             titles = [driver.execute_script("return arguments[0].textContent", c.find_element(By.CSS_SELECTOR, "title")) for c in circles]
+            labels = driver.execute_script(
+                "return [...document.querySelectorAll('#map-svg text.point-label')].map(t => { const b = t.getBBox();"
+                " return [b.x, b.y, b.width, b.height]; })")
             return {"count": len(circles), "dataPoints": svg.get_attribute("data-points"), "inside": inside,
+                    "labels": labels, "size": [width, height],
                     "recordNames": [c.get_attribute("data-record-name") for c in circles], "titles": titles,
                     "graticule": len(console.find_all("#map-svg line.graticule")), "caption": console.find("#map-caption").text}
         report("map", rows=console.rows(), **points())

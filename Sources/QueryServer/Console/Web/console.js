@@ -835,6 +835,35 @@
     return rounded + '°' + (value > 0 ? positive : value < 0 ? negative : '');
   }
 
+  /// Names the points, in the query's order, where a name fits: right of its point, else left,
+  /// above or below, never over another name or point nor past the map's edge. A point left
+  /// unnamed shows its name on hover (its title).
+  function placeLabels(svg, points, width, height) {
+    const placed = [];
+    const dots = points.map((point) => ({ left: point.x - 5, right: point.x + 5, top: point.y - 5, bottom: point.y + 5 }));
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    points.slice(0, 60).forEach((point, index) => {
+      const text = svgElement('text', { class: 'point-label', x: 0, y: 0 }, point.label);
+      svg.append(text);
+      const box = text.getBBox();
+      const candidates = [
+        [point.x + 8, point.y + box.height / 2 - 3], [point.x - 8 - box.width, point.y + box.height / 2 - 3],
+        [point.x - box.width / 2, point.y - 9], [point.x - box.width / 2, point.y + 9 + box.height - 3],
+      ];
+      for (const [left, baseline] of candidates) {
+        const area = { left: left - 1, right: left + box.width + 1, top: baseline - box.height + 3, bottom: baseline + 4 };
+        const inside = area.left >= 0 && area.right <= width && area.top >= 0 && area.bottom <= height;
+        if (inside && !placed.some((other) => overlaps(area, other)) && !dots.some((dot, other) => other !== index && overlaps(area, dot))) {
+          text.setAttribute('x', left.toFixed(1));
+          text.setAttribute('y', baseline.toFixed(1));
+          placed.push(area);
+          return;
+        }
+      }
+      text.remove();
+    });
+  }
+
   function renderMap() {
     const svg = $('map-svg');
     const points = locationPoints();
@@ -880,11 +909,8 @@
       circle.append(svgElement('title', {}, point.label + ' (' + point.field + ': ' + point.latitude + ', ' + point.longitude + ')'));
       nodes.push(circle);
     }
-    // The first points of the page (the first in the query's order) are named on the map.
-    for (const point of points.slice(0, 12)) {
-      nodes.push(svgElement('text', { class: 'point-label', x: (x(point.longitude) + 7).toFixed(1), y: (y(point.latitude) + 4).toFixed(1) }, point.label));
-    }
     svg.replaceChildren(...nodes);
+    placeLabels(svg, points.map((point) => ({ x: x(point.longitude), y: y(point.latitude), label: point.label })), width, height);
     const fields = [...new Set(points.map((point) => point.field))].join(', ');
     $('map-caption').textContent = points.length + (points.length === 1 ? ' point' : ' points') + ' (' + state.type + '.' + fields + ') on page ' +
       (state.pageIndex + 1) + ' · equirectangular projection, true to scale at ' + degrees(middle, 'N', 'S') + ' · graticule every ' + step + '°';
