@@ -171,14 +171,16 @@ return {
 """
 
 
-def layout_at(console, width, height=800):
-    """Resizes the page to `width` and reports what overflows (see LAYOUT_SCRIPT)."""
+def layout_at(console, width, height=800, shot=None):
+    """Resizes the page to `width` and reports what overflows (see LAYOUT_SCRIPT); saves a
+    screenshot named `shot` (with QUERY_CONSOLE_SCREENSHOTS)."""
     console.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 640})
     console.wait.until(lambda d: d.execute_script("return window.innerWidth") == width)
     time.sleep(0.2)
     result = console.driver.execute_script(LAYOUT_SCRIPT)
-    console.screenshot(f"width-{width}")
+    if shot:
+        console.screenshot(shot)
     return result
 
 
@@ -462,7 +464,7 @@ def main():
 
         # Every width: nothing past the viewport, the results in view; a phone has a menu of types.
         for width in (360, 768, 1400, 1920):
-            report(f"layout{width}", **layout_at(console, width))
+            report(f"layout{width}", **layout_at(console, width, shot="phone" if width == 360 else None))
         layout_at(console, 1280)
 
         # Highlighting and the canonical form of a valid predicate.
@@ -486,7 +488,6 @@ def main():
         report("failedRun", messagesShown=shown, requestError=console.find("#request-error").is_displayed(),
                stale=console.find("#stale-note").text, staleMarked="stale" in console.find("#results").get_attribute("class"),
                summary=console.find("#summary").text, kept=[row["recordName"] for row in console.rows()] == before)
-        console.screenshot("stale")
         console.find("#check .did-you-mean").click()
         console.wait.until(lambda d: console.find("#check").get_attribute("data-checked") == "population > 50000")
         console.wait.until(lambda d: console.check()["state"] == "valid")
@@ -641,6 +642,7 @@ def main():
         driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
         # Dark mode follows the system.
+        console.rerun(lambda: console.find('#record-types button[data-type="City"]').click())
         def background():
             return driver.execute_script("return [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('.card')).backgroundColor]")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})

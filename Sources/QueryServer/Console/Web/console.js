@@ -653,7 +653,7 @@
       stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
-    $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
+    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
       : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
     $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
       : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
