@@ -154,7 +154,7 @@ public struct CloudKitServer: Sendable {
             }
         }
         database.post("predicates/check") { _, context in
-            JSONResponse.make(try service.checkPredicate(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace()))
         }
         database.post("records/lookup") { _, context in
             JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace()))

@@ -79,7 +79,7 @@ enum READMEExample {
         _ = earners
     }
 
-    /// README.md, from line 785.
+    /// README.md, from line 805.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -97,7 +97,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 842.
+    /// README.md, from line 862.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -114,7 +114,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 933.
+    /// README.md, from line 953.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -129,13 +129,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 969.
+    /// README.md, from line 989.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 998
+        // README.md, line 1018
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -144,41 +144,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 1014
+        // README.md, line 1034
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 1026
+        // README.md, line 1046
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 1040
+        // README.md, line 1060
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 1051
+        // README.md, line 1071
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1063
+        // README.md, line 1083
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1081
+        // README.md, line 1101
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1099
+        // README.md, line 1119
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -191,7 +191,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1109
+        // README.md, line 1129
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -202,17 +202,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1124
+        // README.md, line 1144
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1133
+        // README.md, line 1153
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1151
+        // README.md, line 1171
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)

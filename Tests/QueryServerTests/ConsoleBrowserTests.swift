@@ -3,6 +3,7 @@ import Foundation
 import PredicateLanguage
 import QueryServer
 import RecordStore
+import TestSupport
 import Testing
 
 /// The browser and driver the console's tests use: Debian's `chromium` and `chromium-driver`.
@@ -58,10 +59,21 @@ struct ConsoleBrowserTests {
         return try await importer.importFile(at: path, into: store).recordCount
     }
 
+    /// An integer as the console shows it in the en-US locale the browser runs in: 2,138,551.
+    static func grouped(_ value: Int64) -> String {
+        let digits = Array(String(value.magnitude))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (value < 0 ? "-" : "") + text
+    }
+
     /// The rows a page of the console shows for records: number, record name, name, population.
     static func rows(_ records: [Record], from first: Int) -> JSONValue {
         .array(records.enumerated().map { index, record in
-            let population: JSONValue = if case .int(let value)? = record.fields["population"] { .string(String(value)) } else { .null }
+            let population: JSONValue = if case .int(let value)? = record.fields["population"] { .string(grouped(value)) } else { .null }
             let name: JSONValue = if case .string(let value)? = record.fields["name"] { .string(value) } else { .null }
             return ["number": .string(String(first + index)), "recordName": .string(record.recordID.recordName), "name": name, "population": population]
         })
@@ -97,9 +109,25 @@ struct ConsoleBrowserTests {
         #expect(start["pageInfo"] == "Page 1 · rows 1–20 · more follow")
         let picked = try #require(steps["pick"])
         #expect(picked["selected"] == ["City"])
-        #expect(picked["hash"] == "#type=City")
+        #expect(picked["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City")
         let cities = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
         #expect(picked["recordNames"] == .array(cities.records.map { .string($0.recordID.recordName) }))
+
+        // At every width nothing lies past the viewport and the results have room; below 640 px
+        // the record types are a menu above the query.
+        for width in [360, 768, 1400, 1920] {
+            let layout = try #require(steps["layout\(width)"], "no layout at \(width) px")
+            #expect(layout["width"] == .integer(Int64(width)))
+            #expect(layout["past"] == [], "past the viewport at \(width) px")
+            #expect(layout["cut"] == [], "text cut at \(width) px")
+            #expect(layout["pageScrollsSideways"] == false)
+            #expect(layout["hintInCard"] == true)
+            #expect((layout["resultsHeight"]?.integerValue ?? 0) >= 150, "results \(layout["resultsHeight"] ?? .null) px tall at \(width) px")
+            #expect(layout["rows"] == 20)
+            #expect(layout["sidebar"] == .bool(width >= 640))
+            #expect(layout["typeMenu"] == .bool(width < 640))
+            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema"])
+        }
 
         // Highlighting: each token in its class; the server's canonical form.
         let highlight = try #require(steps["highlight"])
@@ -126,6 +154,31 @@ struct ConsoleBrowserTests {
         #expect(invalid["check"]?["caret"] == .string(invalidText + "\n" + String(repeating: " ", count: 13) + "^"))
         #expect(invalid["check"]?["marked"] == ["AND"])
         #expect(invalid["tokens"]?.arrayValue?.contains(["tok-keyword tok-error-mark", "AND"]) == true)
+
+        // Checked against the schema as you type: an unknown field, its caret, and a one-click fix.
+        let unknown = try #require(steps["unknownField"])
+        #expect(unknown["check"]?["state"] == "invalid")
+        #expect(unknown["check"]?["text"]?.stringValue?.hasPrefix("✗ Field 'populaton' does not exist in record type 'City'; did you mean 'population'?\n") == true)
+        #expect(unknown["check"]?["caret"] == "populaton > 50000\n^^^^^^^^^")
+        #expect(unknown["check"]?["marked"] == ["populaton"])
+        #expect(unknown["fixes"] == ["Use population"])
+        // A failed Run: the error once (in the check), the last results kept and marked stale.
+        let failed = try #require(steps["failedRun"])
+        #expect(failed["messagesShown"] == 1)
+        #expect(failed["requestError"] == false)
+        #expect(failed["stale"] == "The last Run failed (BAD_REQUEST): these are the results of the query that ran before.")
+        #expect(failed["staleMarked"] == true)
+        #expect(failed["summary"] == "City · the query failed")
+        #expect(failed["kept"] == true)
+        let fixed = try #require(steps["fixed"])
+        #expect(fixed["predicate"] == "population > 50000")
+        #expect(fixed["check"]?["state"] == "valid")
+        #expect(fixed["stale"] == "The predicate changed: these results are of the previous one. Enter runs it.")
+        // A value of another type than the field's.
+        let mismatch = try #require(steps["mismatch"])
+        #expect(mismatch["check"]?["text"]?.stringValue?.hasPrefix(#"✗ population is INT64 and "abc" is a string: the comparison can match no record"#) == true)
+        #expect(mismatch["check"]?["caret"] == .string(#"population == "abc""# + "\n^^^^^^^^^^"))
+        #expect(mismatch["check"]?["marked"] == ["population"])
 
         // Sorted by population (descending) then name, ten rows a page, paged through the cursor.
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 50000"),
@@ -189,14 +242,76 @@ struct ConsoleBrowserTests {
         #expect(map200["rows"] == .integer(Int64(min(200, matching))))
         #expect(map200["count"] == .integer(Int64(min(200, matching))))
         #expect(map200["inside"] == true)
+        // Names where they fit: none over another, none past the edge; the others on hover.
+        for step in [map, map200] {
+            let boxes = (step["labels"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.doubleValue) }
+            let size = (step["size"]?.arrayValue ?? []).compactMap(\.doubleValue)
+            #expect(!boxes.isEmpty && size.count == 2)
+            for (index, box) in boxes.enumerated() where box.count == 4 && size.count == 2 {
+                #expect(box[0] >= 0 && box[1] >= 0 && box[0] + box[2] <= size[0] + 0.5 && box[1] + box[3] <= size[1] + 0.5, "label \(index) \(box) past the map")
+                for other in boxes[(index + 1)...] where other.count == 4 {
+                    let apart = box[0] + box[2] <= other[0] || other[0] + other[2] <= box[0] || box[1] + box[3] <= other[1] || other[1] + other[3] <= box[1]
+                    #expect(apart, "labels \(box) and \(other) overlap")
+                }
+            }
+        }
 
         // Nothing but the server's own routes was fetched, and the browser reported no problem
         // (a Content-Security-Policy violation would be one).
+        // The only errors are the failed Run's: its query and its plan, refused (400) for the unknown field.
         let network = try #require(steps["network"])
-        #expect(network["problems"] == [])
+        let refused = (network["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
+            .filter { $0.hasSuffix(" - Failed to load resource: the server responded with a status of 400 (Bad Request)") }
+        #expect(refused.map { $0.components(separatedBy: "/public/").last?.components(separatedBy: " ").first } == ["records/query", "records/explain"])
+        #expect(network["problems"]?.arrayValue?.count == refused.count)
         for resource in network["resources"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             #expect(resource.hasPrefix("http://127.0.0.1:") && resource.contains("/database/1/iCloud.com.example.cities/production/public/"), "fetched \(resource)")
         }
+
+        // A shared link restores the query: the same rows, sorts and page size, and the same address.
+        let shared = try #require(steps["shared"])
+        #expect(shared["rows"] == Self.rows(first.records, from: 1))
+        #expect(shared["sorts"] == [["population", "↓ desc"], ["name", "↑ asc"]])
+        #expect(shared["predicate"] == "population > 50000")
+        #expect(shared["pageSize"] == "10")
+        #expect(shared["selected"] == ["City"])
+        #expect(shared["hash"] == shared["sharedHash"])
+
+        // The main flow by keyboard alone.
+        let keyboard = try #require(steps["keyboard"])
+        let big = try await store.records(matching: RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 100000"),
+                                                                 sorts: [Sort("population", ascending: false), Sort("name")]), resultsLimit: 10)
+        let bigNames = big.records.map { JSONValue.string($0.recordID.recordName) }
+        #expect(keyboard["rows"] == .array(bigNames))
+        #expect(keyboard["focused"] == .array(["predicate"] + Array(bigNames.prefix(2)) + [bigNames[1]]))
+        #expect(keyboard["opened"] == bigNames[1])
+        #expect(keyboard["tabs"] == ["plan", "results"])
+        #expect(keyboard["recalled"] == "population > 100000")
+        #expect(keyboard["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City&predicate=population+%3E+100000&sort=population:desc,name:asc&pageSize=10")
+
+        // Sorting by a click on a header; the first columns stay in view; a new type starts at the left.
+        let table = try #require(steps["table"])
+        let big100k = try FormatPredicate(format: "population > 100000")
+        let byName = try await store.records(matching: RecordQuery(recordType: "City", predicate: big100k,
+                                                                    sorts: [Sort("name"), Sort("population", ascending: false)]), resultsLimit: 10)
+        #expect(table["byName"]?["rows"] == .array(byName.records.map { .string($0.recordID.recordName) }))
+        #expect(table["byName"]?["sorts"] == [["name", "↑ asc"], ["population", "↓ desc"]])
+        #expect(table["byName"]?["ariaSort"] == "ascending")
+        let byNameDown = try await store.records(matching: RecordQuery(recordType: "City", predicate: big100k,
+                                                                        sorts: [Sort("name", ascending: false), Sort("population", ascending: false)]), resultsLimit: 10)
+        #expect(table["byNameDescending"]?["rows"] == .array(byNameDown.records.map { .string($0.recordID.recordName) }))
+        #expect(table["byNameDescending"]?["sorts"] == [["name", "↓ desc"], ["population", "↓ desc"]])
+        #expect(table["unsortable"] == 0)
+        #expect((table["stuck"]?["scrolled"]?.integerValue ?? 0) > 0)
+        #expect(table["stuck"]?["fields"] == ["row-number", "record-name", "name"])
+        let offsets = table["stuck"]?["visible"]?.arrayValue?.compactMap(\.integerValue) ?? []
+        #expect(offsets.count == 3 && offsets[0] == 0 && offsets[1] > 0 && offsets[2] > offsets[1], "\(offsets)")
+        #expect(table["scrollAfterTypeChange"] == 0)
+        // The loading indicator, and dark mode.
+        let looks = try #require(steps["looks"])
+        #expect(looks["loadingHidden"] == true)
+        #expect(looks["dark"] == ["rgb(18, 23, 34)", "rgb(27, 33, 48)"])
+        #expect(looks["light"] == ["rgb(243, 245, 248)", "rgb(255, 255, 255)"])
     }
 
     @Test func withCredentialsThePageAsksForTheAPITokenAndSendsIt() async throws {
@@ -222,9 +337,185 @@ struct ConsoleBrowserTests {
         #expect(unlocked["errorShown"] == false)
         #expect(unlocked["types"] == ["City"])
         #expect(unlocked["rows"] == 12)
+        // Writes need a server-to-server key: the panel shows the API's refusal, and nothing changes.
+        let refused = try #require(steps["writeRefused"])
+        #expect(refused["state"] == "edit")
+        #expect(refused["error"]?.stringValue?.hasPrefix("ACCESS_DENIED ") == true)
+        let refusedName = try #require(refused["recordName"]?.stringValue)
+        #expect(try await store.record(for: RecordID(recordName: refusedName))?.fields["name"] != .string("Changed with a token"))
         let resources = unlocked["resources"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(resources.contains { $0.hasSuffix("/public/records/query?ckAPIToken=console-token") })
         #expect(resources.contains { $0.hasSuffix("/public/schema?ckAPIToken=console-token") })
+    }
+
+    /// The JSON lines of a script's output by step.
+    static func steps(_ output: String) throws -> [String: JSONValue] {
+        var steps: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONValue(parsing: Array(line.utf8))
+            steps[entry["step"]?.stringValue ?? ""] = entry
+        }
+        return steps
+    }
+
+    /// Checks that the record panel shows a record as records/lookup answers it: each field's
+    /// value and type, a schema field the record lacks as null, and the system fields.
+    static func expectShown(_ shown: JSONValue?, _ lookup: JSONValue?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .object(let fields)? = lookup?["fields"], case .object(let shownFields)? = shown?["fields"] else {
+            Issue.record("no fields: \(String(describing: shown)) / \(String(describing: lookup))", sourceLocation: sourceLocation)
+            return
+        }
+        for (name, field) in fields {
+            #expect(shownFields[name]?["value"] == field["value"], "\(name)", sourceLocation: sourceLocation)
+            #expect(shownFields[name]?["type"] == field["type"], "\(name)", sourceLocation: sourceLocation)
+        }
+        for (name, field) in shownFields where fields[name] == nil {
+            #expect(field["value"] == .null, "\(name) is not in the record", sourceLocation: sourceLocation)
+        }
+        let system = shown?["system"]
+        #expect(system?["recordName"] == lookup?["recordName"], sourceLocation: sourceLocation)
+        #expect(system?["recordType"] == lookup?["recordType"], sourceLocation: sourceLocation)
+        #expect(system?["recordChangeTag"] == lookup?["recordChangeTag"], sourceLocation: sourceLocation)
+        #expect(system?["zone"] == lookup?["zoneID"]?["zoneName"], sourceLocation: sourceLocation)
+        for stamp in ["created", "modified"] {
+            let milliseconds = lookup?[stamp]?["timestamp"]?.integerValue
+            #expect(milliseconds != nil && system?[stamp] == .string(String(milliseconds ?? 0)), "\(stamp)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The fields of the cities of `RecordsQueryTests.cities()` as records/lookup answers them.
+    static func cityFields(name: String, population: Int64, country: String, latitude: Double, longitude: Double, tags: [String]) -> JSONValue {
+        [
+            "name": ["value": .string(name), "type": "STRING"], "population": ["value": .integer(population), "type": "INT64"],
+            "countrycode": ["value": .string(country), "type": "STRING"],
+            "location": ["value": ["latitude": .number(latitude), "longitude": .number(longitude)], "type": "LOCATION"],
+            "tags": ["value": .array(tags.map(JSONValue.string)), "type": "STRING_LIST"],
+            "description": ["value": .string("\(name) is a city in \(country)"), "type": "STRING"],
+        ]
+    }
+
+    @Test func theRecordPanelShowsEveryFieldAndWritesThroughModifyWithTheChangeTag() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        let store = try await RecordsQueryTests.servedStore()
+        let (status, output, order) = try await ServerHarness.withServer(store: store) { server in
+            let order = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
+                .records.map(\.recordID.recordName)
+            let (status, output) = try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--edit"])
+            return (status, output, order)
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        let steps = try Self.steps(output)
+
+        // Every field of the record, whole lists and the system fields, as records/lookup answers.
+        let opened = try #require(steps["detail"])
+        #expect(opened["shown"]?["state"] == "view")
+        #expect(opened["shown"]?["title"] == "City paris")
+        #expect(opened["lookup"]?["fields"] == Self.cityFields(name: "Paris", population: 2_138_551, country: "FR", latitude: 48.8566,
+                                                               longitude: 2.3522, tags: ["capital", "river"]))
+        Self.expectShown(opened["shown"], opened["lookup"])
+        #expect(opened["shown"]?["fields"]?["tags"]?["items"] == ["capital", "river"])
+        #expect(steps["detailLayout360"]?["past"] == [])
+        #expect(steps["detailLayout360"]?["pageScrollsSideways"] == false)
+
+        // Keyboard: Escape gives the focus back to the row, the arrows move, Enter opens.
+        let paris = try #require(order.firstIndex(of: "paris"))
+        #expect(steps["keyboard"] == ["step": "keyboard", "focused": "paris", "below": .string(order[paris + 1]), "opened": "paris"])
+
+        // Nothing is written without Save, nor when a value does not fit its type.
+        #expect(steps["unsaved"]?["population"] == 2_138_551)
+        #expect(steps["invalid"]?["state"] == "edit")
+        #expect(steps["invalid"]?["error"] == #"INVALID population: "abc" is not a whole number"#)
+
+        // Saved through records/modify: a new change tag, the panel showing the stored record.
+        let edited = try #require(steps["edited"])
+        #expect(edited["error"] == .null)
+        #expect(edited["lookup"]?["fields"]?["population"] == ["value": 2_200_000, "type": "INT64"])
+        #expect(edited["lookup"]?["fields"]?["tags"] == ["value": ["capital", "river", "seine"], "type": "STRING_LIST"])
+        #expect(edited["lookup"]?["recordChangeTag"] != opened["lookup"]?["recordChangeTag"])
+        Self.expectShown(edited["shown"], edited["lookup"])
+
+        // A second client's change: CONFLICT, the server's version beside the edit; overwriting
+        // writes the edited field over the server's record (keeping the other client's change).
+        let conflict = try #require(steps["conflict"])
+        #expect(conflict["rows"] == [["name", "Paris", "Paris (console)", "Paris"], ["population", "2,200,000", "not edited", "2,300,000"]])
+        #expect(conflict["message"]?.stringValue?.hasPrefix("This record was changed by someone else since you opened it (change tag \(edited["lookup"]?["recordChangeTag"]?.stringValue ?? "?") is now ") == true)
+        let overwritten = try #require(steps["overwritten"])
+        #expect(overwritten["lookup"]?["fields"]?["name"] == ["value": "Paris (console)", "type": "STRING"])
+        #expect(overwritten["lookup"]?["fields"]?["population"] == ["value": 2_300_000, "type": "INT64"])
+        Self.expectShown(overwritten["shown"], overwritten["lookup"])
+        // Or the server's version is taken, and the edit dropped.
+        let reloaded = try #require(steps["reloaded"])
+        #expect(reloaded["lookup"]?["fields"]?["name"] == ["value": "Paris", "type": "STRING"])
+        Self.expectShown(reloaded["shown"], reloaded["lookup"])
+
+        // A new record from a form typed by the schema, then a copy of it under another name.
+        let created = try #require(steps["created"])
+        #expect(created["form"] == ["countrycode:STRING", "description:STRING", "location:LOCATION", "name:STRING", "population:INT64", "tags:STRING_LIST"])
+        #expect(created["error"] == .null)
+        let toulouse = Self.cityFields(name: "Toulouse", population: 504_078, country: "FR", latitude: 43.6047, longitude: 1.4442, tags: ["river", "rose"])
+        #expect(created["lookup"]?["fields"] == toulouse)
+        Self.expectShown(created["shown"], created["lookup"])
+        let duplicated = try #require(steps["duplicated"])
+        guard case .object(var copy) = toulouse else { return }
+        copy["name"] = ["value": "Toulouse bis", "type": "STRING"]
+        #expect(duplicated["lookup"]?["fields"] == .object(copy))
+        Self.expectShown(duplicated["shown"], duplicated["lookup"])
+
+        // Delete asks first; then the record is gone from the store and the page.
+        let deleted = try #require(steps["deleted"])
+        #expect(deleted["confirm"] == "Delete City toulouse-2? It cannot be undone.")
+        #expect(deleted["kept"] == "toulouse-2")
+        #expect(deleted["lookup"]?["serverErrorCode"] == "NOT_FOUND")
+        #expect(deleted["rows"]?.arrayValue?.contains("toulouse") == true)
+        #expect(deleted["rows"]?.arrayValue?.contains("toulouse-2") == false)
+        #expect(steps["editProblems"]?["problems"] == [])
+
+        // What the store holds at the end.
+        #expect(try await store.record(for: RecordID(recordName: "toulouse-2")) == nil)
+        #expect(try await store.record(for: RecordID(recordName: "toulouse"))?.fields["population"] == .int(504_078))
+        let stored = try #require(try await store.record(for: RecordID(recordName: "paris")))
+        #expect(stored.fields["name"] == .string("Paris"))
+        #expect(stored.fields["population"] == .int(2_300_000))
+        #expect(stored.fields["tags"] == .list([.string("capital"), .string("river"), .string("seine")]))
+    }
+
+    /// The built `query` executable (the test bundle sits beside it).
+    static let queryExecutable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        while folder.pathComponents.count > 1, !FileManager.default.fileExists(atPath: folder.appendingPathComponent("query").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("query")
+    }()
+
+    @Test func exportWritesEveryPageAsQueryExportDoes() async throws {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        TestEngine.registerEngines()
+        let path = TestEngine.temporaryDatabasePath("console-export")
+        let store = try Store.open(StoreLocation("sqlite:" + path))
+        try await store.define(RecordTypeSchema(name: "City", justInTimeIndexes: .all))
+        _ = try await store.save(RecordsQueryTests.cities())
+        let folder = TestFolders.make("console-export-downloads").path
+        let (status, output) = try await ServerHarness.withServer(store: store) { server in
+            try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--export", folder])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        var exports: [String: JSONValue] = [:]
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            let entry = try JSONValue(parsing: Array(line.utf8))
+            if entry["step"] == "export", let format = entry["output"]?.stringValue { exports[format] = entry }
+            if entry["step"] == "exportProblems" { #expect(entry["problems"] == []) }
+        }
+        for format in ["jsonl", "csv"] {
+            let (exitStatus, expected) = try await ChildProcess.run(Self.queryExecutable.path,
+                                                                    ["export", "--db", "sqlite:" + path, "City", "--output", format, "--progress", "none"])
+            try #require(exitStatus == 0, "query export failed: \(expected)")
+            let exported = try #require(exports[format], "no \(format) export")
+            #expect(exported["text"] == .string(expected), "\(format)")
+            #expect(exported["status"] == "Exported 12 records (2 pages)")
+            #expect(exported["pageRows"] == 10)
+        }
+        #expect(exports["jsonl"]?["text"]?.stringValue?.split(separator: "\n").count == 12)
     }
 
     /// A double as JavaScript's `String(number)` writes it (for the coordinates GeoNames has, five decimals at most).

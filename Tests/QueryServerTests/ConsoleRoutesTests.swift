@@ -188,6 +188,48 @@ import Testing
             #expect(badRules.body["reason"] == #"rules is "cloudkit", "full" or "coredata""#)
         }
     }
+
+    @Test func withARecordTypeTheCheckFindsUnknownFieldsTypeMismatchesAndMissingIndexes() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        // A type whose population has no sortable index: a range of it fails in production.
+        try await store.define(RecordTypeSchema(name: "Town", fields: [
+            FieldSchema(name: "name", type: .string), FieldSchema(name: "population", type: .int64, isSortable: false),
+        ]))
+        try await ServerHarness.withServer(store: store) { server in
+            let unknown = try await server.post("predicates/check", ["predicate": "populaton > 5", "recordType": "City"])
+            #expect(unknown.status == 200)
+            #expect(unknown.body == ["valid": false, "rules": "cloudkit", "error": [
+                "kind": "field", "message": "Field 'populaton' does not exist in record type 'City'; did you mean 'population'?",
+                "field": "populaton", "suggestions": ["population"],
+            ]])
+            let mismatch = try await server.post("predicates/check", ["predicate": #"name BEGINSWITH "P" AND population == "abc""#, "recordType": "City"])
+            #expect(mismatch.body == ["valid": false, "rules": "cloudkit", "error": [
+                "kind": "type", "message": #"population is INT64 and "abc" is a string: the comparison can match no record"#, "field": "population",
+            ]])
+            let listMember = try await server.post("predicates/check", ["predicate": "tags CONTAINS 5", "recordType": "City"])
+            #expect(listMember.body["error"]?["message"] == "tags is STRING_LIST and 5 is an integer: the comparison can match no record")
+            let inList = try await server.post("predicates/check", ["predicate": #"countrycode IN {"FR", 1}"#, "recordType": "City"])
+            #expect(inList.body["error"]?["field"] == "countrycode")
+            let fine = try await server.post("predicates/check", ["predicate": #""river" IN tags AND population > 1.5 AND name != nil"#, "recordType": "City"])
+            #expect(fine.body == ["valid": true, "rules": "cloudkit", "canonical": #""river" IN tags AND population > 1.5 AND name != nil"#])
+
+            let index = try await server.post("predicates/check", ["predicate": "population > 5", "recordType": "Town"])
+            #expect(index.body["error"]?["kind"] == "index")
+            #expect(index.body["error"]?["field"] == "population")
+            #expect(index.body["error"]?["message"] == .string(RecordStoreError.notSortable(field: "population", recordType: "Town").description))
+            // Development queries need no index.
+            let development = try await server.post("predicates/check", ["predicate": "population > 5", "recordType": "Town"], environment: "development")
+            #expect(development.body["valid"] == true)
+
+            let type = try await server.post("predicates/check", ["predicate": "a == 1", "recordType": "Cty"])
+            #expect(type.body == ["valid": false, "rules": "cloudkit", "error": [
+                "kind": "recordType", "message": "Did not find record type 'Cty'; did you mean 'City'?", "suggestions": ["City"],
+            ]])
+            // A syntax error comes first; without a record type, fields are not checked.
+            #expect(try await server.post("predicates/check", ["predicate": "populaton >", "recordType": "City"]).body["error"]?["kind"] == "syntax")
+            #expect(try await server.post("predicates/check", ["predicate": "populaton > 5"]).body["valid"] == true)
+        }
+    }
 }
 
 /// The hashes the console's Content-Security-Policy must name, computed here on their own.

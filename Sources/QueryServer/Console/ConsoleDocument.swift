@@ -9,7 +9,8 @@ import PredicateLanguage
 
 /// The query console that `query serve` (and `query console`) answers at `GET /`: one HTML page
 /// with its style and script inline, which calls the server's public routes like any client
-/// (`schema`, `predicates/check`, `records/query` with `continuationMarker`, `records/explain`).
+/// (`schema`, `zones/list`, `predicates/check` with the record type, `records/query` with
+/// `continuationMarker`, `records/explain`, `records/lookup`, and `records/modify` with the change tag).
 ///
 /// The page fetches nothing but those routes: its Content-Security-Policy allows the inline
 /// style and script by their SHA-256 hashes and connections to the page's own origin only

@@ -3,8 +3,9 @@
 import PredicateLanguage
 
 /// The body of this server's `predicates/check`: `predicate` (an NSPredicate format string),
-/// `arguments` (in the JSON mapping of `query.arguments`) and `rules` (`cloudkit`, `full` or
-/// `coredata`; absent, the server's).
+/// `arguments` (in the JSON mapping of `query.arguments`), `rules` (`cloudkit`, `full` or
+/// `coredata`; absent, the server's) and `recordType` (absent: the predicate is not checked
+/// against a schema).
 ///
 /// ```swift
 /// let request = try PredicateCheckRequest(body: ["predicate": "name == %@", "arguments": ["Paris"], "rules": "full"])
@@ -15,9 +16,12 @@ struct PredicateCheckRequest: RequestDecodable {
     let arguments: [Value]
     /// The rule profile asked for; nil for the server's.
     let rules: PredicateRules?
+    /// The record type whose schema the predicate is checked against; nil for none.
+    let recordType: String?
 
     init(_ object: RequestObject) throws(ServerError) {
         predicate = try object.requiredString("predicate", "an NSPredicate format string")
+        recordType = try object.string("recordType", "a record type name")
         arguments = try TypedJSON.values(object, "arguments")
         let expected = #""cloudkit", "full" or "coredata""#
         if let name = try object.string("rules", expected) {

@@ -1,12 +1,15 @@
 """Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
 
-    console_browser.py BASE_URL [--token TOKEN]
+    console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
 them against the store. With QUERY_CONSOLE_SCREENSHOTS=DIRECTORY, it also saves 1280x800
 screenshots of the main views there (console-*.png). With --token, the server has credentials:
-the script checks that the page asks for the API token and then sends it.
+the script checks that the page asks for the API token and then sends it (and that a write is
+refused). With --edit, it opens, edits, creates, copies and deletes records in the record panel,
+with a second client (plain HTTP) making conflicts. With --export, it exports the City records as
+JSON lines and CSV into FOLDER.
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -16,6 +19,9 @@ import json
 import os
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -35,7 +41,7 @@ def start_browser():
     options.binary_location = os.environ.get("QUERY_TEST_CHROMIUM", "/usr/bin/chromium")
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1",
-                     "--no-first-run", "--disable-extensions", "--disable-background-networking"]:
+                     "--no-first-run", "--disable-extensions", "--disable-background-networking", "--lang=en-US"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = webdriver.ChromeService(executable_path=os.environ.get("QUERY_TEST_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -121,6 +127,68 @@ class Console:
             self.driver.save_screenshot(os.path.join(SCREENSHOTS, f"console-{name}.png"))
 
 
+# What lies past the viewport's sides: each element whose box crosses the left or right edge and
+# that no scrolling (or clipping) ancestor inside the viewport holds; elements hidden or of no size
+# are skipped. Also: whether the page scrolls sideways, the results panel's height, text cut in
+# the hint, the tabs and the header.
+LAYOUT_SCRIPT = """
+const width = document.documentElement.clientWidth;
+const inside = (rect) => rect.left >= -0.5 && rect.right <= width + 0.5;
+function describe(node) {
+  let text = node.tagName.toLowerCase();
+  if (node.id) text += '#' + node.id;
+  else if (node.classList.length) text += '.' + [...node.classList].join('.');
+  return text;
+}
+function held(node) {
+  for (let parent = node.parentElement; parent && parent !== document.body; parent = parent.parentElement) {
+    const style = getComputedStyle(parent);
+    if (style.overflowX !== 'visible' && inside(parent.getBoundingClientRect())) return true;
+  }
+  return false;
+}
+const past = [];
+for (const node of document.body.querySelectorAll('*')) {
+  const rect = node.getBoundingClientRect();
+  if (rect.width === 0 || rect.height === 0 || getComputedStyle(node).visibility === 'hidden') continue;
+  if (node.closest('svg') && node.tagName.toLowerCase() !== 'svg') continue;
+  if (!inside(rect) && !held(node)) past.push(describe(node));
+}
+const cut = [...document.querySelectorAll('.hint, .tabs button, header label, .type-menu, #summary, #page-info')]
+  .filter((node) => node.getClientRects().length > 0 && node.scrollWidth > node.clientWidth + 1).map(describe);
+const hint = document.querySelector('.hint').getBoundingClientRect();
+const card = document.querySelector('.card').getBoundingClientRect();
+const panel = document.getElementById('results-panel').getBoundingClientRect();
+return {
+  width: window.innerWidth, past: [...new Set(past)], cut,
+  pageScrollsSideways: document.documentElement.scrollWidth > width,
+  hintInCard: hint.left >= card.left && hint.right <= card.right && hint.bottom <= card.bottom,
+  resultsHeight: Math.round(panel.height), rows: document.querySelectorAll('#results-table tbody tr').length,
+  sidebar: getComputedStyle(document.querySelector('nav')).display !== 'none',
+  typeMenu: getComputedStyle(document.querySelector('.type-menu')).display !== 'none',
+  tabs: [...document.querySelectorAll('.tabs button')].map((b) => b.textContent),
+};
+"""
+
+
+def layout_at(console, width, height=800, shot=None):
+    """Resizes the page to `width` and reports what overflows (see LAYOUT_SCRIPT); saves a
+    screenshot named `shot` (with QUERY_CONSOLE_SCREENSHOTS)."""
+    console.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 640})
+    console.wait.until(lambda d: d.execute_script("return window.innerWidth") == width)
+    time.sleep(0.2)
+    result = console.driver.execute_script(LAYOUT_SCRIPT)
+    if shot:
+        console.screenshot(shot)
+    return result
+
+
+def current_sorts(console):
+    return [[Select(sort.find_element(By.CSS_SELECTOR, "select")).first_selected_option.get_attribute("value"),
+             sort.find_element(By.CSS_SELECTOR, ".sort-direction").text] for sort in console.find_all("#sorts .sort")]
+
+
 def driver_text_nodes(driver, selector):
     return driver.execute_script(
         "return [...document.querySelectorAll(arguments[0])].map(e => e.firstChild ? e.firstChild.textContent : '')", selector)
@@ -142,10 +210,234 @@ def token_flow(driver, base, token):
            types=[button.get_attribute("data-type") for button in console.find_all("#record-types button")],
            rows=len(console.rows()), resources=sorted(set(resources)))
 
+    # Writes need a server-to-server key: the page shows the API's refusal.
+    panel = Panel(console)
+    panel.open(console.rows()[0]["recordName"])
+    panel.click("#detail-edit")
+    panel.wait_state("edit")
+    panel.fill({"name": "Changed with a token"})
+    panel.click("#detail-save")
+    console.wait.until(lambda d: panel.error() is not None)
+    report("writeRefused", state=panel.state(), error=panel.error(), recordName=panel.shown()["recordName"])
+
+
+def api(base, operation, body, token=None):
+    """A second client: one request to the server's API, its JSON answer (an error's too)."""
+    url = f"{base}/database/1/iCloud.com.example.cities/production/public/{operation}"
+    if token:
+        url += "?ckAPIToken=" + urllib.parse.quote(token)
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return json.loads(error.read())
+
+
+def lookup(base, name, token=None):
+    return api(base, "records/lookup", {"records": [{"recordName": name}]}, token)["records"][0]
+
+
+class Panel:
+    """The record panel: what it shows, and waiting for it."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def state(self):
+        panel = self.console.find("#detail")
+        return None if "hidden" in (panel.get_attribute("class") or "") else panel.get_attribute("data-state")
+
+    def wait_state(self, state):
+        self.console.wait.until(lambda d: self.state() == state and
+                                d.execute_script("return document.getElementById('detail').dataset.saving === undefined"))
+
+    def open(self, name):
+        self.console.find(f'#results-table tbody tr[data-record-name="{name}"]').click()
+        self.wait_loaded()
+
+    def wait_loaded(self):
+        self.console.wait.until(lambda d: self.console.find("#detail").get_attribute("data-loaded") == "true")
+
+    def shown(self):
+        fields = {}
+        for row in self.console.find_all("#detail-fields tr"):
+            fields[row.get_attribute("data-field")] = {
+                "type": row.get_attribute("data-type"), "value": json.loads(row.get_attribute("data-value")),
+                "items": [item.get_attribute("textContent") for item in row.find_elements(By.CSS_SELECTOR, "li")]}
+        system = {row.get_attribute("data-system"): row.get_attribute("data-value") for row in self.console.find_all("#detail-system tr")}
+        return {"state": self.state(), "title": self.console.find("#detail-title").text,
+                "recordName": self.console.find("#detail").get_attribute("data-record-name"), "fields": fields, "system": system}
+
+    def error(self):
+        box = self.console.find("#detail-error")
+        return box.text if box.is_displayed() else None
+
+    def fill(self, values):
+        for name, text in values.items():
+            box = self.console.find(f'#detail-form [data-field="{name}"]')
+            box.send_keys(Keys.CONTROL, "a")
+            box.send_keys(Keys.BACKSPACE)
+            if text:
+                box.send_keys(text)
+
+    def click(self, selector):
+        self.console.find(selector).click()
+
+
+def edit_flow(driver, base):
+    """The record panel: every field as records/lookup answers; edits, a new record, a copy, a
+    deletion and conflicts with a second client, all through records/modify."""
+    console = Console(driver)
+    panel = Panel(console)
+    driver.get(base + "/")
+    console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+
+    panel.open("paris")
+    report("detail", shown=panel.shown(), lookup=lookup(base, "paris"))
+    console.screenshot("detail")
+    report("detailLayout360", **layout_at(console, 360))
+    layout_at(console, 1280)
+
+    # Escape closes the panel and gives the focus back to the row; Enter on a row opens it.
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    console.wait.until(lambda d: panel.state() is None)
+    focused = driver.execute_script("return document.activeElement.dataset.recordName || null")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    below = driver.execute_script("return document.activeElement.dataset.recordName || null")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    panel.wait_loaded()
+    report("keyboard", focused=focused, below=below, opened=panel.shown()["recordName"])
+
+    # An edit given up writes nothing.
+    panel.click("#detail-edit")
+    panel.wait_state("edit")
+    panel.fill({"population": "1"})
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+    report("unsaved", population=lookup(base, "paris")["fields"]["population"]["value"])
+
+    # A value the field's type cannot hold is refused before anything is sent.
+    panel.click("#detail-edit")
+    panel.fill({"population": "abc"})
+    panel.click("#detail-save")
+    console.wait.until(lambda d: panel.error() is not None)
+    report("invalid", state=panel.state(), error=panel.error())
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+
+    # Saved: the panel shows what records/modify answered.
+    panel.click("#detail-edit")
+    panel.fill({"population": "2200000", "tags": "capital\nriver\nseine"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("edited", shown=panel.shown(), lookup=lookup(base, "paris"), error=panel.error())
+
+    # A second client changes the record while it is edited: the server's version beside the
+    # edit; overwriting keeps the other client's change of another field.
+    panel.click("#detail-edit")
+    panel.fill({"name": "Paris (console)"})
+    other = lookup(base, "paris")
+    api(base, "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "paris", "fields": {"population": {"value": 2300000, "type": "INT64"}}}}]})
+    panel.click("#detail-save")
+    panel.wait_state("conflict")
+    rows = [[cell.get_attribute("textContent") for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in console.find_all("#conflict-table tbody tr")]
+    report("conflict", message=console.find("#conflict-message").text, rows=rows, before=other)
+    console.screenshot("conflict")
+    panel.click("#conflict-overwrite")
+    panel.wait_state("view")
+    report("overwritten", shown=panel.shown(), lookup=lookup(base, "paris"))
+
+    # Another conflict, resolved by taking the server's version.
+    panel.click("#detail-edit")
+    panel.fill({"name": "Lutèce"})
+    api(base, "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "paris", "fields": {"name": {"value": "Paris", "type": "STRING"}}}}]})
+    panel.click("#detail-save")
+    panel.wait_state("conflict")
+    panel.click("#conflict-reload")
+    panel.wait_state("view")
+    report("reloaded", shown=panel.shown(), lookup=lookup(base, "paris"))
+
+    # A new record, typed by the schema.
+    panel.click("#detail-close")
+    console.find("#new-record").click()
+    panel.wait_state("new")
+    form = [box.get_attribute("data-field") + ":" + box.get_attribute("data-type") for box in console.find_all("#detail-form [data-field]")]
+    console.find("#new-record-name").send_keys("toulouse")
+    panel.fill({"name": "Toulouse", "population": "504078", "countrycode": "FR", "location": "43.6047, 1.4442",
+                "tags": "river\nrose", "description": "Toulouse is a city in FR"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("created", form=form, shown=panel.shown(), lookup=lookup(base, "toulouse"), error=panel.error())
+
+    # A copy under another name.
+    panel.click("#detail-duplicate")
+    panel.wait_state("duplicate")
+    console.find("#new-record-name").send_keys("toulouse-2")
+    panel.fill({"name": "Toulouse bis"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    report("duplicated", shown=panel.shown(), lookup=lookup(base, "toulouse-2"))
+
+    # Delete asks first; Cancel keeps the record.
+    panel.click("#detail-delete")
+    panel.wait_state("delete")
+    confirm = console.find("#detail-body .confirm").text
+    panel.click("#detail-cancel")
+    panel.wait_state("view")
+    kept = lookup(base, "toulouse-2").get("recordName")
+    panel.click("#detail-delete")
+    panel.wait_state("delete")
+    panel.click("#confirm-delete")
+    console.wait.until(lambda d: panel.state() is None)
+    console.wait.until(lambda d: not console.find_all('#results-table tbody tr[data-record-name="toulouse-2"]'))
+    report("deleted", confirm=confirm, kept=kept, lookup=lookup(base, "toulouse-2"),
+           rows=[row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")])
+    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    report("editProblems", problems=[entry.get("message") for entry in logs])
+
+
+def export_flow(driver, base, folder):
+    """Export: every record of the query through the cursor (pages of ten), as JSON lines and CSV,
+    downloaded into `folder`."""
+    console = Console(driver)
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    driver.get(base + "/#type=City&pageSize=10")
+    console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+    for output in ("jsonl", "csv"):
+        Select(console.find("#export-format")).select_by_value(output)
+        console.find("#export").click()
+        path = os.path.join(folder, f"City.{output}")
+        console.wait.until(lambda d: d.execute_script("return document.body.dataset.exported !== undefined") and os.path.exists(path))
+        time.sleep(0.3)
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        report("export", output=output, text=text, status=console.find("#export-status").text,
+               pageRows=len(console.rows()))
+    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+    report("exportProblems", problems=[entry.get("message") for entry in logs])
+
 
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()
+    if len(sys.argv) > 3 and sys.argv[2] == "--export":
+        try:
+            export_flow(driver, base, sys.argv[3])
+        finally:
+            driver.quit()
+        return
+    if len(sys.argv) > 2 and sys.argv[2] == "--edit":
+        try:
+            edit_flow(driver, base)
+        finally:
+            driver.quit()
+        return
     if len(sys.argv) > 3 and sys.argv[2] == "--token":
         try:
             token_flow(driver, base, sys.argv[3])
@@ -170,6 +462,11 @@ def main():
         report("pick", selected=selected(), hash=driver.execute_script("return location.hash"),
                recordNames=[row["recordName"] for row in console.rows()])
 
+        # Every width: nothing past the viewport, the results in view; a phone has a menu of types.
+        for width in (360, 768, 1400, 1920):
+            report(f"layout{width}", **layout_at(console, width, shot="phone" if width == 360 else None))
+        layout_at(console, 1280)
+
         # Highlighting and the canonical form of a valid predicate.
         console.type_predicate('population > 50000 AND timezone == "Europe/Paris"')
         report("highlight", tokens=console.tokens(), check=console.check())
@@ -178,6 +475,26 @@ def main():
         console.type_predicate('population > AND name == "x"')
         report("invalid", tokens=console.tokens(), check=console.check())
         console.screenshot("error")
+
+        # Checked against the record type's schema: an unknown field, with its caret and a fix.
+        console.type_predicate("populaton > 50000")
+        report("unknownField", check=console.check(), fixes=[fix.text for fix in console.find_all("#check .did-you-mean")])
+        # Run anyway: the error shows once, and the last results stay on screen, marked stale.
+        before = [row["recordName"] for row in console.rows()]
+        console.rerun(lambda: console.find("#predicate").send_keys(Keys.ENTER))
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('body *')].filter(e => e.children.length === 0 && e.offsetParent !== null"
+            " && e.textContent.includes('does not exist')).length")
+        report("failedRun", messagesShown=shown, requestError=console.find("#request-error").is_displayed(),
+               stale=console.find("#stale-note").text, staleMarked="stale" in console.find("#results").get_attribute("class"),
+               summary=console.find("#summary").text, kept=[row["recordName"] for row in console.rows()] == before)
+        console.find("#check .did-you-mean").click()
+        console.wait.until(lambda d: console.find("#check").get_attribute("data-checked") == "population > 50000")
+        console.wait.until(lambda d: console.check()["state"] == "valid")
+        report("fixed", predicate=console.find("#predicate").get_attribute("value"), check=console.check(),
+               stale=console.find("#stale-note").text)
+        console.type_predicate('population == "abc"')
+        report("mismatch", check=console.check())
 
         # Sorts: population descending, then name; ten rows a page.
         console.type_predicate("population > 50000")
@@ -232,7 +549,11 @@ def main():
             circles = console.find_all("#map-svg circle.point")
             inside = all(0 <= float(c.get_attribute("cx")) <= width and 0 <= float(c.get_attribute("cy")) <= height for c in circles)
             titles = [driver.execute_script("return arguments[0].textContent", c.find_element(By.CSS_SELECTOR, "title")) for c in circles]
+            labels = driver.execute_script(
+                "return [...document.querySelectorAll('#map-svg text.point-label')].map(t => { const b = t.getBBox();"
+                " return [b.x, b.y, b.width, b.height]; })")
             return {"count": len(circles), "dataPoints": svg.get_attribute("data-points"), "inside": inside,
+                    "labels": labels, "size": [width, height],
                     "recordNames": [c.get_attribute("data-record-name") for c in circles], "titles": titles,
                     "graticule": len(console.find_all("#map-svg line.graticule")), "caption": console.find("#map-caption").text}
         report("map", rows=console.rows(), **points())
@@ -244,6 +565,91 @@ def main():
         resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
         report("network", resources=sorted(set(resources)), problems=[entry.get("message") for entry in logs])
+
+        # A shared link: the address alone restores the query (type, predicate, sorts, page size).
+        shared = ("#container=iCloud.com.example.cities&environment=production&database=public&type=City"
+                  "&predicate=population+%3E+50000&sort=population:desc,name:asc&pageSize=10")
+        driver.get("about:blank")
+        driver.get(base + "/" + shared)
+        console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+        sorts = [[Select(sort.find_element(By.CSS_SELECTOR, "select")).first_selected_option.get_attribute("value"),
+                  sort.find_element(By.CSS_SELECTOR, ".sort-direction").text] for sort in console.find_all("#sorts .sort")]
+        report("shared", rows=console.rows(), sorts=sorts, predicate=console.find("#predicate").get_attribute("value"),
+               pageSize=Select(console.find("#page-size")).first_selected_option.get_attribute("value"),
+               selected=selected(), hash=driver.execute_script("return location.hash"), sharedHash=shared)
+
+        # Keyboard only: / to the predicate, Ctrl+Enter runs, ↓ to the rows, Enter opens one,
+        # Escape closes it, 2 and 1 switch tabs, and ↑ in the emptied box recalls the query.
+        driver.find_element(By.TAG_NAME, "body").send_keys("/")
+        focused = [driver.execute_script("return document.activeElement.id")]
+        box = driver.switch_to.active_element
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        box.send_keys("population > 100000")
+        console.wait.until(lambda d: console.find("#check").get_attribute("data-checked") == "population > 100000")
+        console.rerun(lambda: box.send_keys(Keys.CONTROL, Keys.ENTER))
+        box.send_keys(Keys.ARROW_DOWN)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        panel = Panel(console)
+        panel.wait_loaded()
+        opened = panel.shown()["recordName"]
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        console.wait.until(lambda d: panel.state() is None)
+        focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
+        driver.switch_to.active_element.send_keys("2")
+        tabs = [driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab")]
+        driver.switch_to.active_element.send_keys("1")
+        tabs.append(driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab"))
+        driver.switch_to.active_element.send_keys("/")
+        box = driver.switch_to.active_element
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.BACKSPACE)
+        box.send_keys(Keys.ARROW_UP)
+        report("keyboard", focused=focused, opened=opened, tabs=tabs, rows=[row["recordName"] for row in console.rows()],
+               recalled=console.find("#predicate").get_attribute("value"), hash=driver.execute_script("return location.hash"))
+
+        # A click on a sortable header sorts by it (first), a second click turns it around.
+        console.rerun(lambda: console.find('#results-table th[data-sort-field="name"]').click())
+        by_name = {"rows": [row["recordName"] for row in console.rows()], "sorts": current_sorts(console),
+                   "ariaSort": console.find('#results-table th[data-sort-field="name"]').get_attribute("aria-sort")}
+        console.rerun(lambda: console.find('#results-table th[data-sort-field="name"]').click())
+        by_name_descending = {"rows": [row["recordName"] for row in console.rows()], "sorts": current_sorts(console)}
+        unsortable = len(console.find_all('#results-table th[data-sort-field="alternatenames"]'))
+
+        # Sideways, the #, recordName and name columns stay in view; another type starts at the left.
+        stuck = driver.execute_script("""
+          const panel = document.getElementById('results-panel');
+          panel.scrollLeft = 600;
+          const box = panel.getBoundingClientRect();
+          const cells = [...document.querySelectorAll('#results-table tbody tr:first-child td')].slice(0, 3);
+          return { scrolled: panel.scrollLeft, visible: cells.map((cell) => Math.round(cell.getBoundingClientRect().left - box.left)),
+                   fields: cells.map((cell) => cell.dataset.field || cell.className.split(' ')[0]) };""")
+        console.rerun(lambda: console.find('#record-types button[data-type="Airport"]').click())
+        report("table", byName=by_name, byNameDescending=by_name_descending, unsortable=unsortable, stuck=stuck,
+               scrollAfterTypeChange=driver.execute_script("return document.getElementById('results-panel').scrollLeft"))
+
+        # A slow answer shows the loading indicator (after 200 ms); it goes when the page is drawn.
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 700, "downloadThroughput": -1, "uploadThroughput": -1})
+        generation = console.generation()
+        console.find("#run").click()
+        console.wait.until(lambda d: console.find("#loading").is_displayed())
+        console.wait.until(lambda d: console.generation() > generation and d.execute_script("return document.body.dataset.busy === undefined"))
+        loading_hidden = not console.find("#loading").is_displayed()
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+        # Dark mode follows the system.
+        console.rerun(lambda: console.find('#record-types button[data-type="City"]').click())
+        def background():
+            return driver.execute_script("return [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('.card')).backgroundColor]")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        dark = background()
+        console.screenshot("dark")
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+        report("looks", loadingShown=True, loadingHidden=loading_hidden, dark=dark, light=background())
     finally:
         driver.quit()
 

@@ -103,16 +103,114 @@
     renderTypes();
     renderSchema();
     const names = state.schema.map((type) => type.recordType);
-    const wanted = decodeURIComponent((location.hash.match(/type=([^&]+)/) || [])[1] || '');
-    const chosen = names.includes(state.type) ? state.type : names.includes(wanted) ? wanted : names[0];
-    if (chosen) selectType(chosen, names.includes(state.type) && state.type === chosen);
+    // The first time, the type (and sorts) the address names; then the one picked.
+    const wanted = state.wantedType;
+    const restored = state.restoredSorts;
+    state.wantedType = null;
+    state.restoredSorts = null;
+    await loadZones();
+    if (wanted && names.includes(wanted)) {
+      state.sorts = restored || [];
+      selectType(wanted, true);
+    } else {
+      const chosen = names.includes(state.type) ? state.type : names[0];
+      if (chosen) selectType(chosen, state.type === chosen);
+    }
     document.body.dataset.ready = 'true';
+  }
+
+  /// The zones of the database, in the zone picker; the default zone when they cannot be listed.
+  async function loadZones() {
+    let names = ['_defaultZone'];
+    try {
+      const answer = await call('zones/list');
+      const listed = (answer.zones || []).map((zone) => (zone.zoneID && zone.zoneID.zoneName) || zone.zoneName).filter(Boolean);
+      if (listed.length > 0) names = listed;
+    } catch (_) {
+      // The schema's failure is already shown.
+    }
+    if (!names.includes(state.zone)) names.push(state.zone);
+    $('zone').replaceChildren(...names.map((name) => element('option', { value: name, text: name, selected: name === state.zone })));
+  }
+
+  // ---- The address: the query in the URL's fragment, so that a reload or a shared link
+  // restores it (container, environment, database, type, zone, predicate, sorts, page size).
+
+  function restoreFromAddress() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const setSelect = (id, value) => {
+      if (value !== null && [...$(id).options].some((option) => option.value === value)) $(id).value = value;
+    };
+    if (params.get('container')) $('container').value = params.get('container');
+    setSelect('environment', params.get('environment'));
+    setSelect('database', params.get('database'));
+    setSelect('page-size', params.get('pageSize'));
+    if (params.has('predicate')) $('predicate').value = params.get('predicate');
+    state.zone = params.get('zone') || '_defaultZone';
+    state.wantedType = params.get('type');
+    state.restoredSorts = params.get('sort') ? params.get('sort').split(',').filter(Boolean).map((entry) => {
+      const [field, direction] = entry.split(':');
+      return { field, ascending: direction !== 'desc' };
+    }) : null;
+  }
+
+  function writeAddress() {
+    const params = new URLSearchParams();
+    params.set('container', $('container').value.trim());
+    params.set('environment', $('environment').value);
+    params.set('database', $('database').value);
+    if (state.type) params.set('type', state.type);
+    if (state.zone && state.zone !== '_defaultZone') params.set('zone', state.zone);
+    const text = $('predicate').value;
+    if (text.trim() !== '') params.set('predicate', text);
+    if (state.sorts.length > 0) params.set('sort', state.sorts.map((sort) => sort.field + ':' + (sort.ascending ? 'asc' : 'desc')).join(','));
+    if (state.pageSize !== 20) params.set('pageSize', String(state.pageSize));
+    // Readable: spaces as +, and : , / as they are.
+    const encode = (text) => encodeURIComponent(text).replace(/%20/g, '+').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%2F/g, '/');
+    history.replaceState(null, '', '#' + [...params].map(([key, value]) => key + '=' + encode(value)).join('&'));
+  }
+
+  // ---- Recent queries, kept in the browser (newest first).
+
+  const RECENT_KEY = 'query-console-recent';
+
+  function recentQueries() {
+    try {
+      const list = JSON.parse(localStorage.getItem(RECENT_KEY) || '[]');
+      return Array.isArray(list) ? list.filter((entry) => entry && typeof entry.predicate === 'string') : [];
+    } catch (_) {
+      return [];
+    }
+  }
+
+  function remember(type, predicate) {
+    if (predicate.trim() === '') return;
+    const list = recentQueries().filter((entry) => !(entry.type === type && entry.predicate === predicate));
+    list.unshift({ type, predicate });
+    try { localStorage.setItem(RECENT_KEY, JSON.stringify(list.slice(0, 30))); } catch (_) { /* storage full or off */ }
+  }
+
+  /// ↑ in an empty box (or on a recalled query): the previous query, of this type first.
+  function recall() {
+    const list = recentQueries();
+    const ordered = list.filter((entry) => entry.type === state.type).concat(list.filter((entry) => entry.type !== state.type));
+    const predicates = [...new Set(ordered.map((entry) => entry.predicate))];
+    const text = $('predicate').value;
+    const index = text === '' ? 0 : predicates.indexOf(text) + 1;
+    if (index <= 0 && text !== '') return false;
+    if (index >= predicates.length) return false;
+    $('predicate').value = predicates[index];
+    predicateChanged();
+    return true;
   }
 
   function typeSchema(name) { return state.schema.find((type) => type.recordType === name) || { recordType: name, fields: [] }; }
 
   function renderTypes() {
     const list = $('record-types');
+    // Narrow screens show the same types as a menu above the query.
+    $('type-menu').replaceChildren(...state.schema.map((type) => element('option', { value: type.recordType, text: type.recordType,
+      selected: type.recordType === state.type })));
     if (state.schema.length === 0) {
       list.replaceChildren(element('p', { class: 'empty', text: 'No record types yet: save records with records/modify or query import.' }));
       return;
@@ -127,11 +225,17 @@
 
   function selectType(name, keepSorts) {
     if (!keepSorts) state.sorts = [];
+    if (state.type !== name) {
+      // Another type: its table starts at its first column and row.
+      $('results-panel').scrollLeft = 0;
+      $('results-panel').scrollTop = 0;
+    }
     state.type = name;
-    history.replaceState(null, '', '#type=' + encodeURIComponent(name));
     for (const button of $('record-types').querySelectorAll('button')) button.classList.toggle('selected', button.dataset.type === name);
+    $('type-menu').value = name;
     renderSorts();
     run();
+    checkPredicate();
   }
 
   function renderSchema() {
@@ -183,12 +287,16 @@
     const check = state.check && state.check.text === text ? state.check : null;
     const error = check && !check.valid && check.error && check.error.kind === 'syntax' ? check.error : null;
     const mark = error ? error.utf16Offset : -1;
+    // A schema error marks the field it is about.
+    const span = check && !check.valid && check.error ? fieldSpan(text, check.error) : null;
     const pre = $('highlight');
     const nodes = [];
     let marked = false;
     for (const token of tokenize(text)) {
       const cls = token.kind === 'space' ? null : 'tok-' + token.kind;
-      if (mark >= token.start && mark < token.end && token.kind !== 'space') {
+      if (span && token.start === span.start) {
+        nodes.push(element('span', { class: cls + ' tok-error-mark', text: token.text }));
+      } else if (mark >= token.start && mark < token.end && token.kind !== 'space') {
         // The token where parsing stopped, underlined.
         if (mark > token.start) nodes.push(element('span', { class: cls, text: text.slice(token.start, mark) }));
         nodes.push(element('span', { class: cls + ' tok-error-mark', text: text.slice(mark, token.end) }));
@@ -208,8 +316,16 @@
     pre.replaceChildren(...nodes);
   }
 
+  /// Where the field a schema error names first appears in the text (as a key, not inside a string).
+  function fieldSpan(text, error) {
+    if (!error.field || error.kind === 'syntax') return null;
+    const token = tokenize(text).find((candidate) => candidate.kind === 'key' && candidate.text === error.field);
+    return token ? { start: token.start, end: token.end } : null;
+  }
+
   let checkTimer = null;
   function predicateChanged() {
+    renderStale();
     renderHighlight();
     clearTimeout(checkTimer);
     checkTimer = setTimeout(checkPredicate, 120);
@@ -223,8 +339,11 @@
       check = { valid: true, empty: true, text };
     } else {
       try {
-        check = await call('predicates/check', { predicate: text });
+        // With the record type, the server checks the fields against its schema too.
+        const recordType = state.type;
+        check = await call('predicates/check', recordType ? { predicate: text, recordType } : { predicate: text });
         check.text = text;
+        check.recordType = recordType;
       } catch (failure) {
         if (sequence === state.checkSequence) showRequestError(failure);
         return;
@@ -250,10 +369,38 @@
       if (error.kind === 'syntax') {
         const line = (check.text.split('\n')[error.line - 1] || '').replace(/\t/g, ' ');
         children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(Math.max(0, error.column - 1)) + '^' }));
+      } else {
+        const span = fieldSpan(check.text, error);
+        if (span) {
+          // The caret under the field: its line, and its column in characters.
+          const before = check.text.slice(0, span.start);
+          const lineStart = before.lastIndexOf('\n') + 1;
+          const lineEnd = check.text.indexOf('\n', span.start);
+          const line = check.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\t/g, ' ');
+          const column = Array.from(check.text.slice(lineStart, span.start)).length;
+          children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(column) + '^'.repeat(Array.from(error.field).length) }));
+        }
+      }
+      for (const suggestion of error.kind === 'field' ? error.suggestions || [] : []) {
+        // One click puts the suggested name in place of the unknown one.
+        const fix = element('button', { type: 'button', class: 'plain did-you-mean', 'data-suggestion': suggestion, text: 'Use ' + suggestion });
+        fix.addEventListener('click', () => replaceField(error.field, suggestion));
+        children.push(fix);
       }
       box.replaceChildren(...children);
     }
     box.dataset.checked = check.text;
+  }
+
+  /// Replaces each use of a field (as a key) in the predicate by another name.
+  function replaceField(field, replacement) {
+    const editor = $('predicate');
+    const text = editor.value;
+    let result = '';
+    for (const token of tokenize(text)) result += token.kind === 'key' && token.text === field ? replacement : token.text;
+    editor.value = result;
+    editor.focus();
+    predicateChanged();
   }
 
   // ---- Sorts.
@@ -298,11 +445,14 @@
       query.sortBy = state.sorts.map((sort) => SYSTEM_SORTS.includes(sort.field)
         ? { systemFieldName: sort.field, ascending: sort.ascending } : { fieldName: sort.field, ascending: sort.ascending });
     }
-    return { query, resultsLimit: state.pageSize };
+    const body = { query, resultsLimit: state.pageSize };
+    if (state.zone && state.zone !== '_defaultZone') body.zoneID = { zoneName: state.zone };
+    return body;
   }
 
   function run() {
     if (!state.type) return;
+    writeAddress();
     state.queryBody = queryBody();
     state.run = (state.run || 0) + 1;
     document.body.dataset.run = String(state.run);
@@ -316,10 +466,12 @@
   async function loadPage() {
     const sequence = ++pageSequence;
     const marker = state.markers[state.pageIndex];
-    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize } : state.queryBody;
+    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize, ...zoneBody() } : state.queryBody;
     $('next').disabled = true;
     $('previous').disabled = true;
     document.body.dataset.busy = 'true';
+    // A slow page shows that it is loading (a quick one does not flicker).
+    const loading = setTimeout(() => $('loading').classList.remove('hidden'), 200);
     let records = [];
     let next = null;
     let failure = null;
@@ -330,11 +482,26 @@
     } catch (error) {
       failure = error;
     }
+    clearTimeout(loading);
     if (sequence !== pageSequence) return;
-    if (failure) showRequestError(failure); else hideRequestError();
-    state.records = records;
-    state.nextMarker = next;
+    $('loading').classList.add('hidden');
     state.failed = !!failure;
+    if (failure) {
+      // The check already shows a predicate's error (with its caret): it is not shown twice. The
+      // last results that ran stay, marked as stale.
+      const text = $('predicate').value;
+      const shown = state.check && !state.check.valid && state.check.text === text;
+      if (shown) hideRequestError(); else showRequestError(failure);
+      state.runError = failure;
+      state.failedText = body.query ? (body.query.predicate || '') : text;
+    } else {
+      hideRequestError();
+      state.records = records;
+      state.nextMarker = next;
+      state.runError = null;
+      if (body.query) remember(state.type, body.query.predicate || '');
+      state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
+    }
     state.generation += 1;
     renderResults();
     if (state.tab === 'map') renderMap();
@@ -350,16 +517,69 @@
     loadPage();
   }
 
+  /// A click on a column's header: it becomes the first sort, ascending, or changes direction
+  /// when it already is.
+  function sortByColumn(field) {
+    const current = state.sorts.find((sort) => sort.field === field);
+    const ascending = current && state.sorts[0] === current ? !current.ascending : true;
+    state.sorts = [{ field, ascending }, ...state.sorts.filter((sort) => sort.field !== field)];
+    renderSorts();
+    run();
+  }
+
+  /// Keeps the first columns (#, recordName, name) in view while the table scrolls sideways.
+  function stickColumns(table, count) {
+    const widths = [...table.tHead.rows[0].cells].slice(0, count).map((cell) => cell.getBoundingClientRect().width);
+    for (const row of table.rows) {
+      let left = 0;
+      for (let index = 0; index < count; index += 1) {
+        const cell = row.cells[index];
+        cell.classList.add('sticky-column');
+        cell.style.left = left + 'px';
+        left += widths[index];
+      }
+    }
+  }
+
+  /// Keys on a row: Enter opens it, the arrows (and Home, End) move to another.
+  function rowKey(event) {
+    const row = event.target.closest('tbody tr');
+    if (!row) return;
+    const rows = [...row.parentElement.children];
+    let index = rows.indexOf(row);
+    switch (event.key) {
+      case 'Enter': case ' ': event.preventDefault(); openRecord(row.dataset.recordName, row); return;
+      case 'ArrowDown': index = Math.min(rows.length - 1, index + 1); break;
+      case 'ArrowUp': index = Math.max(0, index - 1); break;
+      case 'Home': index = 0; break;
+      case 'End': index = rows.length - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    for (const other of rows) other.tabIndex = -1;
+    rows[index].tabIndex = 0;
+    rows[index].focus();
+  }
+
   function formatScalar(value, type) {
     if (value === null || value === undefined) return '';
     switch (type) {
-      case 'TIMESTAMP': return new Date(Number(value)).toISOString().replace('.000Z', 'Z');
+      case 'TIMESTAMP': return new Date(Number(value)).toLocaleString();
       case 'LOCATION': return value.latitude + ', ' + value.longitude;
       case 'REFERENCE': return '→ ' + (value.recordName || '');
       case 'BYTES': return Math.floor(String(value).length * 3 / 4) + ' bytes';
-      case 'INT64': case 'DOUBLE': return String(value);
+      case 'INT64': case 'DOUBLE': return formatNumber(value);
       default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
     }
+  }
+
+  /// A number in the user's locale (thousands separators), with every digit it has.
+  function formatNumber(value) {
+    const number = Number(value);
+    const plain = String(value);
+    if (!Number.isFinite(number) || /e/i.test(plain)) return plain;
+    const digits = (plain.split('.')[1] || '').length;
+    return number.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
   function formatField(field) {
@@ -391,15 +611,24 @@
     const count = state.records.length;
     const results = $('results');
     results.dataset.generation = String(state.generation);
-    if (state.failed) {
+    if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'The query failed: see the message above.' }));
     } else if (count === 0) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
     } else {
       const fields = columns();
-      const head = element('tr', {}, element('th', { text: '#' }), element('th', { text: 'recordName' }),
-        ...fields.map((field) => element('th', { title: field.type }, field.name, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
-      const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName },
+      const sortable = new Set(sortableFields());
+      const header = (name, attributes, ...children) => {
+        // A sortable column sorts by a click (or Enter) on its header; the sort it is in is marked.
+        const sort = state.sorts.find((candidate) => candidate.field === name);
+        const canSort = sortable.has(name);
+        return element('th', { ...attributes, 'data-sort-field': canSort ? name : null, class: canSort ? 'sortable' : null, tabindex: canSort ? '0' : null,
+          'aria-sort': sort ? (sort.ascending ? 'ascending' : 'descending') : null },
+          name, ...children, sort ? element('span', { class: 'sort-mark', text: sort.ascending ? ' ▲' : ' ▼' }) : null);
+      };
+      const head = element('tr', {}, element('th', { text: '#' }), header('recordName', {}),
+        ...fields.map((field) => header(field.name, { title: field.type }, element('span', { class: 'type', text: field.type.replace('_LIST', '[]') }))));
+      const rows = state.records.map((record, index) => element('tr', { 'data-record-name': record.recordName, tabindex: index === 0 ? '0' : '-1' },
         element('td', { class: 'row-number', text: String(first + index + 1) }),
         element('td', { class: 'record-name', text: record.recordName }),
         ...fields.map((field) => {
@@ -408,14 +637,140 @@
           return element('td', { class: text === null ? 'null' : numeric ? 'number' : null, 'data-field': field.name,
             title: text !== null && text.length > 30 ? text : null, text: text === null ? '—' : text });
         })));
-      results.replaceChildren(element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows)));
+      const table = element('table', { id: 'results-table' }, element('thead', {}, head), element('tbody', {}, ...rows));
+      table.addEventListener('click', (event) => {
+        const column = event.target.closest('th[data-sort-field]');
+        if (column) { sortByColumn(column.dataset.sortField); return; }
+        const row = event.target.closest('tbody tr');
+        if (row) openRecord(row.dataset.recordName, row);
+      });
+      table.addEventListener('keydown', (event) => {
+        const column = event.target.closest('th[data-sort-field]');
+        if (column && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); sortByColumn(column.dataset.sortField); return; }
+        rowKey(event);
+      });
+      results.replaceChildren(table);
+      stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
-    $('page-info').textContent = count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
+    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
       : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
-    $('summary').textContent = state.type ? state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page' : '';
-    $('next').disabled = !state.nextMarker;
-    $('previous').disabled = state.pageIndex === 0;
+    $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
+      : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
+    $('next').disabled = state.failed || !state.nextMarker;
+    $('previous').disabled = state.failed || state.pageIndex === 0;
+    renderStale();
+  }
+
+  /// Marks the results on screen when they are not those of the query in the box: the last Run
+  /// failed, or the predicate changed since they ran.
+  function renderStale() {
+    const note = $('stale-note');
+    const shown = state.resultsOf;
+    let reason = null;
+    const text = $('predicate').value.trim();
+    if (state.failed && shown && shown.type === state.type && text === (state.failedText || '').trim()) {
+      reason = 'The last Run failed' + (state.runError ? ' (' + state.runError.code + ')' : '') + ': these are the results of the query that ran before.';
+    } else if (shown && shown.type === state.type && text !== shown.predicate.trim()) {
+      reason = 'The predicate changed: these results are of the previous one. Enter runs it.';
+    }
+    note.textContent = reason || '';
+    note.classList.toggle('hidden', !reason);
+    $('results').classList.toggle('stale', !!reason);
+  }
+
+  // ---- Export: every record of the last query run, through the continuation marker, in the
+  // shapes of `query export` (a JSON object a line, or CSV), which `query import` reads back.
+
+  /// A field's wire value in the typed JSON of `query export`: {"$date": ISO 8601},
+  /// {"$location": [latitude, longitude]}, {"$ref": name or [name, zone]}, {"$bytes": base64}.
+  function exportValue(value, type, isBool) {
+    if (value === null || value === undefined) return null;
+    if (Array.isArray(value)) return value.map((member) => exportValue(member, type.replace(/_LIST$/, ''), isBool));
+    switch (type) {
+      case 'INT64': return isBool ? value !== 0 : value;
+      case 'TIMESTAMP': return { $date: new Date(Number(value)).toISOString().replace('.000Z', 'Z') };
+      case 'LOCATION': {
+        const coordinates = [value.latitude, value.longitude];
+        if (typeof value.altitude === 'number') coordinates.push(value.altitude);
+        return { $location: coordinates };
+      }
+      case 'REFERENCE': {
+        const zone = value.zoneID && value.zoneID.zoneName;
+        return { $ref: zone && zone !== '_defaultZone' ? [value.recordName, zone] : value.recordName };
+      }
+      case 'BYTES': return { $bytes: value };
+      default: return value;
+    }
+  }
+
+  /// JSON with every object's keys sorted, as `query export` writes it.
+  function sortedJSON(value) {
+    if (Array.isArray(value)) return '[' + value.map(sortedJSON).join(',') + ']';
+    if (value && typeof value === 'object') {
+      return '{' + Object.keys(value).sort().map((key) => JSON.stringify(key) + ':' + sortedJSON(value[key])).join(',') + '}';
+    }
+    return JSON.stringify(value);
+  }
+
+  function csvQuoted(text) { return '"' + String(text).replace(/"/g, '""') + '"'; }
+
+  function exportLine(record, format, columns, bools) {
+    const fields = {};
+    for (const [name, field] of Object.entries(record.fields || {})) {
+      const value = exportValue(field.value, field.type || '', bools.has(name));
+      if (value !== null) fields[name] = value;
+    }
+    if (format === 'jsonl') {
+      return sortedJSON({ recordName: record.recordName, recordType: record.recordType,
+        zone: (record.zoneID && record.zoneID.zoneName) || state.zone || '_defaultZone', fields });
+    }
+    // CSV: numbers and booleans bare, text quoted, typed values and lists as quoted JSON.
+    return [csvQuoted(record.recordName), ...columns.map((name) => {
+      const value = fields[name];
+      if (value === undefined || value === null) return '';
+      if (typeof value === 'string') return csvQuoted(value);
+      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+      return csvQuoted(sortedJSON(value));
+    })].join(',');
+  }
+
+  async function exportRecords() {
+    if (!state.type || !state.queryBody) return;
+    const format = $('export-format').value;
+    const status = $('export-status');
+    const schema = typeSchema(state.queryBody.query.recordType);
+    const columns = schema.fields.map((field) => field.fieldName);
+    const bools = new Set(schema.fields.filter((field) => /\bbool$/.test(field.storeType || '')).map((field) => field.fieldName));
+    const lines = format === 'csv' ? [['recordName', ...columns].map(csvQuoted).join(',')] : [];
+    let body = state.queryBody;
+    let pages = 0;
+    $('export').disabled = true;
+    delete document.body.dataset.exported;
+    try {
+      for (;;) {
+        status.textContent = 'Exporting… ' + (lines.length - (format === 'csv' ? 1 : 0)) + ' records';
+        const answer = await call('records/query', body);
+        pages += 1;
+        for (const record of answer.records || []) lines.push(exportLine(record, format, columns, bools));
+        if (!answer.continuationMarker) break;
+        body = { continuationMarker: answer.continuationMarker, resultsLimit: state.pageSize, ...zoneBody() };
+      }
+    } catch (failure) {
+      status.textContent = 'Export failed: ' + (failure.code || '') + ' ' + (failure.reason || failure.message);
+      $('export').disabled = false;
+      return;
+    }
+    const count = lines.length - (format === 'csv' ? 1 : 0);
+    const blob = new Blob([lines.map((line) => line + '\n').join('')], { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
+    const link = element('a', { href: URL.createObjectURL(blob), download: state.queryBody.query.recordType + '.' + format, class: 'hidden' });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+    status.textContent = 'Exported ' + count + (count === 1 ? ' record' : ' records') + ' (' + pages + (pages === 1 ? ' page' : ' pages') + ')';
+    document.body.dataset.exported = String(count);
+    $('export').disabled = false;
   }
 
   // ---- The plan (records/explain).
@@ -480,6 +835,35 @@
     return rounded + '°' + (value > 0 ? positive : value < 0 ? negative : '');
   }
 
+  /// Names the points, in the query's order, where a name fits: right of its point, else left,
+  /// above or below, never over another name or point nor past the map's edge. A point left
+  /// unnamed shows its name on hover (its title).
+  function placeLabels(svg, points, width, height) {
+    const placed = [];
+    const dots = points.map((point) => ({ left: point.x - 5, right: point.x + 5, top: point.y - 5, bottom: point.y + 5 }));
+    const overlaps = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    points.slice(0, 60).forEach((point, index) => {
+      const text = svgElement('text', { class: 'point-label', x: 0, y: 0 }, point.label);
+      svg.append(text);
+      const box = text.getBBox();
+      const candidates = [
+        [point.x + 8, point.y + box.height / 2 - 3], [point.x - 8 - box.width, point.y + box.height / 2 - 3],
+        [point.x - box.width / 2, point.y - 9], [point.x - box.width / 2, point.y + 9 + box.height - 3],
+      ];
+      for (const [left, baseline] of candidates) {
+        const area = { left: left - 1, right: left + box.width + 1, top: baseline - box.height + 3, bottom: baseline + 4 };
+        const inside = area.left >= 0 && area.right <= width && area.top >= 0 && area.bottom <= height;
+        if (inside && !placed.some((other) => overlaps(area, other)) && !dots.some((dot, other) => other !== index && overlaps(area, dot))) {
+          text.setAttribute('x', left.toFixed(1));
+          text.setAttribute('y', baseline.toFixed(1));
+          placed.push(area);
+          return;
+        }
+      }
+      text.remove();
+    });
+  }
+
   function renderMap() {
     const svg = $('map-svg');
     const points = locationPoints();
@@ -525,17 +909,437 @@
       circle.append(svgElement('title', {}, point.label + ' (' + point.field + ': ' + point.latitude + ', ' + point.longitude + ')'));
       nodes.push(circle);
     }
-    // The first points of the page (the first in the query's order) are named on the map.
-    for (const point of points.slice(0, 12)) {
-      nodes.push(svgElement('text', { class: 'point-label', x: (x(point.longitude) + 7).toFixed(1), y: (y(point.latitude) + 4).toFixed(1) }, point.label));
-    }
     svg.replaceChildren(...nodes);
+    placeLabels(svg, points.map((point) => ({ x: x(point.longitude), y: y(point.latitude), label: point.label })), width, height);
     const fields = [...new Set(points.map((point) => point.field))].join(', ');
     $('map-caption').textContent = points.length + (points.length === 1 ? ' point' : ' points') + ' (' + state.type + '.' + fields + ') on page ' +
       (state.pageIndex + 1) + ' · equirectangular projection, true to scale at ' + degrees(middle, 'N', 'S') + ' · graticule every ' + step + '°';
   }
 
+  // ---- The record panel: every field of one record, and edits through records/modify.
+  //
+  // The panel shows the record as records/lookup answers it. Edit, Duplicate and New record open
+  // a form typed by the schema; nothing is written until Save. An update or a delete carries the
+  // record's change tag, so a record changed meanwhile by another client is not overwritten
+  // unawares: the server answers CONFLICT with its version, shown beside the edit.
+
+  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null };
+
+  function recordFromRow(recordName) { return state.records.find((record) => record.recordName === recordName) || null; }
+
+  function zoneBody() { return state.zone && state.zone !== '_defaultZone' ? { zoneID: { zoneName: state.zone } } : {}; }
+
+  async function openRecord(recordName, returnFocus) {
+    detail.returnFocus = returnFocus || null;
+    detail.record = recordFromRow(recordName) || { recordName, recordType: state.type, fields: {} };
+    detail.edit = null;
+    detail.conflict = null;
+    setDetailMode('view');
+    $('detail').dataset.loaded = 'false';
+    try {
+      const answer = await call('records/lookup', { records: [{ recordName }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      if (detail.record.recordName !== recordName) return;
+      if (!found || found.serverErrorCode) {
+        showDetailError(new Failure(found ? found.serverErrorCode : 'NOT_FOUND', found ? found.reason : 'no answer for ' + recordName));
+      } else {
+        detail.record = found;
+        if (detail.mode === 'view') renderDetail();
+      }
+    } catch (failure) {
+      showDetailError(failure);
+    }
+    $('detail').dataset.loaded = 'true';
+  }
+
+  function newRecord(from) {
+    detail.returnFocus = document.activeElement;
+    detail.record = from ? { recordType: from.recordType, fields: from.fields } : { recordType: state.type, fields: {} };
+    detail.conflict = null;
+    setDetailMode(from ? 'duplicate' : 'new');
+  }
+
+  function closeDetail() {
+    detail.mode = null;
+    $('detail').classList.add('hidden');
+    delete $('detail').dataset.state;
+    const target = detail.returnFocus;
+    detail.returnFocus = null;
+    if (target && document.contains(target)) target.focus();
+  }
+
+  function setDetailMode(mode) {
+    detail.mode = mode;
+    hideDetailError();
+    renderDetail();
+    $('detail').classList.remove('hidden');
+    const first = $('detail').querySelector('[data-autofocus]') || $('detail-close');
+    first.focus();
+  }
+
+  function showDetailError(failure) {
+    const box = $('detail-error');
+    box.replaceChildren(element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure)));
+    box.classList.remove('hidden');
+  }
+
+  function hideDetailError() { $('detail-error').classList.add('hidden'); }
+
+  function button(text, attributes, action) {
+    const node = element('button', { type: 'button', class: 'plain', text, ...attributes });
+    node.addEventListener('click', action);
+    return node;
+  }
+
+  function formatTimestamp(milliseconds) {
+    const date = new Date(Number(milliseconds));
+    return date.toLocaleString() + ' (' + date.toISOString() + ')';
+  }
+
+  function valueNode(field) {
+    if (!field || field.value === null || field.value === undefined) return element('span', { class: 'null', text: '—' });
+    const type = (field.type || '').replace(/_LIST$/, '');
+    if (Array.isArray(field.value)) {
+      if (field.value.length === 0) return element('span', { class: 'null', text: 'empty list' });
+      return element('ol', { class: 'list' }, ...field.value.map((member) => element('li', { text: formatScalar(member, type) })));
+    }
+    return element('span', { text: type === 'TIMESTAMP' ? formatTimestamp(field.value) : formatScalar(field.value, type) });
+  }
+
+  /// The fields a form or a view lists: the schema's, then any other the record has.
+  function fieldList(record) {
+    const fields = typeSchema(record.recordType).fields.map((field) => ({ name: field.fieldName, type: field.type }));
+    const known = new Set(fields.map((field) => field.name));
+    for (const [name, field] of Object.entries(record.fields || {})) if (!known.has(name)) fields.push({ name, type: field.type || '' });
+    return fields;
+  }
+
+  function renderDetail() {
+    const panel = $('detail');
+    const record = detail.record;
+    panel.dataset.state = detail.mode;
+    panel.dataset.recordName = record.recordName || '';
+    const title = detail.mode === 'new' ? 'New ' + record.recordType : detail.mode === 'duplicate' ? 'Copy of a ' + record.recordType
+      : record.recordType + ' ' + record.recordName;
+    $('detail-title').textContent = title;
+    const body = $('detail-body');
+    switch (detail.mode) {
+      case 'view': body.replaceChildren(...viewNodes(record)); break;
+      case 'edit': case 'new': case 'duplicate': body.replaceChildren(formNode(record)); break;
+      case 'delete': body.replaceChildren(...deleteNodes(record)); break;
+      case 'conflict': body.replaceChildren(...conflictNodes()); break;
+      default: body.replaceChildren();
+    }
+  }
+
+  function zoneName(record) { return (record.zoneID && record.zoneID.zoneName) || state.zone || '_defaultZone'; }
+
+  function viewNodes(record) {
+    const system = [
+      ['recordName', record.recordName, record.recordName],
+      ['recordType', record.recordType, record.recordType],
+      ['zone', zoneName(record), zoneName(record)],
+      ['recordChangeTag', record.recordChangeTag || '—', record.recordChangeTag || null],
+      ['created', record.created ? formatTimestamp(record.created.timestamp) : '—', record.created ? String(record.created.timestamp) : null],
+      ['modified', record.modified ? formatTimestamp(record.modified.timestamp) : '—', record.modified ? String(record.modified.timestamp) : null],
+    ];
+    const actions = element('div', { class: 'detail-actions' },
+      button('Edit', { id: 'detail-edit', 'data-autofocus': true, title: 'Edit the fields (E)' }, () => startEdit()),
+      button('Duplicate', { id: 'detail-duplicate' }, () => newRecord(detail.record)),
+      button('Delete…', { id: 'detail-delete', class: 'plain danger' }, () => { detail.mode = 'delete'; hideDetailError(); renderDetail(); focusFirst(); }));
+    return [
+      actions,
+      element('h3', { text: 'Fields' }),
+      element('table', { id: 'detail-fields', class: 'detail-table' }, element('tbody', {}, ...fieldList(record).map((field) => {
+        const value = (record.fields || {})[field.name];
+        return element('tr', { 'data-field': field.name, 'data-value': value ? JSON.stringify(value.value) : 'null',
+          'data-type': value && value.type ? value.type : field.type },
+          element('th', { text: field.name }), element('td', { class: 'field-type', text: (value && value.type) || field.type }),
+          element('td', { class: 'field-value' }, valueNode(value)));
+      }))),
+      element('h3', { text: 'System fields' }),
+      element('table', { id: 'detail-system', class: 'detail-table' }, element('tbody', {}, ...system.map(([name, text, raw]) =>
+        element('tr', { 'data-system': name, 'data-value': raw }, element('th', { text: name }), element('td', { text })))))];
+  }
+
+  function focusFirst() { const first = $('detail').querySelector('[data-autofocus]'); if (first) first.focus(); }
+
+  function startEdit() {
+    detail.conflict = null;
+    setDetailMode('edit');
+  }
+
+  // The text a form shows for a value, and back: one line per member of a list, a location as
+  // "latitude, longitude", a timestamp in ISO 8601, bytes in base64, a reference by its name.
+  function scalarText(value, type) {
+    if (value === null || value === undefined) return '';
+    switch (type) {
+      case 'TIMESTAMP': return new Date(Number(value)).toISOString();
+      case 'LOCATION': return value.latitude + ', ' + value.longitude;
+      case 'REFERENCE': return value.recordName || '';
+      default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
+    }
+  }
+
+  function fieldText(field, type) {
+    if (!field || field.value === null || field.value === undefined) return '';
+    if (Array.isArray(field.value)) return field.value.map((member) => scalarText(member, type.replace(/_LIST$/, ''))).join('\n');
+    return scalarText(field.value, type);
+  }
+
+  class InputError extends Error {}
+
+  function parseScalar(text, type) {
+    switch (type) {
+      case 'STRING': return text;
+      case 'INT64': {
+        if (!/^[+-]?\d+$/.test(text.trim())) throw new InputError('"' + text + '" is not a whole number');
+        const number = Number(text.trim());
+        if (!Number.isSafeInteger(number)) throw new InputError(text + ' is too large for the console (at most 2^53 − 1)');
+        return number;
+      }
+      case 'DOUBLE': {
+        const number = Number(text.trim());
+        if (text.trim() === '' || !Number.isFinite(number)) throw new InputError('"' + text + '" is not a number');
+        return number;
+      }
+      case 'TIMESTAMP': {
+        const milliseconds = Date.parse(text.trim());
+        if (Number.isNaN(milliseconds)) throw new InputError('"' + text + '" is not a date (ISO 8601: 2024-05-01T12:00:00Z)');
+        return milliseconds;
+      }
+      case 'LOCATION': {
+        const parts = text.split(',').map((part) => Number(part.trim()));
+        if (parts.length !== 2 || parts.some((part) => !Number.isFinite(part)) || Math.abs(parts[0]) > 90 || Math.abs(parts[1]) > 180) {
+          throw new InputError('"' + text + '" is not "latitude, longitude"');
+        }
+        return { latitude: parts[0], longitude: parts[1] };
+      }
+      case 'REFERENCE': return { recordName: text.trim(), action: 'NONE' };
+      case 'BYTES':
+        try { atob(text.trim()); } catch (_) { throw new InputError('"' + text + '" is not base64'); }
+        return text.trim();
+      default: throw new InputError(type + ' cannot be edited here');
+    }
+  }
+
+  /// A form input's value for records/modify: null when empty (the field is cleared).
+  function parseInput(text, type) {
+    if (type.endsWith('_LIST')) {
+      const lines = text.split('\n').filter((line) => line.trim() !== '');
+      if (lines.length === 0) return null;
+      return lines.map((line) => parseScalar(type === 'STRING_LIST' ? line : line.trim(), type.replace(/_LIST$/, '')));
+    }
+    if (text === '') return null;
+    return parseScalar(text, type);
+  }
+
+  function formNode(record) {
+    const creating = detail.mode !== 'edit';
+    const form = element('form', { id: 'detail-form', novalidate: true });
+    const rows = [];
+    if (creating) {
+      rows.push(element('label', { class: 'form-row' }, element('span', { class: 'form-name', text: 'recordName' }),
+        element('span', { class: 'form-type', text: 'optional: generated when empty' }),
+        element('input', { id: 'new-record-name', name: 'recordName', autocomplete: 'off', spellcheck: 'false', 'data-autofocus': true })));
+    }
+    fieldList(record).forEach((field, index) => {
+      const type = field.type || 'STRING';
+      const initial = detail.edit && field.name in detail.edit ? detail.edit[field.name] : fieldText((record.fields || {})[field.name], type);
+      const editable = !type.startsWith('ASSET');
+      const list = type.endsWith('_LIST');
+      const input = list || initial.includes('\n')
+        ? element('textarea', { rows: String(Math.min(8, Math.max(2, initial.split('\n').length + 1))) })
+        : element('input', { autocomplete: 'off', inputmode: type === 'INT64' ? 'numeric' : type === 'DOUBLE' ? 'decimal' : null });
+      input.value = initial;
+      input.dataset.field = field.name;
+      input.dataset.type = type;
+      input.dataset.initial = fieldText((record.fields || {})[field.name], type);
+      input.spellcheck = false;
+      if (!editable) input.disabled = true;
+      if (!creating && index === 0) input.dataset.autofocus = 'true';
+      const hint = list ? type.replace('_LIST', '') + ' list, one a line' : type === 'LOCATION' ? 'latitude, longitude'
+        : type === 'TIMESTAMP' ? 'ISO 8601' : type === 'REFERENCE' ? 'record name' : type;
+      rows.push(element('label', { class: 'form-row' }, element('span', { class: 'form-name', text: field.name }),
+        element('span', { class: 'form-type', text: hint }), input));
+    });
+    const save = element('button', { type: 'submit', class: 'primary', id: 'detail-save', text: detail.mode === 'edit' ? 'Save' : 'Create' });
+    const cancel = button('Cancel', { id: 'detail-cancel' }, () => cancelEdit());
+    form.append(element('p', { class: 'form-note', text: 'Nothing is written until you ' + (detail.mode === 'edit' ? 'save' : 'create') +
+      '. An empty box clears its field.' }), ...rows, element('div', { class: 'detail-actions' }, save, cancel));
+    form.addEventListener('submit', (event) => { event.preventDefault(); saveForm(form); });
+    return form;
+  }
+
+  function cancelEdit() {
+    detail.edit = null;
+    if (detail.mode === 'edit' || detail.mode === 'delete' || detail.mode === 'conflict') setDetailMode('view'); else closeDetail();
+  }
+
+  /// The fields a form changed, parsed; throws an InputError naming the field.
+  function changedFields(form, everything) {
+    const fields = {};
+    for (const input of form.querySelectorAll('[data-field]')) {
+      if (input.disabled) continue;
+      if (!everything && input.value === input.dataset.initial) continue;
+      let value;
+      try { value = parseInput(input.value, input.dataset.type); } catch (error) {
+        if (error instanceof InputError) { input.focus(); throw new InputError(input.dataset.field + ': ' + error.message); }
+        throw error;
+      }
+      if (everything && value === null) continue;
+      fields[input.dataset.field] = { value, type: input.dataset.type };
+    }
+    return fields;
+  }
+
+  async function saveForm(form) {
+    hideDetailError();
+    const creating = detail.mode !== 'edit';
+    let fields;
+    try { fields = changedFields(form, creating); } catch (error) {
+      if (error instanceof InputError) { showDetailError(new Failure('INVALID', error.message)); return; }
+      throw error;
+    }
+    if (!creating && Object.keys(fields).length === 0) { showDetailError(new Failure('UNCHANGED', 'nothing to save: no field was changed')); return; }
+    // What was typed, kept if the server answers with a conflict.
+    detail.edit = {};
+    for (const input of form.querySelectorAll('[data-field]')) if (input.value !== input.dataset.initial) detail.edit[input.dataset.field] = input.value;
+    const record = creating
+      ? { recordType: detail.record.recordType, fields, ...(form.querySelector('#new-record-name').value.trim() ? { recordName: form.querySelector('#new-record-name').value.trim() } : {}) }
+      : { recordName: detail.record.recordName, recordType: detail.record.recordType, recordChangeTag: detail.record.recordChangeTag, fields };
+    await modify(creating ? 'create' : 'update', record, fields);
+  }
+
+  /// One operation through records/modify; the answer shown (a conflict beside the edit).
+  async function modify(operationType, record, fields) {
+    const panel = $('detail');
+    panel.dataset.saving = 'true';
+    let answer;
+    try {
+      answer = await call('records/modify', { operations: [{ operationType, record }], ...zoneBody() });
+    } catch (failure) {
+      delete panel.dataset.saving;
+      showDetailError(failure);
+      return;
+    }
+    delete panel.dataset.saving;
+    const result = (answer.records || [])[0];
+    if (!result) { showDetailError(new Failure('ERROR', 'records/modify answered no record')); return; }
+    if (result.serverErrorCode === 'CONFLICT' && result.serverRecord) {
+      detail.conflict = { operationType, fields, server: result.serverRecord, reason: result.reason };
+      detail.mode = 'conflict';
+      renderDetail();
+      focusFirst();
+      return;
+    }
+    if (result.serverErrorCode) { showDetailError(new Failure(result.serverErrorCode, result.reason)); return; }
+    detail.edit = null;
+    detail.conflict = null;
+    refreshPage();
+    if (result.deleted) { closeDetail(); flash('Deleted ' + result.recordName + '.'); return; }
+    detail.record = result;
+    setDetailMode('view');
+    flash((operationType === 'create' ? 'Created ' : 'Saved ') + result.recordName + '.');
+  }
+
+  function flash(text) {
+    const note = $('detail-note');
+    note.textContent = text;
+    note.classList.remove('hidden');
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => note.classList.add('hidden'), 4000);
+  }
+
+  function deleteNodes(record) {
+    return [
+      element('p', { class: 'confirm', text: 'Delete ' + record.recordType + ' ' + record.recordName + '? It cannot be undone.' }),
+      element('div', { class: 'detail-actions' },
+        button('Delete', { id: 'confirm-delete', class: 'plain danger', 'data-autofocus': true }, () =>
+          modify('delete', { recordName: record.recordName, recordChangeTag: record.recordChangeTag })),
+        button('Cancel', { id: 'detail-cancel' }, () => cancelEdit()))];
+  }
+
+  function conflictNodes() {
+    const conflict = detail.conflict;
+    const server = conflict.server;
+    const deleting = conflict.operationType === 'delete';
+    // The fields edited, then those the other client changed.
+    const opened = detail.record.fields || {};
+    const same = (a, b) => sameValue(a ? a.value : null, b ? b.value : null);
+    const changed = fieldList(server).map((field) => field.name).filter((name) => !same(opened[name], (server.fields || {})[name]));
+    const names = deleting ? changed : [...new Set([...Object.keys(conflict.fields), ...changed])];
+    const rows = names.map((name) => {
+      const mine = conflict.fields[name];
+      const theirs = (server.fields || {})[name];
+      const before = opened[name];
+      return element('tr', { 'data-field': name },
+        element('th', { text: name }),
+        element('td', { class: 'conflict-before' }, valueNode(before)),
+        element('td', { class: 'conflict-mine' }, deleting ? element('span', { class: 'null', text: 'deleted' })
+          : name in conflict.fields ? valueNode(mine) : element('span', { class: 'null', text: 'not edited' })),
+        element('td', { class: 'conflict-server' }, valueNode(theirs)));
+    });
+    const retried = deleting
+      ? { recordName: server.recordName, recordChangeTag: server.recordChangeTag }
+      : { recordName: server.recordName, recordType: server.recordType, recordChangeTag: server.recordChangeTag, fields: conflict.fields };
+    return [
+      element('p', { class: 'confirm', id: 'conflict-message',
+        text: 'This record was changed by someone else since you opened it (change tag ' + (detail.record.recordChangeTag || '—') + ' is now ' +
+          (server.recordChangeTag || '—') + '). ' + (deleting ? 'Nothing was deleted.' : 'Your edit was not saved.') }),
+      element('div', { class: 'table-scroll' }, element('table', { id: 'conflict-table', class: 'detail-table' },
+        element('thead', {}, element('tr', {}, element('th', { text: 'Field' }), element('th', { text: 'When opened' }),
+          element('th', { text: deleting ? 'Yours' : 'Your edit' }), element('th', { text: 'Server now' }))),
+        element('tbody', {}, ...rows))),
+      element('div', { class: 'detail-actions' },
+        button('Reload the server’s version', { id: 'conflict-reload', 'data-autofocus': true }, () => {
+          detail.record = server; detail.edit = null; detail.conflict = null; refreshPage(); setDetailMode('view');
+        }),
+        button(deleting ? 'Delete anyway' : 'Overwrite with my edit', { id: 'conflict-overwrite', class: 'plain danger' }, () => {
+          detail.record = server;
+          modify(conflict.operationType, retried, conflict.fields);
+        }))];
+  }
+
+  /// Whether two field values are equal, whatever the order of their objects' members.
+  function sameValue(a, b) {
+    const canonical = (value) => Array.isArray(value) ? value.map(canonical)
+      : value && typeof value === 'object' ? Object.keys(value).sort().map((key) => [key, canonical(value[key])]) : value;
+    return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  }
+
+  function refreshPage() { if (state.type) loadPage(); }
+
   // ---- Tabs and wiring.
+
+  const TABS = ['results', 'plan', 'map', 'schema'];
+
+  /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
+  /// panel, and outside text boxes 1–4 switch tabs and / goes to the predicate.
+  function shortcut(event) {
+    if (event.key === 'Escape' && detail.mode) {
+      event.preventDefault();
+      if (detail.mode === 'view') closeDetail(); else cancelEdit();
+      return;
+    }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      const form = event.target.closest && event.target.closest('#detail-form');
+      if (form) form.requestSubmit(); else run();
+      return;
+    }
+    const target = event.target;
+    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    const tab = TABS[Number(event.key) - 1];
+    if (tab && !detail.mode) {
+      event.preventDefault();
+      showTab(tab);
+    } else if (event.key === '/') {
+      event.preventDefault();
+      $('predicate').focus();
+    }
+  }
 
   function showTab(name) {
     state.tab = name;
@@ -543,6 +1347,9 @@
     for (const panel of document.querySelectorAll('[data-panel]')) panel.classList.toggle('hidden', panel.dataset.panel !== name);
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
+    // Widths are measured once the table is shown.
+    const table = $('results-table');
+    if (name === 'results' && table) stickColumns(table, table.querySelectorAll('thead .sticky-column').length || 2);
   }
 
   function start() {
@@ -557,10 +1364,34 @@
     const predicate = $('predicate');
     predicate.addEventListener('input', predicateChanged);
     predicate.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); run(); }
+      if (event.key === 'Enter' && !event.shiftKey && !event.ctrlKey && !event.metaKey) { event.preventDefault(); run(); }
+      if (event.key === 'ArrowUp' && !event.shiftKey && predicate.selectionStart === 0 && predicate.selectionEnd === 0 || event.key === 'ArrowUp' && predicate.value === '') {
+        if (recall()) event.preventDefault();
+      }
+      if (event.key === 'ArrowDown' && !event.shiftKey && predicate.selectionStart === predicate.value.length) {
+        // From the end of the box down to the first row of results.
+        const row = document.querySelector('#results-table tbody tr');
+        if (row && state.tab === 'results') { event.preventDefault(); row.focus(); }
+      }
     });
     predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
+    $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
+    $('detail-close').addEventListener('click', closeDetail);
+    $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
+    document.addEventListener('keydown', shortcut);
+    $('zone').addEventListener('change', () => { state.zone = $('zone').value; run(); });
+    for (const button of document.querySelectorAll('.tabs button')) {
+      button.addEventListener('keydown', (event) => {
+        // The arrows move between tabs, as in any tab list.
+        if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+        const names = TABS;
+        const next = names[(names.indexOf(button.dataset.tab) + (event.key === 'ArrowRight' ? 1 : names.length - 1)) % names.length];
+        showTab(next);
+        document.querySelector('.tabs button[data-tab="' + next + '"]').focus();
+      });
+    }
     $('run').addEventListener('click', run);
+    $('export').addEventListener('click', exportRecords);
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
     $('previous').addEventListener('click', () => goToPage(-1));
@@ -569,6 +1400,7 @@
     for (const id of ['container', 'environment', 'database']) $(id).addEventListener('change', loadSchema);
     $('api-token').addEventListener('change', () => { sessionStorage.setItem('query-console-token', $('api-token').value); loadSchema(); });
     window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
+    restoreFromAddress();
     state.pageSize = Number($('page-size').value);
     renderHighlight();
     checkPredicate();
