@@ -50,6 +50,12 @@ struct DeletionRuleTests {
         RecordTypeSchema(
             name: "Article", fields: [FieldSchema(name: "name", type: .string), FieldSchema(name: "words", type: .int64)],
             relationships: [.toOne("author", destination: "Author"), .referenceList("tags", destination: "Tag")]),
+        // Rules on a to-one: a ticket cannot go while its event exists; a ticket takes its stub along.
+        RecordTypeSchema(
+            name: "Ticket", fields: [FieldSchema(name: "name", type: .string)],
+            relationships: [.toOne("event", destination: "Event", deletionRule: .deny), .toOne("stub", destination: "Stub", deletionRule: .cascade)]),
+        RecordTypeSchema(name: "Event", fields: [FieldSchema(name: "name", type: .string)]),
+        RecordTypeSchema(name: "Stub", fields: [FieldSchema(name: "name", type: .string)]),
         // No action: a shelf's books keep their reference.
         RecordTypeSchema(
             name: "Shelf", fields: [FieldSchema(name: "name", type: .string)],
@@ -218,6 +224,28 @@ struct DeletionRuleTests {
         #expect(book.recordChangeTag == before["b1"])
         #expect(try Self.names(store, "Book", "shelf.name == nil") == ["b1"])
         #expect(try Self.names(store, "Book", "shelf == nil") == [])
+    }
+
+    @Test("Rules on a to-one: deny while the referenced record exists, cascade to it", arguments: TestEngine.allCases)
+    func toOneRules(engine: TestEngine) throws {
+        let store = try Self.makeStore(engine, [
+            Self.record("Event", "e1"), Self.record("Stub", "s1"), Self.record("Stub", "s2"),
+            Self.record("Ticket", "t1", ["event": Self.reference("e1"), "stub": Self.reference("s1")]),
+            Self.record("Ticket", "t2", ["event": Self.reference("gone"), "stub": Self.reference("s2")]),
+        ])
+        let before = try Self.changeTags(store)
+        #expect(throws: RecordStoreError.deleteDenied(Self.id("t1"), relationship: "event", recordType: "Ticket", blockedBy: Self.id("e1"))) {
+            try store.delete([Self.id("t1")])
+        }
+        #expect(try Self.changeTags(store) == before)
+        // A dangling event does not deny; the stub goes with its ticket.
+        try store.delete([Self.id("t2")])
+        #expect(try Self.names(store, "Ticket") == ["t1"])
+        #expect(try Self.names(store, "Stub") == ["s1"])
+        try store.delete([Self.id("t1"), Self.id("e1")])
+        #expect(try Self.names(store, "Ticket") == [])
+        #expect(try Self.names(store, "Event") == [])
+        #expect(try Self.names(store, "Stub") == [])
     }
 
     @Test("A save refused halfway through its rules changes nothing", arguments: TestEngine.allCases)
