@@ -37,6 +37,18 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog()).storedVersions(of: ids)
     }
 
+    func storedRecords(_ ids: [RecordID]) async throws -> [RecordID: Record] {
+        try await executor.records(for: ids, on: connection)
+    }
+
+    func records(matching lookup: ReferenceLookup) async throws -> [Record] {
+        var found: [Record] = []
+        for specification in lookup.specifications {
+            found += try await executor.records(specification, on: connection)
+        }
+        return found
+    }
+
     func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
         try await executor.existingZones(among: zones, on: connection)
     }

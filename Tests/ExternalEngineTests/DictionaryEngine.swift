@@ -27,6 +27,12 @@ final class DictionaryEngine: StorageEngine {
             return versions
         }
 
+        func storedRecords(_ ids: [RecordID]) -> [RecordID: Record] {
+            ids.reduce(into: [RecordID: Record]()) { found, id in found[id] = records[id] }
+        }
+
+        func records(matching lookup: ReferenceLookup) -> [Record] { lookup.filter(records.values) }
+
         func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> { zones.intersection(self.zones) }
 
         mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) { self.catalog = catalog }

@@ -86,7 +86,7 @@ package struct ModifyBatch {
     /// The records an error is about, when it names them.
     private static func culprits(of error: RecordStoreError, records: [Record], ids: [RecordID]) -> Set<RecordID> {
         switch error {
-        case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id):
+        case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id), .deleteDenied(let id, _, _, _):
             return [id]
         case .zoneNotFound(let zone):
             return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })

@@ -2,7 +2,8 @@
 /// transaction, hands ``SaveProcedure`` a value of this protocol, and commits when the
 /// procedure returns (rolls back when it throws).
 ///
-/// The procedure reads first (catalog, stored versions, zones), decides everything in Swift
+/// The procedure reads first (catalog, stored versions, zones, and for deletions the records
+/// their deletion rules reach), decides everything in Swift
 /// (``SaveRules``), and only then writes, so an engine without rollback (the memory engine)
 /// never applies half a save.
 ///
@@ -18,6 +19,15 @@
     mutating func readCatalog() async throws -> SchemaCatalog
     /// The stored versions of these records (absent when not stored).
     mutating func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion]
+    /// The full stored records with these identifiers (absent when not stored): the records a
+    /// deletion rule reads (a deleted record's to-ones and reference lists, the records a
+    /// nullify rewrites).
+    mutating func storedRecords(_ ids: [RecordID]) async throws -> [RecordID: Record]
+    /// The stored records a ``ReferenceLookup`` finds: of its type in its zone, whose field
+    /// references any of its targets (the inverse of a relationship, for deletion rules). A SQL
+    /// engine runs ``ReferenceLookup/specifications`` (served by the field's index or list
+    /// table); an engine that holds its records in Swift filters them (``ReferenceLookup/filter(_:)``).
+    mutating func records(matching lookup: ReferenceLookup) async throws -> [Record]
     /// Which of these zones exist.
     mutating func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID>
     /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The one save of every engine: check duplicates, admit the records into the catalog (which
-/// may grow it in development mode), read what is stored, decide with ``SaveRules``, then
-/// apply the schema changes and the writes. Engines differ only in their
+/// may grow it in development mode), read what is stored, decide with ``SaveRules``, expand the
+/// deletions by their deletion rules (``DeletionRuleExpansion``: cascades, denials, nullifying
+/// rewrites, all read and decided before any write), then apply the schema changes and the writes. Engines differ only in their
 /// ``RecordWriteTransaction``.
 ///
 /// ```swift
@@ -16,8 +17,10 @@ import Foundation
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
     ) async throws -> SaveOutcome {
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
-        let stored = try await transaction.storedVersions(of: save.identifiersToRead)
-        let plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
+        var stored = try await transaction.storedVersions(of: save.identifiersToRead)
+        var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
+        // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
+        try await DeletionRuleExpansion.apply(to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, in: &transaction)
         if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
         try await transaction.apply(plan, catalog: save.catalog)
         var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)

@@ -203,6 +203,18 @@ extension MemoryEngine.State: RecordWriteTransaction {
         return versions
     }
 
+    package func storedRecords(_ ids: [RecordID]) -> [RecordID: Record] {
+        var found: [RecordID: Record] = [:]
+        for id in ids {
+            if let record = records[id.zoneID]?[id] { found[id] = record }
+        }
+        return found
+    }
+
+    package func records(matching lookup: ReferenceLookup) -> [Record] {
+        lookup.filter((records[lookup.zone] ?? [:]).values)
+    }
+
     package func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> {
         zones.filter { records[$0] != nil }
     }

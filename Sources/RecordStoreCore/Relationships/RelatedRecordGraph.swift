@@ -61,7 +61,7 @@ import PredicateLanguage
                     switch relationship.kind {
                     case .toOne, .referenceList:
                         guard child.readsRecords else { continue }
-                        for id in Self.referencedIDs(record.fields[name]) where graph.records[id] == nil { wanted.insert(id) }
+                        for id in ReferenceLookup.referencedIDs(record.fields[name]) where graph.records[id] == nil { wanted.insert(id) }
                     case .toMany(let inverse):
                         guard child.readsRecords || child.listsReferences else { continue }
                         let key = InverseKey(recordType: relationship.destination, field: inverse, target: record.recordID)
@@ -83,7 +83,7 @@ import PredicateLanguage
                     referencingAnyOf: targets.sorted { $0.recordName < $1.recordName })
                 for record in found {
                     graph.records[record.recordID] = graph.records[record.recordID] ?? record
-                    for target in Self.referencedIDs(record.fields[query.field]) where targets.contains(target) {
+                    for target in ReferenceLookup.referencedIDs(record.fields[query.field]) where targets.contains(target) {
                         graph.referencing[InverseKey(recordType: query.recordType, field: query.field, target: target), default: []]
                             .append(record.recordID)
                     }
@@ -104,27 +104,12 @@ import PredicateLanguage
         return graph
     }
 
-    /// The record identifiers a reference or reference list holds.
-    private static func referencedIDs(_ value: Value?) -> [RecordID] {
-        switch value {
-        case .reference(let reference)?:
-            return [RecordID(recordName: reference.recordName, zoneID: ZoneID(zoneName: reference.zoneName))]
-        case .list(let members)?:
-            return members.compactMap { member in
-                guard case .reference(let reference) = member else { return nil }
-                return RecordID(recordName: reference.recordName, zoneID: ZoneID(zoneName: reference.zoneName))
-            }
-        default:
-            return []
-        }
-    }
-
     /// The records a relationship of a record reaches (see the type's description).
     private func reached(from record: Record, through name: String) -> [Record] {
         guard let relationship = catalog.walkableRelationship(name, of: record.recordType) else { return [] }
         switch relationship.kind {
         case .toOne, .referenceList:
-            return Self.referencedIDs(record.fields[name]).compactMap { id in
+            return ReferenceLookup.referencedIDs(record.fields[name]).compactMap { id in
                 guard let found = records[id] else { return nil }
                 return relationship.destination.isEmpty || found.recordType == relationship.destination ? found : nil
             }

@@ -23,8 +23,6 @@ import PredicateLanguage
 /// let graph = try await RelatedRecordGraph.read(for: matches, walk: walk, catalog: catalog, from: EngineRelatedRecords(engine: engine))
 /// ```
 @_spi(StorageEngine) public struct EngineRelatedRecords: RelatedRecordSource {
-    /// The most references one inverse query lists.
-    static let batchSize = 500
     let engine: any StorageEngine
     let catalog: SchemaCatalog
 
@@ -42,15 +40,10 @@ import PredicateLanguage
         ofType recordType: String, in zone: ZoneID, through field: String, referencingAnyOf targets: [RecordID]
     ) async throws(RecordStoreError) -> [Record] {
         guard let fieldType = catalog.recordTypes[recordType]?.field(named: field)?.type else { return [] }
+        let lookup = ReferenceLookup(recordType: recordType, zone: zone, field: field, isList: fieldType.isList, targets: targets)
         var found: [Record] = []
-        var start = 0
-        while start < targets.count {
-            let batch = targets[start..<min(start + Self.batchSize, targets.count)]
-            start += Self.batchSize
-            let references = Value.list(batch.map { .reference($0.reference) })
-            let comparison = ComparisonPredicate(
-                .keyPath(field), .in, .constant(references), modifier: fieldType.isList ? .any : .direct)
-            found += try await engine.records(QuerySpecification(recordType: recordType, predicate: .comparison(comparison), zone: zone))
+        for specification in lookup.specifications {
+            found += try await engine.records(specification)
         }
         return found
     }

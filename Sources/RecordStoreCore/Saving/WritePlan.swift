@@ -13,6 +13,9 @@
         @_spi(StorageEngine) public var record: Record
         /// The stored version it replaces; nil for a new record.
         @_spi(StorageEngine) public var replacing: StoredVersion?
+        /// Whether a deletion rule wrote it (a nullify), not the caller: the save does not
+        /// return it, the change feed and the engine treat it as any other write.
+        @_spi(StorageEngine) public var byDeletionRule: Bool = false
 
         /// Whether the stored record had another type: the engine removes it, then inserts.
         @_spi(StorageEngine) public var changesRecordType: Bool {
@@ -22,9 +25,10 @@
 
     /// The records to write, in the order given.
     @_spi(StorageEngine) public var writes: [Write]
-    /// The records to delete after the writes (whatever is stored under each identifier then).
+    /// The records to delete after the writes (whatever is stored under each identifier then):
+    /// the caller's, then those the deletion rules cascade to (``DeletionRuleExpansion``).
     @_spi(StorageEngine) public var deletions: [RecordID]
 
     /// The records the save returns.
-    @_spi(StorageEngine) public var saved: [Record] { writes.map(\.record) }
+    @_spi(StorageEngine) public var saved: [Record] { writes.filter { !$0.byDeletionRule }.map(\.record) }
 }

@@ -4,6 +4,15 @@
 /// CloudKit's reference action `DELETE_SELF` (a child deleted with its parent) is
 /// ``cascade`` on the parent's to-many relationship.
 ///
+/// A rule reaches, from a deleted record: through an inverse to-many, the destination's records
+/// in the same zone whose inverse field references it; through a to-one or a reference list,
+/// the records it references (nullify and no action do nothing there: nothing stored points
+/// back). Cascades apply their records' own rules in turn; a deny blocker deleted by the same
+/// save does not block. A record the caller saves in the same save is judged by the caller's
+/// version and never rewritten or deleted by a rule (the caller's version wins): if it still
+/// references a deleted record, a cascade or nullify leaves that reference dangling and a deny
+/// refuses the save.
+///
 /// ```swift
 /// RelationshipSchema.toMany("employees", destination: "Employee", inverse: "department", deletionRule: .cascade)
 /// ```
