@@ -42,11 +42,7 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     }
 
     func records(matching lookup: ReferenceLookup) async throws -> [Record] {
-        var found: [Record] = []
-        for specification in lookup.specifications {
-            found += try await executor.records(specification, on: connection)
-        }
-        return found
+        try await executor.records(matching: lookup, on: connection)
     }
 
     func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {

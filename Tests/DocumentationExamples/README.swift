@@ -54,7 +54,26 @@ enum READMEExample {
         } catch {
             print(error)
         }
-        // README.md, line 427
+        // README.md, line 436
+        let staff = Store.inMemory()
+        _ = try staff.define([
+            RecordTypeSchema(name: "Department", fields: [FieldSchema(name: "name", type: .string)],
+                             relationships: [.toMany("employees", destination: "Employee", inverse: "department", deletionRule: .cascade)]),
+            RecordTypeSchema(name: "Employee", fields: [FieldSchema(name: "name", type: .string), FieldSchema(name: "salary", type: .int64)],
+                             relationships: [.toOne("department", destination: "Department")]),
+        ])
+        _ = try staff.save([
+            Record(recordType: "Department", recordID: RecordID(recordName: "sales"), fields: ["name": "Sales"]),
+            Record(recordType: "Employee", recordID: RecordID(recordName: "ada"),
+                   fields: ["name": "Ada", "salary": 150_000, "department": .reference(Reference(recordName: "sales"))]),
+        ])
+        let inSales = try staff.records(ofType: "Employee", matching: FormatPredicate(format: "department.name == 'Sales'"))
+        print(inSales.map(\.recordID.recordName))
+        let rich = try staff.records(ofType: "Department", matching: FormatPredicate(format: "ANY employees.salary > 100000"))
+        print(rich.map(\.recordID.recordName))
+        _ = try staff.delete([RecordID(recordName: "sales")])
+        print(try staff.count(ofType: "Employee", matching: .truePredicate))
+        // README.md, line 465
         let company = try Store.open(StoreLocation("memory:"))
         let contents = """
             <model>
@@ -74,12 +93,15 @@ enum READMEExample {
         print(try company.fetch(earners).records.map(\.recordID.recordName))
         _ = predicate
         _ = compiled
+        _ = staff
+        _ = inSales
+        _ = rich
         _ = company
         _ = contents
         _ = earners
     }
 
-    /// README.md, from line 805.
+    /// README.md, from line 843.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -97,7 +119,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 862.
+    /// README.md, from line 900.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -114,7 +136,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 953.
+    /// README.md, from line 991.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -129,13 +151,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 989.
+    /// README.md, from line 1027.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 1018
+        // README.md, line 1056
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -144,41 +166,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 1034
+        // README.md, line 1072
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 1046
+        // README.md, line 1084
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 1060
+        // README.md, line 1098
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 1071
+        // README.md, line 1109
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1083
+        // README.md, line 1121
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1101
+        // README.md, line 1139
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1119
+        // README.md, line 1157
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -191,7 +213,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1129
+        // README.md, line 1167
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -202,17 +224,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1144
+        // README.md, line 1182
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1153
+        // README.md, line 1191
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1171
+        // README.md, line 1209
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)

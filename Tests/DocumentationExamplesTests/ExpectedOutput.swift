@@ -22,6 +22,9 @@ name BEGINSWITH[c] "sa" AND population > 100000
 true
 ALL is not supported in CloudKit queries: ALL tags == "a"
 ["ada"]
+["sales"]
+0
+["ada"]
 ["1850147", "2988507"]
 quantity > 1
 "Paris"

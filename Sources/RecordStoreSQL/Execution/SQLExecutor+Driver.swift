@@ -67,6 +67,15 @@ extension SQLExecutor {
         return try await records(prepared, on: connection)
     }
 
+    /// The records a reference lookup finds (the deletion rules' inverse step), one query per batch.
+    package func records<Connection: SQLConnection>(matching lookup: ReferenceLookup, on connection: Connection) async throws -> [Record] {
+        var found: [Record] = []
+        for specification in lookup.specifications {
+            found += try await records(specification, on: connection)
+        }
+        return found
+    }
+
     /// The records of a prepared query, in order.
     package func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)

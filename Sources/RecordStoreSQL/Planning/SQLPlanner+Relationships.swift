@@ -18,15 +18,15 @@ extension SQLPlanner {
     /// field's index serves (a reference column holds `len:zone` and the record name, see
     /// ``StoredValueEncoding/encodeReference(_:)``):
     ///
-    /// - a to-one with a declared destination, at any depth:
-    ///   `department.name == "Sales"` is
-    ///   `t.department IN (SELECT '12:_defaultZone' || t."$recordName" FROM "Department" AS t WHERE t."$zone" = '' AND <name == "Sales">)`,
+    /// - a to-one with a declared destination, at any depth: `department.name == "Sales"` is the
+    ///   rows whose `t.department IN (SELECT '12:_defaultZone' || t."$recordName" FROM "Department"
+    ///   AS t WHERE t."$zone" = '' AND <name == "Sales">)`,
     ///   and when the comparison holds for nil (`department.name != "Sales"`), the records whose
     ///   reference is not among those for which it fails;
     /// - `ANY`/`ALL` (and `NONE`, a negated `ANY`) over an inverse to-many stored in a reference:
     ///   `t."$recordName" IN (SELECT substr(t.department, 16) FROM "Employee" AS t WHERE … AND <test>)`;
-    /// - `@count` of such a to-many compared with a number: the inverse references grouped and
-    ///   counted (`HAVING count(*) > 5`), the records with none decided by `0 > 5`.
+    /// - `@count` of such a to-many compared with a number: a correlated count of the inverse
+    ///   references, one seek of their index per record.
     ///
     /// Nil when the comparison walks no relationship; ``SQLCondition/residualOnly`` when it walks
     /// one in another way (the store then walks it in Swift, see `RelationshipQuery`), so that a
@@ -105,7 +105,14 @@ extension SQLPlanner {
                 "(\(reference) IS NULL OR \(reference) NOT IN (SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND NOT (\(test))))",
                 arguments)
         }
-        return .exact("(\(reference) IS NOT NULL AND \(reference) IN (SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND \(test)))", arguments)
+        // The rows are found through the reference's index in a subquery of their own: as a term
+        // of the outer query, SQLite may prefer reading the zone in the order asked to seeking
+        // the index once per destination record. A null reference is in no list.
+        let own = dialect.quote(TableLayout.recordTable(recordType))
+        return .exact(
+            "\(row) IN (SELECT \(row) FROM \(own) AS t WHERE \(zone) = ? AND \(reference) IN "
+                + "(SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND \(test)))",
+            [.text(TableLayout.zoneKey(planning.zone))] + arguments)
     }
 
     /// The record names of the destination's records whose inverse reference points at a
@@ -152,18 +159,17 @@ extension SQLPlanner {
         case .double(let number) where number.isFinite: argument = .real(number)
         default: return .residualOnly
         }
-        guard [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo].contains(operation),
-              let zeroAnswer = answer(ComparisonPredicate(.keyPath("value"), operation, .constant(constant)), for: .int(0))
-        else { return .residualOnly }
+        guard [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo].contains(operation) else {
+            return .residualOnly
+        }
         let symbol = operation == .notEqualTo ? "<>" : operation == .equalTo ? "=" : operation.symbol
         let table = dialect.quote(TableLayout.recordTable(destination.name))
-        let selection = inverseSelection(inverse, planning: planning)
-        let name = column(TableLayout.recordNameColumn)
-        let groups = "SELECT \(selection.select) FROM \(table) AS t WHERE \(selection.test) GROUP BY \(column(inverse))"
-        if zeroAnswer {
-            // Records with no member pass: keep those whose count is not one that fails.
-            return .exact("\(name) NOT IN (\(groups) HAVING NOT (count(*) \(symbol) ?))", selection.arguments + [argument])
-        }
-        return .exact("\(name) IN (\(groups) HAVING count(*) \(symbol) ?)", selection.arguments + [argument])
+        // Correlated: one seek of the reference's `(zone, field)` index per record; a record
+        // with no member counts 0. The members' alias is `m`, since `t` is this record.
+        let member = { (name: String) in "m.\(self.dialect.quote(name))" }
+        return .exact(
+            "(SELECT count(*) FROM \(table) AS m WHERE \(member(TableLayout.zoneColumn)) = \(column(TableLayout.zoneColumn)) "
+                + "AND \(member(inverse)) = ? || \(column(TableLayout.recordNameColumn))) \(symbol) ?",
+            [.text(referencePrefix(planning)), argument])
     }
 }
