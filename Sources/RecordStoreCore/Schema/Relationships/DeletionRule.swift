@@ -1,5 +1,5 @@
 /// What deleting a record does to the records one of its relationships reaches, as Core Data's
-/// deletion rules say. Applied by every save, in the save's transaction (``SaveProcedure``).
+/// deletion rules say. Applied by every save, in the save's transaction (`SaveProcedure`).
 ///
 /// CloudKit's reference action `DELETE_SELF` (a child deleted with its parent) is
 /// ``cascade`` on the parent's to-many relationship.
