@@ -62,6 +62,7 @@ struct PostgresDialect: SQLDialect {
     }
 
     var rowIdentifier: String { Self.quote(PostgresLayout.rowColumn) }
+    var seeksListedValuesInOwnSubquery: Bool { false }
 
     func literal(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }
 

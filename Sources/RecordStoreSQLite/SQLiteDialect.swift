@@ -36,6 +36,7 @@ struct SQLiteDialect: SQLDialect {
     func numberPlaceholders(_ sql: String) -> String { sql }
 
     var rowIdentifier: String { "rowid" }
+    var seeksListedValuesInOwnSubquery: Bool { true }
 
     func literal(_ value: Bool) -> String { value ? "1" : "0" }
 

@@ -6,8 +6,10 @@ import PredicateLanguage
 ///
 /// What a relationship reaches, as Core Data reads it:
 /// - a to-one: the referenced record, or nil when the field is nil, the record does not exist
-///   (a dangling reference) or, when the relationship declares a destination, has another type;
-/// - a reference list: the referenced records that exist, in the list's order;
+///   (a dangling reference), is in another zone (CloudKit keeps references within a zone, and the
+///   SQL engines seek the record's own zone) or, when the relationship declares a destination,
+///   has another type;
+/// - a reference list: the referenced records of the zone that exist, in the list's order;
 /// - an inverse to-many: the destination's records in the same zone whose inverse field
 ///   references the record, by record name.
 ///
@@ -61,7 +63,10 @@ import PredicateLanguage
                     switch relationship.kind {
                     case .toOne, .referenceList:
                         guard child.readsRecords else { continue }
-                        for id in ReferenceLookup.referencedIDs(record.fields[name]) where graph.records[id] == nil { wanted.insert(id) }
+                        for id in ReferenceLookup.referencedIDs(record.fields[name])
+                        where id.zoneID == record.recordID.zoneID && graph.records[id] == nil {
+                            wanted.insert(id)
+                        }
                     case .toMany(let inverse):
                         guard child.readsRecords || child.listsReferences else { continue }
                         let key = InverseKey(recordType: relationship.destination, field: inverse, target: record.recordID)
@@ -110,7 +115,7 @@ import PredicateLanguage
         switch relationship.kind {
         case .toOne, .referenceList:
             return ReferenceLookup.referencedIDs(record.fields[name]).compactMap { id in
-                guard let found = records[id] else { return nil }
+                guard id.zoneID == record.recordID.zoneID, let found = records[id] else { return nil }
                 return relationship.destination.isEmpty || found.recordType == relationship.destination ? found : nil
             }
         case .toMany(let inverse):

@@ -25,6 +25,11 @@ package protocol SQLDialect: Sendable {
     func numberPlaceholders(_ sql: String) -> String
     /// The row identifier column of a record table (a 64-bit integer unique in the table).
     var rowIdentifier: String { get }
+    /// Whether a test of an indexed column against a subquery's list (`t.department IN (SELECT …)`)
+    /// should be a subquery of the table's own rows (`rowid IN (SELECT rowid … WHERE t.department
+    /// IN (…))`): SQLite may otherwise read the zone in the order asked rather than seek the index
+    /// once per listed value; PostgreSQL plans the plain form as a semi-join, and the wrapped one badly.
+    var seeksListedValuesInOwnSubquery: Bool { get }
     /// A condition that is always true or always false.
     func literal(_ value: Bool) -> String
     /// Whether `ORDER BY x ASC` puts nulls first unless told otherwise (SQLite: yes;

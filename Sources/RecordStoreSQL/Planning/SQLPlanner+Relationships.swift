@@ -107,7 +107,10 @@ extension SQLPlanner {
         }
         // The rows are found through the reference's index in a subquery of their own: as a term
         // of the outer query, SQLite may prefer reading the zone in the order asked to seeking
-        // the index once per destination record. A null reference is in no list.
+        // the index once per destination record.
+        // Two-valued, as every condition is (a negation must keep a record whose reference is null).
+        let listed = "(\(reference) IS NOT NULL AND \(reference) IN (SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND \(test)))"
+        guard dialect.seeksListedValuesInOwnSubquery else { return .exact(listed, arguments) }
         let own = dialect.quote(TableLayout.recordTable(recordType))
         return .exact(
             "\(row) IN (SELECT \(row) FROM \(own) AS t WHERE \(zone) = ? AND \(reference) IN "

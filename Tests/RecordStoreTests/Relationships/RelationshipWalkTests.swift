@@ -125,6 +125,25 @@ struct RelationshipWalkTests {
         #expect(try Self.names(store, "Item", "order.customer.city == 'Lyon'") == ["ink"])
     }
 
+    @Test("Walks stay in the record's zone: a reference to another zone's record reads as nil", arguments: TestEngine.allCases)
+    func zones(engine: TestEngine) throws {
+        let store = try Self.company(engine)
+        let archive = ZoneID(zoneName: "Archive")
+        try store.createZone(archive)
+        let inArchive = Value.reference(Reference(recordName: "d9", zoneName: "Archive"))
+        try store.save([
+            Record(recordType: "Department", recordID: RecordID(recordName: "d9", zoneID: archive), fields: ["name": "Sales"]),
+            Record(recordType: "Employee", recordID: RecordID(recordName: "e9", zoneID: archive), fields: ["name": "Ivy", "department": inArchive]),
+            Self.record("Employee", "e8", ["name": "Hal", "department": inArchive]),
+        ])
+        #expect(try Self.names(store, "Employee", "department.name == 'Sales'") == ["Ada", "Bob"])
+        #expect(try Self.names(store, "Employee", "department.name == nil") == ["Dee", "Eve", "Hal"])
+        let archived = try store.records(ofType: "Employee", matching: FormatPredicate(format: "department.name == 'Sales'"), zone: archive)
+        #expect(archived.map(\.recordID.recordName) == ["e9"])
+        let staffed = try store.records(ofType: "Department", matching: FormatPredicate(format: "employees.@count == 1"), zone: archive)
+        #expect(staffed.map(\.recordID.recordName) == ["d9"])
+    }
+
     @Test("A path through a field that is not a relationship, or to a field the destination lacks, is an error", arguments: TestEngine.allCases)
     func errors(engine: TestEngine) throws {
         let store = try Self.company(engine)
