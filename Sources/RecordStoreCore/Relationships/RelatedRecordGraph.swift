@@ -38,12 +38,18 @@ import PredicateLanguage
         var id: RecordID
     }
 
-    private let catalog: SchemaCatalog
+    /// The catalog's walkable relationships by type and name, looked up once per record and step.
+    private let relationships: [String: [String: RelationshipSchema]]
     private var records: [RecordID: Record] = [:]
     private var referencing: [InverseKey: [RecordID]] = [:]
 
     private init(catalog: SchemaCatalog) {
-        self.catalog = catalog
+        relationships = catalog.walkableRelationships
+    }
+
+    /// The relationship (or reference field) `name` of a record's type.
+    private func relationship(_ name: String, of record: Record) -> RelationshipSchema? {
+        relationships[record.recordType]?[name]
     }
 
     /// Reads what the walk reaches from `roots`.
@@ -59,7 +65,7 @@ import PredicateLanguage
             var inverses: [InverseQuery: Set<RecordID>] = [:]
             for (record, step, _) in frontier {
                 for (name, child) in step.children {
-                    guard let relationship = catalog.walkableRelationship(name, of: record.recordType) else { continue }
+                    guard let relationship = graph.relationship(name, of: record) else { continue }
                     switch relationship.kind {
                     case .toOne, .referenceList:
                         guard child.readsRecords else { continue }
@@ -111,7 +117,7 @@ import PredicateLanguage
 
     /// The records a relationship of a record reaches (see the type's description).
     private func reached(from record: Record, through name: String) -> [Record] {
-        guard let relationship = catalog.walkableRelationship(name, of: record.recordType) else { return [] }
+        guard let relationship = relationship(name, of: record) else { return [] }
         switch relationship.kind {
         case .toOne, .referenceList:
             return ReferenceLookup.referencedIDs(record.fields[name]).compactMap { id in
@@ -132,7 +138,7 @@ import PredicateLanguage
     @_spi(StorageEngine) public func relatedValues(of record: Record, step: RelationshipWalk.Step) -> [String: Value] {
         var values: [String: Value] = [:]
         for (name, child) in step.children {
-            guard let relationship = catalog.walkableRelationship(name, of: record.recordType) else { continue }
+            guard let relationship = relationship(name, of: record) else { continue }
             let reached = reached(from: record, through: name)
             if child.readsRecords {
                 let objects = reached.map { object(of: $0, step: child) }

@@ -24,10 +24,9 @@ import PredicateLanguage
 public final class Store: Sendable {
     /// The engine behind the store.
     @_spi(StorageEngine) public let engine: any StorageEngine
-    /// The engine queries (records, counts, aggregates, plans) go through: ``engine`` behind
-    /// `RelationshipWalkingEngine`, which answers key paths through relationships that the
-    /// engine does not plan itself.
-    package let queryEngine: any StorageEngine
+    /// How queries (records, counts, aggregates, plans) run on ``engine``: key paths through
+    /// relationships that the engine does not plan itself are walked by the store.
+    package let queryEngine: RelationshipWalkingQueries
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
 
@@ -35,7 +34,7 @@ public final class Store: Sendable {
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {
         self.engine = engine
         // Queries that walk relationships are answered the same way on every engine.
-        queryEngine = RelationshipWalkingEngine(base: engine)
+        queryEngine = RelationshipWalkingQueries(base: engine)
         self.mode = mode
     }
 

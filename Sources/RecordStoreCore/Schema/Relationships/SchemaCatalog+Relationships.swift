@@ -73,11 +73,26 @@ extension SchemaCatalog {
     @_spi(StorageEngine) public func walkableRelationship(_ name: String, of recordType: String) -> RelationshipSchema? {
         guard let schema = recordTypes[recordType] else { return nil }
         if let relationship = schema.relationship(named: name) { return relationship }
-        guard let field = schema.field(named: name) else { return nil }
+        return schema.field(named: name).flatMap(Self.undeclaredRelationship)
+    }
+
+    /// Every ``walkableRelationship(_:of:)`` of every record type, by type and name: what a walk
+    /// over many records looks up once.
+    @_spi(StorageEngine) public var walkableRelationships: [String: [String: RelationshipSchema]] {
+        recordTypes.mapValues { schema in
+            var walkable: [String: RelationshipSchema] = [:]
+            for field in schema.fields { walkable[field.name] = Self.undeclaredRelationship(field) }
+            for relationship in schema.relationships { walkable[relationship.name] = relationship }
+            return walkable
+        }
+    }
+
+    /// A reference or reference list field walked without a declared relationship.
+    private static func undeclaredRelationship(_ field: FieldSchema) -> RelationshipSchema? {
         switch field.type {
-        case .reference: return RelationshipSchema(name: name, destination: "", kind: .toOne, deletionRule: .noAction)
-        case .list(.reference): return RelationshipSchema(name: name, destination: "", kind: .referenceList, deletionRule: .noAction)
-        default: return nil
+        case .reference: RelationshipSchema(name: field.name, destination: "", kind: .toOne, deletionRule: .noAction)
+        case .list(.reference): RelationshipSchema(name: field.name, destination: "", kind: .referenceList, deletionRule: .noAction)
+        default: nil
         }
     }
 }

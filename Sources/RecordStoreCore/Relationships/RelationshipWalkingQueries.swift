@@ -1,0 +1,100 @@
+import PredicateLanguage
+
+/// How ``Store`` runs queries (records, counts, aggregates, plans) on its engine, so that key
+/// paths through relationships are answered the same way on every engine: through
+/// ``RelationshipQuery`` (the engine runs the part that walks nothing, the related records are
+/// read through its lookups and queries, and the evaluator decides the rest), unless the engine
+/// plans the walk itself.
+///
+/// An engine that plans walks (the SQL engines) gets every query whose keys walk nothing, and
+/// answers the walks it decides exactly in SQL; for the others it throws
+/// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)``, and the query is walked here.
+/// For an engine that plans none, a query that may walk on its face (a dotted path, `SUBQUERY`,
+/// a member) reads the catalog first; any other goes straight to the engine, and only if the
+/// engine finds an unknown field that is an inverse to-many (`employees CONTAINS %@`) is it
+/// answered by walking.
+///
+/// Known limit: the candidates and the related records are read in separate snapshots, so a
+/// write committed between them may be seen in part.
+///
+/// ```swift
+/// let page = try await store.queryEngine.records(specification)
+/// ```
+package struct RelationshipWalkingQueries: Sendable {
+    package let base: any StorageEngine
+
+    /// The records a query selects, in order.
+    package func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        try await answer(query, keys: query.sorts.map(\.key)) { (walking) throws(RecordStoreError) in
+            try await walking.records(on: base)
+        } direct: { () throws(RecordStoreError) in
+            try await base.records(query)
+        }
+    }
+
+    /// How many records a query selects.
+    package func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        try await answer(query, keys: []) { (walking) throws(RecordStoreError) in
+            try await walking.matches(on: base).projected.count
+        } direct: { () throws(RecordStoreError) in
+            try await base.count(query)
+        }
+    }
+
+    /// One row per group of the matching records.
+    package func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        try await answer(query, keys: groupBy + aggregates.map(\.key)) { (walking) throws(RecordStoreError) in
+            try await Aggregation(groupBy: groupBy, aggregates: aggregates).rows(walking.matches(on: base).projected)
+        } direct: { () throws(RecordStoreError) in
+            try await base.aggregate(query, groupBy: groupBy, aggregates: aggregates)
+        }
+    }
+
+    /// How a query runs.
+    package func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        try await answer(query, keys: query.sorts.map(\.key)) { (walking) throws(RecordStoreError) in
+            try await walking.explain(on: base)
+        } direct: { () throws(RecordStoreError) in
+            try await base.explain(query)
+        }
+    }
+
+    /// Walks in Swift when the query must be (`walked`), otherwise asks the engine (`direct`),
+    /// and walks after all when the engine refuses a walk it does not plan.
+    private func answer<Answer>(
+        _ query: QuerySpecification, keys: [String],
+        walked: (RelationshipQuery) async throws(RecordStoreError) -> Answer,
+        direct: () async throws(RecordStoreError) -> Answer
+    ) async throws(RecordStoreError) -> Answer {
+        if let walking = try await walkingQuery(query, keys: keys) { return try await walked(walking) }
+        do {
+            return try await direct()
+        } catch {
+            guard let walking = try await walkingQuery(query, keys: keys, after: error) else { throw error }
+            return try await walked(walking)
+        }
+    }
+
+    /// The query split for walking in Swift before the engine sees it: when a key (a sort, a
+    /// group) walks, or when the engine plans no walks and the predicate may walk on its face.
+    private func walkingQuery(_ query: QuerySpecification, keys: [String]) async throws(RecordStoreError) -> RelationshipQuery? {
+        let keysWalk = keys.contains { $0.contains(".") }
+        guard keysWalk || (!base.plansRelationshipWalks && RelationshipQuery.mayWalk(query.predicate)) else { return nil }
+        return try RelationshipQuery(query, catalog: await base.catalog(), keys: keys)
+    }
+
+    /// The query split for walking in Swift after the engine refused it: for a walk it does not
+    /// plan, or, from an engine that plans none, for an unknown field that is a relationship
+    /// (an inverse to-many named alone: `employees CONTAINS %@`).
+    private func walkingQuery(_ query: QuerySpecification, keys: [String], after error: RecordStoreError) async throws(RecordStoreError) -> RelationshipQuery? {
+        switch error {
+        case .relationshipWalkNotPlanned(_, let recordType) where recordType == query.recordType:
+            break
+        case .unknownField(let name, let recordType, _) where recordType == query.recordType && !base.plansRelationshipWalks:
+            guard try await base.catalog().recordTypes[recordType]?.relationship(named: name) != nil else { return nil }
+        default:
+            return nil
+        }
+        return try RelationshipQuery(query, catalog: await base.catalog(), keys: keys)
+    }
+}
