@@ -91,6 +91,7 @@ public final class CloudKitService: Sendable {
         case .zoneNotFound: .zoneNotFound
         case .recordNotFound: .notFound
         case .conflict: .conflict
+        case .changeTokenExpired: .changeTokenExpired
         case .storage, .serverUnavailable, .indexBuildPending: .internalError
         default: .badRequest
         }
