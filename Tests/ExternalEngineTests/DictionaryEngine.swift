@@ -113,21 +113,12 @@ final class DictionaryEngine: StorageEngine {
     func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
         try contents.withLock { (contents: inout Contents) throws(RecordStoreError) -> HistoryPage in
             guard contents.zones.contains(zone) else { throw .zoneNotFound(zone) }
-            let entries = limit > 0 ? contents.history.entries(of: zone, after: place, limit: limit, recordTypes: recordTypes) : []
-            var records: [String: Record] = [:]
-            for entry in entries where !entry.isDeletion {
-                records[entry.recordName] = contents.records[RecordID(recordName: entry.recordName, zoneID: zone)]
-            }
-            return HistoryPage(
-                entries: entries, records: records, position: contents.history.position, floor: contents.history.floor,
-                zoneCreated: contents.history.creation(of: zone) ?? 0)
+            return contents.history.page(of: zone, after: place, limit: limit, recordTypes: recordTypes) { contents.records[$0] }
         }
     }
 
     func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
-        contents.withLock { contents in
-            ZoneHistoryPage(entries: contents.history.zoneEntries(after: place, limit: limit), position: contents.history.position, floor: contents.history.floor)
-        }
+        contents.withLock { $0.history.zonePage(after: place, limit: limit) }
     }
 
     func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {

@@ -27,6 +27,23 @@ struct ExternalEngineTests {
         }
     }()
 
+    @Test("Its change history answers changes since a token, through the published ChangeHistoryBook")
+    func changeHistory() throws {
+        StoreRegistry.shared.register(.dictionary)
+        let store = try Store.open(StoreLocation("dictionary:"))
+        let notes = ZoneID(zoneName: "Notes")
+        try store.createZone(notes)
+        let ids = ["a", "b"].map { RecordID(recordName: $0, zoneID: notes) }
+        _ = try store.save(ids.map { Record(recordType: "Note", recordID: $0, fields: ["text": .string($0.recordName)]) })
+        let first = try store.changes(in: notes)
+        #expect(first.changedRecords.map(\.recordID.recordName) == ["a", "b"])
+        try store.delete([ids[0]])
+        let next = try store.changes(in: notes, since: first.token)
+        #expect(next.changedRecords.isEmpty)
+        #expect(next.deletedRecords == [DeletedRecord(recordID: ids[0], recordType: "Note")])
+        #expect(try store.databaseChanges().changedZones.contains(notes))
+    }
+
     @Test("It opens through the registry and names itself in plans")
     func opensThroughTheRegistry() throws {
         let (store, _) = try Self.stores.get()

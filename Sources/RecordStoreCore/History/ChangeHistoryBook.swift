@@ -69,6 +69,24 @@ import Foundation
         return Array(candidates.sorted { $0.place < $1.place }.prefix(limit + 1))
     }
 
+    /// A zone's page of history (``StorageEngine/history(of:after:limit:recordTypes:)``): its
+    /// entries after a place, each saved one's record as `record` finds it, and the bounds.
+    @_spi(StorageEngine) public func page(
+        of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?, record: (RecordID) -> Record?
+    ) -> HistoryPage {
+        let entries = limit > 0 ? entries(of: zone, after: place, limit: limit, recordTypes: recordTypes) : []
+        var records: [String: Record] = [:]
+        for entry in entries where !entry.isDeletion {
+            records[entry.recordName] = record(RecordID(recordName: entry.recordName, zoneID: zone))
+        }
+        return HistoryPage(entries: entries, records: records, position: position, floor: floor, zoneCreated: creation(of: zone) ?? 0)
+    }
+
+    /// The database's page of zone history (``StorageEngine/zoneHistory(after:limit:)``).
+    @_spi(StorageEngine) public func zonePage(after place: HistoryPosition, limit: Int) -> ZoneHistoryPage {
+        ZoneHistoryPage(entries: zoneEntries(after: place, limit: limit), position: position, floor: floor)
+    }
+
     /// The position at which a zone was created; nil when it does not exist.
     @_spi(StorageEngine) public func creation(of zone: ZoneID) -> Int64? {
         zones[zone]?.created

@@ -122,21 +122,12 @@ package final class MemoryEngine: StorageEngine {
     package func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
         try state.withLock { (state: inout State) throws(RecordStoreError) -> HistoryPage in
             guard let zoneRecords = state.records[zone] else { throw .zoneNotFound(zone) }
-            let entries = limit > 0 ? state.history.entries(of: zone, after: place, limit: limit, recordTypes: recordTypes) : []
-            var records: [String: Record] = [:]
-            for entry in entries where !entry.isDeletion {
-                records[entry.recordName] = zoneRecords[RecordID(recordName: entry.recordName, zoneID: zone)]
-            }
-            return HistoryPage(
-                entries: entries, records: records, position: state.history.position, floor: state.history.floor,
-                zoneCreated: state.history.creation(of: zone) ?? 0)
+            return state.history.page(of: zone, after: place, limit: limit, recordTypes: recordTypes) { zoneRecords[$0] }
         }
     }
 
     package func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
-        state.withLock { state in
-            ZoneHistoryPage(entries: state.history.zoneEntries(after: place, limit: limit), position: state.history.position, floor: state.history.floor)
-        }
+        state.withLock { $0.history.zonePage(after: place, limit: limit) }
     }
 
     package func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
