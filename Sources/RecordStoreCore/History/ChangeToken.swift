@@ -3,7 +3,7 @@
 ///
 /// A token is opaque text, signed by the store like a ``QueryCursor``: it survives restarts, and
 /// on PostgreSQL every server of the same store reads it. A token of a zone continues only that
-/// zone; a token from ``Store/databaseChanges(since:limit:)`` continues only the database's zone
+/// zone; a token from `Store.databaseChanges(since:limit:)` continues only the database's zone
 /// changes. A token older than the history the store keeps is refused with
 /// ``RecordStoreError/changeTokenExpired(zone:)``: the client reads everything again.
 ///

@@ -1,4 +1,4 @@
-/// Which zones changed since a database ``ChangeToken`` (``Store/databaseChanges(since:limit:)``,
+/// Which zones changed since a database ``ChangeToken`` (`Store.databaseChanges(since:limit:)`,
 /// CloudKit's `changes/database`): the zones created or whose records changed, the zones
 /// deleted, the token to continue from, and whether more wait.
 ///

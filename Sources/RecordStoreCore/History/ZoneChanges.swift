@@ -1,4 +1,4 @@
-/// What changed in a zone since a ``ChangeToken`` (``Store/changes(in:since:limit:desiredKeys:recordTypes:)``):
+/// What changed in a zone since a ``ChangeToken`` (`Store.changes(in:since:limit:desiredKeys:recordTypes:)`):
 /// the records saved since, each once in its latest state, the records deleted since, the
 /// token to continue from, and whether more changes wait (`moreComing`: ask again with `token`).
 ///
@@ -47,6 +47,7 @@ public struct ZoneChanges: Sendable, Hashable {
 /// DeletedRecord(recordID: RecordID(recordName: "note-1"), recordType: "Note")
 /// ```
 public struct DeletedRecord: Sendable, Hashable, CustomStringConvertible {
+    /// The deleted record's identifier (its zone and name).
     public var recordID: RecordID
     /// The record's type when it was deleted.
     public var recordType: String
