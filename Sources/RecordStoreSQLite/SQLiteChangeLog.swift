@@ -5,7 +5,8 @@ import RecordStoreSQL
 
 /// The change log in a SQLite store: one row per committed write transaction, holding what it
 /// changed (``CommittedChangesCoding``), so that live queries in other processes (and other
-/// handles in this one) learn which records changed.
+/// handles in this one) learn which records changed. A commit too large to list is logged by its
+/// record types (``longestListedCommit``).
 ///
 /// The log's `sequence` counts commits one by one (`AUTOINCREMENT`: SQLite has one writer at a
 /// time, so numbers follow commit order and a rolled-back number is reused by the next commit).
@@ -23,6 +24,11 @@ enum SQLiteChangeLog {
     static let table = "$changes"
     /// How many commits the log keeps.
     static let retainedCommits: Int64 = 2_000
+    /// The longest description logged with its records listed: a larger commit (an import's
+    /// batch) logs its record types instead (``CommittedChanges/summarized``), and observers in
+    /// other handles read those types again, as PostgreSQL's notifications do. Listing them
+    /// would keep megabytes of names for an import that the change history already holds.
+    static let longestListedCommit = 8_000
 
     /// Creates the log table when missing (every open).
     static func createTable(_ db: Database) throws {
@@ -34,7 +40,9 @@ enum SQLiteChangeLog {
     /// Logs a commit in the write transaction under way; returns its sequence number. Every
     /// 256th commit also drops the rows past the retention.
     static func append(_ changes: CommittedChanges, _ db: Database) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO \"\(table)\" (changes) VALUES (?)", arguments: [Data(CommittedChangesCoding.encode(changes))])
+        var encoded = CommittedChangesCoding.encode(changes)
+        if encoded.count > longestListedCommit { encoded = CommittedChangesCoding.encode(changes.summarized) }
+        try db.execute(sql: "INSERT INTO \"\(table)\" (changes) VALUES (?)", arguments: [Data(encoded)])
         let sequence = db.lastInsertedRowID
         if sequence % 256 == 0 {
             try db.execute(sql: "DELETE FROM \"\(table)\" WHERE sequence <= ?", arguments: [sequence - retainedCommits])
