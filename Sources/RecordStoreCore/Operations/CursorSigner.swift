@@ -5,7 +5,7 @@ package struct CursorSigner: Sendable {
     package static let signatureLength = SHA256Digest.byteCount
     package let secret: StoreSecret
 
-    private func signature(_ payload: [UInt8]) -> [UInt8] {
+    func signature(_ payload: [UInt8]) -> [UInt8] {
         SHA256Digest.authenticationCode(for: payload, key: secret.key)
     }
 
@@ -32,7 +32,7 @@ package struct CursorSigner: Sendable {
         return decoded
     }
 
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
