@@ -19,8 +19,10 @@ import ServiceLifecycle
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
 /// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
-/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`; and `GET /health`
-/// and `GET /`, the query console (``ConsoleDocument``). Environments are `development` and
+/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`, `POST assets/upload`
+/// and `GET users/current`; and `GET /health`, `GET /`, the query console (``ConsoleDocument``),
+/// and the asset URLs `POST /assets/upload/{token}` and `GET /assets/download/{token}`
+/// (``addAssetRoutes(to:database:privateUsers:)``). Environments are `development` and
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
 /// indexes: ``CloudKitService/init(store:predicateRules:)``), and
