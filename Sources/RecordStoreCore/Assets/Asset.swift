@@ -14,7 +14,7 @@ import PredicateLanguage
 /// let bytes = try store.assetData(Asset(note["attachment"])!)   // "hello"
 /// ```
 ///
-/// How an asset is stored in a record, and why: as an existing value kind, a ``Value/reference(_:)``
+/// How an asset is stored in a record, and why: as an existing value kind, a `Value.reference(_:)`
 /// to a record named `sha256-<64 hex digits>-<size>` in the reserved zone ``zoneName`` (`$assets`),
 /// rather than as a new case of `Value`.
 /// - A new `Value` case would ripple through every exhaustive switch of the predicate language

@@ -4,7 +4,7 @@
 /// do { _ = try store.assetData(asset) } catch { print(error) }   // "asset sha256:… is not stored"
 /// ```
 public enum AssetError: Error, CustomStringConvertible {
-    /// The store's engine keeps no assets (an engine that does not provide ``AssetStorage``).
+    /// The store's engine keeps no assets (an engine that does not provide `AssetStorage`).
     case unsupported(engine: String)
     /// No bytes are stored for the asset (never put, or removed as an upload no record referenced).
     case notFound(Asset)
