@@ -30,8 +30,8 @@ struct AssetLinks: Sendable {
     }
 }
 
-/// How records are written into an answer beyond their contents: the user named in `created`,
-/// `modified` and the zone's `ownerRecordName` (``UserRecordName``), and the links of their
+/// How records are written into an answer beyond their contents: the user named in `created`
+/// and `modified` (``UserRecordName``), and the links of their
 /// assets (nil: `ASSETID` values without a `downloadURL` or `receipt`, as the service answers when
 /// called without HTTP).
 ///
@@ -40,7 +40,7 @@ struct AssetLinks: Sendable {
 ///                 style: RecordAnswerStyle(owner: "_3f2a…", assetLinks: links))
 /// ```
 struct RecordAnswerStyle: Sendable {
-    /// The `userRecordName` of `created` and `modified`, and the zone's `ownerRecordName`.
+    /// The `userRecordName` of `created` and `modified`.
     var owner: String = WireRecord.ownerName
     /// The links of `ASSETID` values.
     var assetLinks: AssetLinks?

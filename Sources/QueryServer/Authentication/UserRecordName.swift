@@ -3,7 +3,8 @@
 import RecordStore
 
 /// The `userRecordName` of a caller: what `users/current` answers, and what the records of its
-/// private database carry in `created`, `modified` and their zone's `ownerRecordName`.
+/// private database carry in `created` and `modified`. (Zone IDs keep `_defaultOwner` as their
+/// `ownerRecordName` for now, in records as in the zones routes, so that the two agree.)
 ///
 /// A key's name is `_` and the first 32 hex digits of the SHA-256 of its private database user
 /// (``PrivateDatabaseUser``, which the key ID decides): CloudKit's shape (`_` and 32 hex digits),

@@ -50,7 +50,7 @@ enum WireRecord {
         bytes.append(contentsOf: #","deleted":false,"zoneID":{"zoneName":"#.utf8)
         JSONWriter.writeString(zoneName, into: &bytes)
         bytes.append(contentsOf: #","ownerRecordName":"#.utf8)
-        JSONWriter.writeString(style.owner, into: &bytes)
+        JSONWriter.writeString(ownerName, into: &bytes)
         bytes.append(UInt8(ascii: "}"))
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
