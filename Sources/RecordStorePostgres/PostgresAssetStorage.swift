@@ -79,7 +79,7 @@ extension PostgresEngine: AssetStorage {
     }
 
     func assetBytes(_ asset: Asset) async throws(RecordStoreError) -> Data? {
-        try await write { connection in try await PostgresAssetStorage(connection: connection).bytes(asset) }
+        try await read { connection in try await PostgresAssetStorage(connection: connection).bytes(asset) }
     }
 
     func keepAssets(_ assets: [Asset]) async throws(RecordStoreError) -> [Asset] {

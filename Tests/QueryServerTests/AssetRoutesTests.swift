@@ -195,6 +195,25 @@ import Testing
         }
     }
 
+    @Test func anUploadNoRecordReferencesIsRemovedAfterItsTime() async throws {
+        let store = try TestEngine.sqlite.makeStore()
+        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.assets.unreferencedLifetime = 1
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            let forgotten = try await Self.upload(Self.bytes, server)
+            try await Task.sleep(for: .milliseconds(2200))
+            // The next upload removes what waited longer than its time.
+            let other = try await Self.upload(Data("another file".utf8), server)
+            let refused = try await Self.createNote(server, asset: forgotten)
+            #expect(refused.records.first?["serverErrorCode"] == "BAD_REQUEST")
+            #expect(refused.records.first?["reason"] == .string(
+                "asset \(Asset(bytes: Self.bytes)) of record 'n1' is not stored: an upload no record references is removed after 1 seconds; upload it again"))
+            // A fresh upload is saved, and kept for good.
+            let saved = try await Self.createNote(server, asset: other)
+            #expect(saved.records.first?["fields"]?["attachment"]?["type"] == "ASSETID")
+        }
+    }
+
     @Test func aFileOverTheSizeLimitIsRefused() async throws {
         let store = try TestEngine.memory.makeStore()
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)

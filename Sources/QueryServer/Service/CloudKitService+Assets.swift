@@ -86,8 +86,9 @@ extension CloudKitService {
             try await store.keepAssets(assets)
         } catch {
             if case .notFound(let asset) = error {
-                let hours = Int(assetConfiguration.unreferencedLifetime / 3600)
-                return .failure(ModifyFailure(.badRequest, "asset \(asset) of record '\(record.recordID.recordName)' is not stored: an upload no record references is removed after \(hours) hours; upload it again"))
+                let lifetime = assetConfiguration.unreferencedLifetime
+                let after = lifetime >= 3600 ? "\(Int(lifetime / 3600)) hours" : "\(Int(lifetime)) seconds"
+                return .failure(ModifyFailure(.badRequest, "asset \(asset) of record '\(record.recordID.recordName)' is not stored: an upload no record references is removed after \(after); upload it again"))
             }
             return .failure(ModifyFailure(.badRequest, "\(error)"))
         }
