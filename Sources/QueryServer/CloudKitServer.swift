@@ -15,7 +15,8 @@ import ServiceLifecycle
 ///
 /// Routes, under `/database/1/{container}/{environment}/{database}/`:
 /// `POST records/query`, `POST records/lookup`, `POST records/modify`, `GET zones/list`,
-/// `POST zones/lookup`, `POST zones/modify`, `POST subscriptions/modify`,
+/// `POST zones/lookup`, `POST zones/modify`, `POST records/changes`, `POST changes/zone`,
+/// `POST changes/database`, `POST zones/changes`, `POST subscriptions/modify`,
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
 /// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
@@ -174,6 +175,19 @@ public struct CloudKitServer: Sendable {
         database.post("zones/modify") { _, context in
             JSONResponse.make(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
         }
+        // The change history: what changed since a sync token (CloudKit's sync).
+        database.post("records/changes") { _, context in
+            JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace()))
+        }
+        database.post("changes/zone") { _, context in
+            JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace()))
+        }
+        database.post("changes/database") { _, context in
+            JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))
+        }
+        database.post("zones/changes") { _, context in
+            JSONResponse.make(try await service.zonesChanges(try context.json(), in: try context.requireNamespace()))
+        }
         database.post("subscriptions/modify") { _, context in
             JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
         }
@@ -197,7 +211,8 @@ public struct CloudKitServer: Sendable {
         table.add("/", .get)
         let database = "database/1/:container/:environment/:database/"
         for operation in ["records/query", "records/explain", "predicates/check", "records/lookup", "records/modify",
-                          "zones/lookup", "zones/modify", "subscriptions/modify", "subscriptions/lookup"] {
+                          "zones/lookup", "zones/modify", "subscriptions/modify", "subscriptions/lookup",
+                          "records/changes", "changes/zone", "changes/database", "zones/changes"] {
             table.add(database + operation, .post)
         }
         for operation in ["schema", "zones/list", "subscriptions/list"] {

@@ -324,6 +324,7 @@ final class PostgresEngine: StorageEngine {
         try await write { connection in
             guard try await executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
             try await PostgresRecordWriter(connection: connection, catalog: executor.catalog(on: connection)).deleteZone(zone)
+            try await executor.recordZoneDeletion(zone, date: Date(), on: connection)
             try await PostgresChangeNotifications.notify(
                 CommittedChanges(sequence: 0, unlisted: [.init(zone: zone)]), channel: channel, on: connection)
         }
@@ -332,6 +333,26 @@ final class PostgresEngine: StorageEngine {
     func catalog() async throws(RecordStoreError) -> SchemaCatalog {
         let executor = self.executor
         return try await read { connection in try await executor.catalog(on: connection) }
+    }
+
+    // MARK: History
+
+    func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
+        guard !zone.zoneName.utf8.contains(0) else { throw .zoneNotFound(zone) }
+        let executor = self.executor
+        return try await read { connection in
+            try await executor.history(of: zone, after: place, limit: limit, recordTypes: recordTypes, on: connection)
+        }
+    }
+
+    func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
+        let executor = self.executor
+        return try await read { connection in try await executor.zoneHistory(after: place, limit: limit, on: connection) }
+    }
+
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in try await executor.pruneHistory(deletedBefore: date, on: connection) }
     }
 
     /// Changes record types' schemas, then fetch request templates, in one transaction: their

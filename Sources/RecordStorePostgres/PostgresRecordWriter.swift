@@ -99,7 +99,7 @@ struct PostgresRecordWriter {
             byType[record.recordType, default: []].append(record)
         }
         for recordType in order {
-            try await insert(byType[recordType] ?? [], recordType: recordType)
+            try await insert(byType[recordType] ?? [], recordType: recordType, position: plan.changePosition)
         }
         if !plan.deletions.isEmpty {
             let stored = try await storedVersions(of: plan.deletions)
@@ -222,13 +222,14 @@ struct PostgresRecordWriter {
     /// inserting them: below it, one `INSERT` is fewer round trips than the copies.
     static let fewestRecordsToCopy = 200
 
-    /// Inserts new records of one type: their registry entries and rows, then their list members.
-    private func insert(_ records: [Record], recordType: String) async throws {
+    /// Inserts new records of one type: their registry entries (at the save's change position)
+    /// and rows, then their list members.
+    private func insert(_ records: [Record], recordType: String, position: Int64) async throws {
         guard !records.isEmpty else { return }
         let schema = try schema(of: recordType)
-        if records.count >= Self.fewestRecordsToCopy { return try await copy(records, schema: schema) }
+        if records.count >= Self.fewestRecordsToCopy { return try await copy(records, schema: schema, position: position) }
         let columns = columns(schema)
-        let perRecord = columns.count + 3
+        let perRecord = columns.count + 4
         let batch = max(1, Self.maximumArguments / perRecord)
         let rowTuple = "(" + columns.map(\.placeholder).joined(separator: ", ") + ")"
         let columnList = columns.map { quote($0.name) }.joined(separator: ", ")
@@ -237,14 +238,14 @@ struct PostgresRecordWriter {
             var arguments: [SQLValue] = []
             arguments.reserveCapacity(chunk.count * perRecord)
             for record in chunk {
-                arguments += [.text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName), .text(recordType)]
+                arguments += [.text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName), .text(recordType), .integer(position)]
             }
             for record in chunk {
                 arguments += try values(record, schema: schema)
             }
-            let registry = Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let registry = Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
             let rows = Array(repeating: rowTuple, count: chunk.count).joined(separator: ", ")
-            let sql = "WITH registered AS (INSERT INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES \(registry)) "
+            let sql = "WITH registered AS (INSERT INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType, position) VALUES \(registry)) "
                 + "INSERT INTO \(quote(TableLayout.recordTable(recordType))) (\(columnList)) VALUES \(rows) "
                 + "RETURNING \(quote(PostgresLayout.rowColumn)), \(quote(TableLayout.recordNameColumn))"
             var rowIDs: [String: Int64] = [:]
@@ -266,7 +267,7 @@ struct PostgresRecordWriter {
     /// Writes many new records of one type with `COPY`: their row identities are taken from the
     /// table's identity sequence first (one statement), so that the registry, the rows and the
     /// list members each go in one copy. Twice as fast as multi-row inserts for an import.
-    private func copy(_ records: [Record], schema: RecordTypeSchema) async throws {
+    private func copy(_ records: [Record], schema: RecordTypeSchema, position: Int64) async throws {
         let table = TableLayout.recordTable(schema.name)
         var rowIDs: [Int64] = []
         rowIDs.reserveCapacity(records.count)
@@ -280,8 +281,8 @@ struct PostgresRecordWriter {
             throw RecordStoreError.storage("PostgreSQL gave \(rowIDs.count) row identities for \(records.count) new records")
         }
         try await connection.copy(
-            into: TableLayout.registryTable, columns: ["zone", "recordname", "recordtype"],  // created unquoted, so folded to lower case
-            rows: records.map { [.text(TableLayout.zoneKey($0.recordID.zoneID)), .text($0.recordID.recordName), .text(schema.name)] })
+            into: TableLayout.registryTable, columns: ["zone", "recordname", "recordtype", "position"],  // created unquoted, so folded to lower case
+            rows: records.map { [.text(TableLayout.zoneKey($0.recordID.zoneID)), .text($0.recordID.recordName), .text(schema.name), .integer(position)] })
         var rows: [[SQLValue]] = []
         rows.reserveCapacity(records.count)
         for (rowID, record) in zip(rowIDs, records) {

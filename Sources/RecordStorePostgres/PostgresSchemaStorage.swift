@@ -37,6 +37,32 @@ struct PostgresSchemaStorage {
             """)
         try await execute("CREATE TABLE IF NOT EXISTS \(quote(PostgresLayout.metadataTable)) (name text COLLATE \"C\" PRIMARY KEY, value bytea NOT NULL)")
         for statement in PostgresCatalogCache.setupStatements { try await execute(statement) }
+        try await createHistoryTables()
+    }
+
+    /// The change history's tables (``SQLExecutor``'s history functions read and write them):
+    /// the one-row `$history`, `$tombstones`, `$deletedZones`, and the `position` of the registry
+    /// (indexed by zone and position) and of the zones (with `created`). A store made before the
+    /// history gains them when opened; its records and zones carry position 0.
+    private func createHistoryTables() async throws {
+        let (history, tombstones, deletedZones) = (TableLayout.historyTable, TableLayout.tombstonesTable, TableLayout.deletedZonesTable)
+        let (registry, zones) = (TableLayout.registryTable, TableLayout.zonesTable)
+        try await execute("CREATE TABLE IF NOT EXISTS \(quote(history)) (id integer PRIMARY KEY CHECK (id = 1), position bigint NOT NULL, floor bigint NOT NULL)")
+        try await execute("INSERT INTO \(quote(history)) (id, position, floor) VALUES (1, 0, 0) ON CONFLICT DO NOTHING")
+        try await execute("""
+            CREATE TABLE IF NOT EXISTS \(quote(tombstones)) (
+                zone text COLLATE "C" NOT NULL, recordName text COLLATE "C" NOT NULL, recordType text COLLATE "C" NOT NULL,
+                position bigint NOT NULL, deletedAt double precision NOT NULL, PRIMARY KEY (zone, recordName))
+            """)
+        try await execute("CREATE INDEX IF NOT EXISTS \(quote(tombstones + "$position")) ON \(quote(tombstones)) (zone, position, recordName)")
+        try await execute("""
+            CREATE TABLE IF NOT EXISTS \(quote(deletedZones)) (name text COLLATE "C" PRIMARY KEY, position bigint NOT NULL, deletedAt double precision NOT NULL)
+            """)
+        try await execute("ALTER TABLE \(quote(registry)) ADD COLUMN IF NOT EXISTS position bigint NOT NULL DEFAULT 0")
+        try await execute("ALTER TABLE \(quote(zones)) ADD COLUMN IF NOT EXISTS position bigint NOT NULL DEFAULT 0")
+        try await execute("ALTER TABLE \(quote(zones)) ADD COLUMN IF NOT EXISTS created bigint NOT NULL DEFAULT 0")
+        try await execute("CREATE INDEX IF NOT EXISTS \(quote(registry + "$position")) ON \(quote(registry)) (zone, position, recordName)")
+        try await execute("CREATE INDEX IF NOT EXISTS \(quote(zones + "$position")) ON \(quote(zones)) (position, name)")
     }
 
     /// The columns a table has (none when it does not exist).

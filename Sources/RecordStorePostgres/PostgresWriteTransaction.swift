@@ -1,5 +1,6 @@
 // Part of the PostgreSQL trait: without it, this module is empty.
 #if PostgreSQL
+import Foundation
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
 
@@ -58,8 +59,18 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         try await connection.execute(executor.saveCatalogStatement(catalog))
     }
 
+    /// Takes the next change position; the `$history` row stays locked until the commit, so
+    /// writers take their positions in commit order.
+    func nextChangePosition() async throws -> Int64 {
+        try await executor.nextChangePosition(on: connection)
+    }
+
     func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {
         try await PostgresRecordWriter(connection: connection, catalog: catalog).apply(plan)
+    }
+
+    func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws {
+        try await executor.recordHistory(changes, at: position, date: date, on: connection)
     }
 
     /// Notifies the commit's changes (delivered when it commits); the transaction ID is its

@@ -123,12 +123,30 @@ final class SQLiteEngine: StorageEngine {
                 guard try await executor.zoneExists(zone, on: connection) else { throw RecordStoreError.zoneNotFound(zone) }
                 let catalog = try await executor.catalog(on: connection)
                 try SQLiteRecordWriter(db: db, catalog: catalog).deleteZone(zone)
+                try await executor.recordZoneDeletion(zone, date: Date(), on: connection)
                 var changes = CommittedChanges(sequence: 0, unlisted: [.init(zone: zone)])
                 changes.sequence = try SQLiteChangeLog.append(changes, db)
                 return changes
             }
         }
         changeFeed.committed(changes)
+    }
+
+    // MARK: History
+
+    func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
+        let executor = self.executor
+        return try await readingSQL { try await executor.history(of: zone, after: place, limit: limit, recordTypes: recordTypes, on: $0) }
+    }
+
+    func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
+        let executor = self.executor
+        return try await readingSQL { try await executor.zoneHistory(after: place, limit: limit, on: $0) }
+    }
+
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await writing { db in try SQLiteConnection.run(db) { try await executor.pruneHistory(deletedBefore: date, on: $0) } }
     }
 
     /// Defines the record types, then the templates, in one write transaction: the columns and

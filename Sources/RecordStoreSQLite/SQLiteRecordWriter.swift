@@ -44,12 +44,12 @@ struct SQLiteRecordWriter {
     func apply(_ plan: WritePlan) throws {
         for write in plan.writes {
             if let stored = write.replacing, let rowID = stored.rowReference, !write.changesRecordType {
-                try self.write(write.record, replacing: rowID)
+                try self.write(write.record, replacing: rowID, position: plan.changePosition)
             } else {
                 if let stored = write.replacing, let rowID = stored.rowReference {
                     try delete(write.record.recordID, version: stored, rowID: rowID)
                 }
-                try self.write(write.record, replacing: nil)
+                try self.write(write.record, replacing: nil, position: plan.changePosition)
             }
         }
         for id in plan.deletions {
@@ -59,8 +59,9 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Inserts a new record, or replaces the stored one at `rowID` (of the same type).
-    private func write(_ record: Record, replacing existingRowID: Int64?) throws {
+    /// Inserts a new record (registered at the save's change position), or replaces the stored
+    /// one at `rowID` (of the same type; its position is updated with the history).
+    private func write(_ record: Record, replacing existingRowID: Int64?, position: Int64) throws {
         guard let schema = catalog.recordTypes[record.recordType] else {
             throw RecordStoreError.unknownRecordType(record.recordType)
         }
@@ -123,8 +124,8 @@ struct SQLiteRecordWriter {
             }()
             try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
             rowID = db.lastInsertedRowID
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType) VALUES (?, ?, ?)")
-                .execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType, position) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType, position])
         }
         try writeSideRows(record, rowID: rowID, schema: schema)
     }

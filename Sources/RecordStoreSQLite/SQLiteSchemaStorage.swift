@@ -17,6 +17,7 @@ struct SQLiteSchemaStorage {
                 zone TEXT NOT NULL, recordName TEXT NOT NULL, recordType TEXT NOT NULL,
                 PRIMARY KEY (zone, recordName)) WITHOUT ROWID;
             """, arguments: [ZoneID.default.zoneName])
+        try SQLiteHistoryTables.create(db)
     }
 
     /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree

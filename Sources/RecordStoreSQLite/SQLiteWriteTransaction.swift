@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
 import RecordStoreSQL
@@ -53,8 +54,16 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
         try connection.execute(executor.saveCatalogStatement(catalog))
     }
 
+    func nextChangePosition() async throws -> Int64 {
+        try await executor.nextChangePosition(on: connection)
+    }
+
     func apply(_ plan: WritePlan, catalog: SchemaCatalog) throws {
         try SQLiteRecordWriter(db: db, catalog: catalog).apply(plan)
+    }
+
+    func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws {
+        try await executor.recordHistory(changes, at: position, date: date, on: connection)
     }
 
     func logCommit(_ changes: CommittedChanges) throws -> Int64 {

@@ -66,6 +66,13 @@ final class WaitingEngine: StorageEngine {
     }
     func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan { try await base.explain(query) }
     func optimize() async throws(RecordStoreError) { try await base.optimize() }
+    func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
+        try await base.history(of: zone, after: place, limit: limit, recordTypes: recordTypes)
+    }
+    func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
+        try await base.zoneHistory(after: place, limit: limit)
+    }
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) { try await base.pruneHistory(deletedBefore: date) }
     var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
         try await base.beginBulkLoad(of: recordType, incoming: incoming)

@@ -15,6 +15,8 @@ final class DictionaryEngine: StorageEngine {
         var zones: Set<ZoneID> = [.default]
         var records: [RecordID: Record] = [:]
         var lastCommit: Int64 = 0
+        /// The change history, kept the way the package's memory engine keeps it.
+        var history = ChangeHistoryBook()
 
         func readCatalog() -> SchemaCatalog { catalog }
 
@@ -36,6 +38,12 @@ final class DictionaryEngine: StorageEngine {
         func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> { zones.intersection(self.zones) }
 
         mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) { self.catalog = catalog }
+
+        mutating func nextChangePosition() -> Int64 { history.advance() }
+
+        mutating func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) {
+            history.record(changes, at: position, date: date)
+        }
 
         mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) {
             self.catalog = catalog
@@ -81,7 +89,9 @@ final class DictionaryEngine: StorageEngine {
 
     func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
         guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
-        _ = contents.withLock { $0.zones.insert(zone) }
+        contents.withLock { contents in
+            if contents.zones.insert(zone).inserted { contents.history.createZone(zone, at: contents.history.advance()) }
+        }
     }
 
     func zones() async throws(RecordStoreError) -> [ZoneID] {
@@ -94,9 +104,34 @@ final class DictionaryEngine: StorageEngine {
         try contents.withLock { (contents: inout Contents) throws(RecordStoreError) in
             guard contents.zones.remove(zone) != nil else { throw .zoneNotFound(zone) }
             contents.records = contents.records.filter { $0.key.zoneID != zone }
+            contents.history.deleteZone(zone, at: contents.history.advance(), date: Date())
             contents.lastCommit += 1
             changeFeed.committed(CommittedChanges(sequence: contents.lastCommit, unlisted: [.init(zone: zone)]))
         }
+    }
+
+    func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
+        try contents.withLock { (contents: inout Contents) throws(RecordStoreError) -> HistoryPage in
+            guard contents.zones.contains(zone) else { throw .zoneNotFound(zone) }
+            let entries = limit > 0 ? contents.history.entries(of: zone, after: place, limit: limit, recordTypes: recordTypes) : []
+            var records: [String: Record] = [:]
+            for entry in entries where !entry.isDeletion {
+                records[entry.recordName] = contents.records[RecordID(recordName: entry.recordName, zoneID: zone)]
+            }
+            return HistoryPage(
+                entries: entries, records: records, position: contents.history.position, floor: contents.history.floor,
+                zoneCreated: contents.history.creation(of: zone) ?? 0)
+        }
+    }
+
+    func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
+        contents.withLock { contents in
+            ZoneHistoryPage(entries: contents.history.zoneEntries(after: place, limit: limit), position: contents.history.position, floor: contents.history.floor)
+        }
+    }
+
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+        contents.withLock { $0.history.prune(deletedBefore: date) }
     }
 
     func catalog() async throws(RecordStoreError) -> SchemaCatalog {

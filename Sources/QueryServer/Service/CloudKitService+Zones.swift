@@ -7,8 +7,12 @@ extension CloudKitService {
     public func listZones(in namespace: Namespace) async throws(ServerError) -> JSONValue {
         _ = try await zone(nil, in: namespace)
         let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
-        let names = zones.compactMap(namespace.clientZoneName)
-        return .object(["zones": .array(names.map(Self.zoneJSON))])
+        var entries: [JSONValue] = []
+        for zone in zones {
+            guard let name = namespace.clientZoneName(zone) else { continue }
+            entries.append(try await zoneJSON(name, stored: zone))
+        }
+        return .object(["zones": .array(entries)])
     }
 
     /// `zones/lookup`: zones by name (`zones: [{zoneName}]`), each found zone or a `ZONE_NOT_FOUND` entry.
@@ -18,8 +22,9 @@ extension CloudKitService {
         let stored = Set(try await run { () async throws(RecordStoreError) in try await store.zones() })
         var entries: [JSONValue] = []
         for name in request.zones.map(\.zoneName) {
-            if stored.contains(try namespace.storedZone(name)) {
-                entries.append(Self.zoneJSON(name))
+            let zone = try namespace.storedZone(name)
+            if stored.contains(zone) {
+                entries.append(try await zoneJSON(name, stored: zone))
             } else {
                 entries.append(.object(["zoneID": WireRecord.zoneJSON(name), "serverErrorCode": .string(ServerErrorCode.zoneNotFound.rawValue),
                                         "reason": .string("zone '\(name)' does not exist")]))
@@ -40,7 +45,7 @@ extension CloudKitService {
             switch operation.operationType {
             case .create:
                 try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
-                entries.append(Self.zoneJSON(name))
+                entries.append(try await zoneJSON(name, stored: zone))
             case .delete:
                 if name == ZoneID.default.zoneName {
                     entries.append(.object(["zoneID": WireRecord.zoneJSON(name), "serverErrorCode": .string(ServerErrorCode.badRequest.rawValue),
@@ -59,10 +64,6 @@ extension CloudKitService {
             }
         }
         return .object(["zones": .array(entries)])
-    }
-
-    static func zoneJSON(_ name: String) -> JSONValue {
-        .object(["zoneID": WireRecord.zoneJSON(name), "atomic": .bool(true)])
     }
 }
 #endif

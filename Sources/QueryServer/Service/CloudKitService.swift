@@ -96,6 +96,7 @@ public final class CloudKitService: Sendable {
         case .zoneNotFound: .zoneNotFound
         case .recordNotFound: .notFound
         case .conflict: .conflict
+        case .changeTokenExpired: .changeTokenExpired
         case .storage, .serverUnavailable, .indexBuildPending: .internalError
         default: .badRequest
         }

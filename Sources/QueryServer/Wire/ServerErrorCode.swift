@@ -22,11 +22,13 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
     case throttled = "THROTTLED"
     case tryAgainLater = "TRY_AGAIN_LATER"
     case internalError = "INTERNAL_ERROR"
+    /// A sync token older than the history the server keeps: fetch everything again.
+    case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
 
     /// The HTTP status of a request that failed with this code.
     public var status: HTTPResponse.Status {
         switch self {
-        case .badRequest, .atomicError: .badRequest
+        case .badRequest, .atomicError, .changeTokenExpired: .badRequest
         case .authenticationFailed: .unauthorized
         case .accessDenied: .forbidden
         case .notFound, .zoneNotFound: .notFound

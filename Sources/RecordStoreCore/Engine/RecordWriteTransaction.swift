@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a save needs from an engine inside one write transaction: the engine opens the
 /// transaction, hands ``SaveProcedure`` a value of this protocol, and commits when the
 /// procedure returns (rolls back when it throws).
@@ -32,8 +34,18 @@
     mutating func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID>
     /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.
     mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws
-    /// Writes what the save decided, under the (possibly changed) catalog.
+    /// Takes the store's next change position, which the save's changes carry
+    /// (``WritePlan/changePosition``). Positions follow commit order: an engine whose writers
+    /// run at once (a database server) holds what it took until the transaction ends, so that
+    /// no later position commits first.
+    mutating func nextChangePosition() async throws -> Int64
+    /// Writes what the save decided, under the (possibly changed) catalog. New records carry
+    /// the plan's change position in the history from the start.
     mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws
+    /// Records a commit in the change history at its position: the positions of the records it
+    /// updated, a tombstone (with its record type and `date`) for each record it deleted, the
+    /// tombstones of records it created again removed, and the position of each zone it touched.
+    mutating func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws
     /// Records what the commit changes, for live queries in other handles and clients, and
     /// returns the commit's sequence number (``CommittedChanges/sequence``).
     mutating func logCommit(_ changes: CommittedChanges) async throws -> Int64

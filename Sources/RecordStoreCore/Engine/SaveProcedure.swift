@@ -21,10 +21,16 @@ import Foundation
         var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
         try await DeletionRuleExpansion.apply(to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, in: &transaction)
+        // Decided: the change position comes before any write (a server engine holds it until
+        // the commit, so that positions commit in order).
+        if !plan.isEmpty { plan.changePosition = try await transaction.nextChangePosition() }
         if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
         try await transaction.apply(plan, catalog: save.catalog)
         var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
-        if !committed.isEmpty { committed.sequence = try await transaction.logCommit(committed) }
+        if !committed.isEmpty {
+            try await transaction.recordHistory(committed, at: plan.changePosition, date: Date())
+            committed.sequence = try await transaction.logCommit(committed)
+        }
         return SaveOutcome(saved: plan.saved, changes: committed)
     }
 }

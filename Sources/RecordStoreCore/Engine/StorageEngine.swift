@@ -1,3 +1,4 @@
+import Foundation
 import PredicateLanguage
 
 /// The contract every storage engine fulfils; ``Store`` is the public face over one engine.
@@ -101,6 +102,19 @@ import PredicateLanguage
     /// The commits of the store, from this handle and from everywhere else the engine can hear
     /// of (other handles, processes, clients): what live queries follow.
     var changeFeed: ChangeFeed { get }
+
+    /// A zone's change history after a place, read in one snapshot: at most `limit + 1`
+    /// entries (records saved, with their versions, and tombstones) of the record types given
+    /// (nil: all), with the store's position and floor and the zone's creation. Its cost grows
+    /// with the entries read, not with the zone. Throws ``RecordStoreError/zoneNotFound(_:)``
+    /// for a zone that does not exist. A limit of 0 reads only the bounds.
+    func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage
+    /// The database's zone history after a place, read in one snapshot: at most `limit + 1`
+    /// zones created, changed (records saved or deleted in them) or deleted.
+    func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage
+    /// Drops the tombstones (of records and zones) of deletions made before `date`, and raises
+    /// the floor to the last position dropped: tokens from before it expire.
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError)
 }
 
 extension StorageEngine {

@@ -103,6 +103,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// when it is next opened. `recordTypes` are the types whose indexes wait, by name;
     /// `reason` is the build's error.
     case indexBuildPending(recordTypes: [String], reason: String)
+    /// A change token was refused: not a token of this store, altered, or a token of another
+    /// zone (or of the database's zone changes where a zone's was expected).
+    case invalidChangeToken(CursorProblem)
+    /// A change token is older than the history the store keeps (its tombstones were pruned, or
+    /// its zone was deleted and created again since): the client must read everything again
+    /// (CloudKit's `CHANGE_TOKEN_EXPIRED`). `zone` is the token's zone, nil for the database's.
+    case changeTokenExpired(zone: ZoneID?)
 
     public var description: String {
         switch self {
@@ -195,6 +202,12 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             let types = recordTypes.map { "'\($0)'" }.joined(separator: ", ")
             return "The schema change is committed, but the indexes of \(types) are not built yet: \(reason). "
                 + "Queries answer without them, more slowly; they are built when the store is next opened"
+        case .invalidChangeToken(let problem):
+            return "Invalid change token: \(problem)"
+        case .changeTokenExpired(let zone?):
+            return "The change token of zone '\(zone.zoneName)' has expired: the store no longer keeps the history after it. Read the zone's changes again without a token"
+        case .changeTokenExpired(nil):
+            return "The database change token has expired: the store no longer keeps the history after it. Read the database's changes again without a token"
         }
     }
 }

@@ -22,6 +22,8 @@ package final class MemoryEngine: StorageEngine {
         package var generation: UInt64 = 0
         /// The sequence number of the last commit that changed records (live queries).
         package var commitSequence: Int64 = 0
+        /// The change history (positions, tombstones) that changes calls read.
+        package var history = ChangeHistoryBook()
     }
 
     private let state = LockedState(State())
@@ -73,6 +75,7 @@ package final class MemoryEngine: StorageEngine {
                 state.generation &+= 1
                 state.records[zone] = [:]
                 state.zones.append(zone)
+                state.history.createZone(zone, at: state.history.advance())
             }
         }
     }
@@ -90,6 +93,7 @@ package final class MemoryEngine: StorageEngine {
             state.generation &+= 1
             state.records[zone] = nil
             state.zones.removeAll { $0 == zone }
+            state.history.deleteZone(zone, at: state.history.advance(), date: Date())
             state.commitSequence += 1
             changeFeed.committed(CommittedChanges(sequence: state.commitSequence, unlisted: [.init(zone: zone)]))
         }
@@ -113,6 +117,32 @@ package final class MemoryEngine: StorageEngine {
             state.catalog = catalog
             state.generation &+= 1
         }
+    }
+
+    // MARK: History
+
+    package func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> HistoryPage in
+            guard let zoneRecords = state.records[zone] else { throw .zoneNotFound(zone) }
+            let entries = limit > 0 ? state.history.entries(of: zone, after: place, limit: limit, recordTypes: recordTypes) : []
+            var records: [String: Record] = [:]
+            for entry in entries where !entry.isDeletion {
+                records[entry.recordName] = zoneRecords[RecordID(recordName: entry.recordName, zoneID: zone)]
+            }
+            return HistoryPage(
+                entries: entries, records: records, position: state.history.position, floor: state.history.floor,
+                zoneCreated: state.history.creation(of: zone) ?? 0)
+        }
+    }
+
+    package func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
+        state.withLock { state in
+            ZoneHistoryPage(entries: state.history.zoneEntries(after: place, limit: limit), position: state.history.position, floor: state.history.floor)
+        }
+    }
+
+    package func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+        state.withLock { $0.history.prune(deletedBefore: date) }
     }
 
     /// The memory engine scans; it keeps no statistics.
@@ -225,6 +255,10 @@ extension MemoryEngine.State: RecordWriteTransaction {
         self.catalog = catalog
     }
 
+    package mutating func nextChangePosition() -> Int64 {
+        history.advance()
+    }
+
     package mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) {
         self.catalog = catalog
         generation &+= 1
@@ -234,6 +268,10 @@ extension MemoryEngine.State: RecordWriteTransaction {
         for id in plan.deletions {
             records[id.zoneID]?[id] = nil
         }
+    }
+
+    package mutating func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) {
+        history.record(changes, at: position, date: date)
     }
 
     package mutating func logCommit(_ changes: CommittedChanges) -> Int64 {

@@ -63,12 +63,6 @@ package struct CursorPayload: Sendable, Hashable {
         return writer.output
     }
 
-    /// The store identifier of an encoded payload, read without checking the rest.
-    package static func storeIdentifier(in bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count >= 17, bytes[0] == version else { return nil }
-        return Array(bytes[1..<17])
-    }
-
     /// Decodes the binary form; nil when it is not a well-formed payload.
     package init?(decoding bytes: [UInt8]) {
         var reader = CursorByteReader(bytes)

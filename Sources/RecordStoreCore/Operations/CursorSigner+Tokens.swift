@@ -1,37 +1,43 @@
 import Foundation
 
-/// Signed tokens other than cursors (the server's asset upload and download URLs and upload
-/// receipts), signed with the same store key and HMAC as cursors: a token is
-/// `base64url(payload + HMAC-SHA256(payload))`, its payload the store's identifier, then the
-/// token's purpose, its expiry (seconds since 1970, or nothing) and its fields, each as a 4-byte
-/// big-endian length and UTF-8 bytes. A token of one purpose never opens as another's.
+/// Signed tokens other than cursors and change tokens (the server's asset upload and download
+/// URLs and upload receipts), sealed with the same store key and HMAC (``CursorSigner/seal(_:)``):
+/// the payload is the layout version ``tokenVersion``, the store's identifier, then the token's
+/// purpose, its expiry (seconds since 1970, or nothing) and its fields, each as a 4-byte
+/// big-endian length and UTF-8 bytes. A token of one purpose never opens as another's, and no
+/// cursor or change token opens as one (their versions differ).
 ///
 /// ```swift
 /// let token = signer.signToken(purpose: "download", fields: [hex, "12"], expires: Date().addingTimeInterval(3600))
 /// let fields = try signer.openToken(token, purpose: "download")   // [hex, "12"]
 /// ```
 extension CursorSigner {
+    /// The layout version of these tokens' payloads.
+    package static let tokenVersion: UInt8 = 0x41
+
     /// A signed token of `fields` for `purpose`, valid until `expires` (nil: no expiry).
     package func signToken(purpose: String, fields: [String], expires: Date?) -> String {
-        var payload = secret.storeIdentifier
+        var payload = [Self.tokenVersion] + secret.storeIdentifier
         let expiry = expires.map { String(Int64($0.timeIntervalSince1970.rounded(.up))) } ?? ""
         for field in [purpose, expiry] + fields {
             let bytes = Array(field.utf8)
             withUnsafeBytes(of: UInt32(bytes.count).bigEndian) { payload.append(contentsOf: $0) }
             payload.append(contentsOf: bytes)
         }
-        return Base64URL.encode(payload + signature(payload))
+        return seal(payload)
     }
 
     /// The fields of a token this store signed for `purpose`, or why it is refused.
     package func openToken(_ token: String, purpose: String, now: Date = Date()) throws(SignedTokenProblem) -> [String] {
-        let identifierLength = secret.storeIdentifier.count
-        guard let bytes = Base64URL.decode(token), bytes.count >= identifierLength + Self.signatureLength + 8 else { throw .malformed }
-        let payload = Array(bytes.dropLast(Self.signatureLength))
-        guard Self.constantTimeEqual(signature(payload), Array(bytes.suffix(Self.signatureLength))) else { throw .forged }
-        guard Array(payload.prefix(identifierLength)) == secret.storeIdentifier else { throw .forged }
+        let payload: [UInt8]
+        do {
+            payload = try unseal(token, version: Self.tokenVersion, refusal: RecordStoreError.invalidCursor)
+        } catch {
+            if case .invalidCursor(.malformed) = error { throw .malformed }
+            throw .forged
+        }
         var fields: [String] = []
-        var index = identifierLength
+        var index = 1 + secret.storeIdentifier.count
         while index < payload.count {
             guard index + 4 <= payload.count else { throw .malformed }
             let length = payload[index..<index + 4].reduce(0) { $0 << 8 | Int($1) }

@@ -5,34 +5,47 @@ package struct CursorSigner: Sendable {
     package static let signatureLength = SHA256Digest.byteCount
     package let secret: StoreSecret
 
-    func signature(_ payload: [UInt8]) -> [UInt8] {
+    private func signature(_ payload: [UInt8]) -> [UInt8] {
         SHA256Digest.authenticationCode(for: payload, key: secret.key)
     }
 
     /// The token of a payload.
     package func sign(_ payload: CursorPayload) -> QueryCursor {
-        let bytes = payload.encoded()
-        return QueryCursor(token: Base64URL.encode(bytes + signature(bytes)))
+        QueryCursor(token: seal(payload.encoded()))
     }
 
     /// The payload of a token this store signed, or the reason it is refused.
     package func open(_ cursor: QueryCursor) throws(RecordStoreError) -> CursorPayload {
-        guard let bytes = Base64URL.decode(cursor.stringValue), bytes.count > Self.signatureLength + 17 else {
-            throw .invalidCursor(.malformed)
-        }
-        let payload = Array(bytes.dropLast(Self.signatureLength))
-        let signature = Array(bytes.suffix(Self.signatureLength))
-        guard let storeIdentifier = CursorPayload.storeIdentifier(in: payload) else { throw .invalidCursor(.malformed) }
-        let expected = self.signature(payload)
-        guard Self.constantTimeEqual(expected, signature) else {
-            throw .invalidCursor(storeIdentifier == secret.storeIdentifier ? .tampered : .foreignStore)
-        }
-        guard storeIdentifier == secret.storeIdentifier else { throw .invalidCursor(.foreignStore) }
+        let payload = try unseal(cursor.stringValue, version: CursorPayload.version, refusal: RecordStoreError.invalidCursor)
         guard let decoded = CursorPayload(decoding: payload) else { throw .invalidCursor(.malformed) }
         return decoded
     }
 
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    /// The text of a signed payload: base64url of the payload and its signature. Every payload
+    /// this store signs starts with its version byte and the store's 16-byte identifier.
+    package func seal(_ payload: [UInt8]) -> String {
+        Base64URL.encode(payload + signature(payload))
+    }
+
+    /// The payload of a text ``seal(_:)`` made with this store's key, checked: its layout
+    /// version, its store, its signature. A text that fails is refused with `refusal` of the
+    /// problem found.
+    package func unseal(
+        _ text: String, version: UInt8, refusal: (CursorProblem) -> RecordStoreError
+    ) throws(RecordStoreError) -> [UInt8] {
+        guard let bytes = Base64URL.decode(text), bytes.count > Self.signatureLength + 17 else { throw refusal(.malformed) }
+        let payload = Array(bytes.dropLast(Self.signatureLength))
+        let signature = Array(bytes.suffix(Self.signatureLength))
+        guard payload[0] == version else { throw refusal(.malformed) }
+        let storeIdentifier = Array(payload[1..<17])
+        guard Self.constantTimeEqual(self.signature(payload), signature) else {
+            throw refusal(storeIdentifier == secret.storeIdentifier ? .tampered : .foreignStore)
+        }
+        guard storeIdentifier == secret.storeIdentifier else { throw refusal(.foreignStore) }
+        return payload
+    }
+
+    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

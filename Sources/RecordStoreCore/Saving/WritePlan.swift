@@ -29,6 +29,13 @@
     /// the caller's, then those the deletion rules cascade to (``DeletionRuleExpansion``).
     @_spi(StorageEngine) public var deletions: [RecordID]
 
+    /// The change position the save's changes carry in the store's history (set once the
+    /// decision is made, ``RecordWriteTransaction/nextChangePosition()``; 0 before).
+    @_spi(StorageEngine) public var changePosition: Int64 = 0
+
+    /// Whether the plan writes or deletes anything.
+    @_spi(StorageEngine) public var isEmpty: Bool { writes.isEmpty && deletions.isEmpty }
+
     /// The records the save returns.
     @_spi(StorageEngine) public var saved: [Record] { writes.filter { !$0.byDeletionRule }.map(\.record) }
 }

@@ -29,6 +29,8 @@ public final class Store: Sendable {
     package let queryEngine: RelationshipWalkingQueries
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
+    /// How long the change history keeps tombstones, and when it was last pruned.
+    package let historyUpkeep = LockedState(HistoryUpkeep())
 
     /// A store over an engine.
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {

@@ -22,10 +22,6 @@ extension SQLExecutor {
     }
 
     /// Creates a zone unless it exists.
-    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
-        try await connection.execute(createZoneStatement(zone))
-    }
-
     /// Whether a zone exists.
     package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
         try await connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false

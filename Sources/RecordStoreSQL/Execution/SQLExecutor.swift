@@ -77,11 +77,6 @@ package struct SQLExecutor: Sendable {
         SQLStatement("SELECT name FROM \(quote(TableLayout.zonesTable)) ORDER BY \(dialect.codePointOrder("name"))", dialect: dialect)
     }
 
-    /// Creates a zone unless it exists.
-    package func createZoneStatement(_ zone: ZoneID) -> SQLStatement {
-        SQLStatement("INSERT INTO \(quote(TableLayout.zonesTable)) (name) VALUES (?) ON CONFLICT DO NOTHING", [.text(zone.zoneName)], dialect: dialect)
-    }
-
     /// One row when the zone exists.
     package func zoneExistsStatement(_ zone: ZoneID) -> SQLStatement {
         SQLStatement("SELECT 1 FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", [.text(zone.zoneName)], dialect: dialect)

@@ -23,4 +23,10 @@ package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
         case .blob(let value): "<\(value.count) bytes>"
         }
     }
+
+    /// The value as an integer, when it is one.
+    package var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
 }

@@ -10,6 +10,14 @@ package enum TableLayout {
     package static let schemaTable = "$schema"
     /// Which type holds each record: (zone, record name) -> type.
     package static let registryTable = "$records"
+    /// The change history's one row: the store's last change position and the floor below
+    /// which pruned tombstones left it incomplete. The registry's and the zones' `position`
+    /// columns hold the position of each record's and zone's last change.
+    package static let historyTable = "$history"
+    /// Deleted records: (zone, record name) -> type, position, deletion date.
+    package static let tombstonesTable = "$tombstones"
+    /// Deleted zones: name -> position, deletion date.
+    package static let deletedZonesTable = "$deletedZones"
 
     /// Metadata columns of a record table.
     package static let zoneColumn = "$zone"

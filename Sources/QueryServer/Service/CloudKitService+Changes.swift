@@ -1,0 +1,109 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import RecordStore
+
+/// The change history as CloudKit Web Services serves it: `records/changes` and `changes/zone`
+/// (what changed in custom zones since each zone's `syncToken`), `changes/database` and
+/// `zones/changes` (which zones changed since the database's token). Tokens are the store's
+/// signed ``ChangeToken``s: every server of the same store reads them, and one older than the
+/// kept history answers `CHANGE_TOKEN_EXPIRED`.
+///
+/// As on CloudKit, record changes are fetched from custom zones of the private database only:
+/// the default zone, and any zone of the public database, answer `BAD_REQUEST`.
+extension CloudKitService {
+    /// `records/changes`: the records changed and deleted in one zone since its `syncToken`,
+    /// with the next `syncToken` and `moreComing`.
+    public func recordChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let request = try RecordZoneChangesRequest(body: body)
+        try Self.requirePrivateDatabase(namespace, operation: "records/changes")
+        return try await zoneChanges(request, in: namespace)
+    }
+
+    /// `changes/zone`: `records/changes` for several zones, each with its own token and limits;
+    /// a zone that fails is an error entry, the others answer.
+    public func zoneChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let request = try DatabaseZoneChangesRequest(body: body)
+        try Self.requirePrivateDatabase(namespace, operation: "changes/zone")
+        var zones: [JSONValue] = []
+        for zone in request.zones {
+            do {
+                zones.append(try await zoneChanges(zone, in: namespace))
+            } catch {
+                zones.append(.object([
+                    "zoneID": WireRecord.zoneJSON(zone.zoneID.zoneName), "serverErrorCode": .string(error.code.rawValue),
+                    "reason": .string(error.reason),
+                ]))
+            }
+        }
+        return .object(["zones": .array(zones)])
+    }
+
+    /// `changes/database`: the zones created, changed or deleted since the database's
+    /// `syncToken` (`{zoneID}` or `{zoneID, deleted: true}`), the next token and `moreComing`.
+    public func databaseChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let request = try DatabaseChangesRequest(body: body)
+        try Self.requirePrivateDatabase(namespace, operation: "changes/database")
+        return try await changedZones(request, in: namespace, withTokens: false)
+    }
+
+    /// `zones/changes`: as `changes/database`, each changed zone a zone dictionary with its
+    /// current `syncToken`; answered in the public database too.
+    public func zonesChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let request = try DatabaseChangesRequest(body: body)
+        _ = try await zone(nil, in: namespace)
+        return try await changedZones(request, in: namespace, withTokens: true)
+    }
+
+    /// One zone's changes, as `records/changes` answers them.
+    private func zoneChanges(_ request: RecordZoneChangesRequest, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let zoneName = request.zoneID.zoneName
+        let zone = try namespace.storedZone(zoneName)
+        guard !namespace.isDefaultZone(zone) else {
+            throw ServerError(.badRequest, "fetching record changes is supported only for custom zones, not '\(zoneName)'")
+        }
+        let changes = try await run { () async throws(RecordStoreError) in
+            try await store.changes(
+                in: zone, since: request.syncToken, limit: request.resultsLimit, desiredKeys: request.desiredKeys,
+                recordTypes: request.desiredRecordTypes)
+        }
+        var records = changes.changedRecords.map { record in
+            WireRecord.json(record, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: request.numbersAsStrings)
+        }
+        records += changes.deletedRecords.map { WireRecord.deletedJSON(recordName: $0.recordID.recordName, zoneName: zoneName) }
+        return .object([
+            "zoneID": WireRecord.zoneJSON(zoneName), "records": .array(records),
+            "syncToken": .string(changes.token.stringValue), "moreComing": .bool(changes.moreComing),
+        ])
+    }
+
+    /// The namespace's zone changes since a database token. The store's history holds every
+    /// namespace's zones: the others are left out, so a page may hold fewer than its limit.
+    private func changedZones(_ request: DatabaseChangesRequest, in namespace: Namespace, withTokens: Bool) async throws(ServerError) -> JSONValue {
+        let changes = try await run { () async throws(RecordStoreError) in
+            try await store.databaseChanges(since: request.syncToken, limit: request.resultsLimit)
+        }
+        var zones: [JSONValue] = []
+        for zone in changes.changedZones {
+            guard let name = namespace.clientZoneName(zone) else { continue }
+            zones.append(withTokens ? try await zoneJSON(name, stored: zone) : .object(["zoneID": WireRecord.zoneJSON(name)]))
+        }
+        for zone in changes.deletedZones {
+            guard let name = namespace.clientZoneName(zone) else { continue }
+            zones.append(.object(["zoneID": WireRecord.zoneJSON(name), "deleted": .bool(true)]))
+        }
+        return .object(["zones": .array(zones), "syncToken": .string(changes.token.stringValue), "moreComing": .bool(changes.moreComing)])
+    }
+
+    /// A zone dictionary with the zone's current `syncToken`.
+    func zoneJSON(_ name: String, stored zone: ZoneID) async throws(ServerError) -> JSONValue {
+        let token = try await run { () async throws(RecordStoreError) in try await store.currentChangeToken(for: zone) }
+        return .object(["zoneID": WireRecord.zoneJSON(name), "atomic": .bool(true), "syncToken": .string(token.stringValue)])
+    }
+
+    private static func requirePrivateDatabase(_ namespace: Namespace, operation: String) throws(ServerError) {
+        guard case .private = namespace.database else {
+            throw ServerError(.badRequest, "\(operation) is supported only in the private database (CloudKit keeps no change history of the public database's records)")
+        }
+    }
+}
+#endif
