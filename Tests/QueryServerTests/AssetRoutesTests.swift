@@ -120,7 +120,10 @@ import Testing
             #expect(size.records.first?["reason"] == .string(
                 "fields.attachment.value.size 3 is not the size of the uploaded file (\(Self.bytes.count) bytes, its receipt's)"))
 
-            let forged = Self.setting("receipt", .string(String(repeating: "A", count: 80)), in: receipt)
+            // The receipt with one character of its signature changed.
+            var altered = Array(try #require(receipt["receipt"]?.stringValue))
+            altered[altered.count - 10] = altered[altered.count - 10] == "A" ? "B" : "A"
+            let forged = Self.setting("receipt", .string(String(altered)), in: receipt)
             let refused = try await Self.createNote(server, asset: forged)
             #expect(refused.records.first?["serverErrorCode"] == "BAD_REQUEST")
             #expect(refused.records.first?["reason"] == "fields.attachment.value.receipt is not a receipt of this server's assets/upload: the token was not signed by this server (forged or altered)")
