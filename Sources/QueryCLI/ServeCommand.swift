@@ -75,6 +75,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBodySize = 4 << 20
 
+    @Option(help: "The largest file an asset upload URL takes, in bytes (50 MiB).")
+    var maxAssetSize = 50 << 20
+
+    @Option(help: "Hours an uploaded asset that no saved record references is kept.")
+    var unreferencedAssetHours: Double = 24
+
     @Option(help: ArgumentHelp("A schema file in CloudKit's schema language (.ckdb) to apply to the store before serving.", valueName: "file.ckdb"))
     var schema: String?
 
@@ -93,6 +99,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard headerTimeout > 0, bodyTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout, --body-timeout and --idle-timeout are more than 0 seconds") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections is 1 or more") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size is 1 or more") }
+        guard maxAssetSize >= 1 else { throw ValidationError("--max-asset-size is 1 or more") }
+        guard unreferencedAssetHours > 0 else { throw ValidationError("--unreferenced-asset-hours is more than 0") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard ["cloudkit", "full"].contains(rules) else { throw ValidationError("--rules is cloudkit or full") }
@@ -119,6 +127,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleTimeout = idleTimeout
         configuration.maximumConnections = maxConnections
         configuration.schema = schemaFile?.document
+        configuration.assets.maximumSize = maxAssetSize
+        configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600
         if let tlsCertificate, let tlsKey {
             let files = TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
             do {

@@ -20,8 +20,10 @@ import ServiceLifecycle
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
 /// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
-/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`; and `GET /health`
-/// and `GET /`, the query console (``ConsoleDocument``). Environments are `development` and
+/// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`, `POST assets/upload`
+/// and `GET users/current`; and `GET /health`, `GET /`, the query console (``ConsoleDocument``),
+/// and the asset URLs `POST /assets/upload/{token}` and `GET /assets/download/{token}`
+/// (``addAssetRoutes(to:database:privateUsers:)``). Environments are `development` and
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
 /// indexes: ``CloudKitService/init(store:predicateRules:)``), and
@@ -46,7 +48,7 @@ public struct CloudKitServer: Sendable {
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
-        service = CloudKitService(store: store, predicateRules: configuration.predicateRules)
+        service = CloudKitService(store: store, predicateRules: configuration.predicateRules, assets: configuration.assets)
         self.configuration = configuration
         self.logger = logger
     }
@@ -130,9 +132,10 @@ public struct CloudKitServer: Sendable {
         router.get("/") { _, _ in console.response() }
         let database = router.group("database/1/:container/:environment/:database")
             .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers))
-        database.post("records/query") { _, context in
+        database.post("records/query") { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
-            JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace()).jsonBytes())
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: self.configuration))
+            return JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links).jsonBytes())
         }
         // This server's extensions for the console (and any client): the plan of a query, the
         // schema, and a predicate's check with the position of its syntax error.
@@ -157,11 +160,14 @@ public struct CloudKitServer: Sendable {
         database.post("predicates/check") { _, context in
             JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("records/lookup") { _, context in
-            JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace()))
+        let configuration = self.configuration
+        database.post("records/lookup") { request, context in
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
+            return JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("records/modify") { _, context in
-            JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace()))
+        database.post("records/modify") { request, context in
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
+            return JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links))
         }
         database.post("zones/lookup") { _, context in
             JSONResponse.make(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
@@ -194,6 +200,7 @@ public struct CloudKitServer: Sendable {
             let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
             return NotificationStream.response(events, container: context.parameters.get("container") ?? "")
         }
+        addAssetRoutes(to: router, database: database, privateUsers: privateUsers)
         return router
     }
 
@@ -213,6 +220,7 @@ public struct CloudKitServer: Sendable {
             table.add(database + operation, .post)
         }
         table.add(database + "subscriptions/events", .get)
+        addAssetRoutes(to: &table)
         return table
     }()
 

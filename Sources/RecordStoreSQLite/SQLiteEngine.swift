@@ -23,7 +23,7 @@ final class SQLiteEngine: StorageEngine {
     /// Its work is a local file: ``Store``'s synchronous methods may wait for it.
     var answersSynchronously: Bool { true }
     let secret: StoreSecret
-    private let pool: DatabasePool
+    let pool: DatabasePool
     let executor: SQLExecutor
     private let storage = SQLiteSchemaStorage()
     /// The commits live queries follow: this handle's as it makes them, others' from the change log.

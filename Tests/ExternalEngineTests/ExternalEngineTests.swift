@@ -73,3 +73,24 @@ struct ExternalEngineTests {
         #expect(stored.map { $0["text"] } == [.string("second")])
     }
 }
+
+/// An engine that provides no ``AssetStorage`` still compiles and opens; its asset operations
+/// answer a typed error naming it.
+@Suite struct ExternalEngineAssetTests {
+    @Test func assetOperationsOnAnEngineWithoutAssetStorageAreATypedError() async throws {
+        let store = Store(engine: DictionaryEngine())
+        do {
+            _ = try await store.saveAsset(Data("bytes".utf8))
+            Issue.record("the dictionary engine kept an asset")
+        } catch {
+            guard case .unsupported(engine: "dictionary") = error else { Issue.record("unexpected \(error)"); return }
+            #expect(error.description == "the dictionary engine keeps no assets (it provides no AssetStorage)")
+        }
+        do {
+            _ = try await store.assetData(Asset(bytes: Data("bytes".utf8)))
+            Issue.record("the dictionary engine read an asset")
+        } catch {
+            #expect(error.description == "the dictionary engine keeps no assets (it provides no AssetStorage)")
+        }
+    }
+}

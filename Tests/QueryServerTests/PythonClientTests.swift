@@ -50,5 +50,17 @@ struct PythonClientTests {
         #expect(steps["lookup"]?.body["records"]?.arrayValue?.first?["fields"]?["population"]?["value"] == .integer(545_923))
         #expect(steps["tampered"]?.status == 401)
         #expect(steps["tampered"]?.body["serverErrorCode"] == "AUTHENTICATION_FAILED")
+        // An asset uploaded, referenced, looked up and downloaded, as Apple's reference describes it.
+        #expect(steps["assets-upload"]?.status == 200)
+        #expect(steps["asset-receipt"]?.status == 200)
+        #expect(steps["asset-receipt"]?.body == ["checksumMatches": true, "size": 10_243])
+        #expect(steps["asset-record"]?.body["records"]?.arrayValue?.first?["fields"]?["flag"]?["type"] == "ASSETID")
+        #expect(steps["asset-download"]?.status == 200)
+        #expect(steps["asset-download"]?.body == ["matches": true, "size": 10_243])
+        #expect(steps["asset-forged"]?.status == 401)
+        #expect(steps["asset-forged"]?.body["serverErrorCode"] == "AUTHENTICATION_FAILED")
+        // The key's user: `_` and 32 hex digits.
+        let user = try #require(steps["user"]?.body["userRecordName"]?.stringValue)
+        #expect(user.count == 33 && user.hasPrefix("_"))
     }
 }

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// configuration.schema = try CloudKitSchemaDocument(parsing: "DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE);")
     /// ```
     public var schema: CloudKitSchemaDocument?
+    /// Assets: the largest upload, how long upload and download URLs stay valid, and how long an
+    /// upload no record references is kept (``AssetConfiguration``: 50 MiB, one hour, 24 hours).
+    public var assets = AssetConfiguration()
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -77,7 +77,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The routes that write: refused to API tokens.
-    static let writingOperations: Set<String> = ["records/modify", "zones/modify", "subscriptions/modify"]
+    static let writingOperations: Set<String> = ["records/modify", "zones/modify", "subscriptions/modify", "assets/upload"]
 
     static func writes(_ path: String) -> Bool {
         writingOperations.contains { path.hasSuffix("/" + $0) }

@@ -95,6 +95,9 @@ enum FieldReference: Equatable {
     /// A filter's value, as this field takes it (a reference or string for the record name and owner).
     func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
         let value = try WireValue.value(from: fieldValue, path: path)
+        if AssetWire.pending(value) != nil || value.listValue?.contains(where: { AssetWire.pending($0) != nil }) == true {
+            throw ServerError(.badRequest, "\(path): a filter cannot compare assets (ASSETID); test the field for presence instead")
+        }
         switch self {
         case .recordName, .owner:
             if case .reference(let reference) = value { return .string(reference.recordName) }

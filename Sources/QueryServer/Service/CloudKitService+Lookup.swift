@@ -7,6 +7,12 @@ extension CloudKitService {
     /// order asked. Takes `records: [{recordName, desiredKeys}]`, `zoneID`, `desiredKeys`,
     /// `numbersAsStrings`.
     public func lookup(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await lookup(body, in: namespace, links: nil)
+    }
+
+    /// ``lookup(_:in:)`` with the links of the answer's assets (``AssetLinks``).
+    func lookup(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+        let style = answerStyle(namespace, links: links)
         let request = try RecordsLookupRequest(body: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
@@ -17,7 +23,7 @@ extension CloudKitService {
         let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
         return .object(["records": .array(requests.map { request in
             if case .success(let record)? = found[request.id] {
-                return WireRecord.json(record, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings)
+                return WireRecord.json(record, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings, style: style)
             }
             return Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found")
         })])

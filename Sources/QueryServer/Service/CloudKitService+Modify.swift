@@ -9,7 +9,17 @@ extension CloudKitService {
     /// `ATOMIC_ERROR`. Answers `{"records": [...]}`, one entry per operation in order: the saved
     /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
     /// server's record).
+    ///
+    /// An `ASSETID` value is resolved before anything is saved (``resolveAssets(in:)``): its
+    /// receipt must be this server's, its `fileChecksum` and `size` the receipt's, and its bytes
+    /// stored; they are then kept for good (no longer removed as an unreferenced upload).
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await modify(body, in: namespace, links: nil)
+    }
+
+    /// ``modify(_:in:)`` with the links of the answer's assets (``AssetLinks``).
+    func modify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+        let style = answerStyle(namespace, links: links)
         let request = try RecordsModifyRequest(body: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
@@ -48,7 +58,11 @@ extension CloudKitService {
                 deletions.append(operation.id)
             default:
                 switch operation.recordToSave(stored: storedRecord(operation.id)) {
-                case .success(let record): saves.append(record)
+                case .success(let record):
+                    switch await resolveAssets(in: record) {
+                    case .success(let resolved): saves.append(resolved)
+                    case .failure(let failure): outcomes[index] = .failure(failure)
+                    }
                 case .failure(let failure): outcomes[index] = .failure(failure)
                 }
             }
@@ -76,18 +90,20 @@ extension CloudKitService {
                 : (result.saveResults[operation.id] ?? .failure(.batchRequestFailed(operation.id))).map { $0 }
             switch outcome {
             case .success(let record?):
-                answers.append(WireRecord.json(record, zoneName: zoneName, desiredKeys: operation.desiredKeys, numbersAsStrings: numbersAsStrings))
+                answers.append(WireRecord.json(record, zoneName: zoneName, desiredKeys: operation.desiredKeys, numbersAsStrings: numbersAsStrings, style: style))
             case .success(nil):
                 answers.append(WireRecord.deletedJSON(recordName: operation.id.recordName, zoneName: zoneName))
             case .failure(let error):
-                answers.append(try await errorEntry(error, operation: operation, zoneName: zoneName, numbersAsStrings: numbersAsStrings))
+                answers.append(try await errorEntry(error, operation: operation, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style))
             }
         }
         return .object(["records": .array(answers)])
     }
 
     /// The error entry of an operation the store refused; a conflict carries the stored record.
-    private func errorEntry(_ error: RecordStoreError, operation: ModifyOperation, zoneName: String, numbersAsStrings: Bool) async throws(ServerError) -> JSONValue {
+    private func errorEntry(
+        _ error: RecordStoreError, operation: ModifyOperation, zoneName: String, numbersAsStrings: Bool, style: RecordAnswerStyle
+    ) async throws(ServerError) -> JSONValue {
         let name = operation.id.recordName
         switch error {
         case .conflict:
@@ -97,7 +113,7 @@ extension CloudKitService {
             }
             guard let current else { return Self.recordError(name, .notFound, "record '\(name)' was deleted meanwhile") }
             return Self.recordError(name, .conflict, "record '\(name)' was changed by another request (its change tag is no longer the one given)",
-                                    serverRecord: WireRecord.json(current, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: numbersAsStrings))
+                                    serverRecord: WireRecord.json(current, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: numbersAsStrings, style: style))
         case .batchRequestFailed:
             return Self.recordError(name, .atomicError, "another operation of this atomic request failed")
         case .recordNotFound:

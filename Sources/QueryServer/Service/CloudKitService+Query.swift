@@ -10,9 +10,15 @@ extension CloudKitService {
     /// `continuationMarker`, and `query` with `recordType`, `filterBy`, `sortBy`, and this
     /// server's extension `predicate` (an NSPredicate format string) with `arguments`. Answers
     /// `{"records": [...], "continuationMarker": "..."}`, the marker present while records remain.
+    /// `links` makes the `downloadURL` of assets (``AssetLinks``; the HTTP routes give it).
     public func query(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await query(body, in: namespace, links: nil)
+    }
+
+    /// ``query(_:in:)`` with the links of the answer's assets.
+    func query(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         // The server sends these bytes as they are; read back, they are the JSON of the answer.
-        let bytes = try await queryAnswer(body, in: namespace).jsonBytes()
+        let bytes = try await queryAnswer(body, in: namespace, links: links).jsonBytes()
         do {
             return try JSONValue(parsing: bytes)
         } catch {
@@ -22,7 +28,7 @@ extension CloudKitService {
 
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON
     /// (the server writes it straight into bytes, ``QueryAnswer/jsonBytes()``).
-    func queryAnswer(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> QueryAnswer {
+    func queryAnswer(_ body: JSONValue, in namespace: Namespace, links: AssetLinks? = nil) async throws(ServerError) -> QueryAnswer {
         let request = try RecordsQueryRequest(body: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
@@ -53,7 +59,8 @@ extension CloudKitService {
             }
         }
         return QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
-                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings)
+                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
+                           style: answerStyle(namespace, links: links))
     }
 
     /// The store's query for a request's `query` object. A `filterBy` value that does not fit

@@ -34,6 +34,10 @@ public final class CloudKitService: Sendable {
     let notificationHubs = NotificationHubs()
     /// Follows subscriptions saved elsewhere in namespaces without a hub here (once serving).
     let subscriptionFollower = LockedState<SubscriptionFollower?>(nil)
+    /// How assets are taken and served (``AssetConfiguration``).
+    let assetConfiguration: AssetConfiguration
+    /// When unreferenced uploads were last removed (``CloudKitService/sweepAssetsIfDue(now:)``).
+    let lastAssetSweep = LockedState<Date?>(nil)
 
     /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
     ///
@@ -45,8 +49,9 @@ public final class CloudKitService: Sendable {
     /// ```swift
     /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
     /// ```
-    public init(store: Store, predicateRules: PredicateRules = .cloudKit) {
+    public init(store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration()) {
         self.store = store
+        assetConfiguration = assets
         productionStore = store.mode == .production ? store : Store(engine: store.engine, mode: .production)
         self.predicateRules = predicateRules
     }

@@ -11,6 +11,8 @@ struct QueryAnswer {
     let zoneName: String
     let desiredKeys: Set<String>?
     let numbersAsStrings: Bool
+    /// The owner and asset links its records are written with.
+    var style = RecordAnswerStyle.plain
 
     /// `{"records": [...], "continuationMarker": "..."}` written straight into bytes, each record
     /// as ``WireRecord/write(_:zoneName:desiredKeys:numbersAsStrings:into:)`` writes it.
@@ -20,7 +22,7 @@ struct QueryAnswer {
         bytes.append(contentsOf: #"{"records":["#.utf8)
         for (index, record) in batch.records.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            WireRecord.write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, into: &bytes)
+            WireRecord.write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, style: style, into: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
         if let cursor = batch.cursor {

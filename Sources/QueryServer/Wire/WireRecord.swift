@@ -24,17 +24,21 @@ enum WireRecord {
     /// A record as JSON, with only `desiredKeys` among its fields when given: what
     /// ``write(_:zoneName:desiredKeys:numbersAsStrings:into:)`` writes, read back, so the record's
     /// shape is spelled once.
-    static func json(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool) -> JSONValue {
+    static func json(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, style: RecordAnswerStyle = .plain) -> JSONValue {
         var bytes: [UInt8] = []
-        write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, into: &bytes)
+        write(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, style: style, into: &bytes)
         // The writer's output is JSON by construction; null only if that were ever broken.
         return (try? JSONValue(parsing: bytes)) ?? .null
     }
 
     /// Writes a record's object straight into bytes, without building it (the hot path of
     /// `records/query`): `recordName`, `recordType`, `recordChangeTag`, `deleted`, `zoneID`,
-    /// `created`, `modified` and `fields`.
-    static func write(_ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
+    /// `created`, `modified` and `fields`. `style` names the owner and links assets
+    /// (``RecordAnswerStyle``).
+    static func write(
+        _ record: Record, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, style: RecordAnswerStyle = .plain,
+        into bytes: inout [UInt8]
+    ) {
         bytes.append(contentsOf: #"{"recordName":"#.utf8)
         JSONWriter.writeString(record.recordID.recordName, into: &bytes)
         bytes.append(contentsOf: #","recordType":"#.utf8)
@@ -50,16 +54,24 @@ enum WireRecord {
         bytes.append(UInt8(ascii: "}"))
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
-            writeStamp(created, into: &bytes)
+            writeStamp(created, owner: style.owner, into: &bytes)
         }
         if let modified = record.modificationDate {
             bytes.append(contentsOf: #","modified":"#.utf8)
-            writeStamp(modified, into: &bytes)
+            writeStamp(modified, owner: style.owner, into: &bytes)
         }
         bytes.append(contentsOf: #","fields":{"#.utf8)
         var first = true
         for (name, value) in record.fields {
             if let desiredKeys, !desiredKeys.contains(name) { continue }
+            if let asset = AssetWire.json(value, links: style.assetLinks) {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                JSONWriter.writeString(name, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                asset.write(into: &bytes)
+                continue
+            }
             guard WireValue.hasWireType(value) else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
@@ -71,11 +83,11 @@ enum WireRecord {
     }
 
     /// A `created` or `modified` object: `{timestamp, userRecordName, deviceID}`.
-    private static func writeStamp(_ date: Date, into bytes: inout [UInt8]) {
+    private static func writeStamp(_ date: Date, owner: String, into bytes: inout [UInt8]) {
         bytes.append(contentsOf: #"{"timestamp":"#.utf8)
         WireValue.milliseconds(date).write(into: &bytes)
         bytes.append(contentsOf: #","userRecordName":"#.utf8)
-        JSONWriter.writeString(ownerName, into: &bytes)
+        JSONWriter.writeString(owner, into: &bytes)
         bytes.append(contentsOf: #","deviceID":"#.utf8)
         JSONWriter.writeString(deviceName, into: &bytes)
         bytes.append(UInt8(ascii: "}"))

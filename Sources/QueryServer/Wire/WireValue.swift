@@ -16,6 +16,7 @@ import PredicateLanguage
 /// | `BYTES` | base64 | ``Value/bytes(_:)`` |
 /// | `LOCATION` | `{latitude, longitude, altitude, ...}` | ``Value/location(_:)`` |
 /// | `REFERENCE` | `{recordName, zoneID: {zoneName}, action}` | ``Value/reference(_:)`` |
+/// | `ASSETID` | `{fileChecksum, size, receipt, downloadURL}` | an `Asset`'s reference (``AssetWire``) |
 /// | `..._LIST` | an array of the element's values | ``Value/list(_:)`` |
 ///
 /// A value sent without a type is typed by its JSON: string, integer, number, an object with
@@ -84,9 +85,10 @@ enum WireValue {
         case "REFERENCE":
             return try reference(raw, path: path)
         case "ASSETID":
-            throw ServerError(.badRequest, "\(path): assets are not supported by this server")
+            // Resolved against the store before saving (AssetWire, CloudKitService+Assets).
+            return try AssetWire.pendingValue(raw, path: path)
         default:
-            throw ServerError(.badRequest, "\(path): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, or one of them with _LIST)")
+            throw ServerError(.badRequest, "\(path): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSETID, or one of them with _LIST)")
         }
     }
 
@@ -131,6 +133,9 @@ enum WireValue {
         let name = try object.requiredString("recordName")
         guard !name.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordName")) is empty") }
         let zone = try object.decode("zoneID", as: ZoneIDRequest.self)?.zoneName ?? Reference.defaultZoneName
+        guard !AssetWire.isReserved(zoneName: zone) else {
+            throw ServerError(.badRequest, "\(object.path("zoneID")): the zone '\(zone)' is reserved for assets (send an ASSETID value)")
+        }
         return .reference(Reference(recordName: name, zoneName: zone))
     }
 

@@ -27,6 +27,8 @@ package final class MemoryEngine: StorageEngine {
     }
 
     private let state = LockedState(State())
+    /// The engine's assets (``AssetStorage``, in `MemoryEngine+Assets.swift`).
+    let assets = MemoryAssetStorage()
     /// The sorted matches of the queries being paged through (see ``SortedMatchCache``).
     private let pagingCache = LockedState(SortedMatchCache())
     package let name = "memory"

@@ -38,6 +38,34 @@ def call(step, method, url, key, key_id, payload=None, tamper=False):
         body = body.replace(b"Lisbon", b"Lisboa")
     answer = requests.request(method, url, data=body, headers=headers, timeout=30)
     print(json.dumps({"step": step, "status": answer.status_code, "body": answer.json()}), flush=True)
+    return answer.json()
+
+
+def report(step, status, body):
+    print(json.dumps({"step": step, "status": status, "body": body}), flush=True)
+
+
+def asset_round_trip(database, key, key_id):
+    """Uploads a file as Apple's reference describes (assets/upload, then a POST of the bytes to
+    the URL it answers), saves its receipt in an ASSETID field, and downloads it again."""
+    data = bytes(range(256)) * 40 + "é\n".encode()
+    tokens = call("assets-upload", "POST", database + "/assets/upload", key, key_id,
+                  {"tokens": [{"recordType": "City", "fieldName": "flag", "recordName": "lisbon"}]})
+    uploaded = requests.post(tokens["tokens"][0]["url"], data=data, timeout=30)
+    receipt = uploaded.json()["singleFile"]
+    report("asset-receipt", uploaded.status_code, {
+        "checksumMatches": receipt["fileChecksum"] == base64.b64encode(hashlib.sha256(data).digest()).decode(),
+        "size": receipt["size"]})
+    update = {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "lisbon", "fields": {"flag": {"value": receipt, "type": "ASSETID"}}}}]}
+    saved = call("asset-record", "POST", database + "/records/modify", key, key_id, update)
+    looked = call("asset-lookup", "POST", database + "/records/lookup", key, key_id, {"records": [{"recordName": "lisbon"}]})
+    url = looked["records"][0]["fields"]["flag"]["value"]["downloadURL"]
+    downloaded = requests.get(url, timeout=30)
+    report("asset-download", downloaded.status_code, {"matches": downloaded.content == data, "size": len(downloaded.content)})
+    forged = requests.get(url[:-6] + ("AAAAAA" if not url.endswith("AAAAAA") else "BBBBBB"), timeout=30)
+    report("asset-forged", forged.status_code, forged.json())
+    return saved
 
 
 def main():
@@ -62,6 +90,8 @@ def main():
     call("query", "POST", database + "/records/query", key, key_id, query)
     call("lookup", "POST", database + "/records/lookup", key, key_id, {"records": [{"recordName": "lisbon"}]})
     call("tampered", "POST", database + "/records/modify", key, key_id, create, tamper=True)
+    asset_round_trip(database, key, key_id)
+    call("user", "GET", database + "/users/current", key, key_id)
 
 
 if __name__ == "__main__":

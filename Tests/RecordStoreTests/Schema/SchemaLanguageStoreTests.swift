@@ -96,8 +96,8 @@ struct SchemaLanguageStoreTests {
         #expect(try store.schema(for: "City")?.field(named: "population")?.type == .int64)
     }
 
-    @Test("An ASSET field is refused naming the record type, field and line; it still parses and prints")
-    func assetRefused() throws {
+    @Test("An ASSET field applies as a reference field without indexes (what an Asset's value is); the document still prints ASSET")
+    func assetAppliesAsAReference() throws {
         let store = try TestEngine.memory.makeStore()
         let document = try CloudKitSchemaDocument(parsing: """
             DEFINE SCHEMA
@@ -107,13 +107,11 @@ struct SchemaLanguageStoreTests {
                 );
             """)
         #expect(document.ckdbText.contains("        photo ASSET\n"))
-        do {
-            try store.apply(document)
-            Issue.record("an ASSET field was applied")
-        } catch {
-            #expect(error.description == "line 4: record type 'City', field 'photo': ASSET fields are not supported by the store yet (the document keeps and prints them, but cannot apply them)")
-        }
-        #expect(try store.schema().isEmpty)
+        try store.apply(document)
+        let city = try #require(try store.schema().first { $0.name == "City" })
+        let photo = try #require(city.field(named: "photo"))
+        #expect(photo.type == .reference)
+        #expect(photo.indexDescription == "")
     }
 
     @Test("ENCRYPTED, NUMBER without PREFERRED AS and names the store refuses are errors naming the line", arguments: [

@@ -55,7 +55,6 @@ extension CloudKitSchemaDocument {
     private static func reasonForNoStoreType(_ type: CloudKitSchemaFieldType) -> String {
         switch type {
         case .list(let element): reasonForNoStoreType(element)
-        case .asset: "ASSET fields are not supported by the store yet (the document keeps and prints them, but cannot apply them)"
         case .encrypted: "ENCRYPTED fields are not supported by the store yet (the document keeps and prints them, but cannot apply them)"
         case .number: "NUMBER without PREFERRED AS has no store type; write NUMBER PREFERRED AS INT64 or NUMBER PREFERRED AS DOUBLE"
         default: "\(type) has no store type"

@@ -21,7 +21,7 @@ public indirect enum CloudKitSchemaFieldType: Sendable, Hashable, Codable, Custo
     case bytes
     /// `REFERENCE`: a reference to another record.
     case reference
-    /// `ASSET`: a file stored beside the record; the store has no asset type yet.
+    /// `ASSET`: a file stored beside the record, held in a field as a reference to it (``Asset``).
     case asset
     /// `LOCATION`: a geographic location.
     case location
@@ -51,12 +51,12 @@ public indirect enum CloudKitSchemaFieldType: Sendable, Hashable, Codable, Custo
         }
     }
 
-    /// The store's type for this type, or nil when the store has none: `ASSET`, `ENCRYPTED …`
-    /// and `NUMBER` without `PREFERRED AS` (and lists of them).
+    /// The store's type for this type, or nil when the store has none: `ENCRYPTED …` and `NUMBER`
+    /// without `PREFERRED AS` (and lists of them). An `ASSET` is stored as a reference (``Asset``).
     ///
     /// ```swift
     /// CloudKitSchemaFieldType.list(.timestamp).storeType   // .list(.date)
-    /// CloudKitSchemaFieldType.asset.storeType              // nil
+    /// CloudKitSchemaFieldType.asset.storeType              // .reference
     /// ```
     public var storeType: FieldType? {
         switch self {
@@ -69,7 +69,8 @@ public indirect enum CloudKitSchemaFieldType: Sendable, Hashable, Codable, Custo
         case .location: .location
         case .number(.int64?): .int64
         case .number(.double?): .double
-        case .asset, .number, .encrypted: nil
+        case .asset: .reference
+        case .number, .encrypted: nil
         case .list(let element): element.storeType.map { FieldType.list($0) }
         }
     }

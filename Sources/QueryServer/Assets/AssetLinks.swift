@@ -1,0 +1,51 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import Foundation
+import RecordStore
+
+/// How a request's answer links to assets: the origin the client reached this server at
+/// (`http://127.0.0.1:8080`, from its `Host` header) and the tokens to sign URLs with. The
+/// upload URLs `assets/upload` answers and the `downloadURL` of every `ASSETID` value are made
+/// here.
+///
+/// ```swift
+/// let links = AssetLinks(origin: "http://127.0.0.1:8080", tokens: tokens)
+/// links.downloadURL(asset)   // "http://127.0.0.1:8080/assets/download/AbC…"
+/// ```
+struct AssetLinks: Sendable {
+    let origin: String
+    let tokens: AssetTokens
+
+    /// The path prefix of upload URLs (`POST`).
+    static let uploadPath = "assets/upload"
+    /// The path prefix of download URLs (`GET`).
+    static let downloadPath = "assets/download"
+
+    func uploadURL(_ claim: AssetTokens.UploadClaim) -> String {
+        "\(origin)/\(Self.uploadPath)/\(tokens.upload(claim))"
+    }
+
+    func downloadURL(_ asset: Asset) -> String {
+        "\(origin)/\(Self.downloadPath)/\(tokens.download(asset))"
+    }
+}
+
+/// How records are written into an answer beyond their contents: the user named in `created`
+/// and `modified` (``UserRecordName``), and the links of their
+/// assets (nil: `ASSETID` values without a `downloadURL` or `receipt`, as the service answers when
+/// called without HTTP).
+///
+/// ```swift
+/// WireRecord.json(record, zoneName: "_defaultZone", desiredKeys: nil, numbersAsStrings: false,
+///                 style: RecordAnswerStyle(owner: "_3f2a…", assetLinks: links))
+/// ```
+struct RecordAnswerStyle: Sendable {
+    /// The `userRecordName` of `created` and `modified`.
+    var owner: String = WireRecord.ownerName
+    /// The links of `ASSETID` values.
+    var assetLinks: AssetLinks?
+
+    /// The server's one owner, no asset links.
+    static let plain = RecordAnswerStyle()
+}
+#endif

@@ -1,0 +1,81 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import Foundation
+import PredicateLanguage
+import RecordStore
+
+/// `ASSETID` field values on the wire, and back.
+///
+/// Out, an asset (``Asset``, a reference into `$assets`) is CloudKit's asset dictionary:
+/// `{"fileChecksum": base64 SHA-256, "size": bytes, "receipt": ..., "downloadURL": ...}`
+/// (`receipt` and `downloadURL` when the answer has ``AssetLinks``); a list of assets is an
+/// `ASSETID_LIST`.
+///
+/// In, a `records/modify` field value `{"type": "ASSETID", "value": {"fileChecksum", "size",
+/// "receipt"}}` (what the upload answered, or what a fetched record carries) is read into a
+/// *pending* value: a reference into ``receiptZone`` that carries the three members, which
+/// ``CloudKitService`` resolves before it saves (the receipt's signature, its checksum and size
+/// against the ones given, and the bytes stored), since reading a field value knows no store.
+///
+/// ```swift
+/// AssetWire.json(asset.value, links: links)   // {"value": {"fileChecksum": …, "downloadURL": …}, "type": "ASSETID"}
+/// ```
+enum AssetWire {
+    /// The zone of the pending values that `ASSETID` input reads into; none is ever saved.
+    static let receiptZone = "$asset-receipts"
+
+    // MARK: From the wire
+
+    /// The pending value of an asset dictionary at `path`.
+    static func pendingValue(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
+        let expected = "an asset {\"fileChecksum\": string, \"size\": integer, \"receipt\": string} (ASSETID, from assets/upload)"
+        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
+        let object = try RequestObject(raw, path: path)
+        guard let receipt = try object.string("receipt", "the receipt of the upload"), !receipt.isEmpty else {
+            throw ServerError(.badRequest, "\(object.path("receipt")) is missing: an ASSETID value needs the receipt its upload answered")
+        }
+        let checksum = try object.string("fileChecksum", "the file's checksum (base64)") ?? ""
+        let size = try object.integer("size").map(String.init) ?? ""
+        return .reference(Reference(recordName: "\(size)|\(checksum)|\(receipt)", zoneName: receiptZone))
+    }
+
+    /// What a pending value holds: the size and checksum given (nil: not given) and the receipt;
+    /// nil for any other value.
+    static func pending(_ value: Value) -> (size: Int64?, fileChecksum: String?, receipt: String)? {
+        guard case .reference(let reference) = value, reference.zoneName == receiptZone else { return nil }
+        let parts = reference.recordName.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        return (Int64(parts[0]), parts[1].isEmpty ? nil : String(parts[1]), String(parts[2]))
+    }
+
+    /// Whether a reference a client sent points into a zone reserved for assets (refused: a
+    /// client names assets through `ASSETID` values and their receipts only).
+    static func isReserved(zoneName: String) -> Bool {
+        zoneName == Asset.zoneName || zoneName == receiptZone
+    }
+
+    // MARK: To the wire
+
+    /// The field value dictionary of an asset or a non-empty list of assets; nil for any other value.
+    static func json(_ value: Value, links: AssetLinks?) -> JSONValue? {
+        if let asset = Asset(value) { return .object(["value": dictionary(asset, links: links), "type": .string("ASSETID")]) }
+        guard case .list(let members) = value, !members.isEmpty else { return nil }
+        var dictionaries: [JSONValue] = []
+        for member in members {
+            guard let asset = Asset(member) else { return nil }
+            dictionaries.append(dictionary(asset, links: links))
+        }
+        return .object(["value": .array(dictionaries), "type": .string("ASSETID_LIST")])
+    }
+
+    /// CloudKit's asset dictionary.
+    static func dictionary(_ asset: Asset, links: AssetLinks?) -> JSONValue {
+        var members: [String: JSONValue] = ["fileChecksum": .string(asset.fileChecksum), "size": .integer(asset.size)]
+        if let links {
+            members["receipt"] = .string(links.tokens.receipt(asset))
+            members["downloadURL"] = .string(links.downloadURL(asset))
+        }
+        return .object(members)
+    }
+}
+#endif

@@ -1,0 +1,45 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import RecordStore
+
+/// The `userRecordName` of a caller: what `users/current` answers, and what the records of its
+/// private database carry in `created` and `modified`. (Zone IDs keep `_defaultOwner` as their
+/// `ownerRecordName` for now, in records as in the zones routes, so that the two agree.)
+///
+/// A key's name is `_` and the first 32 hex digits of the SHA-256 of its private database user
+/// (``PrivateDatabaseUser``, which the key ID decides): CloudKit's shape (`_` and 32 hex digits),
+/// stable for a key across restarts and servers, one-to-one with the key's private database, and
+/// without the key ID in it. A server without credentials has one user, `_defaultOwner`.
+///
+/// The store keeps no author of a record, so the public database, which every caller writes,
+/// names `_defaultOwner` in `created` and `modified`; a private database has one writer, its
+/// owner, whose name its records carry.
+///
+/// ```swift
+/// UserRecordName.owner(of: .private(user: "k_2D1"))   // "_" + 32 hex digits
+/// UserRecordName.owner(of: .public)                   // "_defaultOwner"
+/// ```
+enum UserRecordName {
+    /// The name a database's records carry as their creator and modifier.
+    static func owner(of database: Namespace.Database) -> String {
+        guard case .private(let user) = database, user != WireRecord.ownerName else { return WireRecord.ownerName }
+        let digest = SHA256Digest.hash(Array("query-user:\(user)".utf8))
+        let digits = Array("0123456789abcdef")
+        var name = "_"
+        for byte in digest.prefix(16) {
+            name.append(digits[Int(byte >> 4)])
+            name.append(digits[Int(byte & 0x0F)])
+        }
+        return name
+    }
+
+    /// The name of a caller (its private database's owner); an API token stands for no user.
+    static func of(_ caller: RequestAuthenticator.Caller, privateUsers: [String: String]) throws(ServerError) -> String {
+        switch caller {
+        case .anyone: return WireRecord.ownerName
+        case .key(let keyID): return owner(of: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
+        case .apiToken: throw ServerError(.authenticationRequired, "an API token stands for no user; users/current needs a server-to-server key")
+        }
+    }
+}
+#endif
