@@ -176,11 +176,13 @@ public struct CloudKitServer: Sendable {
             JSONResponse.make(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
         }
         // The change history: what changed since a sync token (CloudKit's sync).
-        database.post("records/changes") { _, context in
-            JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace()))
+        database.post("records/changes") { request, context in
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
+            return JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("changes/zone") { _, context in
-            JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace()))
+        database.post("changes/zone") { request, context in
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
+            return JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links))
         }
         database.post("changes/database") { _, context in
             JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))

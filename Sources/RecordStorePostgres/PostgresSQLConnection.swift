@@ -90,8 +90,12 @@ struct PostgresSQLConnection: SQLConnection {
         PostgresQuery(statement)
     }
 
+    /// Runs a statement to its end: its rows are read and dropped, so that an error PostgreSQL
+    /// sends after the first row (a deadlock while `SELECT pg_advisory_xact_lock(...)` waits)
+    /// is thrown here, not lost with the unread rows.
     func execute(_ statement: SQLStatement) async throws {
-        try await connection.query(Self.query(statement), logger: logger)
+        let rows = try await connection.query(Self.query(statement), logger: logger)
+        for try await _ in rows {}
     }
 
     func forEachRow(_ statement: SQLStatement, _ body: (PostgresSQLRow) throws -> Bool) async throws {

@@ -10,6 +10,10 @@ import RecordStoreSQL
 /// Schema changes take the store's schema lock first and check that the catalog is still the
 /// one the save read; when another process changed it meanwhile, the save runs again
 /// (``PostgresWriteRace``) on the new catalog.
+///
+/// Locks are always taken in one order, so that writers never deadlock on them: the change
+/// position (the `$history` row), then the schema lock, then the tables. A save that runs again
+/// with the schema lock first therefore takes its change position before it.
 struct PostgresWriteTransaction: RecordWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
@@ -19,6 +23,8 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     /// schema change runs again so, and then cannot lose it again.
     let locksSchemaFirst: Bool
     private var catalogRead: SchemaCatalog?
+    /// The change position taken before the schema lock (a save run again with the lock first).
+    private var reservedPosition: Int64?
 
     init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
@@ -28,7 +34,10 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     }
 
     mutating func readCatalog() async throws -> SchemaCatalog {
-        if locksSchemaFirst { try await PostgresEngine.lockSchema(on: connection) }
+        if locksSchemaFirst {
+            reservedPosition = try await executor.nextChangePosition(on: connection)
+            try await PostgresEngine.lockSchema(on: connection)
+        }
         let catalog = try await executor.catalog(on: connection)
         catalogRead = catalog
         return catalog
@@ -62,7 +71,8 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     /// Takes the next change position; the `$history` row stays locked until the commit, so
     /// writers take their positions in commit order.
     func nextChangePosition() async throws -> Int64 {
-        try await executor.nextChangePosition(on: connection)
+        if let reservedPosition { return reservedPosition }
+        return try await executor.nextChangePosition(on: connection)
     }
 
     func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {

@@ -14,20 +14,31 @@ extension CloudKitService {
     /// `records/changes`: the records changed and deleted in one zone since its `syncToken`,
     /// with the next `syncToken` and `moreComing`.
     public func recordChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await recordChanges(body, in: namespace, links: nil)
+    }
+
+    /// ``recordChanges(_:in:)`` with the links of the answer's assets (``AssetLinks``).
+    func recordChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let request = try RecordZoneChangesRequest(body: body)
         try Self.requirePrivateDatabase(namespace, operation: "records/changes")
-        return try await zoneChanges(request, in: namespace)
+        return try await zoneChanges(request, in: namespace, style: answerStyle(namespace, links: links))
     }
 
     /// `changes/zone`: `records/changes` for several zones, each with its own token and limits;
     /// a zone that fails is an error entry, the others answer.
     public func zoneChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await zoneChanges(body, in: namespace, links: nil)
+    }
+
+    /// ``zoneChanges(_:in:)`` with the links of the answer's assets (``AssetLinks``).
+    func zoneChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+        let style = answerStyle(namespace, links: links)
         let request = try DatabaseZoneChangesRequest(body: body)
         try Self.requirePrivateDatabase(namespace, operation: "changes/zone")
         var zones: [JSONValue] = []
         for zone in request.zones {
             do {
-                zones.append(try await zoneChanges(zone, in: namespace))
+                zones.append(try await zoneChanges(zone, in: namespace, style: style))
             } catch {
                 zones.append(.object([
                     "zoneID": WireRecord.zoneJSON(zone.zoneID.zoneName), "serverErrorCode": .string(error.code.rawValue),
@@ -55,7 +66,7 @@ extension CloudKitService {
     }
 
     /// One zone's changes, as `records/changes` answers them.
-    private func zoneChanges(_ request: RecordZoneChangesRequest, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+    private func zoneChanges(_ request: RecordZoneChangesRequest, in namespace: Namespace, style: RecordAnswerStyle) async throws(ServerError) -> JSONValue {
         let zoneName = request.zoneID.zoneName
         let zone = try namespace.storedZone(zoneName)
         guard !namespace.isDefaultZone(zone) else {
@@ -67,7 +78,7 @@ extension CloudKitService {
                 recordTypes: request.desiredRecordTypes)
         }
         var records = changes.changedRecords.map { record in
-            WireRecord.json(record, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: request.numbersAsStrings)
+            WireRecord.json(record, zoneName: zoneName, desiredKeys: nil, numbersAsStrings: request.numbersAsStrings, style: style)
         }
         records += changes.deletedRecords.map { WireRecord.deletedJSON(recordName: $0.recordID.recordName, zoneName: zoneName) }
         return .object([
