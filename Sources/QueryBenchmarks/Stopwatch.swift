@@ -26,6 +26,20 @@ enum Stopwatch {
     }
 }
 
+extension Stopwatch {
+    /// Nanoseconds per iteration of an async `body` (a store's async calls, on any engine), the
+    /// minimum over `runs` runs of `iterations` iterations.
+    static func awaitedNanosecondsPerIteration(runs: Int = 5, iterations: Int, _ body: () async throws -> Void) async rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<iterations { try await body() }
+            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations))
+        }
+        return best
+    }
+}
+
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {

@@ -23,7 +23,7 @@ struct QueryCommand: AsyncParsableCommand {
     private static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
-            ZonesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
+            ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
         ]
         #if Server
         commands += [ServeCommand.self, ConsoleCommand.self]

@@ -2,7 +2,8 @@ import Foundation
 import PredicateLanguage
 import RecordStore
 
-/// `--output table`: aligned columns, `recordName` first. The widths come from the header and
+/// `--output table`: aligned columns, `recordName` first (then `recordType` when the records
+/// may be of several types, as `changes` prints them). The widths come from the header and
 /// the first batch, so the table streams: a later cell wider than its column is shortened
 /// with `…`. Ends with `(N records)`; a cursor goes to standard error as `cursor: TOKEN`.
 ///
@@ -15,16 +16,21 @@ import RecordStore
 struct TableRecordWriter: RecordWriter {
     let output: BufferedOutput
     let columns: [String]
+    /// Whether a `recordType` column follows `recordName`.
+    let showsRecordType: Bool
     private var widths: [Int]?
     private var recordCount = 0
 
-    init(output: BufferedOutput, columns: [String]) {
+    init(output: BufferedOutput, columns: [String], showsRecordType: Bool = false) {
         self.output = output
         self.columns = columns
+        self.showsRecordType = showsRecordType
     }
 
     mutating func write(_ records: [Record]) {
-        let rows = records.map { record in [record.recordID.recordName] + columns.map { Self.cell(record.fields[$0]) } }
+        let rows = records.map { record in
+            [record.recordID.recordName] + (showsRecordType ? [record.recordType] : []) + columns.map { Self.cell(record.fields[$0]) }
+        }
         recordCount += records.count
         let widths = self.widths ?? startTable(sizedBy: rows)
         for row in rows { writeRow(row, widths: widths) }
@@ -39,7 +45,7 @@ struct TableRecordWriter: RecordWriter {
 
     /// Sizes the columns from the header and `rows`, and writes the header and its rule.
     private mutating func startTable(sizedBy rows: [[String]]) -> [Int] {
-        let header = ["recordName"] + columns
+        let header = ["recordName"] + (showsRecordType ? ["recordType"] : []) + columns
         let widths = header.indices.map { column in rows.reduce(header[column].count) { max($0, $1[column].count) } }
         self.widths = widths
         writeRow(header, widths: widths)
