@@ -59,7 +59,10 @@ extension SQLPlanner {
                 arguments += expressionArguments
             }
         }
-        terms.append(orderTerm(dialect.codePointOrder(column(TableLayout.recordNameColumn)), ascending: true))
+        // The record name is never null: a plain `ASC`, which the indexes' last column (and the
+        // unique (zone, record name) index) serve as they are on every database. With PostgreSQL's
+        // `NULLS FIRST` spelled out, no index matched and every page sorted the whole table.
+        terms.append(dialect.codePointOrder(column(TableLayout.recordNameColumn)) + " ASC")
         return (terms.joined(separator: ", "), arguments)
     }
 
