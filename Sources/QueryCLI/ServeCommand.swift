@@ -81,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Hours an uploaded asset that no saved record references is kept.")
     var unreferencedAssetHours: Double = 24
 
+    @Option(help: "Days the change history keeps the tombstones of deleted records and zones; a sync token older than that answers CHANGE_TOKEN_EXPIRED.")
+    var historyRetentionDays: Double = 30
+
     @Option(help: ArgumentHelp("A schema file in CloudKit's schema language (.ckdb) to apply to the store before serving.", valueName: "file.ckdb"))
     var schema: String?
 
@@ -101,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size is 1 or more") }
         guard maxAssetSize >= 1 else { throw ValidationError("--max-asset-size is 1 or more") }
         guard unreferencedAssetHours > 0 else { throw ValidationError("--unreferenced-asset-hours is more than 0") }
+        guard historyRetentionDays > 0, historyRetentionDays <= 36_500 else { throw ValidationError("--history-retention-days is more than 0 (and at most 36500)") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard ["cloudkit", "full"].contains(rules) else { throw ValidationError("--rules is cloudkit or full") }
@@ -139,6 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.tls = files
         }
         let opened = try await store.openStore()
+        opened.historyRetention = .seconds(historyRetentionDays * 86_400)
         let server = CloudKitServer(store: opened, configuration: configuration)
         let access = credentials.isEmpty
             ? "no credentials: anyone on this machine may call"

@@ -52,6 +52,9 @@ import TestSupport
         let badKey = try CommandRunner.run(["serve", "--key", "id=/nonexistent.pem"])
         #expect(badKey.status == 1)
         #expect(badKey.standardError.contains("cannot be read"))
+        let retention = try CommandRunner.run(["serve", "--history-retention-days", "0"])
+        #expect(retention.status == 2)
+        #expect(retention.standardError.contains("--history-retention-days is more than 0"))
     }
 
     static let schemaFile = """
