@@ -101,7 +101,7 @@ enum READMEExample {
         _ = earners
     }
 
-    /// README.md, from line 961.
+    /// README.md, from line 962.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -119,7 +119,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 1018.
+    /// README.md, from line 1019.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -136,7 +136,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 1109.
+    /// README.md, from line 1110.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -151,13 +151,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 1145.
+    /// README.md, from line 1146.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 1174
+        // README.md, line 1175
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -166,41 +166,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 1190
+        // README.md, line 1191
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 1202
+        // README.md, line 1203
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 1216
+        // README.md, line 1217
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 1227
+        // README.md, line 1228
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1239
+        // README.md, line 1240
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1257
+        // README.md, line 1258
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1275
+        // README.md, line 1276
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -213,7 +213,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1285
+        // README.md, line 1286
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -224,17 +224,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1300
+        // README.md, line 1301
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1309
+        // README.md, line 1310
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1327
+        // README.md, line 1328
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
