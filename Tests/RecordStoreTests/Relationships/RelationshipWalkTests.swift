@@ -173,7 +173,9 @@ struct RelationshipWalkTests {
             #expect(plan.residual == nil, "\(plan)")
             // An uncorrelated subquery on the destination (placeholders are `?` or `$n`).
             #expect(plan.sql.contains(#"t."department" IN (SELECT "#), "\(plan)")
-            #expect(plan.indexesUsed.contains("Employee$department$index"), "\(plan)")
+            // SQLite seeks the reference index; PostgreSQL chooses by cost, and on these few rows
+            // may read the employees in record-name order from the unique key instead.
+            if engine != .postgres { #expect(plan.indexesUsed.contains("Employee$department$index"), "\(plan)") }
             #expect(plan.sql.contains(#" || t."$recordName" FROM "Department" AS t WHERE t."$zone" = "#), "\(plan)")
         }
         // A sort through a relationship is walked in Swift on every engine.
