@@ -32,10 +32,8 @@ enum PostgresChangeNotifications {
     /// (the commit's sequence).
     @discardableResult
     static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws -> Int64 {
-        var encoded = Data(CommittedChangesCoding.encode(changes)).base64EncodedString()
-        if encoded.utf8.count > longestPayload {
-            encoded = Data(CommittedChangesCoding.encode(changes.summarized)).base64EncodedString()
-        }
+        // Base64 takes 4 characters for every 3 bytes.
+        let encoded = Data(CommittedChangesCoding.encode(changes, listingAtMost: longestPayload / 4 * 3)).base64EncodedString()
         var sequence: Int64 = 0
         try await connection.forEachRow(SQLStatement(
             sql: "SELECT txid_current(), pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(encoded)]

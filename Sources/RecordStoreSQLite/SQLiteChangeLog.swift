@@ -40,8 +40,7 @@ enum SQLiteChangeLog {
     /// Logs a commit in the write transaction under way; returns its sequence number. Every
     /// 256th commit also drops the rows past the retention.
     static func append(_ changes: CommittedChanges, _ db: Database) throws -> Int64 {
-        var encoded = CommittedChangesCoding.encode(changes)
-        if encoded.count > longestListedCommit { encoded = CommittedChangesCoding.encode(changes.summarized) }
+        let encoded = CommittedChangesCoding.encode(changes, listingAtMost: longestListedCommit)
         try db.execute(sql: "INSERT INTO \"\(table)\" (changes) VALUES (?)", arguments: [Data(encoded)])
         let sequence = db.lastInsertedRowID
         if sequence % 256 == 0 {

@@ -12,6 +12,19 @@ package enum CommittedChangesCoding {
     /// The format's version, the first byte.
     package static let version: UInt8 = 1
 
+    /// The description as bytes with its records listed while that takes at most `longest`
+    /// bytes; a larger commit (an import's batch) is encoded by its record types instead
+    /// (``CommittedChanges/summarized``), and its observers read those types again. SQLite's
+    /// change log and PostgreSQL's notifications both send commits so.
+    ///
+    /// ```swift
+    /// let bytes = CommittedChangesCoding.encode(changes, listingAtMost: 8_000)
+    /// ```
+    package static func encode(_ changes: CommittedChanges, listingAtMost longest: Int) -> [UInt8] {
+        let listed = encode(changes)
+        return listed.count > longest ? encode(changes.summarized) : listed
+    }
+
     /// The description as bytes (the saved records are left out).
     package static func encode(_ changes: CommittedChanges) -> [UInt8] {
         var output: [UInt8] = [version]

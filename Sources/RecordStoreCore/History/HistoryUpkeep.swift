@@ -16,9 +16,10 @@ package struct HistoryUpkeep: Sendable {
     package var retention: Duration = defaultRetention
     package var lastPruned: Date?
 
-    /// Whether the history should be pruned now; marks it pruned when so.
-    package mutating func takePruning(now: Date) -> Date? {
-        if let lastPruned, now.timeIntervalSince(lastPruned) < Self.pruningInterval { return nil }
+    /// The deletion date before which tombstones go when pruning at `now`; marks the history
+    /// pruned. Nil when `onlyWhenDue` and the last pruning is younger than ``pruningInterval``.
+    package mutating func takePruning(now: Date, onlyWhenDue: Bool) -> Date? {
+        if onlyWhenDue, let lastPruned, now.timeIntervalSince(lastPruned) < Self.pruningInterval { return nil }
         lastPruned = now
         return now.addingTimeInterval(-retention.seconds)
     }

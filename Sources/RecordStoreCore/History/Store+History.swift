@@ -52,14 +52,12 @@ extension Store {
         guard !NulCharacter.isIn(zone.zoneName) else { throw .zoneNotFound(zone) }
         let limit = limit > 0 ? min(limit, Int.max - 1) : ZoneChanges.defaultLimit
         let after = try token.map { token throws(RecordStoreError) in try place(of: token, scope: .zone(zone)) } ?? .start
-        try await pruneHistoryWhenDue()
+        try await pruneHistory(now: Date(), onlyWhenDue: true)
         let page = try await engine.history(of: zone, after: after, limit: limit, recordTypes: recordTypes.map(Set.init))
         if token != nil, after.position < page.floor || after.position < page.zoneCreated || after.position > page.position {
             throw .changeTokenExpired(zone: zone)
         }
-        var entries = page.entries
-        let moreComing = entries.count > limit
-        if moreComing { entries.removeSubrange(limit...) }
+        let (entries, moreComing, next) = Self.trimmed(page.entries, limit: limit, after: after, position: page.position, place: \.place)
         var changed: [Record] = []
         var deleted: [DeletedRecord] = []
         let wanted = desiredKeys.map(Set.init)
@@ -72,7 +70,6 @@ extension Store {
                 changed.append(record)
             }
         }
-        let next = moreComing ? (entries.last?.place ?? after) : HistoryPosition(position: max(page.position, after.position))
         let nextToken = cursorSigner.sign(ChangeTokenPayload(storeIdentifier: engine.secret.storeIdentifier, scope: .zone(zone), after: next))
         return ZoneChanges(zone: zone, changedRecords: changed, deletedRecords: deleted, token: nextToken, moreComing: moreComing)
     }
@@ -118,15 +115,12 @@ extension Store {
     public func databaseChanges(since token: ChangeToken? = nil, limit: Int = ZoneChanges.defaultLimit) async throws(RecordStoreError) -> DatabaseChanges {
         let limit = limit > 0 ? min(limit, Int.max - 1) : ZoneChanges.defaultLimit
         let after = try token.map { token throws(RecordStoreError) in try place(of: token, scope: .database) } ?? .start
-        try await pruneHistoryWhenDue()
+        try await pruneHistory(now: Date(), onlyWhenDue: true)
         let page = try await engine.zoneHistory(after: after, limit: limit)
         if token != nil, after.position < page.floor || after.position > page.position {
             throw .changeTokenExpired(zone: nil)
         }
-        var entries = page.entries
-        let moreComing = entries.count > limit
-        if moreComing { entries.removeSubrange(limit...) }
-        let next = moreComing ? (entries.last?.place ?? after) : HistoryPosition(position: max(page.position, after.position))
+        let (entries, moreComing, next) = Self.trimmed(page.entries, limit: limit, after: after, position: page.position, place: \.place)
         return DatabaseChanges(
             changedZones: entries.filter { !$0.isDeletion }.map(\.zone),
             deletedZones: entries.filter(\.isDeletion).map(\.zone),
@@ -142,17 +136,23 @@ extension Store {
     /// try await store.pruneHistory()
     /// ```
     public func pruneHistory(now: Date = Date()) async throws(RecordStoreError) {
-        let retention = historyUpkeep.withLock { upkeep in
-            upkeep.lastPruned = now
-            return upkeep.retention
-        }
-        try await engine.pruneHistory(deletedBefore: now.addingTimeInterval(-retention.seconds))
+        try await pruneHistory(now: now, onlyWhenDue: false)
     }
 
-    /// Prunes when the last pruning is an hour old (or none was made by this handle).
-    private func pruneHistoryWhenDue() async throws(RecordStoreError) {
-        guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: Date()) }) else { return }
+    /// Prunes, or (`onlyWhenDue`) only when the last pruning is an hour old or this handle made none.
+    private func pruneHistory(now: Date, onlyWhenDue: Bool) async throws(RecordStoreError) {
+        guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: now, onlyWhenDue: onlyWhenDue) }) else { return }
         try await engine.pruneHistory(deletedBefore: cutoff)
+    }
+
+    /// A page of history entries read with `limit + 1`: the first `limit`, whether more wait,
+    /// and the place the next call starts after (the last entry's, or all of `position` read).
+    private static func trimmed<Entry>(
+        _ entries: [Entry], limit: Int, after: HistoryPosition, position: Int64, place: (Entry) -> HistoryPosition
+    ) -> (entries: [Entry], moreComing: Bool, next: HistoryPosition) {
+        guard entries.count > limit else { return (entries, false, HistoryPosition(position: max(position, after.position))) }
+        let kept = Array(entries.prefix(limit))
+        return (kept, true, kept.last.map(place) ?? after)
     }
 
     /// The place a token stands for, checked: this store's, and of the scope asked for.
