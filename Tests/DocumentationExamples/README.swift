@@ -32,12 +32,32 @@ enum READMEExample {
         }
     }
 
+    struct Customer: RelationshipModel, Queryable, Identifiable {
+        var id: String
+        var name: String
+        static var relationships: [RelationshipSchema] {
+            [.toMany("orders", of: Order.self, inverse: "customer", deletionRule: .cascade)]
+        }
+        enum Attribute: CaseIterable { case name }
+        static var attributeKeyPaths: [PartialKeyPath<Customer>: Attribute] { [\.name: .name] }
+    }
+
+    struct Order: RelationshipModel, Queryable, Identifiable {
+        var id: String
+        var total: Int
+        var customer: RecordReference<Customer>?
+        static var relationships: [RelationshipSchema] { [.toOne("customer", to: Customer.self)] }
+        enum Attribute: CaseIterable { case total, customer }
+        static var attributeKeyPaths: [PartialKeyPath<Order>: Attribute] { [\.total: .total, \.customer: .customer] }
+    }
+
     static func run() async throws {
         try program1()
         try await program2()
         try program3()
         try await program4()
         try program5()
+        try program6()
     }
 
     /// README.md, from line 101.
@@ -248,6 +268,27 @@ enum READMEExample {
         _ = alice
         _ = one
         _ = bob
+    }
+
+    /// README.md, from line 1348.
+    static func program6() throws {
+        let shop = ModelContext(store: Store.inMemory())
+        _ = try shop.defineRelationships(of: [Customer.self, Order.self])
+        let alice = Customer(id: "alice", name: "Alice")
+        _ = try shop.insert(alice)
+        _ = try shop.insert(Order(id: "o1", total: 120, customer: RecordReference(to: alice)))
+        _ = try shop.insert(Order(id: "o2", total: 40, customer: RecordReference(to: alice)))
+        _ = try shop.save()
+        let hers = try Order.query(in: shop)
+            .where(#Predicate<Order> { $0.customer?.name == "Alice" })
+            .order(by: "total")
+            .prefetching("customer")
+            .all()
+        print(hers.map { "\($0.id) \($0.customer?.name ?? "?")" })
+        print(try Customer.query(in: shop).where("ANY orders.total > 100").count())
+        _ = shop
+        _ = alice
+        _ = hers
     }
 }
 #endif

@@ -51,6 +51,8 @@ quantity == 1 OR name == "Bob"
 2
 true
 1
+["o2 Alice", "o1 Alice"]
+1
 
 """#))
         #endif

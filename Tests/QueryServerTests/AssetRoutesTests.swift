@@ -156,8 +156,7 @@ import Testing
 
     @Test func forgedAndExpiredTokensAreRefused() async throws {
         let store = try TestEngine.memory.makeStore()
-        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.assets.linkLifetime = 1
+        let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let receipt = try await Self.upload(Self.bytes, server)
             let created = try await Self.createNote(server, asset: receipt)
@@ -185,14 +184,19 @@ import Testing
             let swapped = try JSONValue(parsing: try await Self.raw("GET", prefix + upload.split(separator: "/").last.map(String.init)!).data)
             #expect(swapped["reason"] == "the download URL is refused: the token was not signed by this server (forged or altered)")
 
-            // Expired: the link lives one second.
-            try await Task.sleep(for: .milliseconds(2500))
-            let expired = try await Self.raw("GET", downloadURL)
+            // Expired: links this server signed an hour ago with a lifetime of a minute (made
+            // here, so that no clock or machine load decides the test).
+            let lastHour = Date(timeIntervalSinceNow: -3600)
+            let oldTokens = AssetTokens(signer: store.cursorSigner, lifetime: 60)
+            let expiredDownload = prefix + oldTokens.download(Asset(bytes: Self.bytes), now: lastHour)
+            let expired = try await Self.raw("GET", expiredDownload)
             #expect(expired.status == 401)
             let expiredError = try JSONValue(parsing: expired.data)
             #expect(expiredError["serverErrorCode"] == "AUTHENTICATION_FAILED")
             #expect(expiredError["reason"] == "the download URL is refused: the token has expired")
-            let expiredUpload = try await Self.raw("POST", upload, body: Self.bytes)
+            let uploadPrefix = "http://127.0.0.1:\(server.port)/assets/upload/"
+            let expiredUploadURL = uploadPrefix + oldTokens.upload(.init(recordType: "Note", fieldName: "attachment", recordName: "n1"), now: lastHour)
+            let expiredUpload = try await Self.raw("POST", expiredUploadURL, body: Self.bytes)
             #expect(expiredUpload.status == 401)
             #expect(try JSONValue(parsing: expiredUpload.data)["reason"] == "the upload URL is refused: the token has expired")
         }

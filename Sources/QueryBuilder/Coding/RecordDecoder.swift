@@ -17,8 +17,18 @@ import RecordStore
 /// let item = try RecordDecoder().decode(Item.self, from: record)
 /// ```
 public struct RecordDecoder: Sendable {
+    /// The prefetched records whose models the decoded references carry, if any.
+    let prefetched: PrefetchedTargets?
+
     /// Creates a decoder.
-    public init() {}
+    public init() {
+        prefetched = nil
+    }
+
+    /// A decoder that attaches prefetched targets to the references it decodes.
+    init(prefetched: PrefetchedTargets) {
+        self.prefetched = prefetched
+    }
 
     /// Decodes a model from a record (its fields and metadata).
     ///
@@ -32,7 +42,7 @@ public struct RecordDecoder: Sendable {
             if !metadata.isNull { object[name] = metadata }
         }
         if object["id"] == nil { object["id"] = .string(record.recordID.recordName) }
-        let context = DecodingContext(recordType: record.recordType, recordName: record.recordID.recordName)
+        let context = DecodingContext(recordType: record.recordType, recordName: record.recordID.recordName, record: record, prefetched: prefetched)
         return try ValueDecoder(value: .object(object), codingPath: [], context: context).decodeValue(T.self)
     }
 
@@ -55,10 +65,14 @@ public struct RecordDecoder: Sendable {
     }
 }
 
-/// The record being decoded, for error messages.
+/// The record being decoded, for error messages, and what its references may carry.
 struct DecodingContext {
     let recordType: String
     let recordName: String
+    /// The record decoded, when decoding a whole record.
+    var record: Record? = nil
+    /// The prefetched targets of its references.
+    var prefetched: PrefetchedTargets? = nil
 }
 
 /// The `Decoder` over one value.
@@ -105,13 +119,24 @@ final class ValueDecoder: Decoder {
             guard let decoded = special.init(recordFieldValue: value) as? T else {
                 throw mismatch(special.recordFieldTypeName, value)
             }
-            return decoded
+            return try withPrefetchedTarget(decoded)
         }
         if let primitive = try decodePrimitive(T.self) {
             return primitive
         }
         if value.isNull { throw missing() }
         return try T(from: self)
+    }
+
+    /// A reference of a record's own field with its prefetched target attached, when the field's
+    /// relationship was prefetched and reaches a record; the value as it was otherwise.
+    private func withPrefetchedTarget<T>(_ decoded: T) throws -> T {
+        guard let reference = decoded as? any PrefetchableReference, codingPath.count == 1,
+              let record = context.record, let prefetched = context.prefetched,
+              let next = prefetched.following(codingPath[0].stringValue),
+              let target = prefetched.related.record(through: codingPath[0].stringValue, of: record)
+        else { return decoded }
+        return try reference.attaching(target, decoder: RecordDecoder(prefetched: next)) as? T ?? decoded
     }
 
     /// A standard-library scalar, or nil when `T` is not one.

@@ -32,6 +32,13 @@ extension PredicateExpressions.KeyPath: FormatConvertibleExpression {
             }
             return .expression(.keyPath(field))
         }
+        // A property of a reference's target walks the relationship: `customer.name`.
+        if let reference = Root.Output.self as? any WalkableReference.Type {
+            guard let field = reference.relatedFieldName(for: keyPath) else {
+                throw .unknownKeyPath(String(describing: keyPath), model: String(describing: Root.Output.self))
+            }
+            return .expression(PredicateConversion.member(base, field))
+        }
         // A string's length is `length`, a collection's `@count`, as Apple converts them.
         let isString = Root.Output.self == String.self || Root.Output.self == Substring.self
             || Root.Output.self == String?.self

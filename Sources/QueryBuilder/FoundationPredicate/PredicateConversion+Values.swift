@@ -36,11 +36,18 @@ extension PredicateExpressions.NilCoalesce: FormatConvertibleExpression {
 }
 
 extension PredicateExpressions.OptionalFlatMap: FormatConvertibleExpression {
-    /// `a.flatMap { f($0) }` (and `a?.f`) is `TERNARY(a != nil, f(a), nil)`.
+    /// `a.flatMap { f($0) }` (and `a?.f`) is `TERNARY(a != nil, f(a), nil)`, as Apple converts it.
+    /// Through an optional reference (`$0.customer?.name`) it is the walked key path alone,
+    /// `customer.name`: a key path through a nil relationship reads nil, so the two are the same
+    /// condition, and the key path is what the store plans in SQL.
     func convert(_ conversion: inout PredicateConversion) throws(PredicateConversionError) -> PredicateConversion.Part {
         let value = try conversion.expression(wrapped)
         conversion[variable.key] = value
         let transformed = try conversion.expression(transform)
+        if case .keyPath(let reference) = value, case .keyPath(let walked) = transformed, walked.hasPrefix(reference + "."),
+           LHS.Output.self is any OptionalWalkableReference.Type {
+            return .expression(transformed)
+        }
         return .expression(.ternary(PredicateConversion.comparison(value, .notEqualTo, .constant(.null)), transformed, .constant(.null)))
     }
 }

@@ -102,7 +102,7 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
                 if kind != .changed || !difference.isEmpty {
                     shown = merged
                     storeReset = false
-                    return ModelResultsChange(kind: kind, models: try decode(merged), difference: kind == .initial ? .none : difference)
+                    return ModelResultsChange(kind: kind, models: try await decode(merged), difference: kind == .initial ? .none : difference)
                 }
             }
             await wakeup.wait(upTo: .seconds(3_600))
@@ -159,7 +159,13 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
     }
 
     /// The models of records, decoding only the records not decoded before in that version.
-    private func decode(_ records: [Record]) throws -> [T] {
+    /// A query that prefetches relationships reads them for every change and decodes every
+    /// record again (a related record may have changed when the record did not).
+    private func decode(_ records: [Record]) async throws -> [T] {
+        guard query.prefetchedRelationships.isEmpty else {
+            models = [:]
+            return try await query.decodeAll(records)
+        }
         let decoder = RecordDecoder()
         var kept: [RecordID: (record: Record, model: T)] = [:]
         kept.reserveCapacity(records.count)

@@ -6,7 +6,8 @@ extension Query {
     /// package's `fetchRequest` is an `NSFetchRequest`): the record type as `entityName`, the
     /// chain's combined condition as `predicate` (nil when there is none), the sorts as
     /// `sortDescriptors`, `fetchLimit` (0 for no limit), `fetchOffset`, the selected fields as
-    /// `propertiesToFetch` (nil for all) and the context's zone. Customize it and run it with
+    /// `propertiesToFetch` (nil for all), the prefetched relationships as
+    /// `relationshipKeyPathsForPrefetching` and the context's zone. Customize it and run it with
     /// `Store.fetch(_:)`, `Store.fetchBatches(_:)` or `Store.count(for:)`; like Core Data's
     /// dictionary and count fetches, the store sees only saved records.
     ///
@@ -26,6 +27,7 @@ extension Query {
         request.fetchOffset = fetchOffset
         request.propertiesToFetch = selectedKeys?.map(FetchProperty.field)
         request.zoneID = context.zone
+        request.relationshipKeyPathsForPrefetching = prefetchedRelationships
         return request
     }
 }

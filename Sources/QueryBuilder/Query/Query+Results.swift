@@ -79,7 +79,7 @@ extension Query {
     /// let items = try await Item.query(in: context).where("quantity == 1").all()
     /// ```
     public func all() async throws -> [T] {
-        try decodeAll(await fetchRecords())
+        try await decodeAll(await fetchRecords())
     }
 
     /// The first matching model, or nil (async).
@@ -163,8 +163,17 @@ extension Query {
         return matches.count
     }
 
-    func decodeAll(_ records: [Record]) throws -> [T] {
-        let decoder = RecordDecoder()
+    /// The models of records, their prefetched relationships read first (one read per
+    /// relationship and level) and attached to their references.
+    func decodeAll(_ records: [Record]) async throws -> [T] {
+        let decoder = try await modelDecoder(for: records)
         return try records.map { try decoder.decode(T.self, from: $0) }
+    }
+
+    /// The decoder of some records' models: with their prefetched relationships when the query prefetches any.
+    func modelDecoder(for records: [Record]) async throws -> RecordDecoder {
+        guard !prefetchedRelationships.isEmpty else { return RecordDecoder() }
+        let related = try await context.store.relatedRecords(of: records, prefetching: prefetchedRelationships)
+        return RecordDecoder(prefetched: PrefetchedTargets(related: related, children: PrefetchedKeyPaths(prefetchedRelationships).children))
     }
 }

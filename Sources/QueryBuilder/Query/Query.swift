@@ -39,6 +39,8 @@ public struct Query<T: RecordModel>: Sendable {
     public internal(set) var fetchOffset: Int = 0
     /// The fields to fetch; nil for all of them.
     public internal(set) var selectedKeys: [String]?
+    /// The relationships whose records are read with the results (``prefetching(_:)``).
+    public internal(set) var prefetchedRelationships: [String] = []
     /// Whether results include the context's pending changes (true unless turned off).
     public internal(set) var includesPendingChanges: Bool = true
     /// The field values the plain equality conditions fix, for `firstOrInsert()`.

@@ -62,6 +62,18 @@ public struct FetchRequest: Sendable, Hashable {
     public var returnsDistinctResults: Bool
     /// The zone searched.
     public var zoneID: ZoneID
+    /// Relationships whose records are read along with the matches (Core Data's
+    /// `relationshipKeyPathsForPrefetching`): one read per relationship and level, not one per
+    /// record. Key paths go through relationships (`department`, `department.manager`,
+    /// `employees`). ``Store/fetchPrefetched(_:)`` reads them; ``Store/fetch(_:)-ucfn`` ignores them.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Employee")
+    /// request.relationshipKeyPathsForPrefetching = ["department"]
+    /// let fetched = try store.fetchPrefetched(request)
+    /// fetched.related.record(through: "department", of: fetched.records[0])?["name"]
+    /// ```
+    public var relationshipKeyPathsForPrefetching: [String]
 
     /// Creates a request for every record of an entity.
     ///
@@ -80,6 +92,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.resultType = resultType
         self.returnsDistinctResults = false
         self.zoneID = .default
+        self.relationshipKeyPathsForPrefetching = []
     }
 
     /// The request with its predicate's `$VARIABLE`s replaced by values (`predicateWithSubstitutionVariables:`).

@@ -52,6 +52,9 @@ package final class ObservationInbox: ChangeSubscriber {
     private let wakeup: Wakeup?
     /// Which commits the inbox takes, when not those of one record type in one zone.
     private let filter: (@Sendable (CommittedChanges) -> Bool)?
+    /// Further record types of the zone whose commits the inbox takes: those a live query's
+    /// relationships reach (``observe(alsoRecordTypes:)``).
+    private let relatedRecordTypes = LockedState<ReachedRecordTypes?>(nil)
 
     /// An inbox for the commits that touch a record type in a zone (a live query's).
     package init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
@@ -71,7 +74,16 @@ package final class ObservationInbox: ChangeSubscriber {
     }
 
     package func wants(_ changes: CommittedChanges) -> Bool {
-        filter?(changes) ?? changes.touches(recordType: observedRecordType, zone: observedZone)
+        if let filter { return filter(changes) }
+        if changes.touches(recordType: observedRecordType, zone: observedZone) { return true }
+        let related = relatedRecordTypes.withLock { $0 }
+        return related?.areTouched(by: changes, zone: observedZone) ?? false
+    }
+
+    /// Takes the commits of these record types of the zone too: the types a walking query's
+    /// relationships reach. Call it before subscribing.
+    package func observe(alsoRecordTypes types: ReachedRecordTypes) {
+        relatedRecordTypes.withLock { $0 = types }
     }
 
     package func receive(_ changes: CommittedChanges) {

@@ -65,6 +65,9 @@ package final class LiveQuery: @unchecked Sendable {
     private var layout: SectionLayout?
     private var isSubscribed = false
     private var isFinished = false
+    /// Whether the query walks relationships: its results then depend on records of other
+    /// types, which the changed records alone cannot decide, so every delivered commit reads it again.
+    private var walksRelationships = false
 
     package init(store: Store, specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?, wakeup: Wakeup? = nil) {
         self.store = store
@@ -101,6 +104,10 @@ package final class LiveQuery: @unchecked Sendable {
     /// Subscribes, reads the results, and applies what was committed meanwhile.
     private func start() async throws(RecordStoreError) -> ResultsChange? {
         if let problem { throw problem }
+        if let reached = try await reachedRecordTypes() {
+            walksRelationships = true
+            inbox.observe(alsoRecordTypes: reached)
+        }
         await store.engine.changeFeed.subscribe(inbox)
         isSubscribed = true
         if Task.isCancelled {
@@ -109,7 +116,7 @@ package final class LiveQuery: @unchecked Sendable {
         }
         var live = try LiveResults(query: specification, searchableFields: try await searchableFields(), records: try await read())
         if let waiting = inbox.takeWaiting() {
-            if waiting.lostTrack {
+            if waiting.lostTrack || walksRelationships {
                 live.replace(with: try await read())
             } else if case .needsRead = live.apply(try live.relevantChanges(of: waiting.commits)) {
                 live.replace(with: try await read())
@@ -159,7 +166,7 @@ package final class LiveQuery: @unchecked Sendable {
         let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
         let shown = live.results
         var difference: ResultsDifference
-        if delivery.lostTrack || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
+        if delivery.lostTrack || walksRelationships || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {
             difference = try await reread(&live, shown: shown)
         } else {
             switch live.apply(try live.relevantChanges(of: delivery.commits)) {
@@ -192,6 +199,18 @@ package final class LiveQuery: @unchecked Sendable {
         } catch .unknownRecordType(let type, _) where type == specification.recordType && store.mode == .development {
             return []
         }
+    }
+
+    /// The record types the query's relationships reach, or nil when it walks none. A query
+    /// that may walk a relationship of a record type nobody has saved yet (so its fields are not
+    /// known) listens to every type of its zone.
+    private func reachedRecordTypes() async throws(RecordStoreError) -> ReachedRecordTypes? {
+        let keys = specification.sorts.map(\.key)
+        guard RelationshipQuery.mayWalk(specification.predicate, keys: keys) else { return nil }
+        let catalog = try await store.engine.catalog()
+        guard catalog.recordTypes[specification.recordType] != nil else { return .everyType }
+        guard let query = try RelationshipQuery(specification, catalog: catalog) else { return nil }
+        return query.walk.reachedRecordTypes(from: specification.recordType, catalog: catalog)
     }
 
     private func searchableFields() async throws(RecordStoreError) -> [String] {

@@ -115,6 +115,15 @@ import PredicateLanguage
         return graph
     }
 
+    /// Every record read, by identifier.
+    @_spi(StorageEngine) public var recordsByID: [RecordID: Record] { records }
+
+    /// The records a relationship of a record reaches (see the type's description); empty when
+    /// the walk did not read it.
+    @_spi(StorageEngine) public func records(reachedFrom record: Record, through name: String) -> [Record] {
+        reached(from: record, through: name)
+    }
+
     /// The records a relationship of a record reaches (see the type's description).
     private func reached(from record: Record, through name: String) -> [Record] {
         guard let relationship = relationship(name, of: record) else { return [] }

@@ -1,0 +1,61 @@
+import RecordStore
+
+/// What a ``RecordReference`` carries besides the record it names.
+enum ReferenceAttachment<Target: RecordModel>: Sendable {
+    /// The referenced model, prefetched (boxed: a model may reference its own type).
+    indirect case target(Target)
+    /// A probe's recorder: the reference is used to learn which property of the target a
+    /// predicate's key path reads (``RecordReference/relatedFieldName(for:)``).
+    case recorder(KeyPathRecorder)
+}
+
+/// Remembers the key path a probe ``RecordReference`` was read through. A recorder belongs to one
+/// conversion, which reads the probe on one thread and then the recorder: `@unchecked Sendable`
+/// only so that the probe is a valid `Sendable` reference.
+final class KeyPathRecorder: @unchecked Sendable {
+    private(set) var recorded: AnyKeyPath?
+
+    func record(_ keyPath: AnyKeyPath) {
+        recorded = keyPath
+    }
+}
+
+/// A reference type whose key paths lead into the target model's fields: a to-one relationship
+/// that predicates walk.
+protocol WalkableReference {
+    /// The target's field a key path of the reference reads (`\RecordReference<Customer>.name`
+    /// reads `name`), or nil when it reads no field of the target's table.
+    static func relatedFieldName(for keyPath: AnyKeyPath) -> String?
+}
+
+extension RecordReference: WalkableReference where Target: Queryable {
+    /// Reads the key path on a probe reference whose dynamic member lookup records the target's
+    /// key path it was given, then looks that key path up in the target's ``Queryable/attributeKeyPaths``.
+    static func relatedFieldName(for keyPath: AnyKeyPath) -> String? {
+        let recorder = KeyPathRecorder()
+        var probe = RecordReference(recordName: "")
+        probe.attachment = .recorder(recorder)
+        _ = probe[keyPath: keyPath]
+        guard let read = recorder.recorded as? PartialKeyPath<Target>, let attribute = Target.attributeKeyPaths[read] else { return nil }
+        return Target.fieldName(for: attribute)
+    }
+}
+
+/// A reference whose target can be attached once it is read (prefetching).
+protocol PrefetchableReference {
+    /// The reference with its target decoded from a record.
+    func attaching(_ record: Record, decoder: RecordDecoder) throws -> Self
+}
+
+extension RecordReference: PrefetchableReference {
+    func attaching(_ record: Record, decoder: RecordDecoder) throws -> RecordReference {
+        var copy = self
+        copy.attachment = .target(try decoder.decode(Target.self, from: record))
+        return copy
+    }
+}
+
+/// An optional walkable reference (`RecordReference<Customer>?`), recognised without knowing its target.
+protocol OptionalWalkableReference {}
+
+extension Optional: OptionalWalkableReference where Wrapped: WalkableReference {}
