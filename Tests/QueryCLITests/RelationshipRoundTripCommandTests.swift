@@ -202,7 +202,10 @@ struct RelationshipRoundTripCommandTests {
         let copy = try target.newStore(folder, "bare-\(format)")
         try Self.copyRecords(from: source, to: copy, format: format, folder: folder)
         try Self.expectWalks(on: copy, withModel: false, "\(format) into \(target) without a schema")
-        #expect(try Self.exportedLines(copy) == Self.exportedLines(source))
+        // Every record keeps its name, zone and references exactly. (Not its whole line: without a
+        // schema, JSON's `20.0` is read as an integer, and on SQLite a field widened to double
+        // later keeps the earlier rows' integers.)
+        #expect(try Self.exportedLines(copy).map(Self.identityAndReferences) == Self.exportedLines(source).map(Self.identityAndReferences))
         // Without the model, an inverse to-many is not known: the walk is an error naming it, never an empty result.
         let inverse = try CommandRunner.run(["find", "--db", copy, "Department", "employees.@count > 0"])
         #expect(inverse.status == 1)
@@ -210,6 +213,16 @@ struct RelationshipRoundTripCommandTests {
         // Applying the model afterwards declares the relationships over the imported records.
         try Self.succeed(["schema", "apply", "--db", copy, TemplateCommandTests.model])
         try Self.expectWalks(on: copy, withModel: true, "\(format) into \(target), the model applied after the import")
+    }
+
+    /// An exported line's record name, zone and reference fields (`department`, `manager`,
+    /// `projects`), as JSON text with sorted keys.
+    static func identityAndReferences(_ line: String) throws -> String {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let fields = try #require(object["fields"] as? [String: Any])
+        var kept: [String: Any] = ["recordName": object["recordName"] ?? "", "zone": object["zone"] ?? ""]
+        for name in ["department", "manager", "projects"] { kept[name] = fields[name] }
+        return String(decoding: try JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys]), as: UTF8.self)
     }
 
     /// Exports each type and zone of `source` in `format` and imports the files into `copy`
