@@ -249,6 +249,7 @@ let package = Package(
                 "RecordStore",
                 "PredicateLanguage",
                 "TestSupport",
+                "EngineTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/QueryCLITests"

@@ -22,6 +22,11 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(name: .customLong("location"), help: ArgumentHelp("Build a location field from two numeric fields.", valueName: "NAME=LATFIELD,LONFIELD"))
     var locations: [String] = []
 
+    @Option(name: .customLong("zone"), help: ArgumentHelp(
+        "The zone of the imported records (default: the default zone; created when missing). A JSON record in export's shape names its own zone.",
+        valueName: "NAME"))
+    var zone: String?
+
     @Option(name: .customLong("batch"), help: "Records per transaction.")
     var batchSize = 5_000
 
@@ -51,6 +56,7 @@ struct ImportCommand: AsyncParsableCommand {
         importer.idField = idField
         importer.locations = locations.compactMap(RecordImporter.LocationMapping.init(parsing:))
         importer.batchSize = batchSize
+        if let zone { importer.zone = ZoneID(zoneName: zone) }
         importer.justInTimeIndexes = indexes
         // CSV cells are read as the stored fields' types when the record type exists.
         if RecordImporter.Format(path: file) == .csv {

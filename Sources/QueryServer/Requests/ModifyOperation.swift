@@ -9,7 +9,7 @@ import RecordStore
 /// | operationType | needs | does |
 /// |---|---|---|
 /// | `create` | `recordType` | saves a new record; `EXISTS` when one is stored; a missing `recordName` is generated |
-/// | `update` | `recordChangeTag` | sets the given fields of the stored record (`null` clears one) |
+/// | `update` | `recordChangeTag` | sets the given fields of the stored record (`null` clears one), with their references' actions |
 /// | `forceUpdate` | | the same, whatever the stored change tag |
 /// | `replace` | `recordChangeTag`, `recordType` | replaces the stored record: omitted fields become null |
 /// | `forceReplace` | `recordType` | the same, whatever the stored change tag; creates the record when none is stored |
@@ -32,6 +32,8 @@ struct ModifyOperation {
     let recordType: String?
     let changeTag: String?
     let fields: [String: Value]
+    /// The fields whose references carry `DELETE_SELF` (``ReferenceAction``).
+    let deleteSelfFields: Set<String>
     let desiredKeys: Set<String>?
 
     /// Checks one decoded operation of `operations` against what its type needs, in a zone.
@@ -49,6 +51,7 @@ struct ModifyOperation {
         recordType = operation.recordType
         changeTag = operation.recordChangeTag
         fields = operation.fields
+        deleteSelfFields = operation.deleteSelfFields
         desiredKeys = operation.desiredKeys.map(Set.init)
         switch kind {
         case .create, .forceReplace, .replace:
@@ -72,18 +75,23 @@ struct ModifyOperation {
         switch kind {
         case .create:
             var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
+            DeleteSelfReferences.setFields(deleteSelfFields, on: &record)
             record.recordChangeTag = nil
             return .success(record)
         case .update, .forceUpdate:
             guard var record = stored else { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
+            // The fields sent take their actions; the others keep theirs.
+            let kept = DeleteSelfReferences.fields(of: record).subtracting(fields.keys)
             for (name, value) in fields {
                 if value.isNull { record.fields[name] = nil } else { record.fields[name] = value }
             }
+            DeleteSelfReferences.setFields(kept.union(deleteSelfFields), on: &record)
             if kind == .update { record.recordChangeTag = changeTag }
             return .success(record)
         case .replace, .forceReplace:
             if kind == .replace, stored == nil { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
             var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
+            DeleteSelfReferences.setFields(deleteSelfFields, on: &record)
             record.recordChangeTag = kind == .replace ? changeTag : stored?.recordChangeTag
             return .success(record)
         case .delete, .forceDelete:

@@ -1,6 +1,7 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
 import PredicateLanguage
+import RecordStore
 
 /// The body of `records/modify`: `operations` (at most 200 of ``Operation``), `zoneID`,
 /// `atomic` (default true), `numbersAsStrings`. What each operation needs beyond its types (a
@@ -19,6 +20,8 @@ struct RecordsModifyRequest: RequestDecodable {
         let recordChangeTag: String?
         /// The record's fields (none for a deletion, which reads none).
         let fields: [String: Value]
+        /// The fields whose references carry CloudKit's `DELETE_SELF` action (``ReferenceAction``).
+        let deleteSelfFields: Set<String>
         let desiredKeys: [String]?
         /// Where the operation is in the body (`operations[3]`).
         let path: String
@@ -35,19 +38,27 @@ struct RecordsModifyRequest: RequestDecodable {
             recordName = try record.string("recordName")
             recordType = try record.string("recordType")
             recordChangeTag = try record.string("recordChangeTag")
-            fields = kind.isDeletion ? [:] : try Self.fields(of: record)
+            let decoded: (values: [String: Value], deleteSelf: Set<String>) = kind.isDeletion ? ([:], []) : try Self.fields(of: record)
+            fields = decoded.values
+            deleteSelfFields = decoded.deleteSelf
             desiredKeys = try object.strings("desiredKeys")
         }
 
-        /// The `fields` of a record object (absent meaning none), each a field value at its path.
-        private static func fields(of record: RequestObject) throws(ServerError) -> [String: Value] {
-            guard let fields = try record.object("fields") else { return [:] }
+        /// The `fields` of a record object (absent meaning none), each a field value at its path,
+        /// and the names of those whose references carry `DELETE_SELF`.
+        private static func fields(of record: RequestObject) throws(ServerError) -> (values: [String: Value], deleteSelf: Set<String>) {
+            guard let fields = try record.object("fields") else { return ([:], []) }
             var values: [String: Value] = [:]
+            var deleteSelf = Set<String>()
             values.reserveCapacity(fields.members.count)
             for (name, fieldValue) in fields.members {
+                guard name != DeleteSelfReferences.fieldName else {
+                    throw ServerError(.badRequest, "\(fields.path(name)): the field name is reserved (the server keeps the references' DELETE_SELF actions in it)")
+                }
                 values[name] = try WireValue.value(from: fieldValue, path: fields.path(name))
+                if try ReferenceAction.of(fieldValue, path: fields.path(name)) == .deleteSelf { deleteSelf.insert(name) }
             }
-            return values
+            return (values, deleteSelf)
         }
     }
 

@@ -74,7 +74,7 @@ extension CloudKitService {
         }
         let changes = try await run { () async throws(RecordStoreError) in
             try await store.changes(
-                in: zone, since: request.syncToken, limit: request.resultsLimit, desiredKeys: request.desiredKeys,
+                in: zone, since: request.syncToken, limit: request.resultsLimit, desiredKeys: ReferenceAction.keepingActions(request.desiredKeys),
                 recordTypes: request.desiredRecordTypes)
         }
         var records = changes.changedRecords.map { record in

@@ -32,7 +32,7 @@ extension CloudKitService {
         let request = try RecordsQueryRequest(body: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
-        let desiredKeys = request.desiredKeys
+        let desiredKeys = ReferenceAction.keepingActions(request.desiredKeys)
         let store = self.store(for: namespace)
 
         let batch: QueryBatch

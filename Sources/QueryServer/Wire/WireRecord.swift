@@ -62,7 +62,9 @@ enum WireRecord {
         }
         bytes.append(contentsOf: #","fields":{"#.utf8)
         var first = true
-        for (name, value) in record.fields {
+        // The reserved field is not a field on the wire: it gives the references of the fields it names DELETE_SELF.
+        let deleteSelf = DeleteSelfReferences.fields(of: record)
+        for (name, value) in record.fields where name != DeleteSelfReferences.fieldName {
             if let desiredKeys, !desiredKeys.contains(name) { continue }
             if let asset = AssetWire.json(value, links: style.assetLinks) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
@@ -77,7 +79,7 @@ enum WireRecord {
             first = false
             JSONWriter.writeString(name, into: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            WireValue.write(value, numbersAsStrings: numbersAsStrings, into: &bytes)
+            WireValue.write(value, numbersAsStrings: numbersAsStrings, action: deleteSelf.contains(name) ? .deleteSelf : .none, into: &bytes)
         }
         bytes.append(contentsOf: "}}".utf8)
     }

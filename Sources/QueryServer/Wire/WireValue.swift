@@ -15,7 +15,7 @@ import PredicateLanguage
 /// | `TIMESTAMP` | milliseconds since 1970 | ``Value/date(_:)`` |
 /// | `BYTES` | base64 | ``Value/bytes(_:)`` |
 /// | `LOCATION` | `{latitude, longitude, altitude, ...}` | ``Value/location(_:)`` |
-/// | `REFERENCE` | `{recordName, zoneID: {zoneName}, action}` | ``Value/reference(_:)`` |
+/// | `REFERENCE` | `{recordName, zoneID: {zoneName}, action}` | ``Value/reference(_:)``; a `DELETE_SELF` action is kept on the record (``ReferenceAction``) |
 /// | `ASSETID` | `{fileChecksum, size, receipt, downloadURL}` | an `Asset`'s reference (``AssetWire``) |
 /// | `..._LIST` | an array of the element's values | ``Value/list(_:)`` |
 ///
@@ -142,12 +142,15 @@ enum WireValue {
     // MARK: To the wire
 
     /// A store value as a field value dictionary; nil for a value CloudKit has no type for.
-    static func json(_ value: Value, numbersAsStrings: Bool) -> JSONValue? {
+    /// `action` is the action its references carry (``ReferenceAction``).
+    static func json(_ value: Value, numbersAsStrings: Bool, action: ReferenceAction = .none) -> JSONValue? {
         if case .list(let members) = value {
             let elementType = members.lazy.compactMap(typeName).first ?? "STRING"
-            return .object(["value": .array(members.compactMap { raw($0, numbersAsStrings: numbersAsStrings) }), "type": .string(elementType + "_LIST")])
+            return .object([
+                "value": .array(members.compactMap { raw($0, numbersAsStrings: numbersAsStrings, action: action) }), "type": .string(elementType + "_LIST"),
+            ])
         }
-        guard let type = typeName(value), let raw = raw(value, numbersAsStrings: numbersAsStrings) else { return nil }
+        guard let type = typeName(value), let raw = raw(value, numbersAsStrings: numbersAsStrings, action: action) else { return nil }
         return .object(["value": raw, "type": .string(type)])
     }
 
@@ -159,7 +162,7 @@ enum WireValue {
 
     /// ``json(_:numbersAsStrings:)``'s object written straight into bytes (for a value with a
     /// wire form): strings, numbers and timestamps without building the object.
-    static func write(_ value: Value, numbersAsStrings: Bool, into bytes: inout [UInt8]) {
+    static func write(_ value: Value, numbersAsStrings: Bool, action: ReferenceAction = .none, into bytes: inout [UInt8]) {
         switch value {
         case .string(let text):
             bytes.append(contentsOf: #"{"value":"#.utf8)
@@ -178,7 +181,7 @@ enum WireValue {
             milliseconds(date).write(into: &bytes)
             bytes.append(contentsOf: #","type":"TIMESTAMP"}"#.utf8)
         default:
-            json(value, numbersAsStrings: numbersAsStrings)?.write(into: &bytes)
+            json(value, numbersAsStrings: numbersAsStrings, action: action)?.write(into: &bytes)
         }
     }
 
@@ -196,8 +199,8 @@ enum WireValue {
         }
     }
 
-    /// A scalar value's raw JSON.
-    static func raw(_ value: Value, numbersAsStrings: Bool) -> JSONValue? {
+    /// A scalar value's raw JSON; a reference carries `action`.
+    static func raw(_ value: Value, numbersAsStrings: Bool, action: ReferenceAction = .none) -> JSONValue? {
         switch value {
         case .string(let text): return .string(text)
         case .int(let integer): return numbersAsStrings ? .string(String(integer)) : .integer(integer)
@@ -213,7 +216,7 @@ enum WireValue {
             return .object([
                 "recordName": .string(reference.recordName),
                 "zoneID": .object(["zoneName": .string(reference.zoneName)]),
-                "action": .string("NONE"),
+                "action": .string(action.rawValue),
             ])
         case .null, .list, .object: return nil
         }

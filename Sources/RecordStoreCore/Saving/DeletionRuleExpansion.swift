@@ -17,6 +17,9 @@ import Foundation
 ///   any exists and is not deleted by the same save; nullify and no action do nothing (nothing
 ///   stored points back).
 ///
+/// And CloudKit's per-value `DELETE_SELF` (``DeleteSelfReferences``): the records whose reserved
+/// field names a reference field that references a deleted record are deleted too, as a cascade.
+///
 /// A record the caller saves in the same save is judged by the caller's version and is never
 /// rewritten or deleted by a rule: the caller's version wins. When it still references a deleted
 /// record, a cascade or nullify leaves that reference dangling (as no action would), and a deny
@@ -44,7 +47,8 @@ import Foundation
         to plan: inout WritePlan, stored: inout [RecordID: StoredVersion], saving: [Record], catalog: SchemaCatalog,
         now: Date = Date(), in transaction: inout Transaction
     ) async throws {
-        guard !plan.deletions.isEmpty, catalog.recordTypes.values.contains(where: { !$0.relationships.isEmpty }) else { return }
+        let deleteSelfTypes = DeleteSelfReferences.referencingFields(in: catalog)
+        guard !plan.deletions.isEmpty, !deleteSelfTypes.isEmpty || catalog.recordTypes.values.contains(where: { !$0.relationships.isEmpty }) else { return }
         var saved: [RecordID: Record] = [:]
         for record in saving { saved[record.recordID] = record }
         var types: [RecordID: String] = [:]
@@ -136,6 +140,12 @@ import Foundation
                     }
                 }
             }
+            // CloudKit's DELETE_SELF: the records whose flagged reference fields reference the deleted records.
+            if !deleteSelfTypes.isEmpty {
+                for record in try await deleteSelfReferrers(of: frontier, types: deleteSelfTypes, saved: saved, in: &transaction) {
+                    cascade(record.recordID, type: record.recordType)
+                }
+            }
             frontier = next
         }
 
@@ -163,6 +173,32 @@ import Foundation
             }
             plan.writes.append(WritePlan.Write(record: SaveRules.stamped(record, stored: version, now: now), replacing: version, byDeletionRule: true))
         }
+    }
+
+    /// The records (stored, and not written by the save) that reference one of `deleted` through a
+    /// field their ``DeleteSelfReferences`` field names: for each type that may hold such
+    /// references, each of its reference fields looked up zone by zone (``ReferenceLookup``, which
+    /// the field's index serves), then filtered by the flag.
+    private static func deleteSelfReferrers<Transaction: RecordWriteTransaction>(
+        of deleted: [RecordID], types: [(recordType: String, fields: [FieldSchema])], saved: [RecordID: Record], in transaction: inout Transaction
+    ) async throws -> [Record] {
+        var zones: [ZoneID: [RecordID]] = [:]
+        for id in deleted { zones[id.zoneID, default: []].append(id) }
+        var found: [Record] = []
+        for (recordType, fields) in types {
+            for field in fields {
+                for (zone, ids) in zones.sorted(by: { $0.key.zoneName < $1.key.zoneName }) {
+                    let lookup = ReferenceLookup(recordType: recordType, zone: zone, field: field.name, isList: field.type.isList, targets: ids)
+                    let targets = Set(ids)
+                    for record in try await transaction.records(matching: lookup) where saved[record.recordID] == nil {
+                        guard DeleteSelfReferences.fields(of: record).contains(field.name),
+                              ReferenceLookup.referencedIDs(record.fields[field.name]).contains(where: targets.contains) else { continue }
+                        found.append(record)
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// The relationships of a record type (none for an unknown type).

@@ -87,6 +87,11 @@ import PredicateLanguage
                     records[index].fields[fieldName] = nil
                     continue
                 }
+                if fieldName == DeleteSelfReferences.fieldName {
+                    try DeleteSelfReferences.check(value, of: records[index])
+                    admitDeleteSelfField(of: recordType, changes: &changes)
+                    continue
+                }
                 try Identifier.checkField(fieldName, recordType: recordType)
                 if NulCharacter.isIn(value) {
                     throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
@@ -97,6 +102,17 @@ import PredicateLanguage
             }
         }
         return changes
+    }
+
+    /// Adds the reserved field of ``DeleteSelfReferences`` to a record type that lacks it, in
+    /// any mode: it is a system field, and its presence is what makes deletions look for the
+    /// type's `DELETE_SELF` references.
+    private mutating func admitDeleteSelfField(of recordType: String, changes: inout [SchemaChange]) {
+        guard var schema = recordTypes[recordType], schema.field(named: DeleteSelfReferences.fieldName) == nil else { return }
+        let field = DeleteSelfReferences.fieldSchema
+        schema.fields.append(field)
+        recordTypes[recordType] = schema
+        changes.append(.addedField(recordType: recordType, field))
     }
 
     /// Admits one field value; returns it normalized to the field's type.
@@ -185,7 +201,8 @@ import PredicateLanguage
         if recordTypes[schema.name] == nil { changes.append(.addedRecordType(schema.name)) }
         merged.justInTimeIndexes = schema.justInTimeIndexes
         for field in schema.fields {
-            try Identifier.checkField(field.name, recordType: schema.name)
+            // The reserved field of DeleteSelfReferences comes back when a type's schema is defined again.
+            if field.name != DeleteSelfReferences.fieldName { try Identifier.checkField(field.name, recordType: schema.name) }
             if let position = merged.fields.firstIndex(where: { $0.name == field.name }) {
                 let existing = merged.fields[position]
                 if existing.type != field.type {

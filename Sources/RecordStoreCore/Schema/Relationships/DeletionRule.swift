@@ -2,7 +2,8 @@
 /// deletion rules say. Applied by every save, in the save's transaction (`SaveProcedure`).
 ///
 /// CloudKit's reference action `DELETE_SELF` (a child deleted with its parent) is
-/// ``cascade`` on the parent's to-many relationship.
+/// ``cascade`` on the parent's to-many relationship when every child's reference carries it;
+/// kept per reference value, as CloudKit keeps it, it is ``DeleteSelfReferences``.
 ///
 /// A rule reaches, from a deleted record: through an inverse to-many, the destination's records
 /// in the same zone whose inverse field references it; through a to-one or a reference list,
