@@ -10,34 +10,26 @@ import RecordStoreSQL
 struct SQLiteRecordWriter {
     let db: Database
     let catalog: SchemaCatalog
-    /// The INSERT and UPDATE statements of each record type, built once per writer.
-    private let statementTexts = StatementTexts()
+    /// Each record type's layout and statements, prepared once per writer (one save).
+    private let prepared = PreparedTypes()
 
-    /// SQL texts built once per record type and reused for every record of a batch.
-    private final class StatementTexts {
-        var insert: [String: String] = [:]
-        var update: [String: String] = [:]
+    /// The layouts and statements of the record types this writer wrote so far.
+    private final class PreparedTypes {
+        var byType: [String: PreparedType] = [:]
+        var registryInsert: Statement?
+    }
+
+    /// A record type's layout and the statements that write its rows.
+    private struct PreparedType {
+        let schema: RecordTypeSchema
+        let layout: SQLiteRowLayout
+        let insert: Statement
+        let fullTextInsert: Statement?
+        /// The R*Tree insert of each field that has one (by field position).
+        let locationIndexInserts: [Statement?]
     }
 
     private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
-
-    /// The stored version of a record (its table row as the row reference), or nil.
-    static func storedVersion(of id: RecordID, _ db: Database) throws -> StoredVersion? {
-        guard let recordType = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT recordType FROM \(SQLiteDialect.quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?"),
-            arguments: [TableLayout.zoneKey(id.zoneID), id.recordName]) else { return nil }
-        guard let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT rowid, \(SQLiteDialect.quote(TableLayout.changeTagColumn)), \(SQLiteDialect.quote(TableLayout.creationDateColumn))
-                FROM \(SQLiteDialect.quote(TableLayout.recordTable(recordType))) WHERE \(SQLiteDialect.quote(TableLayout.zoneColumn)) = ? AND \(SQLiteDialect.quote(TableLayout.recordNameColumn)) = ?
-                """,
-            arguments: [TableLayout.zoneKey(id.zoneID), id.recordName]) else { return nil }
-        let creation: Double? = row[2]
-        return StoredVersion(
-            recordType: recordType, changeTag: row[1], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:)),
-            rowReference: row[0])
-    }
 
     /// Writes what a save decided: each record inserted, updated in place, or (when its type
     /// changed) removed and inserted; then the deletions.
@@ -52,105 +44,72 @@ struct SQLiteRecordWriter {
                 try self.write(write.record, replacing: nil, position: plan.changePosition)
             }
         }
-        for id in plan.deletions {
-            if let stored = try Self.storedVersion(of: id, db), let rowID = stored.rowReference {
-                try delete(id, version: stored, rowID: rowID)
+        // What is stored under each identifier once the writes are done (an identifier named
+        // twice is deleted once).
+        let stored = try SQLiteStoredVersions.read(plan.deletions, db)
+        var deleted = Set<RecordID>()
+        for id in plan.deletions where deleted.insert(id).inserted {
+            if let version = stored[id], let rowID = version.rowReference {
+                try delete(id, version: version, rowID: rowID)
             }
         }
+    }
+
+    /// The layout and statements of a record type, prepared on first use.
+    private func preparedType(_ recordType: String) throws -> PreparedType {
+        if let known = prepared.byType[recordType] { return known }
+        guard let schema = catalog.recordTypes[recordType] else {
+            throw RecordStoreError.unknownRecordType(recordType)
+        }
+        let layout = SQLiteRowLayout(schema)
+        let type = PreparedType(
+            schema: schema, layout: layout, insert: try db.cachedStatement(sql: layout.insertSQL),
+            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) },
+            locationIndexInserts: try layout.fields.map { field in try field.locationIndexInsertSQL.map { try db.cachedStatement(sql: $0) } })
+        prepared.byType[recordType] = type
+        return type
     }
 
     /// Inserts a new record (registered at the save's change position), or replaces the stored
     /// one at `rowID` (of the same type; its position is updated with the history).
     private func write(_ record: Record, replacing existingRowID: Int64?, position: Int64) throws {
-        guard let schema = catalog.recordTypes[record.recordType] else {
-            throw RecordStoreError.unknownRecordType(record.recordType)
-        }
-        var columns = [TableLayout.zoneColumn, TableLayout.recordNameColumn, TableLayout.creationDateColumn,
-                       TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
-        var values: [DatabaseValue] = [
-            TableLayout.zoneKey(record.recordID.zoneID).databaseValue, record.recordID.recordName.databaseValue,
-            (record.creationDate?.timeIntervalSinceReferenceDate).databaseValue,
-            (record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue,
-            record.recordChangeTag.databaseValue,
-        ]
-        for field in schema.fields {
-            let value = record.fields[field.name] ?? .null
-            columns.append(field.name)
-            if case .list = value {
-                // The whole list as typed JSON, so reading a record needs no side-table query;
-                // the side table holds the members again, indexed, for queries.
-                values.append(value.jsonText().databaseValue)
-            } else {
-                values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
-            }
-            if StoredSpelling.hasColumn(field) {
-                columns.append(TableLayout.spellingColumn(field.name))
-                values.append(SQLiteValueConversion.databaseValue(StoredSpelling.value(of: value)))
-            }
-            for derived in DerivedColumn.columns(for: field) {
-                columns.append(TableLayout.derivedColumn(field.name, derived))
-                values.append(SQLiteValueConversion.databaseValue(derived.value(of: value)))
-            }
-            if field.type == .location {
-                var latitude: Double?
-                var longitude: Double?
-                if case .location(let location) = value {
-                    latitude = location.latitude
-                    longitude = location.longitude
-                }
-                columns += [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)]
-                values += [latitude.databaseValue, longitude.databaseValue]
-            }
-        }
-        let table = quote(TableLayout.recordTable(record.recordType))
+        let type = try preparedType(record.recordType)
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(type.layout.columns.count + 1)
+        type.layout.appendRowValues(of: record, to: &values)
         let rowID: Int64
         if let existing = existingRowID {
-            let sql = statementTexts.update[record.recordType] ?? {
-                let assignments = columns.map { "\(quote($0)) = ?" }.joined(separator: ", ")
-                let text = "UPDATE \(table) SET \(assignments) WHERE rowid = ?"
-                statementTexts.update[record.recordType] = text
-                return text
-            }()
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values + [existing.databaseValue]))
-            try deleteSideRows(recordType: record.recordType, rowID: existing, schema: schema)
+            values.append(existing.databaseValue)
+            try db.cachedStatement(sql: type.layout.updateSQL).execute(arguments: StatementArguments(values))
+            try deleteSideRows(recordType: record.recordType, rowID: existing, schema: type.schema)
             rowID = existing
         } else {
-            let sql = statementTexts.insert[record.recordType] ?? {
-                let names = columns.map(quote).joined(separator: ", ")
-                let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-                let text = "INSERT INTO \(table) (\(names)) VALUES (\(placeholders))"
-                statementTexts.insert[record.recordType] = text
-                return text
-            }()
-            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values))
+            try type.insert.execute(arguments: StatementArguments(values))
             rowID = db.lastInsertedRowID
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType, position) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType, position])
+            let registry = try prepared.registryInsert ?? db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType, position) VALUES (?, ?, ?, ?)")
+            prepared.registryInsert = registry
+            try registry.execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType, position])
         }
-        try writeSideRows(record, rowID: rowID, schema: schema)
+        try writeSideRows(record, rowID: rowID, type)
     }
 
     /// Writes list members, the full-text document and R*Tree entries.
-    private func writeSideRows(_ record: Record, rowID: Int64, schema: RecordTypeSchema) throws {
-        var fullText: [String] = []
-        for field in schema.fields {
-            guard let value = record.fields[field.name] else { continue }
+    private func writeSideRows(_ record: Record, rowID: Int64, _ type: PreparedType) throws {
+        for (position, field) in type.layout.fields.enumerated() {
+            guard let value = record.fields[field.schema.name] else { continue }
             switch value {
-            case .list(let members) where !members.isEmpty && field.isQueryable:
-                try SQLiteListTable(recordType: record.recordType).insert(members, of: field.name, record: rowID, db)
-            case .location(let location) where location.isValid && field.isIndexed:
-                try db.cachedStatement(
-                    sql: "INSERT INTO \(quote(SQLiteLayout.locationIndexTable(record.recordType, field: field.name))) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
-            case .string(let text) where field.isSearchable:
-                fullText.append(contentsOf: FullTextTokenizer.tokens(text))
+            case .list(let members) where !members.isEmpty && field.schema.isQueryable:
+                try type.layout.listTable.insert(members, of: field.schema.name, record: rowID, db)
+            case .location(let location) where location.isValid:
+                guard let insert = type.locationIndexInserts[position] else { continue }
+                try insert.execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
             default:
                 break
             }
         }
-        if !fullText.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO \(quote(SQLiteLayout.fullTextTable(record.recordType))) (rowid, body) VALUES (?, ?)")
-                .execute(arguments: [rowID, fullText.joined(separator: " ")])
+        if let insert = type.fullTextInsert, let document = type.layout.fullTextDocument(of: record) {
+            try insert.execute(arguments: [rowID, document])
         }
     }
 

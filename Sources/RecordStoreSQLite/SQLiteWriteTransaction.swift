@@ -30,11 +30,7 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
     }
 
     func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion] {
-        var versions: [RecordID: StoredVersion] = [:]
-        for id in ids {
-            if let version = try SQLiteRecordWriter.storedVersion(of: id, db) { versions[id] = version }
-        }
-        return versions
+        try SQLiteStoredVersions.read(ids, db)
     }
 
     func storedRecords(_ ids: [RecordID]) async throws -> [RecordID: Record] {

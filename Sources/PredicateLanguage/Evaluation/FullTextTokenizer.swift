@@ -27,6 +27,7 @@ public enum FullTextTokenizer {
     /// FullTextTokenizer.tokens("Zoë and Bob")   // ["zoe", "bob"]
     /// ```
     public static func tokens(_ text: String) -> [String] {
+        if let tokens = asciiTokens(text) { return tokens }
         var tokens: [String] = []
         var current = String.UnicodeScalarView()
         func flush() {
@@ -55,6 +56,33 @@ public enum FullTextTokenizer {
             } else if isCombiningMark(scalar), !current.isEmpty {
                 // A combining accent belongs to the letter before it; folding removes it.
                 current.append(scalar)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return tokens
+    }
+
+    /// The tokens of a text that is all ASCII, or nil for any other text. In ASCII the word
+    /// characters are the letters and digits, there are no combining marks, and folding a token
+    /// is putting its letters in lower case, so the tokens are the runs of letters and digits in
+    /// lower case: what ``tokens(_:)`` finds, without a scalar at a time.
+    static func asciiTokens(_ text: String) -> [String]? {
+        var tokens: [String] = []
+        var current: [UInt8] = []
+        func flush() {
+            guard !current.isEmpty else { return }
+            let token = String(decoding: current, as: UTF8.self)
+            current.removeAll(keepingCapacity: true)
+            if !stopWords.contains(token) { tokens.append(token) }
+        }
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte &- 0x30 < 10 {
+                current.append(byte)
+            } else if (byte | 0x20) &- 0x61 < 26 {
+                current.append(byte | 0x20)
             } else {
                 flush()
             }

@@ -32,17 +32,11 @@ package struct RecordFileBatches {
         file = (path as NSString).lastPathComponent
     }
 
-    /// How many records the file holds, estimated from the bytes the first batch took.
-    package func estimatedRecordCount(afterFirst count: Int) -> Int {
-        reader.bytesRead > 0 ? Int(Double(count) * Double(reader.fileSize) / Double(reader.bytesRead)) : count
-    }
+    /// Bytes of the file on disk read so far.
+    package var bytesRead: Int64 { reader.bytesRead }
 
-    /// The progress after `recordCount` records were saved.
-    package func progress(recordCount: Int, lastRecordName: String?, since start: Date) -> RecordImporter.Progress {
-        RecordImporter.Progress(
-            recordCount: recordCount, lastRecordName: lastRecordName, bytesRead: reader.bytesRead,
-            totalBytes: reader.fileSize, elapsed: Date().timeIntervalSince(start))
-    }
+    /// The size of the file on disk, in bytes (0 when it cannot be read).
+    package var fileSize: Int64 { reader.fileSize }
 
     /// The next batch of at most the importer's batch size; nil at the end of the file.
     package mutating func next() throws(RecordStoreError) -> [Record]? {

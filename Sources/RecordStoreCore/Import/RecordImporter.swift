@@ -147,7 +147,8 @@ public struct RecordImporter: Sendable {
 
     /// Imports a file through the `async` API, which every engine answers (a PostgreSQL store
     /// answers only this one); `progress` is called after each committed batch. Reading the file
-    /// is blocking I/O: each batch is read off the cooperative pool. An engine that can defer its
+    /// is blocking I/O: each batch is read off the cooperative pool, on a thread of its own, while
+    /// the batch before it is saved (``PrefetchedRecordBatches``). An engine that can defer its
     /// index upkeep during a bulk load (SQLite, PostgreSQL) builds the indexes of a new or small record type
     /// in one pass at the end.
     ///
@@ -157,7 +158,8 @@ public struct RecordImporter: Sendable {
     public func importFile(
         at path: String, into store: Store, progress: @Sendable (Progress) -> Void = { _ in }
     ) async throws(RecordStoreError) -> Summary {
-        let batches = try await BlockingWork.run { () throws(RecordStoreError) in SendableBatches(try RecordFileBatches(path: path, importer: self)) }
+        // The next batch is read on a thread of its own while this one is saved.
+        let batches = try await BlockingWork.run { () throws(RecordStoreError) in PrefetchedRecordBatches(try RecordFileBatches(path: path, importer: self)) }
         let start = Date()
         if let justInTimeIndexes {
             let existing = try await store.schema(for: recordType)
@@ -172,15 +174,17 @@ public struct RecordImporter: Sendable {
         var knownZones: Set<ZoneID> = [.default]
         var bulkLoadStarted = false
         do throws(RecordStoreError) {
-            while let batch = try await BlockingWork.run({ () throws(RecordStoreError) in try batches.next() }) {
+            while let batch = try await batches.next() {
                 if !bulkLoadStarted {
-                    try await store.engine.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch.count))
+                    try await store.engine.beginBulkLoad(of: recordType, incoming: batches.estimatedRecordCount(afterFirst: batch))
                     bulkLoadStarted = true
                 }
-                for zone in Self.newZones(in: batch, known: &knownZones) { try await store.createZone(zone) }
-                try await save(batch, into: store)
-                count += batch.count
-                progress(batches.progress(recordCount: count, lastRecordName: batch.last?.recordID.recordName, since: start))
+                for zone in Self.newZones(in: batch.records, known: &knownZones) { try await store.createZone(zone) }
+                try await save(batch.records, into: store)
+                count += batch.records.count
+                progress(Progress(
+                    recordCount: count, lastRecordName: batch.records.last?.recordID.recordName, bytesRead: batch.bytesRead,
+                    totalBytes: batches.fileSize, elapsed: Date().timeIntervalSince(start)))
             }
         } catch {
             // A failed import leaves the batches it committed, indexed.
@@ -191,28 +195,6 @@ public struct RecordImporter: Sendable {
         if bulkLoadStarted { try await store.engine.finishBulkLoad(progress: indexProgress) }
         try await store.optimize()
         return Summary(recordCount: count, elapsed: Date().timeIntervalSince(start))
-    }
-
-    /// The batch reader, handed between the cooperative pool and the blocking work one call at
-    /// a time (never two at once).
-    private final class SendableBatches: @unchecked Sendable {
-        private var batches: RecordFileBatches
-
-        package init(_ batches: RecordFileBatches) {
-            self.batches = batches
-        }
-
-        package func next() throws(RecordStoreError) -> [Record]? {
-            try batches.next()
-        }
-
-        package func estimatedRecordCount(afterFirst count: Int) -> Int {
-            batches.estimatedRecordCount(afterFirst: count)
-        }
-
-        package func progress(recordCount: Int, lastRecordName: String?, since start: Date) -> Progress {
-            batches.progress(recordCount: recordCount, lastRecordName: lastRecordName, since: start)
-        }
     }
 
     /// A CSV cell as a value. Typed JSON cells (`{"$date":…}`, `{"$location":…}`, `[…]`, as

@@ -70,6 +70,7 @@ import PredicateLanguage
     /// and (in development mode) adds what is missing. Returns the schema changes.
     @_spi(StorageEngine) public mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
         var changes: [SchemaChange] = []
+        var known = KnownFieldAdmission()
         for index in records.indices {
             let recordType = records[index].recordType
             try Identifier.checkRecordType(recordType)
@@ -81,6 +82,9 @@ import PredicateLanguage
                 recordTypes[recordType] = RecordTypeSchema(name: recordType)
                 changes.append(.addedRecordType(recordType))
             }
+            if known.admit(&records[index], in: self) { continue }
+            let changeCount = changes.count
+            defer { if changes.count != changeCount { known.forget() } }
             for fieldName in records[index].fields.keys.sorted() {
                 guard let value = records[index].fields[fieldName] else { continue }
                 if value.isNull {

@@ -39,7 +39,13 @@ extension SQLExecutor {
                     [.integer(position), key] + chunk.map(SQLValue.text), dialect: dialect))
             }
             let created = entries.filter { $0.kind == .created }.map(\.recordID.recordName)
-            for chunk in Self.chunks(created) {
+            // A zone without tombstones (any import into a fresh zone) has none to remove.
+            var hasTombstones = false
+            if !created.isEmpty {
+                hasTombstones = try await connection.firstRow(SQLStatement(
+                    "SELECT 1 FROM \(table(TableLayout.tombstonesTable)) WHERE zone = ? LIMIT 1", [key], dialect: dialect)) { _ in true } != nil
+            }
+            for chunk in Self.chunks(created) where hasTombstones {
                 try await connection.execute(SQLStatement(
                     "DELETE FROM \(table(TableLayout.tombstonesTable)) WHERE zone = ? AND recordName IN (\(Self.placeholders(chunk.count)))",
                     [key] + chunk.map(SQLValue.text), dialect: dialect))

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import PredicateLanguage
+@_spi(StorageEngine) import RecordStoreCore
+import RecordStoreSQL
+
+/// How the rows of one record type are written: the table's columns in the order the insert
+/// binds them (the metadata, then per field its value, its spelling column, its derived columns
+/// and, for a location, its latitude and longitude), the side tables each field feeds (list
+/// members, R*Tree, full text), and the statements' texts. ``SQLiteRecordWriter`` builds one per
+/// record type and save, so that each record is only its values, bound in place.
+///
+/// ```swift
+/// let layout = SQLiteRowLayout(schema)
+/// var values: [DatabaseValue] = []
+/// layout.appendRowValues(of: record, to: &values)   // values.count == layout.columns.count
+/// try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values))
+/// ```
+struct SQLiteRowLayout {
+    /// One field and what its value feeds.
+    struct Field {
+        /// The field as the schema declares it.
+        let schema: FieldSchema
+        /// Whether it has a spelling column (``StoredSpelling``).
+        let hasSpelling: Bool
+        /// Its derived columns, in column order (``DerivedColumn/columns(for:)``).
+        let derived: [DerivedColumn]
+        /// Whether it is a location (its latitude and longitude have columns of their own).
+        let isLocation: Bool
+        /// Whether its list members go to the list table (a queryable list).
+        let writesMembers: Bool
+        /// Its R*Tree's insert, for an indexed location field.
+        let locationIndexInsertSQL: String?
+        /// Whether its strings go to the full-text document.
+        let isSearchable: Bool
+    }
+
+    /// The record type.
+    let recordType: String
+    /// The fields, in the schema's order.
+    let fields: [Field]
+    /// The table's written columns, in binding order (unquoted).
+    let columns: [String]
+    /// Inserts a row: every column of ``columns``.
+    let insertSQL: String
+    /// Updates a row in place: every column of ``columns``, then the row's `rowid`.
+    let updateSQL: String
+    /// Inserts a row's full-text document, when the type has searchable fields.
+    let fullTextInsertSQL: String?
+    /// Whether any field's members go to the list table.
+    let writesMembers: Bool
+    /// The list table.
+    let listTable: SQLiteListTable
+
+    private static func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
+
+    /// The layout of a record type as its schema stands.
+    init(_ schema: RecordTypeSchema) {
+        recordType = schema.name
+        let table = Self.quote(TableLayout.recordTable(schema.name))
+        var columns = [TableLayout.zoneColumn, TableLayout.recordNameColumn, TableLayout.creationDateColumn,
+                       TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
+        var fields: [Field] = []
+        for field in schema.fields {
+            let layout = Field(
+                schema: field, hasSpelling: StoredSpelling.hasColumn(field), derived: DerivedColumn.columns(for: field),
+                isLocation: field.type == .location, writesMembers: field.type.isList && field.isQueryable,
+                locationIndexInsertSQL: field.type == .location && field.isIndexed
+                    ? "INSERT INTO \(Self.quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) VALUES (?, ?, ?, ?, ?)" : nil,
+                isSearchable: field.isSearchable)
+            columns.append(field.name)
+            if layout.hasSpelling { columns.append(TableLayout.spellingColumn(field.name)) }
+            columns += layout.derived.map { TableLayout.derivedColumn(field.name, $0) }
+            if layout.isLocation { columns += [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] }
+            fields.append(layout)
+        }
+        self.fields = fields
+        self.columns = columns
+        insertSQL = "INSERT INTO \(table) (\(columns.map(Self.quote).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        updateSQL = "UPDATE \(table) SET \(columns.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+        fullTextInsertSQL = fields.contains(where: \.isSearchable)
+            ? "INSERT INTO \(Self.quote(SQLiteLayout.fullTextTable(schema.name))) (rowid, body) VALUES (?, ?)" : nil
+        writesMembers = fields.contains(where: \.writesMembers)
+        listTable = SQLiteListTable(recordType: schema.name)
+    }
+
+    /// Appends the values of a record's row, one per column of ``columns``, in their order:
+    /// strings in NFC with the client's spelling beside them, lists as typed JSON (so reading a
+    /// record needs no side-table query; the list table holds queryable members again, indexed).
+    func appendRowValues(of record: Record, to values: inout [DatabaseValue]) {
+        values.append(TableLayout.zoneKey(record.recordID.zoneID).databaseValue)
+        values.append(record.recordID.recordName.databaseValue)
+        values.append((record.creationDate?.timeIntervalSinceReferenceDate).databaseValue)
+        values.append((record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue)
+        values.append(record.recordChangeTag.databaseValue)
+        for field in fields {
+            let value = record.fields[field.schema.name] ?? .null
+            if case .list = value {
+                values.append(value.jsonText().databaseValue)
+            } else {
+                values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
+            }
+            if field.hasSpelling { values.append(SQLiteValueConversion.databaseValue(StoredSpelling.value(of: value))) }
+            for derived in field.derived {
+                values.append(SQLiteValueConversion.databaseValue(derived.value(of: value)))
+            }
+            if field.isLocation {
+                if case .location(let location) = value {
+                    values.append(location.latitude.databaseValue)
+                    values.append(location.longitude.databaseValue)
+                } else {
+                    values.append(.null)
+                    values.append(.null)
+                }
+            }
+        }
+    }
+
+    /// The full-text document of a record: the tokens of its searchable strings, in field
+    /// order, separated by spaces; nil when it has none.
+    func fullTextDocument(of record: Record) -> String? {
+        var document = ""
+        for field in fields where field.isSearchable {
+            guard case .string(let text)? = record.fields[field.schema.name] else { continue }
+            for token in FullTextTokenizer.tokens(text) {
+                if !document.isEmpty { document.append(" ") }
+                document.append(token)
+            }
+        }
+        return document.isEmpty ? nil : document
+    }
+}
