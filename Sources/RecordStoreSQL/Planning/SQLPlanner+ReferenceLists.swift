@@ -41,9 +41,9 @@ extension SQLPlanner {
             + "WHERE t.\(dialect.quote(TableLayout.zoneColumn)) = ? AND "
         let arguments = fieldArguments + [.text(referencePrefix(planning)), .text(TableLayout.zoneKey(planning.zone))] + test.arguments
         if comparison.modifier == .all {
-            return .exact("\(row) NOT IN \(passing)NOT (\(test.sql)))", arguments)
+            return .exact("\(row) NOT IN \(passing)NOT (\(test.sql))))", arguments)
         }
-        return .exact("\(row) IN \(passing)\(test.sql))", arguments)
+        return .exact("\(row) IN \(passing)\(test.sql)))", arguments)
     }
 
     /// An inverse to-many whose inverse is a reference list on the destination (Employee's
@@ -69,7 +69,7 @@ extension SQLPlanner {
                   let argument = Self.countArgument(constant) else { return .residualOnly }
             let member = { (name: String) in "\(self.memberAlias).\(self.dialect.quote(name))" }
             return .exact(
-                "(SELECT count(*) FROM \(members.table) AS l JOIN \(table) AS \(memberAlias) ON \(member(dialect.rowIdentifier)) = l.record "
+                "(SELECT count(*) FROM \(members.table) AS l JOIN \(table) AS \(memberAlias) ON \(memberAlias).\(dialect.rowIdentifier) = l.record "
                     + "WHERE \(fieldTest)l.value = \(ownReference) AND \(member(TableLayout.zoneColumn)) = \(column(TableLayout.zoneColumn))) \(symbol) ?",
                 fieldArguments + [.text(referencePrefix(planning)), argument])
         }
@@ -79,9 +79,9 @@ extension SQLPlanner {
             + "WHERE t.\(dialect.quote(TableLayout.zoneColumn)) = ? AND "
         let arguments = [SQLValue.text(referencePrefix(planning))] + fieldArguments + [.text(TableLayout.zoneKey(planning.zone))] + test.arguments
         if comparison.modifier == .all {
-            return .exact("\(ownReference) NOT IN \(listing)NOT (\(test.sql)))", arguments)
+            return .exact("\(ownReference) NOT IN \(listing)NOT (\(test.sql))))", arguments)
         }
-        return .exact("\(ownReference) IN \(listing)\(test.sql))", arguments)
+        return .exact("\(ownReference) IN \(listing)\(test.sql)))", arguments)
     }
 
     /// `employees CONTAINS %@` or `%@ IN employees` with a reference, over an inverse to-many
@@ -116,7 +116,7 @@ extension SQLPlanner {
             let fieldTest = members.sharedByFields ? "l.field = ? AND " : ""
             let fieldArguments: [SQLValue] = members.sharedByFields ? [.text(inverse)] : []
             return .exact(
-                "EXISTS (SELECT 1 \(found) AND EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(member(dialect.rowIdentifier)) "
+                "EXISTS (SELECT 1 \(found) AND EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(memberAlias).\(dialect.rowIdentifier) "
                     + "AND \(fieldTest)l.value = \(ownReference)))",
                 [.text(reference.recordName)] + fieldArguments + [.text(referencePrefix(planning))])
         default:

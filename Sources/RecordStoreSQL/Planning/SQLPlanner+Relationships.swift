@@ -196,7 +196,7 @@ extension SQLPlanner {
         let member = { (name: String) in "\(self.memberAlias).\(self.dialect.quote(name))" }
         return (
             "FROM \(table) AS \(memberAlias) WHERE \(member(TableLayout.zoneColumn)) = \(column(TableLayout.zoneColumn)) "
-                + "AND \(member(inverse)) = ? || \(column(TableLayout.recordNameColumn))",
+                + "AND \(member(inverse)) IS NOT NULL AND \(member(inverse)) = ? || \(column(TableLayout.recordNameColumn))",
             [.text(referencePrefix(planning))]
         )
     }

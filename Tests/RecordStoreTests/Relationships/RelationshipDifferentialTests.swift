@@ -129,24 +129,26 @@ struct RelationshipDifferentialTests {
             case 8:
                 let employee = "e\(random.next() % 200)"
                 entry = pick([
-                    ("Department", "employees CONTAINS %@ '\(employee)'"), ("Department", "%@ IN employees '\(employee)'"),
-                    ("Employee", "projects CONTAINS %@ 'p\(random.next() % 60)'"),
+                    ("Department", "employees CONTAINS %@|\(employee)"), ("Department", "%@ IN employees|\(employee)"),
+                    ("Employee", "projects CONTAINS %@|p\(random.next() % 60)"),
                 ])
             default:
                 entry = ("Employee", "department.name \(pick(["==", "!=", "BEGINSWITH", "<"])) '\(pick(["Sales", "Ops", "R", "M"]))'")
             }
-            if random.next() % 4 == 0 { entry.1 = "NOT (\(entry.1))" }
+            if random.next() % 4 == 0 {
+                let parts = entry.1.split(separator: "|", maxSplits: 1)
+                entry.1 = "NOT (\(parts[0]))" + (parts.count > 1 ? "|\(parts[1])" : "")
+            }
             predicates.append(entry)
         }
         return predicates
     }
 
-    /// A predicate of the list: `%@ 'name'` stands for a reference to the record `name`.
+    /// A predicate of the list: after a `|`, the name of the record whose reference `%@` stands for.
     static func predicate(_ format: String) throws -> FormatPredicate {
-        guard let marker = format.range(of: #"%@ '[a-z0-9]+'"#, options: .regularExpression) else { return try FormatPredicate(format: format) }
-        let name = format[marker].dropFirst(4).dropLast()
-        let text = format.replacingCharacters(in: marker, with: "%@")
-        return try FormatPredicate(format: text, argumentArray: [.reference(Reference(recordName: String(name)))])
+        let parts = format.split(separator: "|", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return try FormatPredicate(format: format) }
+        return try FormatPredicate(format: parts[0], argumentArray: [.reference(Reference(recordName: parts[1]))])
     }
 
     /// The sorts compared (each over every employee): by a to-one's field, at two levels, descending.
