@@ -84,6 +84,7 @@ struct RelationshipsSection: BenchmarkSection {
             let plan = try await store.explain(ofType: query.recordType, matching: predicate)
             report.note("plan: " + plan.queryPlanDetails.joined(separator: "; "))
         }
+        try await measureWalkedForms(report: report, store: store, queue: queue, prefix: prefix)
         try measurePrefetching(store: store, report: report)
     }
 

@@ -86,6 +86,12 @@ struct PostgresDialect: SQLDialect {
         nil
     }
 
+    /// The message and the value as an integer, which fails (22P02, the text in the message); a
+    /// constant would fail when PostgreSQL folds it, before any row is read.
+    func refusal(depending expression: String) -> String? {
+        "CAST(? || CAST(\(expression) AS text) AS integer) = 0"
+    }
+
     func containsCondition(_ expression: String) -> String {
         "strpos(\(expression), ?) > 0"
     }

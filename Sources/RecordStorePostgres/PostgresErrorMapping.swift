@@ -57,6 +57,7 @@ enum PostgresErrorMapping {
 
     private static func storeError(_ error: PSQLError, server: String) -> RecordStoreError {
         let message = error.serverInfo?[.message]
+        if let message, let refusal = RelationshipWalkRefusal.error(in: message) { return refusal }
         if let state = sqlState(error) {
             switch state {
             case "28P01", "28000":

@@ -59,6 +59,11 @@ struct SQLiteDialect: SQLDialect {
         return .exact("query_test(?, \(typeCode), \(value))", [.integer(number)])
     }
 
+    /// `query_refuse`, which throws its message (``SQLiteFunctions``); none without callbacks.
+    func refusal(depending expression: String) -> String? {
+        registry == nil ? nil : "query_refuse(?, \(expression)) = 0"
+    }
+
     func distance(latitude: String, longitude: String) -> String? {
         registry == nil ? nil : "query_distance(\(latitude), \(longitude), ?, ?)"
     }

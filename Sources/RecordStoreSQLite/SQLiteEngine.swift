@@ -72,6 +72,7 @@ final class SQLiteEngine: StorageEngine {
         if let error = error as? FormatPredicateError { return .predicate(error) }
         if let error = error as? DatabaseError {
             if let evaluationError = SQLiteFunctions.evaluationError(in: error) { return .predicate(evaluationError) }
+            if let refusal = RelationshipWalkRefusal.error(in: error.message ?? "") { return refusal }
             return .storage(error.message ?? error.description)
         }
         if error is CancellationError { return .cancelled }

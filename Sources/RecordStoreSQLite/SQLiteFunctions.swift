@@ -20,7 +20,7 @@ enum SQLiteFunctions {
         return .evaluation(String(message.dropFirst(evaluationErrorMarker.count)))
     }
 
-    /// Registers `query_test`, `query_distance` and the `query_*` sort collations.
+    /// Registers `query_test`, `query_refuse`, `query_distance` and the `query_*` sort collations.
     static func register(in db: Database, registry: ComparisonTestRegistry) {
         db.add(function: DatabaseFunction("query_test", argumentCount: 3, pure: true) { arguments in
             guard let number = Int64.fromDatabaseValue(arguments[0]),
@@ -34,6 +34,11 @@ enum SQLiteFunctions {
                 // SQLite carries only a message: the marker lets the engine give back the typed error.
                 throw DatabaseError(resultCode: .SQLITE_ERROR, message: evaluationErrorMarker + error.description)
             }
+        })
+        // A walk refused while the statement runs (``RelationshipWalkRefusal``): its message, and the value it depends on.
+        db.add(function: DatabaseFunction("query_refuse", argumentCount: 2, pure: false) { arguments in
+            let message = String.fromDatabaseValue(arguments[0]) ?? RelationshipWalkRefusal.marker
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: message + " " + arguments[1].description)
         })
         db.add(function: DatabaseFunction("query_distance", argumentCount: 4, pure: true) { arguments in
             guard let latitude = Double.fromDatabaseValue(arguments[0]),

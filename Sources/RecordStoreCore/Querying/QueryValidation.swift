@@ -25,8 +25,9 @@ import PredicateLanguage
     /// exist, a sort cannot work, or (in production mode) a field lacks the index the query needs.
     @discardableResult
     /// With `allowsRelationshipWalks` (an engine that plans walks), an inverse to-many's name is
-    /// accepted like a field, and a sort through a relationship is
-    /// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)``; otherwise both are unknown fields.
+    /// accepted like a field, and a sort through a relationship is left to the engine's planner
+    /// (which orders by it or throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)``);
+    /// otherwise both are unknown fields.
     @_spi(StorageEngine) public static func check(
         _ specification: QuerySpecification, catalog: SchemaCatalog, allowsRelationshipWalks: Bool = false
     ) throws(RecordStoreError) -> RecordTypeSchema {
@@ -37,7 +38,7 @@ import PredicateLanguage
         for sort in specification.sorts {
             if allowsRelationshipWalks, let first = sort.key.split(separator: ".").first.map(String.init), sort.key.contains("."),
                catalog.walkableRelationship(first, of: schema.name) != nil {
-                throw .relationshipWalkNotPlanned(first, recordType: schema.name)
+                continue
             }
             try check(sort, schema: schema, mode: specification.mode)
         }

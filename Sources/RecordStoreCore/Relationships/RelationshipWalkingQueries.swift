@@ -75,11 +75,13 @@ package struct RelationshipWalkingQueries: Sendable {
         }
     }
 
-    /// The query split for walking in Swift before the engine sees it: when a key (a sort, a
-    /// group) walks, or when the engine plans no walks and the predicate may walk on its face.
+    /// The query split for walking in Swift before the engine sees it: when the engine plans no
+    /// walks and a key (a sort, a group) or the predicate may walk on its face. An engine that
+    /// plans walks gets the query first, sorts and groups included, and refuses what it cannot plan.
     private func walkingQuery(_ query: QuerySpecification, keys: [String]) async throws(RecordStoreError) -> RelationshipQuery? {
+        guard !base.plansRelationshipWalks else { return nil }
         let keysWalk = keys.contains { $0.contains(".") }
-        guard keysWalk || (!base.plansRelationshipWalks && RelationshipQuery.mayWalk(query.predicate)) else { return nil }
+        guard keysWalk || RelationshipQuery.mayWalk(query.predicate) else { return nil }
         return try RelationshipQuery(query, catalog: await base.catalog(), keys: keys)
     }
 

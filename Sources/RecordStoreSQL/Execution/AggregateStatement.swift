@@ -15,12 +15,19 @@ package struct AggregateStatement {
     /// (nil: a number the database computed).
     private let columns: [(name: String, type: FieldType?)]
 
-    /// The statement for a prepared query (whose plan has no residual).
-    package init(_ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], dialect: any SQLDialect) {
+    /// The statement for a prepared query (whose plan has no residual). A key through a to-one
+    /// (`department.name`) reads the referenced record's value (``PreparedQuery/walkedValue(_:)``);
+    /// throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` for one SQL does not read.
+    package init(_ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], dialect: any SQLDialect) throws(RecordStoreError) {
         let schema = prepared.schema
-        func columnAndType(_ key: String) -> (String, FieldType)? {
+        var selectionArguments: [SQLValue] = []
+        func columnAndType(_ key: String) throws(RecordStoreError) -> (String, FieldType)? {
             if let metadata = MetadataField(rawValue: key) {
                 return ("t.\(dialect.quote(TableLayout.column(metadata)))", metadata.fieldType)
+            }
+            if let walked = try prepared.walkedValue(key) {
+                selectionArguments += walked.arguments
+                return (walked.sql, walked.type)
             }
             guard let field = schema.field(named: key) else { return nil }
             let column = "t.\(dialect.quote(field.name))"
@@ -30,16 +37,17 @@ package struct AggregateStatement {
         var groupTerms: [String] = []
         var columns: [(name: String, type: FieldType?)] = []
         for key in groupBy {
-            let known = columnAndType(key)
+            let known = try columnAndType(key)
             let (expression, type) = known ?? ("NULL", .string)
             selections.append(expression)
             // A key that names no field groups nothing (every row has null there); SQL
-            // databases other than SQLite refuse a constant in GROUP BY.
-            if known != nil { groupTerms.append(expression) }
+            // databases other than SQLite refuse a constant in GROUP BY. Groups are named by
+            // their position in the select list, which holds each expression's arguments once.
+            if known != nil { groupTerms.append("\(selections.count)") }
             columns.append((key, type))
         }
         for aggregate in aggregates {
-            let (expression, type) = columnAndType(aggregate.key) ?? ("NULL", .string)
+            let (expression, type) = try columnAndType(aggregate.key) ?? ("NULL", .string)
             switch aggregate.function {
             case .count: selections.append("COUNT(\(expression))"); columns.append((aggregate.name, nil))
             case .sum: selections.append("SUM(\(expression))"); columns.append((aggregate.name, nil))
@@ -51,7 +59,7 @@ package struct AggregateStatement {
         let (from, arguments) = prepared.fromClause(dialect: dialect)
         var sql = "SELECT \(selections.joined(separator: ", ")) \(from)"
         if !groupTerms.isEmpty { sql += " GROUP BY \(groupTerms.joined(separator: ", "))" }
-        statement = SQLStatement(sql, arguments, dialect: dialect)
+        statement = SQLStatement(sql, selectionArguments + arguments, dialect: dialect)
         self.columns = columns
     }
 

@@ -39,6 +39,33 @@ package struct PreparedQuery {
             try fallBackToScan()
         }
         try Self.checkNoWalk(in: plan.residual, schema: schema, catalog: catalog)
+        try checkWalkedSorts()
+    }
+
+    /// Throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` when a sort walks a
+    /// relationship that SQL does not order by (the executor could only sort by the row), and
+    /// for a page after a keyset position (whose values were read from the records themselves,
+    /// which lack the walked ones: the walk in Swift pages as the memory engine does).
+    private func checkWalkedSorts() throws(RecordStoreError) {
+        for sort in specification.sorts {
+            guard let walked = planner.walkedKey(sort.key) else { continue }
+            guard plan.ordersInSQL, specification.after == nil, case .expression = planner.orderExpression(sort) else {
+                throw .relationshipWalkNotPlanned(walked.relationship, recordType: schema.name)
+            }
+        }
+    }
+
+    /// The value of a key (a group-by or aggregate key) as `SELECT` reads it when the key walks
+    /// a to-one (`department.name`), with its arguments and type; nil when it walks nothing.
+    /// Throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` when it walks a
+    /// relationship SQL does not read, or when the evaluator checks a residual on the rows (the
+    /// rows it reads then lack the walked values).
+    package func walkedValue(_ key: String) throws(RecordStoreError) -> (sql: String, arguments: [SQLValue], type: FieldType)? {
+        guard let walked = planner.walkedKey(key) else { return nil }
+        guard plan.residual == nil, let value = planner.relationshipValue(key) else {
+            throw .relationshipWalkNotPlanned(walked.relationship, recordType: schema.name)
+        }
+        return value
     }
 
     /// Throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` when the residual

@@ -100,6 +100,8 @@ extension SQLExecutor {
     ) async throws -> [[String: Value]] {
         guard let prepared = try await prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
         guard prepared.plan.residual == nil else {
+            // The rows read lack the walked values: a key that walks is refused (and walked in Swift).
+            for key in groupBy + aggregates.map(\.key) { _ = try prepared.walkedValue(key) }
             return try await aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
         }
         return try await aggregate(prepared, groupBy: groupBy, aggregates: aggregates, on: connection)
@@ -109,7 +111,7 @@ extension SQLExecutor {
     package func aggregate<Connection: SQLConnection>(
         _ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
-        let aggregate = AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
+        let aggregate = try AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
         var rows: [[String: Value]] = []
         try await connection.forEachRow(aggregate.statement) { row in
             rows.append(aggregate.dictionary(from: row))

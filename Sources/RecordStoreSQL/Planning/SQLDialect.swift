@@ -53,6 +53,12 @@ package protocol SQLDialect: Sendable {
     /// value (through a function calling back into Swift), true or false, never null; nil
     /// when the database cannot call Swift. `predicate` is the placeholder of its number.
     func comparisonTest(_ predicate: FormatPredicate, typeCode: Int, value: String) throws(RecordStoreError) -> SQLCondition?
+    /// A condition that, when evaluated, fails the statement with an error whose message holds
+    /// the one bound string (a ``RelationshipWalkRefusal/message(relationship:recordType:)``);
+    /// `expression` is a value of the row it depends on, so that the database cannot evaluate it
+    /// before the row is read. Nil when the database cannot fail a statement on purpose (the
+    /// planner then plans nothing that needs it).
+    func refusal(depending expression: String) -> String?
     /// The great-circle distance in meters, exactly as the evaluator computes it, from columns
     /// of latitude and longitude to two bound values; nil when the database cannot.
     func distance(latitude: String, longitude: String) -> String?

@@ -20,6 +20,7 @@ extension SQLPlanner {
         if let metadata = MetadataField(rawValue: sort.key) {
             return ordered(column(TableLayout.column(metadata)), type: metadata.fieldType, comparison: sort.comparison)
         }
+        if let walked = relationshipOrderExpression(sort) { return walked }
         guard let field = schema?.field(named: sort.key) else { return .constant }
         if let origin = sort.distanceOrigin {
             guard let distance = dialect.distance(

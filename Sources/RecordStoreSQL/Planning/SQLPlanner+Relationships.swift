@@ -35,6 +35,10 @@ extension SQLPlanner {
         guard let planning = relationshipPlanning, mayWalk(comparison) else { return nil }
         var analyzer = RelationshipWalkAnalyzer(catalog: planning.catalog, recordType: recordType)
         guard (try? analyzer.rewrite(.comparison(comparison))) != nil, analyzer.relationshipUses > 0 else { return nil }
+        if let membership = inverseMembershipCondition(comparison, planning: planning) { return membership }
+        if case .member(.subquery(let collection, let variable, let predicate), "@count") = comparison.left {
+            return try subqueryCountCondition(comparison, collection: collection, variable: variable, predicate: predicate, planning: planning)
+        }
         guard case .keyPath(let path) = comparison.left, case .constant(let constant) = comparison.right else { return .residualOnly }
         let components = path.split(separator: ".", maxSplits: 1).map(String.init)
         guard components.count == 2, let relationship = schema?.relationship(named: components[0]),
@@ -44,15 +48,21 @@ extension SQLPlanner {
         case .toOne:
             return try toOneCondition(comparison, field: relationship.name, destination: destination, rest: rest, planning: planning)
         case .toMany(let inverse):
+            if destination.field(named: inverse)?.type == .list(.reference) {
+                return try listedInverseCondition(comparison, destination: destination, inverse: inverse, rest: rest, planning: planning)
+            }
             guard destination.field(named: inverse)?.type == .reference else { return .residualOnly }
             if rest == "@count" {
                 guard comparison.modifier == .direct, comparison.options.isEmpty else { return .residualOnly }
                 return countCondition(comparison.operator, constant, destination: destination, inverse: inverse, planning: planning)
             }
+            if let aggregate = MemberAggregate(path: rest) {
+                return aggregateCondition(comparison, aggregate, destination: destination, inverse: inverse, planning: planning)
+            }
             guard comparison.modifier != .direct else { return .residualOnly }
             return try anyOrAllCondition(comparison, destination: destination, inverse: inverse, rest: rest, planning: planning)
         case .referenceList:
-            return .residualOnly
+            return try referenceListCondition(comparison, field: relationship.name, destination: destination, rest: rest, planning: planning)
         }
     }
 
@@ -66,20 +76,25 @@ extension SQLPlanner {
         return false
     }
 
-    /// A planner for a relationship's destination, reading the same zone.
-    private func destinationPlanner(_ destination: RecordTypeSchema, planning: RelationshipPlanning) -> SQLPlanner {
+    /// A planner for a relationship's destination, reading the same zone, whose rows are `alias`
+    /// (`t` in an uncorrelated subquery of their own, another in a correlated one).
+    func destinationPlanner(_ destination: RecordTypeSchema, planning: RelationshipPlanning, alias: String = "t") -> SQLPlanner {
         var planner = SQLPlanner(dialect: dialect, schema: destination, recordType: destination.name)
         planner.relationshipPlanning = planning
+        planner.alias = alias
         return planner
     }
 
+    /// A column of the table an uncorrelated subquery reads as `t` (whatever this planner's alias).
+    private func subqueryColumn(_ name: String) -> String { "t.\(dialect.quote(name))" }
+
     /// The stored reference of a record of the zone without its record name: `12:_defaultZone`.
-    private func referencePrefix(_ planning: RelationshipPlanning) -> String {
+    func referencePrefix(_ planning: RelationshipPlanning) -> String {
         StoredValueEncoding.encodeReference(Reference(recordName: "", zoneName: planning.zone.zoneName))
     }
 
     /// The answer of a comparison whose left side reads `value`.
-    private func answer(_ comparison: ComparisonPredicate, for value: Value) -> Bool? {
+    func answer(_ comparison: ComparisonPredicate, for value: Value) -> Bool? {
         var probe = comparison
         probe.left = .keyPath("value")
         guard let compiled = try? CompiledPredicate(.comparison(probe)) else { return nil }
@@ -96,8 +111,8 @@ extension SQLPlanner {
         guard condition.isExact, let test = condition.sql else { return .residualOnly }
         let reference = column(field)
         let table = dialect.quote(TableLayout.recordTable(destination.name))
-        let name = column(TableLayout.recordNameColumn)
-        let zone = column(TableLayout.zoneColumn)
+        let name = subqueryColumn(TableLayout.recordNameColumn)
+        let zone = subqueryColumn(TableLayout.zoneColumn)
         let arguments = [SQLValue.text(referencePrefix(planning)), .text(TableLayout.zoneKey(planning.zone))] + condition.arguments
         if nilAnswer {
             // Nil (no reference, a dangling one, another type) passes: keep what does not fail.
@@ -113,7 +128,7 @@ extension SQLPlanner {
         guard dialect.seeksListedValuesInOwnSubquery else { return .exact(listed, arguments) }
         let own = dialect.quote(TableLayout.recordTable(recordType))
         return .exact(
-            "\(row) IN (SELECT \(row) FROM \(own) AS t WHERE \(zone) = ? AND \(reference) IN "
+            "\(row) IN (SELECT t.\(dialect.rowIdentifier) FROM \(own) AS t WHERE \(zone) = ? AND \(subqueryColumn(field)) IN "
                 + "(SELECT ? || \(name) FROM \(table) AS t WHERE \(zone) = ? AND \(test)))",
             [.text(TableLayout.zoneKey(planning.zone))] + arguments)
     }
@@ -123,10 +138,10 @@ extension SQLPlanner {
     private func inverseSelection(_ inverse: String, planning: RelationshipPlanning) -> (select: String, test: String, arguments: [SQLValue]) {
         let prefix = referencePrefix(planning)
         let length = prefix.unicodeScalars.count
-        let reference = column(inverse)
+        let reference = subqueryColumn(inverse)
         return (
             "substr(\(reference), \(length + 1))",
-            "\(column(TableLayout.zoneColumn)) = ? AND \(reference) IS NOT NULL AND substr(\(reference), 1, \(length)) = ?",
+            "\(subqueryColumn(TableLayout.zoneColumn)) = ? AND \(reference) IS NOT NULL AND substr(\(reference), 1, \(length)) = ?",
             [.text(TableLayout.zoneKey(planning.zone)), .text(prefix)]
         )
     }
@@ -166,13 +181,26 @@ extension SQLPlanner {
             return .residualOnly
         }
         let symbol = operation == .notEqualTo ? "<>" : operation == .equalTo ? "=" : operation.symbol
-        let table = dialect.quote(TableLayout.recordTable(destination.name))
         // Correlated: one seek of the reference's `(zone, field)` index per record; a record
-        // with no member counts 0. The members' alias is `m`, since `t` is this record.
-        let member = { (name: String) in "m.\(self.dialect.quote(name))" }
-        return .exact(
-            "(SELECT count(*) FROM \(table) AS m WHERE \(member(TableLayout.zoneColumn)) = \(column(TableLayout.zoneColumn)) "
-                + "AND \(member(inverse)) = ? || \(column(TableLayout.recordNameColumn))) \(symbol) ?",
-            [.text(referencePrefix(planning)), argument])
+        // with no member counts 0.
+        let members = memberRows(destination: destination, inverse: inverse, planning: planning)
+        return .exact("(SELECT count(*) \(members.from)) \(symbol) ?", members.arguments + [argument])
     }
+
+    /// The members of this record's inverse to-many, for a correlated subquery:
+    /// `FROM "Employee" AS t_m WHERE t_m."$zone" = t."$zone" AND t_m."department" = ? || t."$recordName"`,
+    /// which one seek of the inverse reference's `(zone, field)` index reads. The members'
+    /// alias (``memberAlias``) differs from this record's, which the condition reads.
+    func memberRows(destination: RecordTypeSchema, inverse: String, planning: RelationshipPlanning) -> (from: String, arguments: [SQLValue]) {
+        let table = dialect.quote(TableLayout.recordTable(destination.name))
+        let member = { (name: String) in "\(self.memberAlias).\(self.dialect.quote(name))" }
+        return (
+            "FROM \(table) AS \(memberAlias) WHERE \(member(TableLayout.zoneColumn)) = \(column(TableLayout.zoneColumn)) "
+                + "AND \(member(inverse)) IS NOT NULL AND \(member(inverse)) = ? || \(column(TableLayout.recordNameColumn))",
+            [.text(referencePrefix(planning))]
+        )
+    }
+
+    /// The alias of this record's members in a correlated subquery: `t_m`, `t_m_m`, ...
+    var memberAlias: String { alias + "_m" }
 }

@@ -45,10 +45,12 @@ package struct SQLPlanner {
     }
 
     package var row: String { "\(alias).\(dialect.rowIdentifier)" }
-    /// The alias of the record table in every statement.
-    package var alias: String { "t" }
+    /// The alias of the record table: `t` in every statement, another inside a correlated
+    /// subquery on a relationship's members (whose conditions still read the outer `t`).
+    package var alias = "t"
 
-    package func column(_ name: String) -> String { "t.\(dialect.quote(name))" }
+    /// A column of the record table, under ``alias``.
+    package func column(_ name: String) -> String { "\(alias).\(dialect.quote(name))" }
 
     /// Plans a query.
     package func plan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
