@@ -55,6 +55,13 @@ import PredicateLanguage
             }
             return
         }
+        if let dot = sort.key.firstIndex(of: ".") {
+            // A key path through a field that is not a relationship: the error names its first
+            // component, as the walk's errors do.
+            let first = String(sort.key[..<dot])
+            _ = try field(first, of: schema)
+            throw .notARelationship(field: first, recordType: schema.name, keyPath: sort.key)
+        }
         let field = try field(sort.key, of: schema)
         if sort.distanceOrigin != nil {
             guard field.type == .location else {
