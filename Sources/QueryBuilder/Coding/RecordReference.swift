@@ -48,13 +48,7 @@ public struct RecordReference<Target: RecordModel>: Codable, Hashable, Sendable 
     /// #Predicate<Order> { $0.customer.name == "Alice" }   // customer.name == "Alice"
     /// ```
     public subscript<Member>(dynamicMember keyPath: KeyPath<Target, Member> & Sendable) -> Member? {
-        switch attachment {
-        case .target(let model)?: return model[keyPath: keyPath]
-        case .recorder(let recorder)?:
-            recorder.record(keyPath)
-            return nil
-        case nil: return nil
-        }
+        readTarget(through: keyPath) { $0[keyPath: keyPath] }
     }
 
     /// An optional property of the target, flattened (`delivery.order.customer` is a
@@ -65,8 +59,14 @@ public struct RecordReference<Target: RecordModel>: Codable, Hashable, Sendable 
     /// #Predicate<Delivery> { $0.order.customer?.city == "Lyon" }   // order.customer.city == "Lyon"
     /// ```
     public subscript<Member>(dynamicMember keyPath: KeyPath<Target, Member?> & Sendable) -> Member? {
+        readTarget(through: keyPath) { $0[keyPath: keyPath] }
+    }
+
+    /// What `read` gives from the prefetched target; nil without one. A probe records the key
+    /// path instead (``ReferenceAttachment/recorder(_:)``).
+    private func readTarget<Result>(through keyPath: AnyKeyPath, _ read: (Target) -> Result?) -> Result? {
         switch attachment {
-        case .target(let model)?: return model[keyPath: keyPath]
+        case .target(let model)?: return read(model)
         case .recorder(let recorder)?:
             recorder.record(keyPath)
             return nil

@@ -3,7 +3,7 @@ import RecordStore
 /// A model that declares its relationships, as a Core Data entity does: to-ones (a
 /// ``RecordReference`` property), to-manys (the inverse of another model's reference, stored
 /// nowhere on this model) and many-to-many reference lists, each with its deletion rule.
-/// ``ModelContext/defineRelationships(of:)`` puts them in the store's schema; from then on
+/// `ModelContext.defineRelationships(of:)` puts them in the store's schema; from then on
 /// predicates walk them (`ANY orders.total > 100`, `orders.@count > 5`,
 /// `#Predicate<Order> { $0.customer.name == "Alice" }`), deletions follow their rules, and
 /// queries prefetch them (``Query/prefetching(_:)``).

@@ -65,7 +65,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// Relationships whose records are read along with the matches (Core Data's
     /// `relationshipKeyPathsForPrefetching`): one read per relationship and level, not one per
     /// record. Key paths go through relationships (`department`, `department.manager`,
-    /// `employees`). ``Store/fetchPrefetched(_:)`` reads them; ``Store/fetch(_:)-ucfn`` ignores them.
+    /// `employees`). `Store.fetchPrefetched(_:)` reads them; ``Store/fetch(_:)-ucfn`` ignores them.
     ///
     /// ```swift
     /// var request = FetchRequest(entityName: "Employee")

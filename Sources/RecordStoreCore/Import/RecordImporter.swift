@@ -148,7 +148,7 @@ public struct RecordImporter: Sendable {
     /// Imports a file through the `async` API, which every engine answers (a PostgreSQL store
     /// answers only this one); `progress` is called after each committed batch. Reading the file
     /// is blocking I/O: each batch is read off the cooperative pool, on a thread of its own, while
-    /// the batch before it is saved (``PrefetchedRecordBatches``). An engine that can defer its
+    /// the batch before it is saved (`PrefetchedRecordBatches`). An engine that can defer its
     /// index upkeep during a bulk load (SQLite, PostgreSQL) builds the indexes of a new or small record type
     /// in one pass at the end.
     ///

@@ -10,7 +10,7 @@ import PredicateLanguage
 /// a named list does). The field appears in a type's schema the first time one of its records
 /// names a field, in development and production alike (it is a system field, as CloudKit's
 /// `___` fields are), and that is what tells a save to look for such records: when a record is
-/// deleted, ``DeletionRuleExpansion`` looks through each reference field of each type that has
+/// deleted, `DeletionRuleExpansion` looks through each reference field of each type that has
 /// the reserved field (by the field's index, `field IN {deleted}` or `ANY field IN {deleted}`)
 /// and deletes the records found whose reserved field names that field. A record the same save
 /// writes is judged by the caller's version, as with every deletion rule.

@@ -1,7 +1,7 @@
 import PredicateLanguage
 
 /// The records that some records' relationships reach, read together (prefetched): what
-/// ``Store/relatedRecords(of:prefetching:)`` and ``Store/fetchPrefetched(_:)`` return.
+/// `Store.relatedRecords(of:prefetching:)` and `Store.fetchPrefetched(_:)` return.
 ///
 /// Each relationship of the prefetched key paths was read once per level for all the records,
 /// as Core Data's `relationshipKeyPathsForPrefetching` fills its faults: a lookup of the
@@ -49,7 +49,7 @@ public struct RelatedRecords: Sendable {
 }
 
 /// The matches of a fetch request and the records its prefetched relationships reach: what
-/// ``Store/fetchPrefetched(_:)`` returns.
+/// `Store.fetchPrefetched(_:)` returns.
 ///
 /// ```swift
 /// var request = FetchRequest(entityName: "Employee")
