@@ -118,7 +118,7 @@ extension RelationshipsSection {
             for recordType in ["Department", "Employee"] {
                 let records = try await store.records(ofType: recordType, matching: .truePredicate)
                 for start in stride(from: 0, to: records.count, by: 5_000) {
-                    _ = try await postgres.save(Array(records[start..<min(start + 5_000, records.count)]))
+                    _ = try await postgres.save(Array(records[start..<min(start + 5_000, records.count)]), policy: .allKeys)
                 }
             }
             try await postgres.optimize()
