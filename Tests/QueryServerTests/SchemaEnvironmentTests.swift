@@ -195,7 +195,8 @@ import Testing
 
             // The development environment takes them all (its queries scan, its schema grows).
             let development = try await server.post("subscriptions/modify", ["operations": .array(operations)], environment: "development")
-            #expect(development.body["subscriptions"]?.arrayValue?.map { $0["serverErrorCode"] } == Array(repeating: nil, count: operations.count))
+            #expect(development.body["subscriptions"]?.arrayValue?.map { $0["serverErrorCode"] } == Array(repeating: nil, count: operations.count),
+                    "\(development.status) \(development.body)")
             let developmentList = try await server.send("GET", ServerHarness.path("subscriptions/list", environment: "development"))
             #expect(developmentList.body["subscriptions"]?.arrayValue?.count == operations.count)
         }

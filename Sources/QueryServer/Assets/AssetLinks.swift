@@ -44,6 +44,9 @@ struct RecordAnswerStyle: Sendable {
     var owner: String = WireRecord.ownerName
     /// The links of `ASSETID` values.
     var assetLinks: AssetLinks?
+    /// The namespace whose zone names references are written in (nil: as stored,
+    /// ``Namespace/clientValue(_:)``).
+    var namespace: Namespace?
 
     /// The server's one owner, no asset links.
     static let plain = RecordAnswerStyle()

@@ -15,7 +15,9 @@ import PredicateLanguage
 struct FilterRequest: RequestDecodable {
     let comparator: String
     let field: FieldReference
-    let value: Value
+    /// The value compared with; a reference's zone is the namespace's once the query is stored
+    /// (``RecordQueryRequest/stored(in:)``).
+    var value: Value
     /// Meters, for a comparison of the distance from a location field.
     let distance: Double?
     /// Where the filter is in the body (`query.filterBy[0]`), for the errors of its translation.

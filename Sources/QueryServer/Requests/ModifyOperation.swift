@@ -36,8 +36,9 @@ struct ModifyOperation {
     let deleteSelfFields: Set<String>
     let desiredKeys: Set<String>?
 
-    /// Checks one decoded operation of `operations` against what its type needs, in a zone.
-    init(_ operation: RecordsModifyRequest.Operation, zone: ZoneID) throws(ServerError) {
+    /// Checks one decoded operation of `operations` against what its type needs, in a zone of
+    /// a namespace (whose zone names its references take, ``Namespace/storedValue(_:path:)``).
+    init(_ operation: RecordsModifyRequest.Operation, zone: ZoneID, namespace: Namespace) throws(ServerError) {
         let place = operation.path
         let kind = operation.operationType
         self.kind = kind
@@ -50,7 +51,7 @@ struct ModifyOperation {
         }
         recordType = operation.recordType
         changeTag = operation.recordChangeTag
-        fields = operation.fields
+        fields = try namespace.storedFields(operation.fields, path: "\(place).record.fields")
         deleteSelfFields = operation.deleteSelfFields
         desiredKeys = operation.desiredKeys.map(Set.init)
         switch kind {

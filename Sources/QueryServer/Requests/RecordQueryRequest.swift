@@ -13,10 +13,10 @@ import PredicateLanguage
 /// ```
 struct RecordQueryRequest: RequestDecodable {
     let recordType: String
-    let filterBy: [FilterRequest]
+    private(set) var filterBy: [FilterRequest]
     let sortBy: [SortRequest]
     let predicate: String?
-    let arguments: [Value]
+    private(set) var arguments: [Value]
 
     init(_ object: RequestObject) throws(ServerError) {
         recordType = try object.requiredString("recordType")
@@ -24,6 +24,20 @@ struct RecordQueryRequest: RequestDecodable {
         sortBy = try object.decodeArray("sortBy") ?? []
         predicate = try object.string("predicate", "an NSPredicate format string")
         arguments = try TypedJSON.values(object, "arguments")
+    }
+
+    /// The query with its references (in `filterBy` values and `arguments`) in a namespace's
+    /// zone names, as the store keeps them (``Namespace/storedValue(_:path:)``).
+    func stored(in namespace: Namespace) throws(ServerError) -> RecordQueryRequest {
+        var stored = self
+        for index in filterBy.indices {
+            let filter = filterBy[index]
+            stored.filterBy[index].value = try namespace.storedValue(filter.value, path: "\(filter.path).fieldValue")
+        }
+        for index in arguments.indices {
+            stored.arguments[index] = try namespace.storedValue(arguments[index], path: "query.arguments[\(index)]")
+        }
+        return stored
     }
 }
 #endif

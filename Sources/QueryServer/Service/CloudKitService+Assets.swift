@@ -18,7 +18,7 @@ extension CloudKitService {
 
     /// How a namespace's records are written: its owner (``UserRecordName``) and asset links.
     func answerStyle(_ namespace: Namespace, links: AssetLinks?) -> RecordAnswerStyle {
-        RecordAnswerStyle(owner: UserRecordName.owner(of: namespace.database), assetLinks: links)
+        RecordAnswerStyle(owner: UserRecordName.owner(of: namespace.database), assetLinks: links, namespace: namespace)
     }
 
     /// `assets/upload`: one upload URL on this server for each `{recordType, fieldName,

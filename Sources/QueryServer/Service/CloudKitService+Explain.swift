@@ -24,7 +24,7 @@ extension CloudKitService {
         let request = try RecordsExplainRequest(body: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
-        let query = try await recordQuery(request.query)
+        let query = try await recordQuery(request.query, in: namespace)
         let store = self.store(for: namespace)
         // records/query reads one record more than it answers, to know whether more remain.
         let plan = try await run { () async throws(RecordStoreError) in

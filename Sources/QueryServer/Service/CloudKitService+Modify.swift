@@ -28,7 +28,7 @@ extension CloudKitService {
         let store = self.store(for: namespace)
         let atomic = request.atomic
         var operations: [ModifyOperation] = []
-        for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone)) }
+        for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone, namespace: namespace)) }
         guard Set(operations.map(\.id)).count == operations.count else {
             throw ServerError(.badRequest, "a record may appear in only one operation of a request")
         }

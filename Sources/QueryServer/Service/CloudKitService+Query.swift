@@ -53,7 +53,7 @@ extension CloudKitService {
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
             }
         case .query(let queryRequest):
-            let query = try await recordQuery(queryRequest)
+            let query = try await recordQuery(queryRequest, in: namespace)
             batch = try await run { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
             }
@@ -63,9 +63,11 @@ extension CloudKitService {
                            style: answerStyle(namespace, links: links))
     }
 
-    /// The store's query for a request's `query` object. A `filterBy` value that does not fit
-    /// the type the schema gives its field is `BAD_REQUEST` naming the field and its type.
-    func recordQuery(_ request: RecordQueryRequest) async throws(ServerError) -> RecordQuery {
+    /// The store's query for a request's `query` object in a namespace, its references in the
+    /// namespace's zone names. A `filterBy` value that does not fit the type the schema gives its
+    /// field is `BAD_REQUEST` naming the field and its type.
+    func recordQuery(_ request: RecordQueryRequest, in namespace: Namespace) async throws(ServerError) -> RecordQuery {
+        let request = try request.stored(in: namespace)
         let recordType = request.recordType
         let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
         var fieldTypes: [String: FieldType] = [:]

@@ -69,7 +69,7 @@ struct QuerySubscription: Sendable {
         case "zone": throw ServerError(.badRequest, "zone subscriptions are not supported by this server; subscribe with a query")
         case let other: throw ServerError(.badRequest, "\(object.path("subscriptionType")) is \"query\", not \"\(other.prefix(40))\"")
         }
-        let query = try await service.recordQuery(try object.decodeRequired("query"))
+        let query = try await service.recordQuery(try object.decodeRequired("query"), in: namespace)
         // In production, a subscription is held to the rules a `records/query` of it meets: a
         // known record type, known fields, and the index types the filter needs.
         let store = service.store(for: namespace)

@@ -79,7 +79,8 @@ enum WireRecord {
             first = false
             JSONWriter.writeString(name, into: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            WireValue.write(value, numbersAsStrings: numbersAsStrings, action: deleteSelf.contains(name) ? .deleteSelf : .none, into: &bytes)
+            let clientValue = style.namespace?.clientValue(value) ?? value
+            WireValue.write(clientValue, numbersAsStrings: numbersAsStrings, action: deleteSelf.contains(name) ? .deleteSelf : .none, into: &bytes)
         }
         bytes.append(contentsOf: "}}".utf8)
     }
