@@ -128,6 +128,19 @@ struct RelationshipWalkTests {
         #expect(try Self.names(store, "Department", "SUBQUERY(employees, $e, $e.manager.name == 'Ada').@count == 1") == ["Research", "Sales"])
         #expect(try Self.names(store, "Department", "employees CONTAINS %@", [Self.reference("e3")]) == ["Research"])
         #expect(try Self.names(store, "Department", "%@ IN employees", [Self.reference("e1")]) == ["Sales"])
+        // A record, or its identifier, stands for a reference to it (Core Data's managed object, CloudKit's CKRecord).
+        let cy = try #require(try store.record(for: RecordID(recordName: "e3")))
+        let byRecord = try FormatPredicate(format: "employees CONTAINS %@", cy)
+        #expect(try store.records(ofType: "Department", matching: byRecord).map(\.recordID.recordName) == ["d2"])
+        let byIdentifier = try FormatPredicate(format: "%@ IN employees", RecordID(recordName: "e1"))
+        #expect(try store.records(ofType: "Department", matching: byIdentifier).map(\.recordID.recordName) == ["d1"])
+        let sales = try #require(try store.record(for: RecordID(recordName: "d1")))
+        #expect(try store.records(ofType: "Employee", matching: FormatPredicate(format: "department == %@", sales), sorts: [Sort("name")])
+            .map(\.recordID.recordName) == ["e1", "e2"])
+        if engine != .memory {
+            let plan = try store.explain(ofType: "Department", matching: byRecord)
+            #expect(plan.residual == nil, "\(plan)")
+        }
         #expect(try Self.names(store, "Employee", "ANY projects.title == 'Apollo'") == ["Ada", "Bob"])
         #expect(try Self.names(store, "Employee", "projects.@count == 0") == ["Dee", "Eve"])
     }
