@@ -141,8 +141,10 @@ struct SchemaCommand: AsyncParsableCommand {
             abstract: "Print the schema in CloudKit's schema language (.ckdb) or as JSON.",
             discussion: """
                 System fields are printed in their default form; the store keeps no roles or grants, so none are printed.
-                CloudKit's schema language has no syntax for fetch request templates: --format json lists them
-                (as "fetchRequestTemplates"), the .ckdb form leaves them out.
+                CloudKit's schema language has no syntax for fetch request templates or for relationships beyond
+                their REFERENCE and LIST<REFERENCE> fields: --format json lists them (as "fetchRequestTemplates",
+                and "relationships" by record type, with destination, inverse and deletion rule); the .ckdb form
+                leaves them out.
                 """)
 
         /// The output formats.
@@ -157,8 +159,8 @@ struct SchemaCommand: AsyncParsableCommand {
 
         func run() async throws {
             let opened = try await store.openStore()
-            let (document, templates) = try await StoreOptions.failing { () async throws(RecordStoreError) in
-                (try await opened.schemaDocument(), try await opened.fetchRequestTemplates())
+            let (document, templates, types) = try await StoreOptions.failing { () async throws(RecordStoreError) in
+                (try await opened.schemaDocument(), try await opened.fetchRequestTemplates(), try await opened.schema())
             }
             switch format {
             case .ckdb:
@@ -166,25 +168,61 @@ struct SchemaCommand: AsyncParsableCommand {
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let data = try encoder.encode(ExportedSchema(document: document, templates: templates))
+                let relationships = types.filter { !$0.relationships.isEmpty }.map { ($0.name, $0.relationships) }
+                let data = try encoder.encode(ExportedSchema(
+                    document: document, templates: templates, relationships: Dictionary(uniqueKeysWithValues: relationships)))
                 print(String(decoding: data, as: UTF8.self))
             }
         }
     }
 
-    /// The JSON of `schema export --format json`: the document's own keys, and
-    /// `fetchRequestTemplates` when the store has templates.
+    /// The JSON of `schema export --format json`: the document's own keys,
+    /// `fetchRequestTemplates` when the store has templates, and `relationships` (each record
+    /// type's, ``ExportedRelationship``) when it has relationships.
     struct ExportedSchema: Encodable {
         let document: CloudKitSchemaDocument
         let templates: [FetchRequestTemplate]
+        let relationships: [String: [RelationshipSchema]]
 
-        private enum Key: String, CodingKey { case fetchRequestTemplates }
+        private enum Key: String, CodingKey { case fetchRequestTemplates, relationships }
 
         func encode(to encoder: any Encoder) throws {
             try document.encode(to: encoder)
-            guard !templates.isEmpty else { return }
             var container = encoder.container(keyedBy: Key.self)
-            try container.encode(templates, forKey: .fetchRequestTemplates)
+            if !templates.isEmpty { try container.encode(templates, forKey: .fetchRequestTemplates) }
+            if !relationships.isEmpty {
+                try container.encode(relationships.mapValues { $0.map(ExportedRelationship.init) }, forKey: .relationships)
+            }
+        }
+    }
+
+    /// A relationship in `schema export --format json`, in Core Data's words:
+    /// `{"name": "employees", "destination": "Employee", "kind": "toMany", "inverse": "department",
+    /// "deletionRule": "cascade", "ordered": false}`, with `minCount` and `maxCount` when the model
+    /// gives them. `kind` is `toOne`, `toMany` (the inverse of a reference on the destination) or
+    /// `referenceList` (a `LIST<REFERENCE>` field, many-to-many).
+    struct ExportedRelationship: Encodable {
+        let name: String
+        let destination: String
+        let kind: String
+        let inverse: String?
+        let deletionRule: String
+        let ordered: Bool
+        let minCount: Int?
+        let maxCount: Int?
+
+        init(_ relationship: RelationshipSchema) {
+            name = relationship.name
+            destination = relationship.destination
+            switch relationship.kind {
+            case .toOne: (kind, inverse) = ("toOne", nil)
+            case .toMany(let inverseName): (kind, inverse) = ("toMany", inverseName)
+            case .referenceList: (kind, inverse) = ("referenceList", nil)
+            }
+            deletionRule = relationship.deletionRule.rawValue
+            ordered = relationship.isOrdered
+            minCount = relationship.minimumCount
+            maxCount = relationship.maximumCount
         }
     }
 }
