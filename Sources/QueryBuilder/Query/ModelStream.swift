@@ -44,7 +44,10 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
         var toSkip = 0
         var remaining = Int.max
         var fields: [FetchProperty]?
-        let decoder = RecordDecoder()
+        /// The decoders of the batch and of the pending records: with their prefetched
+        /// relationships (read once per batch) when the query prefetches any.
+        var decoder = RecordDecoder()
+        var pendingDecoder = RecordDecoder()
 
         /// The next model, or nil at the end.
         ///
@@ -53,17 +56,18 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
         /// let first = try await iterator.next()
         /// ```
         public mutating func next() async throws -> T? {
-            if !started { try start() }
+            if !started { try await start() }
             while remaining > 0 {
                 if batchPosition == batch.count, try await readBatch() { continue }
                 let stored = batchPosition < batch.count ? batch[batchPosition] : nil
                 let waiting = pendingPosition < pending.count ? pending[pendingPosition] : nil
                 let record: Record
+                let isPending: Bool
                 if let waiting, stored.map({ ordering.precedes(waiting, $0) }) ?? true {
-                    record = waiting
+                    (record, isPending) = (waiting, true)
                     pendingPosition += 1
                 } else if let stored {
-                    record = stored
+                    (record, isPending) = (stored, false)
                     batchPosition += 1
                 } else {
                     return nil
@@ -74,13 +78,13 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
                 }
                 remaining -= 1
                 let kept = fields.map { ModelContext.projected(record, fields: $0) } ?? record
-                return try decoder.decode(T.self, from: kept)
+                return try (isPending ? pendingDecoder : decoder).decode(T.self, from: kept)
             }
             return nil
         }
 
-        /// Copies the pending changes and sets up the store's batches.
-        private mutating func start() throws {
+        /// Copies the pending changes (reading what they prefetch) and sets up the store's batches.
+        private mutating func start() async throws {
             started = true
             var request = query.fetchRequest
             request.fetchBatchSize = batchSize
@@ -96,6 +100,7 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
                 request.fetchOffset = 0
                 request.fetchLimit = 0
                 request.propertiesToFetch = nil
+                pendingDecoder = try await query.modelDecoder(for: pending)
             }
             batches = context.store.fetchBatches(request).makeAsyncIterator()
         }
@@ -117,6 +122,7 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
             query.context.remember(next)
             batch = replaced.isEmpty ? next : next.filter { !replaced.contains($0.recordID) }
             batchPosition = 0
+            decoder = try await query.modelDecoder(for: batch)
             return true
         }
     }

@@ -71,6 +71,19 @@ struct ModelRelationshipTests {
         #expect(prefetched[1].customer?.target == Customer(id: "alice", name: "Alice", city: "Paris"))
         // A prefetched reference is still the same reference.
         #expect(prefetched.map(\.customer) == plain.map(\.customer))
+        // A stream prefetches each batch it reads, and the pending records it merges in.
+        var streamed: [String?] = []
+        for try await order in Order.query(in: context).order(by: "total").prefetching("customer").stream(batchSize: 2) {
+            streamed.append(order.customer?.name)
+        }
+        #expect(streamed == [nil, "Alice", nil, "Alice", "Bob"])
+        try context.insert(Order(id: "o7", total: 50, customer: RecordReference(recordName: "bob")))
+        var merged: [String] = []
+        for try await order in Order.query(in: context).order(by: "total").prefetching("customer").stream(batchSize: 2) {
+            merged.append("\(order.id):\(order.customer?.name ?? "-")")
+        }
+        #expect(merged == ["o5:-", "o2:Alice", "o7:Bob", "o4:-", "o1:Alice", "o3:Bob"])
+        context.rollback()
         // A name that is no relationship is an error with a suggestion.
         await #expect(throws: RecordStoreError.unknownField("custmer", recordType: "Order", suggestions: ["customer"])) {
             _ = try await Order.query(in: context).prefetching("custmer").all()
