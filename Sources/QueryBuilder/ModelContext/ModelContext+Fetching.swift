@@ -1,10 +1,11 @@
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// How a context answers a fetch request when pending changes must be merged with the store's
-/// matches: what to ask the store, and how to merge its answer. Pure, so that the synchronous and
-/// the asynchronous reads share it and differ only in how they call the store.
+/// matches: what to ask the store, and how to merge its answer. The synchronous reads run the
+/// asynchronous ones, so both share it.
 struct PendingMerge {
     let request: FetchRequest
     let pending: [(RecordID, PendingChange)]
@@ -21,10 +22,10 @@ struct PendingMerge {
 
     /// The page: stored matches without the records changed in the context, plus the pending
     /// inserts and updates that match, in sort order, then the offset, limit and fields applied.
-    func merged(with fetched: [Record], context: ModelContext) throws -> [Record] {
+    func merged(with fetched: [Record], context: ModelContext) async throws -> [Record] {
         let pendingIDs = Set(pending.map(\.0))
         var merged = fetched.filter { !pendingIDs.contains($0.recordID) }
-        merged += try context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate)
+        merged += try await context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate)
         merged.sort(by: RecordOrdering(sorts: request.sortDescriptors).precedes)
         return Self.page(of: merged, request: request)
     }
@@ -49,8 +50,8 @@ struct PendingMerge {
 
     /// The count with the offset and limit applied, from the store's count of all matches and of
     /// the matches that pending changes replace.
-    func count(storedMatches: Int, storedReplaced: Int, context: ModelContext) throws -> Int {
-        let pendingMatches = try context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate).count
+    func count(storedMatches: Int, storedReplaced: Int, context: ModelContext) async throws -> Int {
+        let pendingMatches = try await context.matchingPendingRecords(pending, predicate: request.predicate ?? .truePredicate).count
         let total = storedMatches - storedReplaced + pendingMatches
         let afterOffset = max(0, total - request.fetchOffset)
         return request.fetchLimit > 0 ? min(request.fetchLimit, afterOffset) : afterOffset
@@ -67,7 +68,7 @@ extension ModelContext {
         guard let merge = pendingMerge(for: request, includesPendingChanges: includesPendingChanges) else {
             return remembering(try await storedRecords(request))
         }
-        return try merge.merged(with: remembering(try await storedRecords(merge.storedRequest)), context: self)
+        return try await merge.merged(with: remembering(try await storedRecords(merge.storedRequest)), context: self)
     }
 
     /// The stored records a request matches; none when the store has never had the record type
@@ -103,7 +104,7 @@ extension ModelContext {
         let storedReplaced = try await Self.emptyForNewType(type, empty: 0) { () async throws(RecordStoreError) in
             try await store.count(ofType: type, matching: merge.storedPendingPredicate, zone: zone)
         }
-        return try merge.count(storedMatches: storedMatches, storedReplaced: storedReplaced, context: self)
+        return try await merge.count(storedMatches: storedMatches, storedReplaced: storedReplaced, context: self)
     }
 
     /// The merge a request needs, or nil when the store answers it alone.
@@ -119,7 +120,15 @@ extension ModelContext {
     }
 
     /// The pending inserts and updates that match a predicate, in the order the changes were made.
-    func matchingPendingRecords(_ pending: [(RecordID, PendingChange)], predicate: FormatPredicate) throws -> [Record] {
+    ///
+    /// A predicate that walks relationships (`customer.name == "Alice"`) is tested by the store,
+    /// which reads the related records with this context's pending changes laid over its own
+    /// (``RecordOverlay``): a pending order reaches a pending customer, and a deleted one is gone.
+    func matchingPendingRecords(_ pending: [(RecordID, PendingChange)], predicate: FormatPredicate) async throws -> [Record] {
+        if RelationshipQuery.mayWalk(predicate) {
+            let records = pending.compactMap { $0.1.savedRecord }
+            return try await store.records(records, matching: predicate, overlaying: pendingOverlay())
+        }
         let compiled = try CompiledPredicate(predicate)
         var matches: [Record] = []
         for (_, change) in pending {

@@ -305,6 +305,17 @@ public final class ModelContext: Sendable {
         state.withLock { $0.pending.changes(ofType: recordType, zone: zone) }
     }
 
+    /// Every pending change, of every type, as records laid over the store's: the inserted and
+    /// updated records, and the deleted ones.
+    func pendingOverlay() -> RecordOverlay {
+        let changes = state.withLock { $0.pending.ordered }
+        var overlay = RecordOverlay()
+        for (id, change) in changes {
+            if let record = change.savedRecord { overlay.saved[id] = record } else { overlay.deleted.insert(id) }
+        }
+        return overlay
+    }
+
     /// Remembers the change tags of records read from the store.
     func remember(_ records: [Record]) {
         state.withLock { state in

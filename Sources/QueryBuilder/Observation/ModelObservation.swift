@@ -96,7 +96,7 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
                     startStoreObservation(window: needed)
                     continue
                 }
-                let merged = try self.merged(stored)
+                let merged = try await self.merged(stored)
                 let kind: ResultsChange.Kind = shown == nil ? .initial : (storeReset ? .reset : .changed)
                 let difference = ResultsDifference(old: shown ?? [], new: merged)
                 if kind != .changed || !difference.isEmpty {
@@ -149,11 +149,11 @@ final class ModelObserver<T: RecordModel>: @unchecked Sendable {
 
     /// The page `all()` would answer, from the store's window: the pending changes merged in,
     /// then the offset, limit and selected fields.
-    private func merged(_ stored: [Record]) throws -> [Record] {
+    private func merged(_ stored: [Record]) async throws -> [Record] {
         let request = query.fetchRequest
         let pending = pendingChanges()
         if !pending.isEmpty {
-            return try PendingMerge(request: request, pending: pending).merged(with: stored, context: query.context)
+            return try await PendingMerge(request: request, pending: pending).merged(with: stored, context: query.context)
         }
         return PendingMerge.page(of: stored, request: request)
     }

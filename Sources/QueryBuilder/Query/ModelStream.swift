@@ -92,7 +92,7 @@ public struct ModelStream<T: RecordModel>: AsyncSequence, Sendable {
             let changes = query.includesPendingChanges ? context.pendingChanges(ofType: T.recordType) : []
             if !changes.isEmpty {
                 ordering = RecordOrdering(sorts: request.sortDescriptors)
-                pending = try context.matchingPendingRecords(changes, predicate: query.predicate).sorted(by: ordering.precedes)
+                pending = try await context.matchingPendingRecords(changes, predicate: query.predicate).sorted(by: ordering.precedes)
                 replaced = Set(changes.map(\.0))
                 toSkip = request.fetchOffset
                 remaining = request.fetchLimit > 0 ? request.fetchLimit : Int.max

@@ -90,9 +90,15 @@ import PredicateLanguage
     /// (`department.name`), so that ``RecordOrdering`` and ``Aggregation`` read them as any
     /// field; and the matches as stored, by identifier.
     @_spi(StorageEngine) public func matches(on engine: any StorageEngine) async throws(RecordStoreError) -> (projected: [Record], stored: [RecordID: Record]) {
-        let candidates = try await engine.records(candidates)
-        let graph = try await RelatedRecordGraph.read(
-            for: candidates, walk: walk, catalog: catalog, from: EngineRelatedRecords(engine: engine, catalog: catalog))
+        try await matches(among: try await engine.records(candidates), from: EngineRelatedRecords(engine: engine, catalog: catalog))
+    }
+
+    /// The matches among candidates (records that meet ``candidates``' predicate), their related
+    /// records read from `source`; as ``matches(on:)`` answers.
+    func matches(
+        among candidates: [Record], from source: some RelatedRecordSource
+    ) async throws(RecordStoreError) -> (projected: [Record], stored: [RecordID: Record]) {
+        let graph = try await RelatedRecordGraph.read(for: candidates, walk: walk, catalog: catalog, from: source)
         let searchable = catalog.recordTypes[specification.recordType]?.searchableFieldNames ?? []
         var projected: [Record] = []
         var stored: [RecordID: Record] = [:]

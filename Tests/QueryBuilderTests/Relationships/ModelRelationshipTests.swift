@@ -59,6 +59,41 @@ struct ModelRelationshipTests {
     }
 
     @Test(arguments: TestEngine.allCases)
+    func pendingModelsWalkThroughPendingRelatedModels(engine: TestEngine) async throws {
+        let context = ModelContext(store: try engine.makeStore())
+        try await Task { try context.insertCustomersAndOrders() }.value
+        // Unsaved: a new customer with an order, an order of a stored customer, and Bob deleted.
+        let dana = Customer(id: "dana", name: "Dana", city: "Nice")
+        try context.insert(dana)
+        try context.insert(Order(id: "o6", total: 60, customer: RecordReference(to: dana)))
+        try context.insert(Order(id: "o7", total: 70, customer: RecordReference(recordName: "alice")))
+        try context.insert(Order(id: "o8", total: 80, customer: RecordReference(recordName: "bob")))
+        try context.delete(Customer(id: "bob", name: "Bob", city: "Lyon"))
+        let inNice = try await Order.query(in: context).where(#Predicate<Order> { $0.customer?.city == "Nice" }).all()
+        #expect(inNice.map(\.id) == ["o6"])
+        let alices = try await Order.query(in: context).where(#Predicate<Order> { $0.customer?.name == "Alice" }).order(by: "total").all()
+        #expect(alices.map(\.id) == ["o2", "o7", "o1"])
+        // The pending order's customer is deleted in the context: it reads as nil.
+        let withoutCustomer = try await Order.query(in: context).where("customer.name == nil").order(by: "total").all()
+        #expect(withoutCustomer.map(\.id) == ["o5", "o4", "o8"])
+        #expect(try await Order.query(in: context).where("customer.city == 'Nice' OR customer.name == 'Alice'").count() == 4)
+        // A pending customer's to-many reaches pending members (Dana's o6); stored customers are
+        // matched by the store on what is stored (Alice), and Bob is deleted in the context.
+        let busy = try await Customer.query(in: context).where("orders.@count >= 1").order(by: "name").all()
+        #expect(busy.map(\.id) == ["alice", "dana"])
+        let pendingDana = try await Customer.query(in: context).where("ANY orders.total == 60").all()
+        #expect(pendingDana.map(\.id) == ["dana"])
+        // Streams and live queries merge the same pending matches.
+        var streamed: [String] = []
+        for try await order in try Order.query(in: context).where(#Predicate<Order> { $0.customer?.city == "Nice" }).stream() { streamed.append(order.id) }
+        #expect(streamed == ["o6"])
+        var live = try Order.query(in: context).where(#Predicate<Order> { $0.customer?.name == "Alice" }).order(by: "total").observe().makeAsyncIterator()
+        #expect(try await live.next()?.models.map(\.id) == ["o2", "o7", "o1"])
+        context.rollback()
+        #expect(try await Order.query(in: context).where(#Predicate<Order> { $0.customer?.name == "Alice" }).order(by: "total").all().map(\.id) == ["o2", "o1"])
+    }
+
+    @Test(arguments: TestEngine.allCases)
     func queriesPrefetchTheirReferences(engine: TestEngine) async throws {
         let context = ModelContext(store: try engine.makeStore())
         try await Task { try context.insertCustomersAndOrders() }.value

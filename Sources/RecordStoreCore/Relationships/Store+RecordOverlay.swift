@@ -1,0 +1,66 @@
+import PredicateLanguage
+
+extension Store {
+    /// Which of some records match a predicate, the records their relationships reach read from
+    /// the store with `overlay` laid over it: how a context tests its unsaved models against a
+    /// predicate that walks relationships (`customer.name == "Alice"`), reading a pending customer
+    /// in place of the stored one, as Core Data evaluates the objects of its context. The records
+    /// need not be stored; they keep their order.
+    ///
+    /// ```swift
+    /// let alice = Record(recordType: "Customer", recordID: RecordID(recordName: "alice"), fields: ["name": "Alice"])
+    /// let order = Record(recordType: "Order", recordID: RecordID(recordName: "o1"), fields: ["customer": .reference(Reference(recordName: "alice"))])
+    /// let matches = try store.records([order], matching: FormatPredicate(format: "customer.name == 'Alice'"),
+    ///                                 overlaying: RecordOverlay(saved: [alice, order]))
+    /// // [order], before either record is saved
+    /// ```
+    public func records(_ records: [Record], matching predicate: FormatPredicate, overlaying overlay: RecordOverlay) throws(RecordStoreError) -> [Record] {
+        try synchronously { try await self.records(records, matching: predicate, overlaying: overlay) }
+    }
+
+    /// Which of some records match a predicate, relationships read through an overlay (async);
+    /// see the synchronous form.
+    ///
+    /// ```swift
+    /// let matches = try await store.records(pending, matching: predicate, overlaying: overlay)
+    /// ```
+    public func records(_ records: [Record], matching predicate: FormatPredicate, overlaying overlay: RecordOverlay) async throws(RecordStoreError) -> [Record] {
+        guard !records.isEmpty else { return [] }
+        let catalog = try await engine.catalog()
+        let source = OverlaidRelatedRecords(base: EngineRelatedRecords(engine: engine, catalog: catalog), overlay: overlay)
+        var matched = Set<RecordID>()
+        let groups = Dictionary(grouping: records) { RecordGroup(recordType: $0.recordType, zone: $0.recordID.zoneID) }
+        for (group, members) in groups {
+            let specification = QuerySpecification(recordType: group.recordType, predicate: predicate, zone: group.zone)
+            let searchable = catalog.recordTypes[group.recordType]?.searchableFieldNames ?? []
+            guard let query = try RelationshipQuery(specification, catalog: catalog) else {
+                matched.formUnion(try Self.evaluated(members, predicate, searchable: searchable))
+                continue
+            }
+            let candidates = try Self.evaluated(members, query.candidates.predicate, searchable: searchable)
+            let walked = try await query.matches(among: members.filter { candidates.contains($0.recordID) }, from: source)
+            matched.formUnion(walked.stored.keys)
+        }
+        return records.filter { matched.contains($0.recordID) }
+    }
+
+    /// The records of one type and zone: what one walk reads for.
+    private struct RecordGroup: Hashable {
+        var recordType: String
+        var zone: ZoneID
+    }
+
+    /// The identifiers of the records a predicate that walks nothing holds for.
+    private static func evaluated(_ records: [Record], _ predicate: FormatPredicate, searchable: [String]) throws(RecordStoreError) -> Set<RecordID> {
+        do {
+            let compiled = try CompiledPredicate(predicate, layout: RecordObject.self)
+            var matched = Set<RecordID>()
+            for record in records where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
+                matched.insert(record.recordID)
+            }
+            return matched
+        } catch {
+            throw RecordStoreError(evaluating: error)
+        }
+    }
+}
