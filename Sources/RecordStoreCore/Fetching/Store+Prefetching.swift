@@ -87,11 +87,8 @@ enum PrefetchWalk {
                 for type in known {
                     guard let schema = catalog.recordTypes[type] else { continue }
                     guard let relationship = relationships[type]?[name] else {
-                        if schema.field(named: name) != nil || MetadataField(rawValue: name) != nil {
-                            throw .notARelationship(field: name, recordType: type, keyPath: keyPath)
-                        }
-                        let names = Set(schema.fields.map(\.name) + schema.relationships.map(\.name))
-                        throw .unknownField(name, recordType: type, suggestions: NameSuggestions.closest(to: name, among: names))
+                        try RelationshipWalkAnalyzer.checkKnown(name, in: schema)
+                        throw .notARelationship(field: name, recordType: type, keyPath: keyPath)
                     }
                     if relationship.destination.isEmpty { anyUnknown = true } else { destinations.append(relationship.destination) }
                 }

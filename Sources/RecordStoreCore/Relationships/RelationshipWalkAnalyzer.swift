@@ -201,9 +201,17 @@ import PredicateLanguage
     /// Throws when a known type has no field, metadata or relationship of this name.
     private func checkKnown(_ name: String, at level: Level) throws(RecordStoreError) {
         guard let recordType = level.recordType, let schema = catalog.recordTypes[recordType] else { return }
+        try Self.checkKnown(name, in: schema)
+    }
+
+    /// Throws ``RecordStoreError/unknownField(_:recordType:suggestions:)``, with the closest
+    /// names, when a type has no field, metadata or relationship of this name: the check of
+    /// every key path component, walked or prefetched.
+    static func checkKnown(_ name: String, in schema: RecordTypeSchema) throws(RecordStoreError) {
         if MetadataField(rawValue: name) != nil || schema.field(named: name) != nil || schema.relationship(named: name) != nil { return }
-        let names = schema.fields.map(\.name) + schema.relationships.map(\.name) + MetadataField.allCases.map(\.rawValue)
-        throw .unknownField(name, recordType: recordType, suggestions: NameSuggestions.closest(to: name, among: names))
+        // A to-one is a field and a relationship of one name: each name is suggested once.
+        let names = Set(schema.fields.map(\.name) + schema.relationships.map(\.name) + MetadataField.allCases.map(\.rawValue))
+        throw .unknownField(name, recordType: schema.name, suggestions: NameSuggestions.closest(to: name, among: names))
     }
 
     /// Throws when `key` follows a field that is not a relationship and the field's values have
