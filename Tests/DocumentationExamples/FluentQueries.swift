@@ -32,45 +32,45 @@ enum FluentQueriesExample {
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 79
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 81
         _ = try Entity.query(in: context).where("quantity == 1").order(by: "date").all()
         _ = try Entity.query(in: context).where([.quantity: 1]).order(by: .date).all()
         _ = try Entity.query(in: context).where("quantity == %d", 1)
         _ = try Entity.query(in: context).where("%K == %@", "name", "Alice")
         _ = Entity.query(in: context).where([.name: "Alice"])
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 91
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 93
         let query = try Entity.query(in: context)
             .where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")
         print(String(describing:
             query.predicate.predicateFormat
         ))
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 103
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 105
         _ = Entity.query(in: context).where([.quantity: lt(1)])
         _ = Entity.query(in: context).where([.quantity: 1...3])
         _ = Entity.query(in: context).where([.quantity: 1..<3])
         _ = Entity.query(in: context).where([.name: ["Alice", "Bob"]])
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 113
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 115
         _ = try Entity.query(in: context).where(\.quantity == 1)
         _ = try Entity.query(in: context).where(\.name, .beginsWith("A"))
         _ = try Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))
         _ = Entity.query(in: context).where(.quantity, 1...3)
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 125
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 127
         _ = Entity.query(in: context).order(by: "department").order(by: "name")
         _ = Entity.query(in: context).order(by: "quantity", .descending)
         _ = Entity.query(in: context).order(by: "name", .ascending, .localizedStandard)
         _ = try Entity.query(in: context).order(by: \.date, .descending).limit(20).offset(40)
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 146
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 148
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 156
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 158
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 173
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 175
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -83,7 +83,7 @@ enum FluentQueriesExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 192
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 194
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
@@ -91,7 +91,7 @@ enum FluentQueriesExample {
             try Entity.query(in: context).where([.quantity: 4]).count()
         ))
         _ = try context.save()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 207
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 209
         try DocumentationExampleSupport.wait {
             let example1 = Task {
                 for try await change in try Entity.query(in: context).where("quantity > 1").observe() {
@@ -101,7 +101,7 @@ enum FluentQueriesExample {
             _ = try await Task.sleep(for: .seconds(1))
             try await DocumentationExampleSupport.cancel(example1)
         }
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 221
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 223
         var descriptor = FetchDescriptor<Entity>(
             predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "B") },
             sortBy: [SortDescriptor(\Entity.quantity, order: .reverse)])

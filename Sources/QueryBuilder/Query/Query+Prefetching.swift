@@ -6,7 +6,7 @@ extension Query {
     /// `relationshipKeyPathsForPrefetching`. Each ``RecordReference`` of a prefetched relationship
     /// then carries its ``RecordReference/target``; `customer.address` prefetches the customer's
     /// address too. A name that is no relationship of the type is an error when the query runs.
-    /// ``all()-9svgr``, ``first()-86zwl``, ``observe()`` and ``stream(batchSize:)`` prefetch; a
+    /// `all()`, `first()`, `observe()` and ``stream(batchSize:)`` prefetch; a
     /// stream reads the relationships of each batch as it reads the batch.
     ///
     /// ```swift
