@@ -254,7 +254,7 @@ enum READMEExample {
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1355
+        // README.md, line 1358
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
@@ -270,7 +270,7 @@ enum READMEExample {
         _ = bob
     }
 
-    /// README.md, from line 1375.
+    /// README.md, from line 1378.
     static func program6() throws {
         let shop = ModelContext(store: Store.inMemory())
         _ = try shop.defineRelationships(of: [Customer.self, Order.self])
