@@ -228,12 +228,14 @@ final class NotificationHub: Sendable {
     private func newWatch(_ subscription: QuerySubscription) async throws(ServerError) -> Watch {
         let store = service.store
         let (members, searchable) = try await service.run { () async throws(RecordStoreError) -> (Set<RecordID>, [String]) in
+            let searchable = try await store.schema(for: subscription.recordType)?.searchableFieldNames ?? []
             do throws(RecordStoreError) {
-                let searchable = try await store.schema(for: subscription.recordType)?.searchableFieldNames ?? []
                 let records = try await store.records(ofType: subscription.recordType, matching: subscription.predicate, zone: subscription.zone)
                 return (Set(records.map(\.recordID)), searchable)
-            } catch .unknownRecordType, .zoneNotFound {
-                return ([], [])
+            } catch .unknownRecordType, .zoneNotFound, .unknownField {
+                // Nothing stored can match yet: the development environment takes a subscription
+                // on a type, zone or field its schema does not have until a record brings it.
+                return ([], searchable)
             }
         }
         let matcher: RecordMatcher
