@@ -51,14 +51,15 @@ struct SQLiteListTable {
             VALUES (?, ?, ?, ?\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))
             """)
         for (position, member) in members.enumerated() {
-            var arguments: [DatabaseValue] = [
-                rowID.databaseValue, field.databaseValue, position.databaseValue,
-                SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(member)),
-            ]
+            var row = SQLiteStatementBinder(statement, parameterCount: 4 + DerivedColumn.memberForms.count)
+            try row.bind(rowID)
+            try row.bind(field)
+            try row.bind(position)
+            try row.bind(StoredValueEncoding.encode(member))
             for form in DerivedColumn.memberForms {
-                arguments.append(SQLiteValueConversion.databaseValue(form.value(of: member)))
+                try row.bind(form.value(of: member))
             }
-            try statement.execute(arguments: StatementArguments(arguments))
+            try row.execute()
         }
     }
 

@@ -71,25 +71,32 @@ struct SQLiteRecordWriter {
     }
 
     /// Inserts a new record (registered at the save's change position), or replaces the stored
-    /// one at `rowID` (of the same type; its position is updated with the history).
+    /// one at `rowID` (of the same type; its position is updated with the history). Values are
+    /// bound straight into the prepared statements (``SQLiteStatementBinder``).
     private func write(_ record: Record, replacing existingRowID: Int64?, position: Int64) throws {
         let type = try preparedType(record.recordType)
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(type.layout.columns.count + 1)
-        type.layout.appendRowValues(of: record, to: &values)
         let rowID: Int64
         if let existing = existingRowID {
-            values.append(existing.databaseValue)
-            try db.cachedStatement(sql: type.layout.updateSQL).execute(arguments: StatementArguments(values))
+            var row = SQLiteStatementBinder(try db.cachedStatement(sql: type.layout.updateSQL), parameterCount: type.layout.columns.count + 1)
+            try type.layout.bindRowValues(of: record, to: &row)
+            try row.bind(existing)
+            try row.execute()
             try deleteSideRows(recordType: record.recordType, rowID: existing, schema: type.schema)
             rowID = existing
         } else {
-            try type.insert.execute(arguments: StatementArguments(values))
+            var row = SQLiteStatementBinder(type.insert, parameterCount: type.layout.columns.count)
+            try type.layout.bindRowValues(of: record, to: &row)
+            try row.execute()
             rowID = db.lastInsertedRowID
             let registry = try prepared.registryInsert ?? db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO \(quote(TableLayout.registryTable)) (zone, recordName, recordType, position) VALUES (?, ?, ?, ?)")
             prepared.registryInsert = registry
-            try registry.execute(arguments: [TableLayout.zoneKey(record.recordID.zoneID), record.recordID.recordName, record.recordType, position])
+            var entry = SQLiteStatementBinder(registry, parameterCount: 4)
+            try entry.bind(TableLayout.zoneKey(record.recordID.zoneID))
+            try entry.bind(record.recordID.recordName)
+            try entry.bind(record.recordType)
+            try entry.bind(position)
+            try entry.execute()
         }
         try writeSideRows(record, rowID: rowID, type)
     }
@@ -103,13 +110,22 @@ struct SQLiteRecordWriter {
                 try type.layout.listTable.insert(members, of: field.schema.name, record: rowID, db)
             case .location(let location) where location.isValid:
                 guard let insert = type.locationIndexInserts[position] else { continue }
-                try insert.execute(arguments: [rowID, location.latitude, location.latitude, location.longitude, location.longitude])
+                var entry = SQLiteStatementBinder(insert, parameterCount: 5)
+                try entry.bind(rowID)
+                try entry.bind(location.latitude)
+                try entry.bind(location.latitude)
+                try entry.bind(location.longitude)
+                try entry.bind(location.longitude)
+                try entry.execute()
             default:
                 break
             }
         }
         if let insert = type.fullTextInsert, let document = type.layout.fullTextDocument(of: record) {
-            try insert.execute(arguments: [rowID, document])
+            var entry = SQLiteStatementBinder(insert, parameterCount: 2)
+            try entry.bind(rowID)
+            try entry.bind(document)
+            try entry.execute()
         }
     }
 

@@ -12,9 +12,9 @@ import RecordStoreSQL
 ///
 /// ```swift
 /// let layout = SQLiteRowLayout(schema)
-/// var values: [DatabaseValue] = []
-/// layout.appendRowValues(of: record, to: &values)   // values.count == layout.columns.count
-/// try db.cachedStatement(sql: layout.insertSQL).execute(arguments: StatementArguments(values))
+/// var row = SQLiteStatementBinder(try db.cachedStatement(sql: layout.insertSQL), parameterCount: layout.columns.count)
+/// try layout.bindRowValues(of: record, to: &row)
+/// try row.execute()
 /// ```
 struct SQLiteRowLayout {
     /// One field and what its value feeds.
@@ -84,33 +84,36 @@ struct SQLiteRowLayout {
         listTable = SQLiteListTable(recordType: schema.name)
     }
 
-    /// Appends the values of a record's row, one per column of ``columns``, in their order:
-    /// strings in NFC with the client's spelling beside them, lists as typed JSON (so reading a
-    /// record needs no side-table query; the list table holds queryable members again, indexed).
-    func appendRowValues(of record: Record, to values: inout [DatabaseValue]) {
-        values.append(TableLayout.zoneKey(record.recordID.zoneID).databaseValue)
-        values.append(record.recordID.recordName.databaseValue)
-        values.append((record.creationDate?.timeIntervalSinceReferenceDate).databaseValue)
-        values.append((record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue)
-        values.append(record.recordChangeTag.databaseValue)
+    /// Binds the values of a record's row, one per column of ``columns``, in their order:
+    /// strings in NFC (put in NFC once) with the client's spelling beside them, lists as typed
+    /// JSON (so reading a record needs no side-table query; the list table holds queryable
+    /// members again, indexed).
+    func bindRowValues(of record: Record, to row: inout SQLiteStatementBinder) throws {
+        try row.bind(TableLayout.zoneKey(record.recordID.zoneID))
+        try row.bind(record.recordID.recordName)
+        try row.bind(record.creationDate?.timeIntervalSinceReferenceDate)
+        try row.bind(record.modificationDate?.timeIntervalSinceReferenceDate)
+        try row.bind(record.recordChangeTag)
         for field in fields {
             let value = record.fields[field.schema.name] ?? .null
             if case .list = value {
-                values.append(value.jsonText().databaseValue)
+                try row.bind(value.jsonText())
+                if field.hasSpelling { try row.bindNull() }
             } else {
-                values.append(SQLiteValueConversion.databaseValue(StoredValueEncoding.encode(value)))
+                let stored = StoredValueEncoding.encode(value)
+                try row.bind(stored)
+                if field.hasSpelling { try row.bind(StoredSpelling.value(of: value, stored: stored)) }
             }
-            if field.hasSpelling { values.append(SQLiteValueConversion.databaseValue(StoredSpelling.value(of: value))) }
             for derived in field.derived {
-                values.append(SQLiteValueConversion.databaseValue(derived.value(of: value)))
+                try row.bind(derived.value(of: value))
             }
             if field.isLocation {
                 if case .location(let location) = value {
-                    values.append(location.latitude.databaseValue)
-                    values.append(location.longitude.databaseValue)
+                    try row.bind(location.latitude)
+                    try row.bind(location.longitude)
                 } else {
-                    values.append(.null)
-                    values.append(.null)
+                    try row.bindNull()
+                    try row.bindNull()
                 }
             }
         }

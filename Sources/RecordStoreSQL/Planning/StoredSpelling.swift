@@ -30,9 +30,28 @@ package enum StoredSpelling {
     /// The spelling column's value for a field value: the string when its UTF-8 bytes differ
     /// from its NFC form's, null otherwise (and for anything that is not a string).
     package static func value(of fieldValue: Value) -> SQLValue {
-        guard case .string(let string) = fieldValue else { return .null }
-        let normalized = TextFolding.normalized(string)
-        return string.utf8.elementsEqual(normalized.utf8) ? .null : .text(string)
+        value(of: fieldValue, stored: StoredValueEncoding.encode(fieldValue))
+    }
+
+    /// The spelling column's value for a field value whose stored form
+    /// (``StoredValueEncoding/encode(_:)``, the string in NFC) is already at hand, so that a
+    /// writer puts each string in NFC once.
+    ///
+    /// ```swift
+    /// let value = Value.string("Sa\u{303}o")
+    /// StoredSpelling.value(of: value, stored: StoredValueEncoding.encode(value))   // .text("Sa\u{303}o")
+    /// ```
+    package static func value(of fieldValue: Value, stored: SQLValue) -> SQLValue {
+        guard case .string(let string) = fieldValue, case .text(let normalized) = stored else { return .null }
+        return sameBytes(string, normalized) ? .null : .text(string)
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (not merely canonically equivalent), compared
+    /// a buffer at a time.
+    static func sameBytes(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        var (first, second) = (first, second)
+        return first.withUTF8 { firstBytes in second.withUTF8 { secondBytes in firstBytes.elementsEqual(secondBytes) } }
     }
 
     /// The expression that reads a field as the client stored it: `COALESCE(spelling, field)`
