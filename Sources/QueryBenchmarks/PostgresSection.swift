@@ -68,7 +68,7 @@ struct PostgresSection: BenchmarkSection {
         // Import through the store (rows, derived columns, full-text tokens; list members only
         // with every index). The defaults (IndexPolicy.automatic) index every field the queries
         // below test: name QUERYABLE (with $c and $cd) and SEARCHABLE, population SORTABLE,
-        // location QUERYABLE (its GiST index); none sorts by a localized key.
+        // location QUERYABLE (its SP-GiST index); none sorts by a localized key.
         let importSeconds = try await Self.importCities(into: store, indexes: nil)
         let allSeconds = try await Self.importCities(into: allStore, indexes: .all)
         let rate = Double(Cities1000Database.recordCount) / importSeconds / 1000

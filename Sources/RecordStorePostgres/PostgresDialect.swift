@@ -12,7 +12,7 @@ import RecordStoreSQL
 /// PostgreSQL cannot call back into Swift: comparisons the evaluator alone decides (`MATCHES`,
 /// `[d]` alone, `LIKE` without a literal prefix, ...) go to the residual predicate, localized
 /// sorts read the stored ICU sort keys (``DerivedColumn``), and distances are checked in Swift
-/// after the GiST index of points narrowed the rows to a box.
+/// after the SP-GiST index of points narrowed the rows to a box.
 ///
 /// ```swift
 /// let dialect = PostgresDialect()
@@ -147,7 +147,7 @@ struct PostgresDialect: SQLDialect {
     func boundingBoxCondition(
         recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
     ) -> SQLCondition {
-        // The GiST index is on point(latitude, longitude) (PostgresLayout.pointExpression).
+        // The SP-GiST index is on point(latitude, longitude) (PostgresLayout.pointExpression).
         .superset(
             "\(PostgresLayout.pointExpression(field: field, alias: alias)) <@ box(point(?, ?), point(?, ?))",
             [.real(latitudes.lowerBound), .real(longitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.upperBound)])

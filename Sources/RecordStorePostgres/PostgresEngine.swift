@@ -131,7 +131,7 @@ final class PostgresEngine: StorageEngine {
             let secret = try await PostgresStoreMetadata(connection: sql).loadSecret()
             let catalog = try await SQLExecutor(dialect: PostgresDialect()).catalog(on: sql)
             try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)
-            try await PostgresStoreMetadata(connection: sql).migrateLayout(catalog: catalog)
+            try await PostgresLayoutMigration(connection: sql).migrate(catalog: catalog)
             try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: catalog)
             // A bulk load cut off before its end left indexes to build.
             try await lockSchema(on: sql)

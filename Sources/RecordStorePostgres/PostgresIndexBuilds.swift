@@ -10,8 +10,9 @@ import RecordStoreSQL
 /// - A bulk load into a new or small record type drops the type's secondary indexes
 ///   (``PostgresSchemaStorage/secondaryIndexes(_:)``) and marks them deferred, in one
 ///   transaction; schema changes during the load build none of them; the load's end builds
-///   each in one sorted pass and runs `ANALYZE`. Incrementally built B-trees are also ~40%
-///   larger than those built at once.
+///   each in one sorted pass, builds again the B-trees by record name the load filled row by
+///   row, and runs `ANALYZE`. Incrementally built B-trees are also ~40% larger than those
+///   built at once.
 /// - A schema change on a populated table marks the indexes it asks for pending, in its
 ///   transaction; once it committed, they are built with `CREATE INDEX CONCURRENTLY`, which
 ///   does not lock writers out of the table. An invalid index (a concurrent build that failed
@@ -50,11 +51,39 @@ struct PostgresIndexBuilds {
         for (recordType, _) in try await metadata.marked(.deferred) {
             if let schema = catalog.recordTypes[recordType], try await !storage.columns(of: TableLayout.recordTable(recordType)).isEmpty {
                 try await storage.buildIndexes(schema, concurrently: false, progress: progress)
+                try await rebuildRecordNameIndexes(of: recordType)
                 for table in [TableLayout.recordTable(recordType)] + schema.fields.filter(\.type.isList).map({ PostgresLayout.listTable(recordType, field: $0.name) }) {
                     try await connection.execute(SQLStatement(sql: "ANALYZE \(PostgresDialect.quote(table))"))
                 }
             }
             try await metadata.clear(.deferred, recordType)
+        }
+    }
+
+    /// Builds again, in one sorted pass, the B-trees by record name a load filled row by row:
+    /// the type's unique `(zone, record name)` index and, when the type holds at least half of
+    /// the store's records (the load was most of them), the registry's. Record names arrive in
+    /// no order of theirs (`"12"`, `"38"`, `"1000"`), so every page of these indexes split half
+    /// full: rebuilt, cities1000's take 5.2 MB each instead of 8.6.
+    private func rebuildRecordNameIndexes(of recordType: String) async throws {
+        let table = PostgresDialect.quote(TableLayout.recordTable(recordType))
+        var uniqueIndexes: [String] = []
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT conindid::regclass::text FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'u'",
+            arguments: [.text(table)])) { row in
+            if case .text(let name) = row.value(at: 0) { uniqueIndexes.append(name) }
+            return true
+        }
+        // regclass::text is the name as SQL spells it, quoted where it needs to be.
+        for index in uniqueIndexes { try await connection.execute(SQLStatement(sql: "REINDEX INDEX \(index)")) }
+        var counts: [Int64] = []
+        try await connection.forEachRow(SQLStatement(
+            sql: "SELECT (SELECT count(*) FROM \(table)), (SELECT count(*) FROM \(PostgresDialect.quote(TableLayout.registryTable)))")) { row in
+            for column in 0..<2 { if case .integer(let count) = row.value(at: column) { counts.append(count) } }
+            return false
+        }
+        if counts.count == 2, counts[0] * 2 >= counts[1] {
+            try await connection.execute(SQLStatement(sql: "REINDEX TABLE \(PostgresDialect.quote(TableLayout.registryTable))"))
         }
     }
 

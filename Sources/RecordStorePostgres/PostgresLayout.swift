@@ -11,7 +11,7 @@ import RecordStoreSQL
 /// to), a typed column per field (strings in NFC, with the client's other spelling in
 /// `name$raw`, ``StoredSpelling``), the ``DerivedColumn``s of string fields, `$fullText` (the
 /// tokens of its searchable fields, `text[]` with a GIN index) and, per location field, its
-/// latitude and longitude with a GiST index on their point. Each list field has a side table
+/// latitude and longitude with an SP-GiST index on their point. Each list field has a side table
 /// `City$list$field` (`record`, `position`, `value` typed as the members, and the folded forms
 /// of string members), indexed by value for the list operators.
 ///
@@ -38,10 +38,10 @@ enum PostgresLayout {
     /// The index of the full-text tokens.
     static func fullTextIndex(_ recordType: String) -> String { "\(recordType)$fullText$index" }
 
-    /// The GiST index of a location field.
+    /// The SP-GiST index of a location field.
     static func locationIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$location$index" }
 
-    /// The point a location field's GiST index holds: `point(latitude, longitude)`.
+    /// The point a location field's SP-GiST index holds: `point(latitude, longitude)`.
     static func pointExpression(field: String, alias: String?) -> String {
         let prefix = alias.map { "\($0)." } ?? ""
         return "point(\(prefix)\(PostgresDialect.quote(TableLayout.latitudeColumn(field))), \(prefix)\(PostgresDialect.quote(TableLayout.longitudeColumn(field))))"

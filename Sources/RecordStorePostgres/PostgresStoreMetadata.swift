@@ -5,8 +5,8 @@ import Foundation
 import RecordStoreSQL
 
 /// The store's metadata in `$metadata`: its identifier and cursor key (made once, kept for the
-/// store's life, so a cursor one process made continues in another), the version of its layout,
-/// and the ICU collation version its stored sort keys were made with.
+/// store's life, so a cursor one process made continues in another), the version of its layout
+/// (``PostgresLayoutMigration``), and the ICU collation version its stored sort keys were made with.
 struct PostgresStoreMetadata {
     let connection: PostgresSQLConnection
 
@@ -49,28 +49,6 @@ struct PostgresStoreMetadata {
         }
         return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
     }
-
-    /// Brings a store written by an earlier version of the engine to the current layout, and
-    /// records its version (`layoutVersion`; a store without one is version 0):
-    ///
-    /// - 1: record tables and the registry store the default zone as the empty string
-    ///   (``TableLayout/zoneKey(_:)``), no longer by its name.
-    func migrateLayout(catalog: SchemaCatalog) async throws {
-        let stored = try await value(named: "layoutVersion").flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
-        guard stored < Self.layoutVersion else { return }
-        let arguments: [SQLValue] = [.text(TableLayout.zoneKey(.default)), .text(ZoneID.default.zoneName)]
-        for schema in catalog.sorted {
-            let zone = PostgresDialect.quote(TableLayout.zoneColumn)
-            try await connection.execute(SQLStatement(
-                sql: "UPDATE \(PostgresDialect.quote(TableLayout.recordTable(schema.name))) SET \(zone) = $1 WHERE \(zone) = $2", arguments: arguments))
-        }
-        try await connection.execute(SQLStatement(
-            sql: "UPDATE \(PostgresDialect.quote(TableLayout.registryTable)) SET zone = $1 WHERE zone = $2", arguments: arguments))
-        try await setValue(Data(String(Self.layoutVersion).utf8), named: "layoutVersion")
-    }
-
-    /// The layout this version of the engine writes (``migrateLayout(catalog:)``).
-    static let layoutVersion: Int64 = 1
 
     /// Computes the sort-key columns again when they were made by another version of ICU's
     /// collation (a toolchain upgrade), and records the current version.
