@@ -334,7 +334,12 @@ struct PostgresSchemaStorage {
     /// the case-folded form and the localized keys, never the `[cd]` form). Sorts and ranges of
     /// a field that is not SORTABLE are refused in production mode; in development mode they
     /// still read its index in order, and sort each run of equal values by record name.
+    ///
+    /// A reference field's own B-tree ends in the record name too: what reads it (a to-one walk,
+    /// an inverse to-many, `DELETE_SELF`, `owner == %@`) reads the records of one referenced
+    /// record in record-name order, which the index then gives without a sort.
     static func endsInRecordName(_ field: FieldSchema, derived: DerivedColumn?) -> Bool {
+        if field.type == .reference, derived == nil { return true }
         guard field.isSortable else { return false }
         guard let derived else { return true }
         return SortComparison.allCases.contains { DerivedColumn.sortColumn(for: $0) == derived }
