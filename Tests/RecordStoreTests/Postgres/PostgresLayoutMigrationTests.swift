@@ -30,6 +30,11 @@ struct PostgresLayoutDefinitionTests {
         #expect(targets["Place$code$localized$index"] == #"ON "Place" ("$zone", "code$localized" NULLS FIRST, "$recordName") WITH (fillfactor = 100)"#)
         #expect(targets["Place$population$index"] == #"ON "Place" ("$zone", ("population") NULLS FIRST, "$recordName") WITH (fillfactor = 100)"#)
         #expect(targets["Place$location$location$index"] == #"ON "Place" USING spgist (point("location$latitude", "location$longitude"))"#)
+        // A reference field's B-tree ends in the record name though no sort reads it: walks,
+        // inverse to-manys and DELETE_SELF read one reference's records in record-name order.
+        let order = RecordTypeSchema(name: "Order", fields: [FieldSchema(name: "customer", type: .reference, isQueryable: true, isSortable: false)])
+        let orderTargets = Dictionary(uniqueKeysWithValues: PostgresSchemaStorage.secondaryIndexes(order).map { ($0.name, $0.target) })
+        #expect(orderTargets["Order$customer$index"] == #"ON "Order" ("$zone", ("customer") NULLS FIRST, "$recordName") WITH (fillfactor = 100)"#)
     }
 
     @Test func addedFieldsComeEightByteColumnsFirst() {
