@@ -124,12 +124,29 @@ struct PostgresDialect: SQLDialect {
     }
 
     func fullTextCondition(recordType: String, alias: String) -> String {
-        "\(alias).\(quote(PostgresLayout.fullTextColumn)) && ?::text[]"
+        "\(alias).\(quote(PostgresLayout.fullTextColumn)) @@ ?::tsquery"
     }
 
-    /// The tokens as a PostgreSQL array literal (`{"a","b"}`), bound as text and cast.
-    func fullTextQuery(anyOf tokens: [String]) -> String {
-        Self.arrayLiteral(tokens)
+    /// The words as a `tsquery` matching any of them (``PostgresFullText``), bound as text and
+    /// cast; nil for a word too long for the index.
+    func fullTextQuery(anyOf tokens: [String]) -> String? {
+        PostgresFullText.queryLiteral(anyOf: tokens)
+    }
+
+    func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
+        PostgresLayout.foldedExpression(derived, field: field, alias: alias)
+    }
+
+    func metadataExpression(_ metadata: MetadataField, alias: String) -> String {
+        metadata == .modificationDate
+            ? PostgresLayout.modificationDateExpression(alias: alias)
+            : "\(alias).\(quote(TableLayout.column(metadata)))"
+    }
+
+    func storedValueExpression(field: FieldSchema, alias: String) -> String {
+        field.type == .location
+            ? PostgresLayout.locationReadExpression(field: field.name, alias: alias)
+            : "\(alias).\(quote(field.name))"
     }
 
     /// A `text[]` literal: every element double-quoted, `"` and `\` escaped.

@@ -17,6 +17,15 @@ import RecordStoreSQL
 ///   marked pending: they are built again with `CREATE INDEX CONCURRENTLY` once the opening
 ///   committed (``PostgresIndexBuilds/buildPending(executor:)``), or at the end of a bulk load
 ///   the store was cut off in. Queries stay exact meanwhile: they read the tables.
+/// - 3: the full-text words are a `tsvector` (``PostgresFullText``), the `[cd]` indexes are on
+///   `COALESCE("name$cd", "name$c")` (``PostgresLayout/foldedExpression(_:field:alias:)``), and
+///   the SP-GiST indexes and the B-trees by record name fill their pages, and the registry's
+///   index by position is `(zone, position)` (built again in the opening). The GIN, `[cd]` and
+///   SP-GiST indexes are dropped and built again as in step 2; the `$fullText` column is
+///   converted in place (`ALTER COLUMN ... TYPE tsvector`, which rewrites the table while the
+///   opening holds it). A stored word longer than a `tsvector` holds (2,047 bytes; the index
+///   took 2,600) is left out, as the writer leaves it out: a query for it reads the records.
+///   Rows written before keep `name$cd` and their locations' text, which read as before.
 ///
 /// A store of a later version than this engine's is opened as it is: its layout answers the
 /// same queries.
@@ -28,7 +37,7 @@ struct PostgresLayoutMigration {
     let connection: PostgresSQLConnection
 
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     private var metadata: PostgresStoreMetadata { PostgresStoreMetadata(connection: connection) }
 
@@ -44,6 +53,12 @@ struct PostgresLayoutMigration {
         if stored < 1 { try await storeDefaultZoneAsKey(catalog) }
         // Layouts 0 and 1 define the same indexes.
         try await redefineIndexes(catalog, after: max(stored, 1))
+        if stored < 3 {
+            // After the GIN indexes on the old column type were dropped.
+            try await storeFullTextAsVectors(catalog)
+            try await fillRecordNameIndexPages(catalog)
+            try await redefineRegistryPositionIndex()
+        }
         try await metadata.setValue(Data(String(Self.currentVersion).utf8), named: "layoutVersion")
     }
 
@@ -57,6 +72,58 @@ struct PostgresLayoutMigration {
         }
         try await connection.execute(SQLStatement(
             sql: "UPDATE \(PostgresDialect.quote(TableLayout.registryTable)) SET zone = $1 WHERE zone = $2", arguments: arguments))
+    }
+
+    /// Step 3: each `text[]` of full-text words becomes a `tsvector`.
+    private func storeFullTextAsVectors(_ catalog: SchemaCatalog) async throws {
+        let column = PostgresDialect.quote(PostgresLayout.fullTextColumn)
+        for schema in catalog.sorted {
+            let table = PostgresDialect.quote(TableLayout.recordTable(schema.name))
+            var type: String?
+            try await connection.forEachRow(SQLStatement(
+                sql: "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped",
+                arguments: [.text(table), .text(PostgresLayout.fullTextColumn)])) { row in
+                if case .text(let name) = row.value(at: 0) { type = name }
+                return false
+            }
+            guard type == "text[]" else { continue }
+            // A conversion's expression takes no subquery: the words a tsvector cannot hold go first.
+            let isHeld = "octet_length(word) BETWEEN 1 AND \(PostgresFullText.longestWord)"
+            try await connection.execute(SQLStatement(sql: """
+                UPDATE \(table) SET \(column) = ARRAY(SELECT word FROM unnest(\(column)) AS word WHERE \(isHeld))
+                    WHERE EXISTS (SELECT 1 FROM unnest(\(column)) AS word WHERE NOT (\(isHeld)))
+                """))
+            try await connection.execute(SQLStatement(sql: """
+                ALTER TABLE \(table) ALTER COLUMN \(column) DROP DEFAULT,
+                    ALTER COLUMN \(column) TYPE tsvector USING array_to_tsvector(\(column)),
+                    ALTER COLUMN \(column) SET DEFAULT ''
+                """))
+        }
+    }
+
+    /// Step 3: the registry's index by position without the record name
+    /// (``PostgresSchemaStorage/registryPositionIndex``), built again in the opening.
+    private func redefineRegistryPositionIndex() async throws {
+        try await connection.execute(SQLStatement(sql: "DROP INDEX IF EXISTS \(PostgresDialect.quote(TableLayout.registryTable + "$position"))"))
+        try await connection.execute(SQLStatement(sql: PostgresSchemaStorage.registryPositionIndex))
+    }
+
+    /// Step 3: the B-trees by record name (each type's primary key and `(zone, record name)`
+    /// index, the registry's) fill their pages when next built (``PostgresIndexBuilds``).
+    private func fillRecordNameIndexPages(_ catalog: SchemaCatalog) async throws {
+        var tables = catalog.sorted.map { TableLayout.recordTable($0.name) }
+        tables.append(TableLayout.registryTable)
+        for table in tables {
+            var indexes: [String] = []
+            try await connection.forEachRow(SQLStatement(
+                sql: "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = to_regclass($1) AND (indisunique OR indisprimary)",
+                arguments: [.text(PostgresDialect.quote(table))])) { row in
+                if case .text(let name) = row.value(at: 0) { indexes.append(name) }
+                return true
+            }
+            // regclass::text is the name as SQL spells it, quoted where it needs to be.
+            for index in indexes { try await connection.execute(SQLStatement(sql: "ALTER INDEX IF EXISTS \(index) SET (fillfactor = 100)")) }
+        }
     }
 
     /// Drops the indexes a later layout defines anew than `version` had them, and marks their

@@ -131,7 +131,7 @@ struct PostgresRecordWriter {
             }
         }
         if !schema.searchableFieldNames.isEmpty {
-            columns.append((PostgresLayout.fullTextColumn, "?::text[]"))
+            columns.append((PostgresLayout.fullTextColumn, "?::tsvector"))
         }
         return columns
     }
@@ -148,7 +148,7 @@ struct PostgresRecordWriter {
     }
 
     /// Refuses a value bound for an indexed column (a queryable or sortable field, its derived
-    /// columns, list members, full-text words) longer than ``longestIndexedValue`` bytes, as the
+    /// columns, list members) longer than ``longestIndexedValue`` bytes, as the
     /// writer computes it. SQLite has no such limit; the error says so.
     static func checkIndexable(_ stored: SQLValue, field: String, recordType: String, what: String) throws(RecordStoreError) {
         let size: Int = switch stored {
@@ -168,7 +168,7 @@ struct PostgresRecordWriter {
         var values: [SQLValue] = [
             .text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName),
             record.creationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
-            record.modificationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
+            PostgresLayout.storedModificationDate(creation: record.creationDate, modification: record.modificationDate),
             record.recordChangeTag.map(SQLValue.text) ?? .null,
         ]
         var tokens: [String] = []
@@ -176,6 +176,9 @@ struct PostgresRecordWriter {
             let value = record.fields[field.name] ?? .null
             if case .list = value {
                 values.append(.text(value.jsonText()))
+            } else if case .location(let location) = value, location.altitude == nil {
+                // Its two number columns hold it (``PostgresLayout/locationReadExpression(field:alias:)``).
+                values.append(.text(""))
             } else {
                 let stored = StoredValueEncoding.encode(value)
                 if field.isIndexed {
@@ -186,10 +189,12 @@ struct PostgresRecordWriter {
             if StoredSpelling.hasColumn(field) {
                 values.append(StoredSpelling.value(of: value))
             }
+            var caseFolded = SQLValue.null
             for derived in DerivedColumn.columns(for: field) {
                 let stored = derived.value(of: value)
                 try Self.checkIndexable(stored, field: field.name, recordType: schema.name, what: "its \(derived.rawValue) form")
-                values.append(stored)
+                values.append(PostgresLayout.storedForm(of: stored, derived, caseFolded: caseFolded))
+                if derived == .caseFolded { caseFolded = stored }
             }
             if field.type == .location {
                 if case .location(let location) = value {
@@ -199,16 +204,12 @@ struct PostgresRecordWriter {
                 }
             }
             if field.isSearchable, case .string(let text) = value {
-                let words = FullTextTokenizer.tokens(text)
-                for word in words {
-                    try Self.checkIndexable(.text(word), field: field.name, recordType: schema.name, what: "a full-text word")
-                }
-                tokens += words
+                tokens += FullTextTokenizer.tokens(text)
             }
         }
         if !schema.searchableFieldNames.isEmpty {
-            // No words is an empty array, never null: `NOT self CONTAINS 'x'` must hold there.
-            values.append(.text(PostgresDialect.arrayLiteral(tokens)))
+            // No words is an empty tsvector, never null: `NOT self CONTAINS 'x'` must hold there.
+            values.append(.text(try PostgresFullText.vectorLiteral(tokens, recordType: schema.name)))
         }
         return values
     }

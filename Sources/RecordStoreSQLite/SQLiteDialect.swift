@@ -101,7 +101,7 @@ struct SQLiteDialect: SQLDialect {
         return "\(alias).rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
     }
 
-    func fullTextQuery(anyOf tokens: [String]) -> String {
+    func fullTextQuery(anyOf tokens: [String]) -> String? {
         tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
     }
 

@@ -23,14 +23,14 @@ package struct AggregateStatement {
         var selectionArguments: [SQLValue] = []
         func columnAndType(_ key: String) throws(RecordStoreError) -> (String, FieldType)? {
             if let metadata = MetadataField(rawValue: key) {
-                return ("t.\(dialect.quote(TableLayout.column(metadata)))", metadata.fieldType)
+                return (dialect.metadataExpression(metadata, alias: "t"), metadata.fieldType)
             }
             if let walked = try prepared.walkedValue(key) {
                 selectionArguments += walked.arguments
                 return (walked.sql, walked.type)
             }
             guard let field = schema.field(named: key) else { return nil }
-            let column = "t.\(dialect.quote(field.name))"
+            let column = dialect.storedValueExpression(field: field, alias: "t")
             return (field.type == .bool ? dialect.booleanAsNumber(column) : column, field.type)
         }
         var selections: [String] = []

@@ -49,7 +49,11 @@ package struct PreparedQuery {
     private func checkWalkedSorts() throws(RecordStoreError) {
         for sort in specification.sorts {
             guard let walked = planner.walkedKey(sort.key) else { continue }
-            guard plan.ordersInSQL, specification.after == nil, case .expression = planner.orderExpression(sort) else {
+            let ordersInSQL = switch planner.orderExpression(sort) {
+            case .expression, .presence: true
+            case .constant, .unsupported: false
+            }
+            guard plan.ordersInSQL, specification.after == nil, ordersInSQL else {
                 throw .relationshipWalkNotPlanned(walked.relationship, recordType: schema.name)
             }
         }

@@ -26,9 +26,9 @@ package struct RecordRowReader {
     /// identifier, the metadata, then every field of the schema (strings as the client spelled
     /// them, ``StoredSpelling``).
     package var selection: String {
-        let metadata = [TableLayout.recordNameColumn, TableLayout.creationDateColumn, TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
+        let metadata: [MetadataField] = [.recordName, .creationDate, .modificationDate, .recordChangeTag]
         let fields = schema.fields.map { StoredSpelling.readExpression(field: $0, alias: "t", dialect: dialect) }
-        return (["t.\(dialect.rowIdentifier)"] + metadata.map { "t.\(dialect.quote($0))" } + fields).joined(separator: ", ")
+        return (["t.\(dialect.rowIdentifier)"] + metadata.map { dialect.metadataExpression($0, alias: "t") } + fields).joined(separator: ", ")
     }
 
     /// The record a selected row holds.

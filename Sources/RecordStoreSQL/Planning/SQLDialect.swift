@@ -92,13 +92,31 @@ package protocol SQLDialect: Sendable {
     /// A condition that the row of the table aliased `alias` is among the full-text matches of
     /// the one bound query.
     func fullTextCondition(recordType: String, alias: String) -> String
-    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching any of the tokens.
-    func fullTextQuery(anyOf tokens: [String]) -> String
+    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching any of
+    /// the tokens; nil when the index cannot answer it (a word longer than it holds): the
+    /// records are then read and tested by the evaluator.
+    func fullTextQuery(anyOf tokens: [String]) -> String?
     /// A condition (with its bound values) that the location field of the row of the table
     /// aliased `alias` lies in a box of latitudes and longitudes (degrees, bounds included).
     func boundingBoxCondition(
         recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
     ) -> SQLCondition
+
+    /// The expression whose value is a string field's derived column (``DerivedColumn``) in the
+    /// row of the table aliased `alias`: the column itself, unless the dialect stores it more
+    /// compactly (PostgreSQL leaves `name$cd` null where it equals `name$c`, and reads
+    /// `COALESCE(t."name$cd", t."name$c")`, which its index holds too). A default in an extension.
+    func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String
+    /// The expression whose value is a field's stored form (``StoredValueEncoding``) in the row of
+    /// the table aliased `alias`: its column, unless the dialect stores it more compactly
+    /// (PostgreSQL keeps a location without altitude in its two number columns only). A default
+    /// in an extension.
+    func storedValueExpression(field: FieldSchema, alias: String) -> String
+    /// The expression whose value is a metadata field's stored form in the row of the table
+    /// aliased `alias`: its column, unless the dialect stores it more compactly (PostgreSQL
+    /// leaves the modification date null where it equals the creation date). A default in an
+    /// extension.
+    func metadataExpression(_ metadata: MetadataField, alias: String) -> String
 }
 
 extension SQLDialect {
@@ -114,6 +132,21 @@ extension SQLDialect {
     /// The clause that pages a select, taking two arguments: the limit (``unlimited`` for none),
     /// then the offset. A dialect whose database spells it otherwise writes its own.
     package var limitAndOffsetClause: String { "LIMIT ? OFFSET ?" }
+
+    /// The derived column itself: `t."name$cd"`.
+    package func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
+        "\(alias).\(quote(TableLayout.derivedColumn(field, derived)))"
+    }
+
+    /// The field's column itself: `t."location"`.
+    package func storedValueExpression(field: FieldSchema, alias: String) -> String {
+        "\(alias).\(quote(field.name))"
+    }
+
+    /// The metadata field's column itself: `t."$modificationDate"`.
+    package func metadataExpression(_ metadata: MetadataField, alias: String) -> String {
+        "\(alias).\(quote(TableLayout.column(metadata)))"
+    }
 
     /// A string column in code-point order.
     package func codePointOrder(_ expression: String) -> String {

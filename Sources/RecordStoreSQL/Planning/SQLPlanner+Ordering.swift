@@ -9,8 +9,19 @@ extension SQLPlanner {
         /// The expression to order by, with its arguments; `derived` is the derived column it
         /// reads, whose value a keyset position's string becomes before it is compared.
         case expression(String, [SQLValue], derived: DerivedColumn? = nil)
+        /// Only whether the value is nil, for a type whose values the evaluator does not order
+        /// among themselves (locations, references, bytes, lists): nil first ascending, and every
+        /// other value ties, so the record name decides. The expression is the stored value, with
+        /// its arguments; the plan orders by ``presenceExpression(_:)`` of it.
+        case presence(String, [SQLValue])
         /// SQL cannot order as the sort asks (the dialect lacks the collation or the exact distance).
         case unsupported
+    }
+
+    /// An expression null where `value` is null and 1 elsewhere: what a ``OrderExpression/presence(_:_:)``
+    /// sort orders by, and what a keyset position's value (1 unless nil) is compared with.
+    package static func presenceExpression(_ value: String) -> String {
+        "(CASE WHEN \(value) IS NULL THEN NULL ELSE 1 END)"
     }
 
     /// The SQL expression a sort orders by: a column (strings by their ``DerivedColumn`` for the
@@ -18,7 +29,7 @@ extension SQLPlanner {
     /// distance from a point.
     package func orderExpression(_ sort: Sort) -> OrderExpression {
         if let metadata = MetadataField(rawValue: sort.key) {
-            return ordered(column(TableLayout.column(metadata)), type: metadata.fieldType, comparison: sort.comparison)
+            return ordered(dialect.metadataExpression(metadata, alias: alias), type: metadata.fieldType, comparison: sort.comparison)
         }
         if let walked = relationshipOrderExpression(sort) { return walked }
         guard let field = schema?.field(named: sort.key) else { return .constant }
@@ -31,7 +42,7 @@ extension SQLPlanner {
         if field.type == .string, let derived = DerivedColumn.sortColumn(for: sort.comparison),
            DerivedColumn.columns(for: field).contains(derived) {
             // The derived column's bytes are in the sort's order: an index can serve it.
-            return .expression(column(TableLayout.derivedColumn(field.name, derived)), [], derived: derived)
+            return .expression(dialect.derivedColumnExpression(derived, field: field.name, alias: alias), [], derived: derived)
         }
         return ordered(column(field.name), type: field.type, comparison: sort.comparison)
     }
@@ -39,6 +50,8 @@ extension SQLPlanner {
     /// A column ordered as the sort compares its values (strings by the sort's comparison).
     private func ordered(_ column: String, type: FieldType, comparison: SortComparison) -> OrderExpression {
         if type == .bool { return .expression(dialect.booleanAsNumber(column), []) }
+        // As RecordOrdering.compare: two locations (or references, bytes) are the same.
+        guard type.isSortable else { return .presence(column, []) }
         guard type == .string else { return .expression(column, []) }
         guard let collated = dialect.stringOrder(column, comparison: comparison) else { return .unsupported }
         return .expression(collated, [])
@@ -57,6 +70,9 @@ extension SQLPlanner {
                 return nil
             case .expression(let sql, let expressionArguments, _):
                 terms.append(orderTerm(sql, ascending: sort.ascending))
+                arguments += expressionArguments
+            case .presence(let sql, let expressionArguments):
+                terms.append(orderTerm(Self.presenceExpression(sql), ascending: sort.ascending))
                 arguments += expressionArguments
             }
         }

@@ -19,10 +19,15 @@ extension SQLPlanner {
         guard let walked = walkedKey(sort.key) else { return nil }
         guard let destination = walked.destination, sort.distanceOrigin == nil, let planning = relationshipPlanning else { return .unsupported }
         let planner = destinationPlanner(destination, planning: planning, alias: memberAlias)
-        guard case .expression(let sql, let arguments, let derived) = planner.orderExpression(
-            Sort(walked.rest, ascending: sort.ascending, comparison: sort.comparison)) else { return .unsupported }
         let lookup = referencedRow(walked.relationship, destination: destination, planning: planning)
-        return .expression("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments, derived: derived)
+        switch planner.orderExpression(Sort(walked.rest, ascending: sort.ascending, comparison: sort.comparison)) {
+        case .expression(let sql, let arguments, let derived):
+            return .expression("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments, derived: derived)
+        case .presence(let sql, let arguments):
+            return .presence("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments)
+        case .constant, .unsupported:
+            return .unsupported
+        }
     }
 
     /// The value of a to-one's key path (`department.name`) for `SELECT` and `GROUP BY`, with
@@ -35,9 +40,9 @@ extension SQLPlanner {
         let planner = destinationPlanner(destination, planning: planning, alias: memberAlias)
         let inner: (sql: String, arguments: [SQLValue], type: FieldType)
         if let metadata = MetadataField(rawValue: rest) {
-            inner = (planner.column(TableLayout.column(metadata)), [], metadata.fieldType)
+            inner = (dialect.metadataExpression(metadata, alias: memberAlias), [], metadata.fieldType)
         } else if let field = destination.field(named: rest), !field.type.isList {
-            let column = planner.column(field.name)
+            let column = dialect.storedValueExpression(field: field, alias: memberAlias)
             inner = (field.type == .bool ? dialect.booleanAsNumber(column) : column, [], field.type)
         } else if let walked = planner.relationshipValue(rest) {
             inner = walked

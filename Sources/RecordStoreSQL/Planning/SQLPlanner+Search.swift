@@ -11,7 +11,8 @@ extension SQLPlanner {
               case .constant(.string(let text)) = comparison.right else { return nil }
         let tokens = Array(FullTextTokenizer.tokenSet(text)).sorted()
         guard let schema, !schema.searchableFieldNames.isEmpty, !tokens.isEmpty else { return constant(false) }
-        return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(dialect.fullTextQuery(anyOf: tokens))])
+        guard let query = dialect.fullTextQuery(anyOf: tokens) else { return .residualOnly }
+        return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(query)])
     }
 
     // MARK: Location

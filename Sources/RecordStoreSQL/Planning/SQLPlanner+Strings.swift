@@ -33,7 +33,8 @@ extension SQLPlanner {
         guard field.type == .string else { return nil }
         return stringCondition(comparison, subject: .keyPath(key)) { derived in
             guard let derived else { return column(field.name) }
-            return DerivedColumn.columns(for: field).contains(derived) ? column(TableLayout.derivedColumn(field.name, derived)) : nil
+            guard DerivedColumn.columns(for: field).contains(derived) else { return nil }
+            return dialect.derivedColumnExpression(derived, field: field.name, alias: alias)
         }
     }
 

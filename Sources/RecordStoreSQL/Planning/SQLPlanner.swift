@@ -150,18 +150,18 @@ package struct SQLPlanner {
         if let list = try listCondition(comparison) { return list }
         guard comparison.modifier == .direct, let key = ComparisonKey.singleKey(in: comparison) else { return .residualOnly }
         let substituted = ComparisonKey.substitute(key, in: comparison)
-        let columnName: String
+        let columnExpression: String
         let type: FieldType
         // What the evaluator's callback reads: the value as stored (a string as the client spelled it).
         let storedValue: String
         if let metadata = MetadataField(rawValue: key) {
-            columnName = TableLayout.column(metadata)
+            columnExpression = dialect.metadataExpression(metadata, alias: alias)
             type = metadata.fieldType
-            storedValue = column(columnName)
+            storedValue = columnExpression
         } else if let field = schema?.field(named: key) {
             guard !field.type.isList else { return .residualOnly }
             if let folded = fieldStringCondition(comparison, key: key, field: field) { return folded }
-            columnName = field.name
+            columnExpression = column(field.name)
             type = field.type
             storedValue = StoredSpelling.readExpression(field: field, alias: alias, dialect: dialect)
         } else {
@@ -170,7 +170,7 @@ package struct SQLPlanner {
                   let answer = try? compiled.evaluate(value: .null) else { return .residualOnly }
             return constant(answer)
         }
-        if let native = nativeCondition(comparison, key: key, column: column(columnName), type: type) {
+        if let native = nativeCondition(comparison, key: key, column: columnExpression, type: type) {
             return native
         }
         return try test(.comparison(substituted), type: type, value: storedValue)

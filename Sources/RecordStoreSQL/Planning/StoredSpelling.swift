@@ -57,7 +57,7 @@ package enum StoredSpelling {
     /// The expression that reads a field as the client stored it: `COALESCE(spelling, field)`
     /// for string fields, the column itself for others. `alias` names the record table.
     package static func readExpression(field: FieldSchema, alias: String, dialect: any SQLDialect) -> String {
-        let stored = "\(alias).\(dialect.quote(field.name))"
+        let stored = dialect.storedValueExpression(field: field, alias: alias)
         guard hasColumn(field) else { return stored }
         return "COALESCE(\(alias).\(dialect.quote(TableLayout.spellingColumn(field.name))), \(stored))"
     }

@@ -31,11 +31,32 @@ package enum StoredValueEncoding {
         return text
     }
 
-    /// Parses ``encodeLocation(_:)``'s form.
+    /// Parses ``encodeLocation(_:)``'s form, or the bit-pattern form of a location a dialect
+    /// rebuilds from its number columns (``bitPatternLocationPrefix``).
     package static func decodeLocation(_ text: String) -> Location? {
+        if text.hasPrefix(bitPatternLocationPrefix) { return decodeBitPatternLocation(text) }
         let parts = text.split(separator: ",").compactMap { Double($0) }
         guard parts.count >= 2 else { return nil }
         return Location(latitude: parts[0], longitude: parts[1], altitude: parts.count > 2 ? parts[2] : nil)
+    }
+
+    /// The first character of a location in its bit-pattern form: `#`, then the IEEE 754 bits
+    /// of the latitude and of the longitude, 16 hexadecimal digits each, most significant first
+    /// (what PostgreSQL's `encode(float8send(x), 'hex')` writes). A dialect that keeps a
+    /// location in its number columns only reads it back in this form, exact whatever the
+    /// database's settings for printing numbers.
+    ///
+    /// ```swift
+    /// StoredValueEncoding.decodeLocation("#40486d3c89f40a284002ca57a786c227")   // 48.85341, 2.3488
+    /// ```
+    package static let bitPatternLocationPrefix = "#"
+
+    private static func decodeBitPatternLocation(_ text: String) -> Location? {
+        let digits = text.utf8.dropFirst()
+        guard digits.count == 32,
+              let latitude = UInt64(String(decoding: digits.prefix(16), as: UTF8.self), radix: 16),
+              let longitude = UInt64(String(decoding: digits.suffix(16), as: UTF8.self), radix: 16) else { return nil }
+        return Location(latitude: Double(bitPattern: latitude), longitude: Double(bitPattern: longitude))
     }
 
     /// The zone name's length in UTF-8 bytes, a colon, the zone name, then the record name.
