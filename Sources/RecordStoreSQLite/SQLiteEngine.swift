@@ -182,8 +182,7 @@ final class SQLiteEngine: StorageEngine {
 
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table
     /// is missing or holds fewer rows than that, its B-tree indexes are dropped until
-    /// ``finishBulkLoad(progress:)`` builds them in one pass (``SQLiteDeferredIndexes``), and
-    /// the writer reads the file through a memory map meanwhile (``SQLiteBulkLoadMemoryMap``).
+    /// ``finishBulkLoad(progress:)`` builds them in one pass (``SQLiteDeferredIndexes``).
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
         let executor = self.executor
         try await writing { db in
@@ -196,7 +195,6 @@ final class SQLiteEngine: StorageEngine {
             }
             let catalog = try SQLiteConnection.run(db) { try await executor.catalog(on: $0) }
             try SQLiteDeferredIndexes(db: db).defer(recordType, catalog: catalog)
-            try SQLiteBulkLoadMemoryMap.begin(db)
         }
     }
 
@@ -206,7 +204,6 @@ final class SQLiteEngine: StorageEngine {
         try await writing { db in
             let catalog = try SQLiteConnection.run(db) { try await executor.catalog(on: $0) }
             try SQLiteDeferredIndexes(db: db, progress: progress).finish(catalog)
-            try SQLiteBulkLoadMemoryMap.end(db)
         }
     }
 
