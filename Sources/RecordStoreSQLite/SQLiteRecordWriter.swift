@@ -103,7 +103,8 @@ struct SQLiteRecordWriter {
 
     /// Writes list members, the full-text document and R*Tree entries.
     private func writeSideRows(_ record: Record, rowID: Int64, _ type: PreparedType) throws {
-        for (position, field) in type.layout.fields.enumerated() {
+        for position in type.layout.sideTableFieldPositions {
+            let field = type.layout.fields[position]
             guard let value = record.fields[field.schema.name] else { continue }
             switch value {
             case .list(let members) where !members.isEmpty && field.schema.isQueryable:
@@ -179,12 +180,12 @@ struct SQLiteRecordWriter {
         guard !fields.isEmpty else { return }
         let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(fields.map(quote).joined(separator: ", ")) FROM \(quote(TableLayout.recordTable(schema.name)))")
         for row in rows {
-            var tokens: [String] = []
+            var document = SQLiteFullTextDocument()
             for index in fields.indices {
-                if let text: String = row[index + 1] { tokens += FullTextTokenizer.tokens(text) }
+                if let text: String = row[index + 1] { document.append(text) }
             }
-            if !tokens.isEmpty {
-                try db.execute(sql: "INSERT INTO \(fts) (rowid, body) VALUES (?, ?)", arguments: [row[0] as Int64, tokens.joined(separator: " ")])
+            if let text = document.text {
+                try db.execute(sql: "INSERT INTO \(fts) (rowid, body) VALUES (?, ?)", arguments: [row[0] as Int64, text])
             }
         }
     }

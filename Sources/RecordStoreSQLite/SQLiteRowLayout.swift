@@ -49,6 +49,9 @@ struct SQLiteRowLayout {
     let fullTextInsertSQL: String?
     /// Whether any field's members go to the list table.
     let writesMembers: Bool
+    /// The positions in ``fields`` of the fields that feed a list table or an R*Tree: the only
+    /// ones a row's side rows need to look at.
+    let sideTableFieldPositions: [Int]
     /// The list table.
     let listTable: SQLiteListTable
 
@@ -81,6 +84,7 @@ struct SQLiteRowLayout {
         fullTextInsertSQL = fields.contains(where: \.isSearchable)
             ? "INSERT INTO \(Self.quote(SQLiteLayout.fullTextTable(schema.name))) (rowid, body) VALUES (?, ?)" : nil
         writesMembers = fields.contains(where: \.writesMembers)
+        sideTableFieldPositions = fields.indices.filter { fields[$0].writesMembers || fields[$0].locationIndexInsertSQL != nil }
         listTable = SQLiteListTable(recordType: schema.name)
     }
 
@@ -122,14 +126,11 @@ struct SQLiteRowLayout {
     /// The full-text document of a record: the tokens of its searchable strings, in field
     /// order, separated by spaces; nil when it has none.
     func fullTextDocument(of record: Record) -> String? {
-        var document = ""
+        var document = SQLiteFullTextDocument()
         for field in fields where field.isSearchable {
             guard case .string(let text)? = record.fields[field.schema.name] else { continue }
-            for token in FullTextTokenizer.tokens(text) {
-                if !document.isEmpty { document.append(" ") }
-                document.append(token)
-            }
+            document.append(text)
         }
-        return document.isEmpty ? nil : document
+        return document.text
     }
 }
