@@ -49,11 +49,7 @@ package struct PreparedQuery {
     private func checkWalkedSorts() throws(RecordStoreError) {
         for sort in specification.sorts {
             guard let walked = planner.walkedKey(sort.key) else { continue }
-            let ordersInSQL = switch planner.orderExpression(sort) {
-            case .expression, .presence: true
-            case .constant, .unsupported: false
-            }
-            guard plan.ordersInSQL, specification.after == nil, ordersInSQL else {
+            guard plan.ordersInSQL, specification.after == nil, case .expression = planner.orderExpression(sort) else {
                 throw .relationshipWalkNotPlanned(walked.relationship, recordType: schema.name)
             }
         }

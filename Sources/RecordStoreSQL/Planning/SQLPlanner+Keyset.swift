@@ -22,14 +22,10 @@ extension SQLPlanner {
             let x: String
             let xa: [SQLValue]
             let derived: DerivedColumn?
-            var ordersPresenceOnly = false
             switch orderExpression(sort) {
             case .constant: continue
             case .unsupported: return nil
             case .expression(let sql, let arguments, let derivedColumn): (x, xa, derived) = (sql, arguments, derivedColumn)
-            case .presence(let sql, let arguments):
-                (x, xa, derived) = (Self.presenceExpression(sql), arguments, nil)
-                ordersPresenceOnly = true
             }
             let value = position.sortValues[index]
             let after: Part?
@@ -41,7 +37,7 @@ extension SQLPlanner {
                 after = sort.ascending ? ("\(x) IS NOT NULL", xa) : nil
                 atOrAfter = sort.ascending ? nil : equal
             } else {
-                let argument = ordersPresenceOnly ? .integer(1) : derived.map { $0.value(of: value) } ?? StoredValueEncoding.encode(value)
+                let argument = derived.map { $0.value(of: value) } ?? StoredValueEncoding.encode(value)
                 equal = ("\(x) = ?", xa + [argument])
                 if sort.ascending {
                     after = ("\(x) > ?", xa + [argument])

@@ -9,19 +9,8 @@ extension SQLPlanner {
         /// The expression to order by, with its arguments; `derived` is the derived column it
         /// reads, whose value a keyset position's string becomes before it is compared.
         case expression(String, [SQLValue], derived: DerivedColumn? = nil)
-        /// Only whether the value is nil, for a type whose values the evaluator does not order
-        /// among themselves (locations, references, bytes, lists): nil first ascending, and every
-        /// other value ties, so the record name decides. The expression is the stored value, with
-        /// its arguments; the plan orders by ``presenceExpression(_:)`` of it.
-        case presence(String, [SQLValue])
         /// SQL cannot order as the sort asks (the dialect lacks the collation or the exact distance).
         case unsupported
-    }
-
-    /// An expression null where `value` is null and 1 elsewhere: what a ``OrderExpression/presence(_:_:)``
-    /// sort orders by, and what a keyset position's value (1 unless nil) is compared with.
-    package static func presenceExpression(_ value: String) -> String {
-        "(CASE WHEN \(value) IS NULL THEN NULL ELSE 1 END)"
     }
 
     /// The SQL expression a sort orders by: a column (strings by their ``DerivedColumn`` for the
@@ -50,8 +39,9 @@ extension SQLPlanner {
     /// A column ordered as the sort compares its values (strings by the sort's comparison).
     private func ordered(_ column: String, type: FieldType, comparison: SortComparison) -> OrderExpression {
         if type == .bool { return .expression(dialect.booleanAsNumber(column), []) }
-        // As RecordOrdering.compare: two locations (or references, bytes) are the same.
-        guard type.isSortable else { return .presence(column, []) }
+        // Sorts by locations, references and bytes are refused before planning (their stored
+        // text orders nothing the evaluator orders); should one come, Swift sorts.
+        guard type.isSortable else { return .unsupported }
         guard type == .string else { return .expression(column, []) }
         guard let collated = dialect.stringOrder(column, comparison: comparison) else { return .unsupported }
         return .expression(collated, [])
@@ -70,9 +60,6 @@ extension SQLPlanner {
                 return nil
             case .expression(let sql, let expressionArguments, _):
                 terms.append(orderTerm(sql, ascending: sort.ascending))
-                arguments += expressionArguments
-            case .presence(let sql, let expressionArguments):
-                terms.append(orderTerm(Self.presenceExpression(sql), ascending: sort.ascending))
                 arguments += expressionArguments
             }
         }

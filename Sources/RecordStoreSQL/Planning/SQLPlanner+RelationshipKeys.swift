@@ -19,15 +19,10 @@ extension SQLPlanner {
         guard let walked = walkedKey(sort.key) else { return nil }
         guard let destination = walked.destination, sort.distanceOrigin == nil, let planning = relationshipPlanning else { return .unsupported }
         let planner = destinationPlanner(destination, planning: planning, alias: memberAlias)
+        guard case .expression(let sql, let arguments, let derived) = planner.orderExpression(
+            Sort(walked.rest, ascending: sort.ascending, comparison: sort.comparison)) else { return .unsupported }
         let lookup = referencedRow(walked.relationship, destination: destination, planning: planning)
-        switch planner.orderExpression(Sort(walked.rest, ascending: sort.ascending, comparison: sort.comparison)) {
-        case .expression(let sql, let arguments, let derived):
-            return .expression("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments, derived: derived)
-        case .presence(let sql, let arguments):
-            return .presence("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments)
-        case .constant, .unsupported:
-            return .unsupported
-        }
+        return .expression("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments, derived: derived)
     }
 
     /// The value of a to-one's key path (`department.name`) for `SELECT` and `GROUP BY`, with
