@@ -100,12 +100,12 @@ struct PostgresSection: BenchmarkSection {
                           arguments: [.text(StoreSection.defaultZoneKey), .integer(100_000), .integer(200_000)])
         try await measure(report, store: store, hand: hand, name: "folded prefix: name BEGINSWITH[cd] \"sao\"",
                           predicate: FormatPredicate(format: "name BEGINSWITH[cd] %@", "sao"), sorts: [], limit: nil,
-                          sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "name$cd" >= $2 AND "name$cd" < $3 ORDER BY "$recordName""#,
+                          sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND COALESCE("name$cd", "name$c") >= $2 AND COALESCE("name$cd", "name$c") < $3 ORDER BY "$recordName""#,
                           arguments: [.text(StoreSection.defaultZoneKey), .text("sao"), .text("sap")])
         try await measure(report, store: store, hand: hand, name: "full text: self CONTAINS \"springfield\"",
                           predicate: FormatPredicate(format: "self CONTAINS %@", "springfield"), sorts: [], limit: nil,
-                          sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "$fullText" && $2::text[] ORDER BY "$recordName""#,
-                          arguments: [.text(StoreSection.defaultZoneKey), .text("{springfield}")])
+                          sql: #"SELECT * FROM "City" WHERE "$zone" = $1 AND "$fullText" @@ $2::tsquery ORDER BY "$recordName""#,
+                          arguments: [.text(StoreSection.defaultZoneKey), .text("'springfield'")])
         try await measure(report, store: store, hand: hand, name: "radius: 50 km around Paris",
                           predicate: FormatPredicate(format: "distanceToLocation:fromLocation:(location, %@) < 50000", Value.location(StoreSection.paris)),
                           sorts: [], limit: nil,
@@ -238,14 +238,21 @@ final class HandClient: @unchecked Sendable {
         PostgresQuery(SQLStatement(sql: sql, arguments: arguments))
     }
 
+    /// How the layout's compact columns are read back, as any hand-written reader of it must:
+    /// the modification date is null while it is the creation date, and a location without
+    /// altitude keeps only its two number columns (its text column is empty).
+    static let readExpressions = [
+        "$modificationDate": #"(CASE WHEN "$modificationDate" IS NULL THEN "$creationDate" WHEN "$modificationDate" = 'NaN' THEN NULL ELSE "$modificationDate" END) AS "$modificationDate""#,
+        "location": #"(CASE WHEN "location" = '' THEN "location$latitude"::text || ',' || "location$longitude"::text ELSE "location" END) AS "location""#,
+    ]
+
     /// Runs a query and decodes its rows as the SQLite section's hand-written side does
     /// (``StoreSection/handWrittenRecords(_:sql:arguments:origin:radius:)``): the record's own
     /// columns (``StoreSection/recordColumns``, not the derived ones) into dictionaries of values,
     /// lists from the JSON their row holds; returns the count.
     func count(_ sql: String, _ arguments: [SQLValue]) async throws -> Int {
-        let columns = StoreSection.recordColumns.map { "\"\($0)\"" }
+        let columns = StoreSection.recordColumns.map { Self.readExpressions[$0] ?? "\"\($0)\"" }
         let selecting = sql.replacingOccurrences(of: "SELECT *", with: "SELECT \(columns.joined(separator: ", "))")
-            .replacingOccurrences(of: "SELECT t.*", with: "SELECT \(columns.map { "t." + $0 }.joined(separator: ", "))")
         let rows = try await client.query(Self.query(selecting, arguments), logger: logger)
         var records: [[String: Value]] = []
         for try await row in rows {
