@@ -150,8 +150,7 @@ struct PostgresSchemaStorage {
         var numbers: [String] = []
         for field in fields {
             switch field.type {
-            case .int64: numbers.append("\(quote(field.name)) bigint")
-            case .double, .date: numbers.append("\(quote(field.name)) double precision")
+            case .int64, .double, .date: numbers.append("\(quote(field.name)) \(PostgresLayout.columnType(field.type))")
             case .location:
                 numbers += [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)].map { "\(quote($0)) double precision" }
             default: break
@@ -499,8 +498,10 @@ struct PostgresSchemaStorage {
         let assignments = columns.enumerated().map { "\(quote(TableLayout.derivedColumn(field, $1))) = $\($0 + 1)" }.joined(separator: ", ")
         let sql = "UPDATE \(table) SET \(assignments) WHERE \(row) = $\(columns.count + 1)"
         for (id, text) in pending {
-            let caseFolded = DerivedColumn.caseFolded.value(of: text)
-            let values = columns.map { PostgresLayout.storedForm(of: $0.value(of: text), $0, caseFolded: caseFolded) }
+            let computed = columns.map { $0.value(of: text) }
+            // Folded once: the `[c]` form is among the columns whenever `[cd]` is, unless only `[cd]` is missing.
+            let caseFolded = zip(columns, computed).first { $0.0 == .caseFolded }?.1 ?? DerivedColumn.caseFolded.value(of: text)
+            let values = zip(columns, computed).map { PostgresLayout.storedForm(of: $1, $0, caseFolded: caseFolded) }
             try await connection.execute(SQLStatement(sql: sql, arguments: values + [.integer(id)]))
         }
     }
