@@ -9,7 +9,7 @@ import RecordStoreSQL
 /// SQLite engine builds for cities1000 under an ``IndexPolicy`` (the type table with an index per
 /// indexed field, the folded forms of each string field and, when `SORTABLE`, its sort keys, with
 /// their indexes; the list side table, with members and their indexes only when lists are
-/// `QUERYABLE`; the full-text table; the R*Tree; the record registry), 5,000 records a
+/// `QUERYABLE`; the full-text table; the location's band index; the record registry), 5,000 records a
 /// transaction into the already indexed tables, with no conflict checks.
 ///
 /// ```swift
@@ -48,7 +48,7 @@ struct SameLayoutImport {
             #"CREATE UNIQUE INDEX "City$$record" ON "City" ("$zone", "$recordName")"#,
             #"CREATE TABLE "City$list" (record INTEGER NOT NULL, field TEXT NOT NULL, position INTEGER NOT NULL, value, "value$c", "value$cd")"#,
             #"CREATE INDEX "City$list$record" ON "City$list" (record)"#,
-            #"CREATE VIRTUAL TABLE "City$location$rtree" USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude)"#,
+            #"CREATE INDEX "City$location$index" ON "City" (CAST(("location$latitude" + 90) * 2 AS INTEGER), "location$longitude", "location$latitude")"#,
             #"CREATE VIRTUAL TABLE "City$fts" USING fts5(body, tokenize = 'ascii', detail = none, columnsize = 0)"#,
         ]
         if writesListMembers {
@@ -95,7 +95,6 @@ struct SameLayoutImport {
                 let city = try db.cachedStatement(sql: insertCity)
                 let member = try db.cachedStatement(sql: #"INSERT INTO "City$list" (record, field, position, value, "value$c", "value$cd") VALUES (?, 'alternatenames', ?, ?, ?, ?)"#)
                 let fullText = try db.cachedStatement(sql: #"INSERT INTO "City$fts" (rowid, body) VALUES (?, ?)"#)
-                let rtree = try db.cachedStatement(sql: #"INSERT INTO "City$location$rtree" VALUES (?, ?, ?, ?, ?)"#)
                 for fields in batch {
                     let name = fields["geonameid"].map { value -> String in
                         if case .int(let integer) = value { return String(integer) }
@@ -140,7 +139,6 @@ struct SameLayoutImport {
                     }
                     let searchable = Self.stringColumns.compactMap { fields[$0]?.stringValue }
                     try fullText.execute(arguments: [rowID, searchable.flatMap(FullTextTokenizer.tokens).joined(separator: " ")])
-                    try rtree.execute(arguments: [rowID, latitude, latitude, longitude, longitude])
                 }
             }
             start += 5_000

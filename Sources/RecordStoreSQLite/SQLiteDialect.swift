@@ -3,10 +3,10 @@ import PredicateLanguage
 import RecordStoreSQL
 
 /// SQLite: double-quoted identifiers, `?` placeholders, `1`/`0` for booleans, nulls first
-/// ascending (SQLite's default), `BINARY` (code-point) string order, FTS5 and R*Tree tables, and
-/// callbacks into Swift for what SQL cannot do natively: `query_test` (the evaluator's
-/// comparison on one value), `query_distance` (the evaluator's great-circle distance) and the
-/// `query_*` collations of ``SortComparison``.
+/// ascending (SQLite's default), `BINARY` (code-point) string order, FTS5 tables, band indexes
+/// for locations (``SQLiteLocationGrid``), and callbacks into Swift for what SQL cannot do
+/// natively: `query_test` (the evaluator's comparison on one value), `query_distance` (the
+/// evaluator's great-circle distance) and the `query_*` collations of ``SortComparison``.
 ///
 /// Without a registry (`SQLiteDialect(registry: nil)`) the dialect has no callbacks, as a
 /// server database: the planner then leaves those comparisons to the residual and sorts
@@ -105,12 +105,10 @@ struct SQLiteDialect: SQLDialect {
         tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
     }
 
+    /// A box through the location field's band index (``SQLiteLocationGrid``).
     func boundingBoxCondition(
         recordType: String, field: String, alias: String, latitudes: ClosedRange<Double>, longitudes: ClosedRange<Double>
     ) -> SQLCondition {
-        let table = quote(SQLiteLayout.locationIndexTable(recordType, field: field))
-        return .superset(
-            "\(alias).rowid IN (SELECT id FROM \(table) WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)",
-            [.real(latitudes.lowerBound), .real(latitudes.upperBound), .real(longitudes.lowerBound), .real(longitudes.upperBound)])
+        SQLiteLocationGrid.boxCondition(recordType: recordType, field: field, alias: alias, latitudes: latitudes, longitudes: longitudes)
     }
 }

@@ -7,11 +7,10 @@ import RecordStoreSQL
 /// (``IndexPolicy`` says what each type builds), on a populated table:
 ///
 /// - what the old declaration built and the new one does not ask for is dropped: a field's
-///   index, its derived columns and their indexes, a list's members, a location's R*Tree, the
-///   full-text table when no field is searchable any more;
+///   index (a location's band index too), its derived columns and their indexes, a list's
+///   members, the full-text table when no field is searchable any more;
 /// - what the new declaration asks for and ``SQLiteSchemaStorage/ensureIndexes(_:_:progress:)``
-///   does not build is built: a list's members (from the lists the rows hold) and a location's
-///   R*Tree (from the rows' points).
+///   does not build is built: a list's members (from the lists the rows hold).
 ///
 /// Queries give the same answers before and after; only their plans change.
 ///
@@ -35,7 +34,7 @@ struct SQLiteIndexChanges {
         var existing = Set(try db.columns(in: tableName).map(\.name))
         for field in new.fields {
             guard let before = old.field(named: field.name) else { continue }
-            if before.isIndexed, !field.isIndexed, !field.type.isList, field.type != .location {
+            if before.isIndexed, !field.isIndexed, !field.type.isList {
                 try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.fieldIndex(new.name, field: field.name)))")
             }
             let kept = Set(DerivedColumn.columns(for: field))
@@ -49,13 +48,6 @@ struct SQLiteIndexChanges {
                     try list.fill(field, db, progress: progress)
                 } else {
                     try list.removeMembers(of: field.name, db)
-                }
-            }
-            if field.type == .location, before.isIndexed != field.isIndexed {
-                if field.isIndexed {
-                    try SQLiteSchemaStorage().createLocationIndex(new.name, field: field.name, db)
-                } else {
-                    try db.execute(sql: "DROP TABLE IF EXISTS \(quote(SQLiteLayout.locationIndexTable(new.name, field: field.name)))")
                 }
             }
         }

@@ -18,6 +18,8 @@ import RecordStoreSQL
 ///   is not in NFC), added null: the strings stored before were all put in NFC.
 /// - 4: record tables and the registry store the default zone as the empty string
 ///   (``TableLayout/zoneKey(_:)``), no longer by its name.
+/// - 5: a queryable location field is indexed by a B-tree on its latitude band and longitude
+///   (``SQLiteLocationGrid``), no longer by an R*Tree table.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -27,7 +29,7 @@ import RecordStoreSQL
 /// ```
 enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 4
+    static let currentVersion: Int64 = 5
 
     /// Migrates the database to ``currentVersion`` when it is older.
     static func migrate(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler? = nil) throws {
@@ -57,6 +59,7 @@ enum SQLiteLayoutMigration {
             }
             if version < 3 { try addSpellingColumns(db, catalog: catalog) }
             if version < 4 { try storeDefaultZoneAsKey(db, catalog: catalog) }
+            if version < 5 { try replaceLocationRTrees(db, catalog: catalog, progress: progress) }
             try setVersion(currentVersion, db)
         }
         try derivedColumns.refreshSortKeys(catalog)
@@ -79,6 +82,20 @@ enum SQLiteLayoutMigration {
                 sql: "UPDATE \(SQLiteDialect.quote(TableLayout.recordTable(schema.name))) SET \(zone) = ? WHERE \(zone) = ?", arguments: arguments)
         }
         try db.execute(sql: "UPDATE \(SQLiteDialect.quote(TableLayout.registryTable)) SET zone = ? WHERE zone = ?", arguments: arguments)
+    }
+
+    /// Version 4 to 5: each location field's R*Tree table is dropped, and a queryable one gets
+    /// its band index, built from the rows' points (with the other indexes, which exist: only a
+    /// missing one is built).
+    private static func replaceLocationRTrees(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler?) throws {
+        for schema in catalog.sorted where try db.tableExists(TableLayout.recordTable(schema.name)) {
+            let locations = schema.fields.filter { $0.type == .location }
+            guard !locations.isEmpty else { continue }
+            for field in locations {
+                try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteDialect.quote(SQLiteLocationGrid.formerRTreeTable(schema.name, field: field.name)))")
+            }
+            try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
+        }
     }
 
     /// Version 2 to 3: a spelling column for every string field, null (no data is rewritten).

@@ -3,7 +3,7 @@ import GRDB
 import RecordStoreSQL
 
 /// SQLite's `EXPLAIN QUERY PLAN` of a statement: its lines, and the indexes they name
-/// (B-tree indexes, and the FTS5 and R*Tree virtual tables).
+/// (B-tree indexes, and the FTS5 virtual tables).
 struct SQLiteQueryPlanExplanation {
     /// The `detail` column of each line.
     let details: [String]

@@ -6,7 +6,8 @@ import RecordStoreSQL
 
 /// Writes records into their type tables (string fields in NFC, with the client's spelling
 /// when it differs, ``StoredSpelling``, and their ``DerivedColumn``s) and
-/// keeps the list, full-text and R*Tree tables in step.
+/// keeps the list and full-text tables in step (a location's band index is on the row itself,
+/// ``SQLiteLocationGrid``).
 struct SQLiteRecordWriter {
     let db: Database
     let catalog: SchemaCatalog
@@ -25,8 +26,6 @@ struct SQLiteRecordWriter {
         let layout: SQLiteRowLayout
         let insert: Statement
         let fullTextInsert: Statement?
-        /// The R*Tree insert of each field that has one (by field position).
-        let locationIndexInserts: [Statement?]
     }
 
     private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
@@ -64,8 +63,7 @@ struct SQLiteRecordWriter {
         let layout = SQLiteRowLayout(schema)
         let type = PreparedType(
             schema: schema, layout: layout, insert: try db.cachedStatement(sql: layout.insertSQL),
-            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) },
-            locationIndexInserts: try layout.fields.map { field in try field.locationIndexInsertSQL.map { try db.cachedStatement(sql: $0) } })
+            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) })
         prepared.byType[recordType] = type
         return type
     }
@@ -101,26 +99,12 @@ struct SQLiteRecordWriter {
         try writeSideRows(record, rowID: rowID, type)
     }
 
-    /// Writes list members, the full-text document and R*Tree entries.
+    /// Writes list members and the full-text document.
     private func writeSideRows(_ record: Record, rowID: Int64, _ type: PreparedType) throws {
-        for position in type.layout.sideTableFieldPositions {
+        for position in type.layout.listFieldPositions {
             let field = type.layout.fields[position]
-            guard let value = record.fields[field.schema.name] else { continue }
-            switch value {
-            case .list(let members) where !members.isEmpty && field.schema.isQueryable:
-                try type.layout.listTable.insert(members, of: field.schema.name, record: rowID, db)
-            case .location(let location) where location.isValid:
-                guard let insert = type.locationIndexInserts[position] else { continue }
-                var entry = SQLiteStatementBinder(insert, parameterCount: 5)
-                try entry.bind(rowID)
-                try entry.bind(location.latitude)
-                try entry.bind(location.latitude)
-                try entry.bind(location.longitude)
-                try entry.bind(location.longitude)
-                try entry.execute()
-            default:
-                break
-            }
+            guard case .list(let members)? = record.fields[field.schema.name], !members.isEmpty else { continue }
+            try type.layout.listTable.insert(members, of: field.schema.name, record: rowID, db)
         }
         if let insert = type.fullTextInsert, let document = type.layout.fullTextDocument(of: record) {
             var entry = SQLiteStatementBinder(insert, parameterCount: 2)
@@ -130,15 +114,11 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Deletes list members, the full-text document and R*Tree entries of a row.
+    /// Deletes list members and the full-text document of a row.
     private func deleteSideRows(recordType: String, rowID: Int64, schema: RecordTypeSchema) throws {
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(recordType))) WHERE record = ?").execute(arguments: [rowID])
         if !schema.searchableFieldNames.isEmpty {
             try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
-        }
-        for field in schema.fields where field.type == .location && field.isIndexed {
-            try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(recordType, field: field.name))) WHERE id = ?")
-                .execute(arguments: [rowID])
         }
     }
 
@@ -160,11 +140,6 @@ struct SQLiteRecordWriter {
             try db.execute(sql: "DELETE FROM \(quote(TableLayout.listTable(schema.name))) WHERE record IN (\(rows))", arguments: [key])
             if !schema.searchableFieldNames.isEmpty {
                 try db.execute(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(schema.name))) WHERE rowid IN (\(rows))", arguments: [key])
-            }
-            for field in schema.fields where field.type == .location && field.isIndexed {
-                try db.execute(
-                    sql: "DELETE FROM \(quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) WHERE id IN (\(rows))",
-                    arguments: [key])
             }
             try db.execute(sql: "DELETE FROM \(table) WHERE \(quote(TableLayout.zoneColumn)) = ?", arguments: [key])
         }

@@ -7,7 +7,7 @@ import RecordStoreSQL
 /// How the rows of one record type are written: the table's columns in the order the insert
 /// binds them (the metadata, then per field its value, its spelling column, its derived columns
 /// and, for a location, its latitude and longitude), the side tables each field feeds (list
-/// members, R*Tree, full text), and the statements' texts. ``SQLiteRecordWriter`` builds one per
+/// members, full text), and the statements' texts. ``SQLiteRecordWriter`` builds one per
 /// record type and save, so that each record is only its values, bound in place.
 ///
 /// ```swift
@@ -29,8 +29,6 @@ struct SQLiteRowLayout {
         let isLocation: Bool
         /// Whether its list members go to the list table (a queryable list).
         let writesMembers: Bool
-        /// Its R*Tree's insert, for an indexed location field.
-        let locationIndexInsertSQL: String?
         /// Whether its strings go to the full-text document.
         let isSearchable: Bool
     }
@@ -49,9 +47,9 @@ struct SQLiteRowLayout {
     let fullTextInsertSQL: String?
     /// Whether any field's members go to the list table.
     let writesMembers: Bool
-    /// The positions in ``fields`` of the fields that feed a list table or an R*Tree: the only
-    /// ones a row's side rows need to look at.
-    let sideTableFieldPositions: [Int]
+    /// The positions in ``fields`` of the fields that feed the list table: the only ones a row's
+    /// side rows need to look at.
+    let listFieldPositions: [Int]
     /// The list table.
     let listTable: SQLiteListTable
 
@@ -68,8 +66,6 @@ struct SQLiteRowLayout {
             let layout = Field(
                 schema: field, hasSpelling: StoredSpelling.hasColumn(field), derived: DerivedColumn.columns(for: field),
                 isLocation: field.type == .location, writesMembers: field.type.isList && field.isQueryable,
-                locationIndexInsertSQL: field.type == .location && field.isIndexed
-                    ? "INSERT INTO \(Self.quote(SQLiteLayout.locationIndexTable(schema.name, field: field.name))) VALUES (?, ?, ?, ?, ?)" : nil,
                 isSearchable: field.isSearchable)
             columns.append(field.name)
             if layout.hasSpelling { columns.append(TableLayout.spellingColumn(field.name)) }
@@ -84,7 +80,7 @@ struct SQLiteRowLayout {
         fullTextInsertSQL = fields.contains(where: \.isSearchable)
             ? "INSERT INTO \(Self.quote(SQLiteLayout.fullTextTable(schema.name))) (rowid, body) VALUES (?, ?)" : nil
         writesMembers = fields.contains(where: \.writesMembers)
-        sideTableFieldPositions = fields.indices.filter { fields[$0].writesMembers || fields[$0].locationIndexInsertSQL != nil }
+        listFieldPositions = fields.indices.filter { fields[$0].writesMembers }
         listTable = SQLiteListTable(recordType: schema.name)
     }
 

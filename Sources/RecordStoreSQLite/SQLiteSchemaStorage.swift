@@ -20,8 +20,8 @@ struct SQLiteSchemaStorage {
         try SQLiteHistoryTables.create(db)
     }
 
-    /// Applies schema changes to the tables: new type tables, columns, indexes, FTS and R*Tree
-    /// tables (the catalog itself is stored by the caller).
+    /// Applies schema changes to the tables: new type tables, columns, indexes and FTS tables
+    /// (the catalog itself is stored by the caller).
     func apply(_ changes: [SchemaChange], catalog: SchemaCatalog, _ db: Database) throws {
         for change in changes {
             switch change {
@@ -66,37 +66,28 @@ struct SQLiteSchemaStorage {
             for column in [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] where !existing.contains(column) {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(quote(column)) REAL")
             }
-            if field.isIndexed { try createLocationIndex(recordType, field: field.name, db) }
         }
-    }
-
-    /// Creates a location field's R*Tree, filled from the rows' points.
-    func createLocationIndex(_ recordType: String, field: String, _ db: Database) throws {
-        let index = quote(SQLiteLayout.locationIndexTable(recordType, field: field))
-        guard try !db.tableExists(SQLiteLayout.locationIndexTable(recordType, field: field)) else { return }
-        let latitude = quote(TableLayout.latitudeColumn(field))
-        let longitude = quote(TableLayout.longitudeColumn(field))
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE \(index) USING rtree(id, minLatitude, maxLatitude, minLongitude, maxLongitude);
-            INSERT INTO \(index) SELECT rowid, \(latitude), \(latitude), \(longitude), \(longitude) FROM \(quote(TableLayout.recordTable(recordType)))
-            WHERE \(latitude) BETWEEN -90 AND 90 AND \(longitude) BETWEEN -180 AND 180;
-            """)
     }
 
     /// Creates the indexes the schema's flags ask for (with the derived columns and their
     /// indexes), and the FTS table when a field is searchable. Each index is `(zone, column,
     /// record name)`: it serves `ORDER BY column ASC, record name ASC` whole, so ties on the
-    /// column (many cities of population 1,000) never need a sort step.
+    /// column (many cities of population 1,000) never need a sort step. A location's index is
+    /// its band index (``SQLiteLocationGrid``).
     ///
     /// While a bulk load defers the type's indexes (``SQLiteDeferredIndexes``), only the columns
     /// and the FTS table are made; the load's end builds the indexes.
     func ensureIndexes(_ schema: RecordTypeSchema, _ db: Database, progress: StoreOpeningProgressHandler? = nil) throws {
         let deferred = try SQLiteDeferredIndexes(db: db).isDeferred(schema.name)
         let table = quote(TableLayout.recordTable(schema.name))
-        let indexedFields = deferred ? [] : schema.fields.filter { $0.isIndexed && !$0.type.isList && $0.type != .location }
+        let indexedFields = deferred ? [] : schema.fields.filter { $0.isIndexed && !$0.type.isList }
         let reporter = ProgressReporter(task: "Building the indexes of \(schema.name)", total: indexedFields.count, handler: progress, unit: "indexes", everyUnit: true)
         for (built, field) in indexedFields.enumerated() {
             defer { reporter.report(built + 1) }
+            if field.type == .location {
+                try db.execute(sql: SQLiteLocationGrid.createIndexSQL(recordType: schema.name, field: field.name))
+                continue
+            }
             try db.execute(sql: """
                 CREATE INDEX IF NOT EXISTS \(quote(TableLayout.fieldIndex(schema.name, field: field.name)))
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))

@@ -159,6 +159,7 @@ import Foundation
         let versions = toRead.isEmpty ? [:] : try await transaction.storedVersions(of: toRead)
         for id in toRead where stored[id] == nil { stored[id] = versions[id] }
         plan.deletions += cascaded
+        var tags = ChangeTagGenerator()
         for id in rewritten {
             guard var record = nullified[id], let version = versions[id] else { continue }
             for (field, removed) in removals[id] ?? [:] {
@@ -171,7 +172,7 @@ import Foundation
                     record.fields[field] = nil
                 }
             }
-            plan.writes.append(WritePlan.Write(record: SaveRules.stamped(record, stored: version, now: now), replacing: version, byDeletionRule: true))
+            plan.writes.append(WritePlan.Write(record: SaveRules.stamped(record, stored: version, now: now, tags: &tags), replacing: version, byDeletionRule: true))
         }
     }
 

@@ -31,12 +31,13 @@ package enum SaveRules {
     ) throws(RecordStoreError) -> WritePlan {
         var writes: [WritePlan.Write] = []
         writes.reserveCapacity(admitted.count)
+        var tags = ChangeTagGenerator()
         for record in admitted {
             let zone = record.recordID.zoneID
             guard zone == .default || existingZones.contains(zone) else { throw .zoneNotFound(zone) }
             let version = stored[record.recordID]
             if !changes.overwriting.contains(record.recordID) { try checkConflict(record, stored: version) }
-            writes.append(WritePlan.Write(record: stamped(record, stored: version, now: now), replacing: version))
+            writes.append(WritePlan.Write(record: stamped(record, stored: version, now: now, tags: &tags), replacing: version))
         }
         for id in changes.deleting {
             let version = stored[id]
@@ -59,21 +60,12 @@ package enum SaveRules {
         }
     }
 
-    /// The record with its new change tag and dates.
-    package static func stamped(_ record: Record, stored: StoredVersion?, now: Date) -> Record {
+    /// The record with its new change tag (from `tags`) and dates.
+    package static func stamped(_ record: Record, stored: StoredVersion?, now: Date, tags: inout ChangeTagGenerator) -> Record {
         var saved = record
         saved.creationDate = stored?.creationDate ?? now
         saved.modificationDate = now
-        saved.recordChangeTag = newChangeTag(different: stored?.changeTag)
+        saved.recordChangeTag = tags.next(different: stored?.changeTag)
         return saved
-    }
-
-    /// A fresh change tag: eight hexadecimal digits, never equal to the previous one.
-    package static func newChangeTag(different previous: String?) -> String {
-        while true {
-            let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            let padded = String(repeating: "0", count: 8 - tag.count) + tag
-            if padded != previous { return padded }
-        }
     }
 }

@@ -42,15 +42,30 @@ extension SQLPlanner {
         guard case .function(_, let arguments) = function, arguments.count == 2, let radius = radiusValue.numericValue, radius.isFinite else { return nil }
         let key: String
         let origin: Location
+        let fieldFirst: Bool
         switch (arguments[0], arguments[1]) {
-        case (.keyPath(let path), .constant(.location(let point))), (.constant(.location(let point)), .keyPath(let path)):
-            key = path
-            origin = point
+        case (.keyPath(let path), .constant(.location(let point))):
+            (key, origin, fieldFirst) = (path, point, true)
+        case (.constant(.location(let point)), .keyPath(let path)):
+            (key, origin, fieldFirst) = (path, point, false)
         default:
             return nil
         }
         guard let field = schema?.field(named: key), field.type == .location, origin.isValid else { return nil }
-        let exactTest = try test(.comparison(ComparisonKey.substitute(key, in: comparison)), type: .location, value: column(field.name))
+        let inclusive = comparison.operator == .lessThanOrEqualTo || comparison.operator == .greaterThanOrEqualTo
+        let exactTest: SQLCondition
+        if fieldFirst, let distance = dialect.distance(
+            latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name))) {
+            // The dialect's distance is the evaluator's `field.distance(to: origin)` on the
+            // stored coordinates (exact doubles): the same number, without reading the location
+            // from its text for each row in the box. A record without the field is false, never
+            // null, so that the test negates as the evaluator's does.
+            exactTest = .exact(
+                "COALESCE(\(distance) \(inclusive ? "<=" : "<") ?, \(dialect.literal(false)))",
+                [.real(origin.latitude), .real(origin.longitude), .real(radius)])
+        } else {
+            exactTest = try test(.comparison(ComparisonKey.substitute(key, in: comparison)), type: .location, value: column(field.name))
+        }
         // Without a spatial index (a location field that is not queryable) every row is tested.
         guard radius >= 0, field.isIndexed else { return exactTest }
         let box = BoundingBox(around: origin, radius: radius)

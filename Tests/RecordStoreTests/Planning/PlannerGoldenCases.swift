@@ -255,13 +255,13 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "distanceToLocation:fromLocation:(location, %@) < 50000", arguments: [.location(goldenParis)], expected: #"""
-        WHERE t."$zone" = ? AND t.rowid IN (SELECT id FROM "City$location$rtree" WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?) AND query_test(?, 7, t."location")
-          ARGUMENTS "", 48.40639015795587, 49.30680984204413, 1.66797698277054, 3.0364230172294597, 1
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT rowid FROM "City" WHERE CAST(("location$latitude" + 90) * 2 AS INTEGER) IN (?, ?, ?) AND "location$longitude" BETWEEN ? AND ? AND "location$latitude" BETWEEN ? AND ?) AND COALESCE(query_distance(t."location$latitude", t."location$longitude", ?, ?) < ?, 0)
+          ARGUMENTS "", 276, 277, 278, 1.66797698277054, 3.0364230172294597, 48.40639015795587, 49.30680984204413, 48.8566, 2.3522, 50000.0
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "distanceToLocation:fromLocation:(location, %@) < 50000", arguments: [.location(goldenParis)], callbacks: false, expected: #"""
-        WHERE t."$zone" = ? AND t.rowid IN (SELECT id FROM "City$location$rtree" WHERE maxLatitude >= ? AND minLatitude <= ? AND maxLongitude >= ? AND minLongitude <= ?)
-          ARGUMENTS "", 48.40639015795587, 49.30680984204413, 1.66797698277054, 3.0364230172294597
+        WHERE t."$zone" = ? AND t.rowid IN (SELECT rowid FROM "City" WHERE CAST(("location$latitude" + 90) * 2 AS INTEGER) IN (?, ?, ?) AND "location$longitude" BETWEEN ? AND ? AND "location$latitude" BETWEEN ? AND ?)
+          ARGUMENTS "", 276, 277, 278, 1.66797698277054, 3.0364230172294597, 48.40639015795587, 49.30680984204413
         ORDER BY t."$recordName" ASC
         RESIDUAL distanceToLocation:fromLocation:(location, CAST({48.8566, 2.3522}, "CLLocation")) < 50000
         """#),
