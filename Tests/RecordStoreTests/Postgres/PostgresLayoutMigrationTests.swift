@@ -148,7 +148,7 @@ struct PostgresLayoutThreeTests {
             "name": .string("Peak"), "location": .location(Location(latitude: 1.5, longitude: -0.0, altitude: 35.25)),
         ]))
         places.append(Record(recordType: "Place", recordID: RecordID(recordName: "edge"), fields: [
-            "name": .string("Edge"), "location": .location(Location(latitude: 5e-324, longitude: -180)),
+            "name": .string("Edge"), "location": .location(Location(latitude: .leastNonzeroMagnitude, longitude: -180)),
         ]))
         _ = try await store.save(places)
         _ = try await store.save([
