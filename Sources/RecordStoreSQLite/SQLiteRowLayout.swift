@@ -45,8 +45,6 @@ struct SQLiteRowLayout {
     let updateSQL: String
     /// Inserts a row's full-text document, when the type has searchable fields.
     let fullTextInsertSQL: String?
-    /// Whether any field's members go to the list table.
-    let writesMembers: Bool
     /// The positions in ``fields`` of the fields that feed the list table: the only ones a row's
     /// side rows need to look at.
     let listFieldPositions: [Int]
@@ -79,7 +77,6 @@ struct SQLiteRowLayout {
         updateSQL = "UPDATE \(table) SET \(columns.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
         fullTextInsertSQL = fields.contains(where: \.isSearchable)
             ? "INSERT INTO \(Self.quote(SQLiteLayout.fullTextTable(schema.name))) (rowid, body) VALUES (?, ?)" : nil
-        writesMembers = fields.contains(where: \.writesMembers)
         listFieldPositions = fields.indices.filter { fields[$0].writesMembers }
         listTable = SQLiteListTable(recordType: schema.name)
     }

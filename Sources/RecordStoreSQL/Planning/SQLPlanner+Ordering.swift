@@ -23,9 +23,7 @@ extension SQLPlanner {
         if let walked = relationshipOrderExpression(sort) { return walked }
         guard let field = schema?.field(named: sort.key) else { return .constant }
         if let origin = sort.distanceOrigin {
-            guard let distance = dialect.distance(
-                latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name)))
-            else { return .unsupported }
+            guard let distance = distanceExpression(field.name) else { return .unsupported }
             return .expression(distance, [.real(origin.latitude), .real(origin.longitude)])
         }
         if field.type == .string, let derived = DerivedColumn.sortColumn(for: sort.comparison),

@@ -17,6 +17,13 @@ extension SQLPlanner {
 
     // MARK: Location
 
+    /// The dialect's distance (``SQLDialect/distance(latitude:longitude:)``) from a location
+    /// field's stored latitude and longitude to two bound values; nil when it has none. Radius
+    /// tests and distance sorts both use it.
+    package func distanceExpression(_ field: String) -> String? {
+        dialect.distance(latitude: column(TableLayout.latitudeColumn(field)), longitude: column(TableLayout.longitudeColumn(field)))
+    }
+
     /// `distanceToLocation:fromLocation:(field, point) < meters` (or `<=`, or the sides swapped):
     /// the dialect's spatial index narrows the rows to a box around the circle, then the exact
     /// distance is checked through the evaluator (in SQL when the dialect can call it, otherwise
@@ -54,8 +61,7 @@ extension SQLPlanner {
         guard let field = schema?.field(named: key), field.type == .location, origin.isValid else { return nil }
         let inclusive = comparison.operator == .lessThanOrEqualTo || comparison.operator == .greaterThanOrEqualTo
         let exactTest: SQLCondition
-        if fieldFirst, let distance = dialect.distance(
-            latitude: column(TableLayout.latitudeColumn(field.name)), longitude: column(TableLayout.longitudeColumn(field.name))) {
+        if fieldFirst, let distance = distanceExpression(field.name) {
             // The dialect's distance is the evaluator's `field.distance(to: origin)` on the
             // stored coordinates (exact doubles): the same number, without reading the location
             // from its text for each row in the box. A record without the field is false, never
