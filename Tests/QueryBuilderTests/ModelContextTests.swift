@@ -214,4 +214,37 @@ struct ModelContextTests {
         #expect(try Item.query(in: archived).all().ids == ["a1"])
         #expect(try Item.query(in: ModelContext(store: store)).count() == 0)
     }
+
+    /// A pending model matches a full-text search exactly when it does once saved: its full text
+    /// is the fields that will be searchable, as the store's schema says (a declared field that is
+    /// not `SEARCHABLE` stays out), and every string field of a type the store does not know yet
+    /// (the defaults make strings searchable).
+    @Test(arguments: TestEngine.allCases)
+    func pendingModelsAreSearchedAsTheyWillBeStored(engine: TestEngine) throws {
+        let quince = Item(id: "q1", name: "Quince", quantity: 1, date: day(1), department: "Orchard")
+        let orchard = "self CONTAINS %@"
+
+        // A type the store does not know: name and department will both be searchable.
+        let fresh = ModelContext(store: try engine.makeStore())
+        try fresh.insert(quince)
+        #expect(try Item.query(in: fresh).where(orchard, "orchard").all().ids == ["q1"])
+        try fresh.save()
+        #expect(try Item.query(in: fresh).where(orchard, "orchard").all().ids == ["q1"])
+
+        // A declared type whose department is queryable but not searchable.
+        let store = try engine.makeStore()
+        try store.define(RecordTypeSchema(name: "Item", fields: [
+            FieldSchema(name: "name", type: .string, isQueryable: true, isSortable: false, isSearchable: true),
+            FieldSchema(name: "department", type: .string, isQueryable: true, isSortable: false, isSearchable: false),
+        ]))
+        let declared = ModelContext(store: store)
+        try declared.insert(quince)
+        #expect(try Item.query(in: declared).where(orchard, "orchard").all().ids == [])
+        #expect(try Item.query(in: declared).where(orchard, "orchard").count() == 0)
+        #expect(try Item.query(in: declared).where(orchard, "quince").all().ids == ["q1"])
+        #expect(try Item.query(in: declared).where("department == %@", "Orchard").all().ids == ["q1"])
+        try declared.save()
+        #expect(try Item.query(in: declared).where(orchard, "orchard").all().ids == [])
+        #expect(try Item.query(in: declared).where(orchard, "quince").all().ids == ["q1"])
+    }
 }

@@ -121,23 +121,15 @@ extension ModelContext {
 
     /// The pending inserts and updates that match a predicate, in the order the changes were made.
     ///
-    /// A predicate that walks relationships (`customer.name == "Alice"`) is tested by the store,
-    /// which reads the related records with this context's pending changes laid over its own
+    /// The store tests them, with the evaluator it tests stored records with, so a pending model
+    /// matches exactly when it would once saved: `self CONTAINS "word"` reads the fields that will
+    /// be searchable. A predicate that walks relationships (`customer.name == "Alice"`) reads the
+    /// related records with this context's pending changes laid over the store's
     /// (``RecordOverlay``): a pending order reaches a pending customer, and a deleted one is gone.
     func matchingPendingRecords(_ pending: [(RecordID, PendingChange)], predicate: FormatPredicate) async throws -> [Record] {
-        if RelationshipQuery.mayWalk(predicate) {
-            let records = pending.compactMap { $0.1.savedRecord }
-            return try await store.records(records, matching: predicate, overlaying: pendingOverlay())
-        }
-        let compiled = try CompiledPredicate(predicate)
-        var matches: [Record] = []
-        for (_, change) in pending {
-            guard let record = change.savedRecord else { continue }
-            if try compiled.evaluate(PendingRecordObject(record: record)) {
-                matches.append(record)
-            }
-        }
-        return matches
+        let records = pending.compactMap { $0.1.savedRecord }
+        let overlay = RelationshipQuery.mayWalk(predicate) ? pendingOverlay() : RecordOverlay()
+        return try await store.records(records, matching: predicate, overlaying: overlay)
     }
 
     /// A record with only some fields (its metadata kept), as the store projects `propertiesToFetch`.

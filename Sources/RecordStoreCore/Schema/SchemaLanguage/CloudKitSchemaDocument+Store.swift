@@ -5,9 +5,10 @@ extension CloudKitSchemaDocument {
     /// an `INT64` field that the store holds as `bool` stays `bool` (that is how a `bool` field
     /// exports).
     ///
-    /// Refused, naming the record type, field and line: names the store does not allow, `ASSET`
-    /// and `ENCRYPTED` fields and `NUMBER` without `PREFERRED AS` (the store has no such types
-    /// yet), and a field whose type would change.
+    /// An `ASSET` field becomes a reference field (an ``Asset``'s value) without indexes. Refused,
+    /// naming the record type, field and line: names the store does not allow, `ENCRYPTED` fields
+    /// and `NUMBER` without `PREFERRED AS` (the store has no such types yet), and a field whose
+    /// type would change.
     ///
     /// ```swift
     /// let planned = try document.storeSchemas(applyingTo: try store.schema())
