@@ -64,16 +64,15 @@ extension RelationshipsSection {
         for query in Self.walkedQueries(prefix: prefix).suffix(2) {
             let predicate = try FormatPredicate(format: query.format)
             var ourCount = 0
-            let ours = try Stopwatch.nanosecondsPerIteration(runs: 3, iterations: 5) {
-                ourCount = try store.records(ofType: query.recordType, matching: predicate, sorts: query.sorts).count
-            }
             var handCount = 0
             // SQLite puts nulls first ascending on its own.
             let sql = query.sql.replacingOccurrences(of: " NULLS FIRST", with: "")
             let arguments = StatementArguments(query.arguments.map(Self.databaseValue))
-            let hand = try Stopwatch.nanosecondsPerIteration(runs: 3, iterations: 5) {
+            let (ours, hand) = try Stopwatch.pairedNanosecondsPerIteration(runs: 3, iterations: 5, {
+                ourCount = try store.records(ofType: query.recordType, matching: predicate, sorts: query.sorts).count
+            }, {
                 handCount = try queue.read { db in try Self.decodedRows(db, sql: sql, arguments: arguments) }
-            }
+            })
             report.figure(query.name, measured: ours / 1e6, baseline: hand / 1e6, unit: "ms", target: .ratioAtMost(1.25))
             report.note(ourCount == handCount ? "\(ourCount) records" : "MISMATCH: store returned \(ourCount) records, hand-written SQL \(handCount)")
             let plan = try await store.explain(ofType: query.recordType, matching: predicate, sorts: query.sorts)

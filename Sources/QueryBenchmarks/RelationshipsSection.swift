@@ -72,13 +72,12 @@ struct RelationshipsSection: BenchmarkSection {
         for query in Self.queries(prefix: prefix) {
             let predicate = try FormatPredicate(format: query.format)
             var ourCount = 0
-            let ours = try Stopwatch.nanosecondsPerIteration(runs: 3, iterations: 5) {
-                ourCount = try store.records(ofType: query.recordType, matching: predicate).count
-            }
             var handCount = 0
-            let hand = try Stopwatch.nanosecondsPerIteration(runs: 3, iterations: 5) {
+            let (ours, hand) = try Stopwatch.pairedNanosecondsPerIteration(runs: 3, iterations: 5, {
+                ourCount = try store.records(ofType: query.recordType, matching: predicate).count
+            }, {
                 handCount = try queue.read { db in try Self.decodedRows(db, sql: query.sql, arguments: query.arguments) }
-            }
+            })
             report.figure(query.name, measured: ours / 1e6, baseline: hand / 1e6, unit: "ms", target: .ratioAtMost(1.25))
             report.note(ourCount == handCount ? "\(ourCount) records" : "MISMATCH: store returned \(ourCount) records, hand-written SQL \(handCount)")
             let plan = try await store.explain(ofType: query.recordType, matching: predicate)

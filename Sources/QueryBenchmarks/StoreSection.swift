@@ -124,15 +124,14 @@ struct StoreSection: BenchmarkSection {
         scanFormat: String? = nil, scanArgument: String = "", runs: Int = 5, iterations: Int = 20
     ) async throws {
         var ourCount = 0
-        let ours = try Stopwatch.nanosecondsPerIteration(runs: runs, iterations: iterations) {
-            ourCount = try store.records(ofType: "City", matching: predicate, sorts: sorts, limit: limit).count
-        }
         var handCount = 0
-        let hand = try Stopwatch.nanosecondsPerIteration(runs: runs, iterations: iterations) {
+        let (ours, hand) = try Stopwatch.pairedNanosecondsPerIteration(runs: runs, iterations: iterations, {
+            ourCount = try store.records(ofType: "City", matching: predicate, sorts: sorts, limit: limit).count
+        }, {
             handCount = try queue.read { db in
                 try StoreSection.handWrittenRecords(db, sql: handSQL, arguments: handArguments, origin: origin, radius: radius).count
             }
-        }
+        })
         report.figure(name, measured: ours / 1e6, baseline: hand / 1e6, unit: "ms", target: .ratioAtMost(1.25), baselineName: baselineName)
         if let scanFormat {
             // The same test where SQL cannot use the folded column: every row through the evaluator.
