@@ -30,9 +30,12 @@ extension Store {
     /// ```
     public func records(_ records: [Record], matching predicate: FormatPredicate, overlaying overlay: RecordOverlay) async throws(RecordStoreError) -> [Record] {
         guard !records.isEmpty else { return [] }
-        let catalog = try await engine.catalog()
-        let source = OverlaidRelatedRecords(base: EngineRelatedRecords(engine: engine, catalog: catalog), overlay: overlay)
+        // Only a walk and `SELF` (full text) read the schema: a predicate of plain fields is
+        // decided without reading the catalog, which is a round trip on a server engine.
         let mayWalk = RelationshipQuery.mayWalk(predicate)
+        let readsSchema = mayWalk || predicate.containsExpression { if case .evaluatedObject = $0 { true } else { false } }
+        let catalog = readsSchema ? try await engine.catalog() : SchemaCatalog()
+        let source = OverlaidRelatedRecords(base: EngineRelatedRecords(engine: engine, catalog: catalog), overlay: overlay)
         var matched = Set<RecordID>()
         let groups = Dictionary(grouping: records) { RecordGroup(recordType: $0.recordType, zone: $0.recordID.zoneID) }
         for (group, members) in groups {
