@@ -71,14 +71,17 @@ public struct CloudKitServer: Sendable {
         try await service.startNotifications()
         let privateUsers = try await privateUsers()
         let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve)
+        let clients = ClientConnectionLimiter(cap: configuration.maximumConnectionsPerAddress, reserve: Self.healthReservePerAddress,
+                                              exempt: Set(configuration.trustedProxies))
         let header = Self.timeAmount(configuration.headerTimeout)
         let body = Self.timeAmount(configuration.bodyTimeout)
+        let idle = Self.timeAmount(configuration.idleTimeout)
         let http = HTTPServerBuilder.http1(configuration: .init(
-            additionalChannelHandlers: [RequestDeadlineHandler(headerTimeout: header, bodyTimeout: body)],
-            idleTimeout: Self.timeAmount(configuration.idleTimeout)))
+            additionalChannelHandlers: [clients.handler(), RequestDeadlineHandler(headerTimeout: header, bodyTimeout: body, nextHeadTimeout: idle)],
+            idleTimeout: idle))
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: try $0.serverConfiguration()) } ?? http
         let application = Application(
-            router: router(privateUsers: privateUsers, connections: connections),
+            router: router(privateUsers: privateUsers, connections: connections, clients: clients).router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "query",
                                  availableConnectionsDelegate: connections.delegate),
@@ -105,6 +108,9 @@ public struct CloudKitServer: Sendable {
     /// Connections accepted beyond ``Configuration/maximumConnections`` for `/health` only.
     static let healthReserve = 8
 
+    /// Connections accepted beyond ``Configuration/maximumConnectionsPerAddress`` for `/health` only.
+    static let healthReservePerAddress = 2
+
     /// The private database user of each configured key (``PrivateDatabaseUser``).
     private func privateUsers() async throws(ServerError) -> [String: String] {
         let keyIDs = configuration.credentials.keyIDs
@@ -115,116 +121,123 @@ public struct CloudKitServer: Sendable {
         return PrivateDatabaseUser.resolve(keyIDs: keyIDs, storedZones: zones)
     }
 
-    /// The server's routes and their middleware.
-    func router(privateUsers: [String: String], connections: ConnectionCount) -> Router<ServerRequestContext> {
+    /// The server's routes and their middleware, and the table they are listed in.
+    ///
+    /// The outermost middleware answers every error as CloudKit does and refuses a path that is
+    /// not spelt canonically (``CanonicalRequestMiddleware``), so that each route is reached by
+    /// one spelling only; each database route declares whether it reads or writes
+    /// (``ServerRoutes``), and the authentication of its group enforces that declaration.
+    func router(privateUsers: [String: String], connections: ConnectionCount, clients: ClientConnectionLimiter
+    ) -> (router: Router<ServerRequestContext>, table: RouteTable) {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: Self.routeTable))
-        router.add(middleware: ConnectionCapMiddleware(connections: connections))
+        let table = RouteTable()
+        router.add(middleware: ResponseHardeningMiddleware())
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
+        router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: table))
+        router.add(middleware: CanonicalRequestMiddleware())
+        router.add(middleware: ConnectionCapMiddleware(connections: connections, clients: clients))
         if configuration.credentials.isEmpty {
             router.add(middleware: LocalAccessMiddleware(allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins,
                                                          scheme: configuration.tls == nil ? "http" : "https"))
         }
-        router.get("health") { _, _ in
+        let configuration = self.configuration
+        let limiters = RequestRateLimiters(configuration: configuration)
+        let routes = ServerRoutes(router: router, table: table) { access in
+            AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers, access: access, limiters: limiters)
+        }
+        addRoutes(to: routes, privateUsers: privateUsers)
+        return (router, table)
+    }
+
+    /// The routes this server answers, as its router declares them (for tests, and to check
+    /// `openapi.yaml` against).
+    func declaredRoutes() -> [RouteTable.Entry] {
+        router(privateUsers: [:], connections: ConnectionCount(cap: 1, reserve: 0),
+               clients: ClientConnectionLimiter(cap: 1, reserve: 0, exempt: [])).table.all
+    }
+
+    /// Every route of the server, each database route with its declared access.
+    func addRoutes(to routes: ServerRoutes, privateUsers: [String: String]) {
+        let service = self.service
+        let configuration = self.configuration
+        routes.plain("health", .get) { _, _ in
             JSONResponse.make(.object(["status": .string("ok")]), status: .ok)
         }
         // The query console: one page that calls the routes below like any client.
         let console = ConsoleDocument(configuration: configuration)
-        router.get("/") { _, _ in console.response() }
-        let database = router.group("database/1/:container/:environment/:database")
-            .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers))
-        database.post("records/query") { request, context in
+        routes.plain("/", .get) { _, _ in console.response() }
+        routes.database("records/query", [.post], access: .read) { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: self.configuration))
+            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links).jsonBytes())
         }
         // This server's extensions for the console (and any client): the plan of a query, the
         // schema, and a predicate's check with the position of its syntax error.
-        database.post("records/explain") { _, context in
+        routes.database("records/explain", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
         }
-        for method in [HTTPRequest.Method.get, .post] {
-            database.on("schema", method: method) { request, context in
-                let namespace = try context.requireNamespace()
-                switch try SchemaAnswerFormat(request) {
-                case .json: return JSONResponse.make(try await service.schema(in: namespace))
-                case .ckdb: return SchemaAnswerFormat.ckdbResponse(try await service.schemaDocument(in: namespace))
-                }
-            }
-            database.on("zones/list", method: method) { _, context in
-                JSONResponse.make(try await service.listZones(in: try context.requireNamespace()))
-            }
-            database.on("subscriptions/list", method: method) { _, context in
-                JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
+        routes.database("schema", [.get, .post], access: .read) { request, context in
+            let namespace = try context.requireNamespace()
+            switch try SchemaAnswerFormat(request) {
+            case .json: return JSONResponse.make(try await service.schema(in: namespace))
+            case .ckdb: return SchemaAnswerFormat.ckdbResponse(try await service.schemaDocument(in: namespace))
             }
         }
-        database.post("predicates/check") { _, context in
+        routes.database("zones/list", [.get, .post], access: .read) { _, context in
+            JSONResponse.make(try await service.listZones(in: try context.requireNamespace()))
+        }
+        routes.database("subscriptions/list", [.get, .post], access: .read) { _, context in
+            JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
+        }
+        routes.database("predicates/check", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace()))
         }
-        let configuration = self.configuration
-        database.post("records/lookup") { request, context in
+        routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("records/modify") { request, context in
+        routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("zones/lookup") { _, context in
+        routes.database("zones/lookup", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("zones/modify") { _, context in
+        routes.database("zones/modify", [.post], access: .write) { _, context in
             JSONResponse.make(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
         }
         // The change history: what changed since a sync token (CloudKit's sync).
-        database.post("records/changes") { request, context in
+        routes.database("records/changes", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("changes/zone") { request, context in
+        routes.database("changes/zone", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.post("changes/database") { _, context in
+        routes.database("changes/database", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("zones/changes") { _, context in
+        routes.database("zones/changes", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.zonesChanges(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("subscriptions/modify") { _, context in
+        routes.database("subscriptions/modify", [.post], access: .write) { _, context in
             JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
         }
-        database.post("subscriptions/lookup") { _, context in
+        routes.database("subscriptions/lookup", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
         }
-        database.get("subscriptions/events") { request, context in
-            // This server's extension: the namespace's notifications as Server-Sent Events.
+        let streams = StreamSlots(cap: configuration.maximumStreamsPerCaller)
+        routes.database("subscriptions/events", [.get], access: .read) { request, context in
+            // This server's extension: the namespace's notifications as Server-Sent Events,
+            // a stream a caller holds among at most `maximumStreamsPerCaller`.
+            let slot = try streams.take(for: StreamSlots.caller(of: context))
             let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
             let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
-            return NotificationStream.response(events, container: context.parameters.get("container") ?? "")
+            return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot)
         }
-        addAssetRoutes(to: router, database: database, privateUsers: privateUsers)
-        return router
+        addAssetRoutes(to: routes, privateUsers: privateUsers)
     }
-
-    /// Every route's path and methods (for the 405 answers of ``CloudKitErrorMiddleware``).
-    static let routeTable: RouteTable = {
-        var table = RouteTable()
-        table.add("health", .get)
-        table.add("/", .get)
-        let database = "database/1/:container/:environment/:database/"
-        for operation in ["records/query", "records/explain", "predicates/check", "records/lookup", "records/modify",
-                          "zones/lookup", "zones/modify", "subscriptions/modify", "subscriptions/lookup",
-                          "records/changes", "changes/zone", "changes/database", "zones/changes"] {
-            table.add(database + operation, .post)
-        }
-        for operation in ["schema", "zones/list", "subscriptions/list"] {
-            table.add(database + operation, .get)
-            table.add(database + operation, .post)
-        }
-        table.add(database + "subscriptions/events", .get)
-        addAssetRoutes(to: &table)
-        return table
-    }()
 
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
 

@@ -36,6 +36,8 @@ final class PostgresEngine: StorageEngine {
     let location: PostgresLocation
     /// The catalog queries are planned against without reading it first.
     private let catalogCache = PostgresCatalogCache()
+    /// Whether the server answers; while it does not, calls fail at once (``PostgresReachability``).
+    let reachability: PostgresReachability
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
     private let poolExecutor: (any TaskExecutor)?
@@ -51,6 +53,9 @@ final class PostgresEngine: StorageEngine {
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
+    /// How long calls fail at once after the server was found unreachable, before one tries again.
+    static let reachabilityRetryInterval: Duration = .seconds(1)
+
     private init(
         location: PostgresLocation, secret: StoreSecret, client: PostgresClient, runTask: Task<Void, Never>,
         poolExecutor: (any TaskExecutor)?, logger: Logger
@@ -61,6 +66,7 @@ final class PostgresEngine: StorageEngine {
         self.client = client
         self.runTask = runTask
         self.logger = logger
+        reachability = PostgresReachability(server: location.server, retryInterval: Self.reachabilityRetryInterval)
         executor = SQLExecutor(dialect: PostgresDialect())
         let channel = PostgresChangeNotifications.channel(for: location)
         changeChannel = channel
@@ -180,25 +186,40 @@ final class PostgresEngine: StorageEngine {
     /// timeout (the server is down, or every connection is busy) fails with
     /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever, and so
     /// does a call whose connection the server closed under it (PostgresNIO can leave such a
-    /// query waiting; a watchdog looks every second).
+    /// query waiting; a watchdog looks every second). Once a call found no connection, the
+    /// next calls fail at once until the server answers again (``PostgresReachability``).
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
+        if let refusal = reachability.refusal() { throw refusal }
         let client = self.client
         let logger = self.logger
         let leased = LockedState<PostgresConnection?>(nil)
         let server = location.server
         let timeout = location.connectTimeout
-        return try await withWatchdog(every: min(timeout, .seconds(1)), executor: poolExecutor) { waited in
-            guard let connection = leased.withLock({ $0 }) else {
-                return waited < timeout ? nil : RecordStoreError.serverUnavailable(
-                    server: server, reason: "no connection could be made within \(timeout) (is the server running?)")
+        let noConnection = "no connection could be made within \(timeout) (is the server running?)"
+        do {
+            let result = try await withWatchdog(every: min(timeout, .seconds(1)), executor: poolExecutor) { waited in
+                guard let connection = leased.withLock({ $0 }) else {
+                    return waited < timeout ? nil : RecordStoreError.serverUnavailable(server: server, reason: noConnection)
+                }
+                return connection.isClosed ? RecordStoreError.serverUnavailable(
+                    server: server, reason: "the server closed the connection; nothing of the interrupted call was committed unless it had finished") : nil
+            } body: {
+                try await client.withConnection { connection in
+                    leased.withLock { $0 = connection }
+                    return try await body(PostgresSQLConnection(connection, logger: logger))
+                }
             }
-            return connection.isClosed ? RecordStoreError.serverUnavailable(
-                server: server, reason: "the server closed the connection; nothing of the interrupted call was committed unless it had finished") : nil
-        } body: {
-            try await client.withConnection { connection in
-                leased.withLock { $0 = connection }
-                return try await body(PostgresSQLConnection(connection, logger: logger))
+            reachability.reached()
+            return result
+        } catch {
+            if leased.withLock({ $0 }) == nil {
+                if case RecordStoreError.serverUnavailable(_, let reason) = PostgresErrorMapping.storeError(error, server: server) {
+                    reachability.unreachable(reason: reason)
+                }
+            } else {
+                reachability.reached()
             }
+            throw error
         }
     }
 

@@ -15,17 +15,17 @@ extension CloudKitServer {
     ///
     /// The upload and download URLs carry their own signed, expiring token (``AssetTokens``) in
     /// place of a request signature, as CloudKit's do, so that any HTTP client can use them.
-    func addAssetRoutes(to router: Router<ServerRequestContext>, database: RouterGroup<ServerRequestContext>, privateUsers: [String: String]) {
+    func addAssetRoutes(to routes: ServerRoutes, privateUsers: [String: String]) {
         let service = self.service
         let configuration = self.configuration
-        database.post("assets/upload") { request, context in
+        routes.database("assets/upload", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
             return JSONResponse.make(try await service.requestUploads(try context.json(), in: try context.requireNamespace(), links: links))
         }
-        database.get("users/current") { _, context in
+        routes.database("users/current", [.get], access: .read) { _, context in
             JSONResponse.make(.object(["userRecordName": .string(try UserRecordName.of(context.caller, privateUsers: privateUsers))]))
         }
-        router.post("\(AssetLinks.uploadPath)/:token") { request, context in
+        routes.plain("\(AssetLinks.uploadPath)/:token", .post) { request, context in
             let token = context.parameters.get("token") ?? ""
             // The token first: a forged or expired URL is refused before its body is read.
             _ = try service.assetTokens.openUpload(token)
@@ -43,19 +43,10 @@ extension CloudKitServer {
             }
             return JSONResponse.make(try await service.receiveUpload(token: token, bytes: Data(body.readableBytesView)))
         }
-        router.get("\(AssetLinks.downloadPath)/:token") { _, context in
+        routes.plain("\(AssetLinks.downloadPath)/:token", .get) { _, context in
             let bytes = try await service.download(token: context.parameters.get("token") ?? "")
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-    }
-
-    /// The asset routes' paths and methods (``routeTable``).
-    static func addAssetRoutes(to table: inout RouteTable) {
-        let database = "database/1/:container/:environment/:database/"
-        table.add(database + "assets/upload", .post)
-        table.add(database + "users/current", .get)
-        table.add(AssetLinks.uploadPath + "/:token", .post)
-        table.add(AssetLinks.downloadPath + "/:token", .get)
     }
 
     /// The origin a client reached the server at: the scheme, and the request's host and port

@@ -103,10 +103,10 @@ struct RequestAuthenticator: Sendable {
         return "\(date):\(digest):\(subpath)"
     }
 
-    /// Whether a caller may run an operation on a database.
-    static func check(_ caller: Caller, writes: Bool, database: Namespace.Database) throws(ServerError) {
+    /// Whether a caller may use a route of the given access on a database.
+    static func check(_ caller: Caller, access: RouteAccess, database: Namespace.Database) throws(ServerError) {
         guard caller == .apiToken else { return }
-        if writes { throw ServerError(.accessDenied, "an API token reads the public database; writing needs a server-to-server key") }
+        if access == .write { throw ServerError(.accessDenied, "an API token reads the public database; writing needs a server-to-server key") }
         if database != .public { throw ServerError(.accessDenied, "an API token reads the public database only") }
     }
 }

@@ -15,8 +15,11 @@ import NIOCore
 /// ```
 struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// The client's IP address (failed authentications are throttled per address).
-    let clientAddress: String
+    /// The client's IP address (failed authentications are throttled per address): the
+    /// connection's peer, or the client a trusted proxy names (``ClientAddressMiddleware``).
+    var clientAddress: String
+    /// The connection's peer address (a proxy's, behind one), nil when the socket has none.
+    let peerAddress: String?
     /// The request's ID: the `uuid` of its error answer and of its log lines.
     var requestID = ""
     /// Who sent the request (set by ``AuthenticationMiddleware``).
@@ -28,7 +31,8 @@ struct ServerRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peerAddress = source.channel.remoteAddress?.ipAddress
+        clientAddress = peerAddress ?? "unknown"
     }
 
     /// The namespace ``AuthenticationMiddleware`` resolved (the database routes always have one).

@@ -36,7 +36,8 @@ public struct TLSFiles: Sendable, Equatable {
         _ = try serverConfiguration()
     }
 
-    /// The server's TLS configuration (TLS 1.2 and later, NIOSSL's defaults).
+    /// The server's TLS configuration: TLS 1.2 and later (NIOSSL's default minimum is 1.0, so it
+    /// is set here), NIOSSL's default ciphers.
     func serverConfiguration() throws(TLSFilesError) -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         do {
@@ -51,7 +52,9 @@ public struct TLSFiles: Sendable, Equatable {
         } catch {
             throw .unreadableKey(path: keyPath, reason: "\(error)")
         }
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
     }
 }
 

@@ -8,13 +8,21 @@ import NIOCore
 /// Checks the caller of a database route and reads its body, in the order that keeps refusals
 /// cheap: a client address with too many failed authentications is `THROTTLED`; a
 /// `Content-Length` over the limit is `QUOTA_EXCEEDED`; the key ID, date, signature form or API
-/// token (``RequestAuthenticator/claim(keyID:date:signature:apiToken:now:)``), the namespace,
-/// the caller's access and its rate are checked from the headers; only then is the body read,
-/// and the signature verified over it. A refusal answers without reading the body, and every
-/// failed authentication counts against the client's address.
+/// token (``RequestAuthenticator/claim(keyID:date:signature:apiToken:now:)``), the namespace and
+/// the caller's right to the route's declared ``RouteAccess`` are checked from the headers; only
+/// then is the body read, and the signature verified over it.
+///
+/// Rates are charged so that nobody can spend another caller's: an API token's bucket when the
+/// token is known (it is its own proof), a key's bucket only once the request's signature
+/// verified, so that forged requests naming a real key ID never throttle that key. Each failed
+/// authentication counts against the client's address (the real client's, behind a
+/// ``ServerConfiguration/trustedProxies`` proxy: ``ClientAddressMiddleware``); a failed signature
+/// also counts against the key ID it claimed, and past that bucket's burst such failures answer
+/// `THROTTLED` instead of `AUTHENTICATION_FAILED`, while the key's valid requests still pass.
 ///
 /// ```swift
-/// database.add(middleware: AuthenticationMiddleware(configuration: configuration))
+/// let reading = router.group("database/1/:container/:environment/:database")
+///     .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: [:], access: .read, limiters: limiters))
 /// ```
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
@@ -23,17 +31,23 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let authenticator: RequestAuthenticator
     /// Requests per caller (key ID or API token).
     let limiter: RateLimiter
-    /// Failed authentications per client address.
+    /// Failed authentications per client address, and failed signatures per claimed key ID.
     let failures: RateLimiter
     /// The private database user of each key ID (``PrivateDatabaseUser/resolve(keyIDs:storedZones:)``).
     let privateUsers: [String: String]
+    /// What the routes behind this middleware do (declared with each route, ``ServerRoutes``).
+    let access: RouteAccess
 
-    init(configuration: ServerConfiguration, privateUsers: [String: String]) {
+    /// The middleware of the routes of one access. Every instance over one configuration shares
+    /// its rate and failure buckets (``RequestRateLimiters``), so that a caller's
+    /// requests count alike whichever route they take.
+    init(configuration: ServerConfiguration, privateUsers: [String: String], access: RouteAccess, limiters: RequestRateLimiters) {
         self.configuration = configuration
         self.privateUsers = privateUsers
+        self.access = access
         authenticator = RequestAuthenticator(credentials: configuration.credentials)
-        limiter = RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst)
-        failures = RateLimiter(rate: configuration.failedAuthenticationRate, burst: configuration.failedAuthenticationBurst)
+        limiter = limiters.requests
+        failures = limiters.failures
     }
 
     static let keyIDHeader = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
@@ -57,30 +71,21 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw error
         }
         let namespace = try Self.namespace(context.parameters, caller: claim.caller, container: configuration.container, privateUsers: privateUsers)
-        try RequestAuthenticator.check(claim.caller, writes: request.method == .post && Self.writes(request.uri.path), database: namespace.database)
-        switch claim.caller {
-        case .anyone: break
-        case .key(let keyID): try limiter.admit("key:" + keyID)
-        case .apiToken: try limiter.admit("token:" + (apiToken ?? ""))
-        }
+        try RequestAuthenticator.check(claim.caller, access: access, database: namespace.database)
+        if case .apiToken = claim.caller { try limiter.admit("token:" + (apiToken ?? "")) }
         let body = try await Self.body(request, limit: configuration.maximumBodySize)
         do {
             try authenticator.verify(claim, subpath: request.uri.path, body: body.readableBytesView)
         } catch {
             failures.record(address)
+            if case .key(let keyID) = claim.caller { try failures.admit("key:" + keyID) }
             throw error
         }
+        if case .key(let keyID) = claim.caller { try limiter.admit("key:" + keyID) }
         context.caller = claim.caller
         context.namespace = namespace
         context.body = body
         return try await next(request, context)
-    }
-
-    /// The routes that write: refused to API tokens.
-    static let writingOperations: Set<String> = ["records/modify", "zones/modify", "subscriptions/modify", "assets/upload"]
-
-    static func writes(_ path: String) -> Bool {
-        writingOperations.contains { path.hasSuffix("/" + $0) }
     }
 
     /// A request's body, at most `limit` bytes.

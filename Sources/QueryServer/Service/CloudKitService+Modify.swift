@@ -118,6 +118,10 @@ extension CloudKitService {
             return Self.recordError(name, .atomicError, "another operation of this atomic request failed")
         case .recordNotFound:
             return Self.recordError(name, .notFound, "record '\(name)' was not found")
+        case .serverUnavailable:
+            // The database is out of reach: the whole request is answered 503, never a per-record
+            // error inside a 200.
+            throw Self.serverError(error)
         default:
             let server = Self.serverError(error)
             return Self.recordError(name, server.code, server.reason)

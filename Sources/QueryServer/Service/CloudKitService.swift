@@ -90,14 +90,23 @@ public final class CloudKitService: Sendable {
         }
     }
 
-    /// A store error as the error CloudKit answers a whole request with.
+    /// Seconds a client is told to wait while the store's database cannot be reached.
+    static let unavailableRetryAfter = 2
+
+    /// A store error as the error CloudKit answers a whole request with. A database that cannot
+    /// be reached is `SERVICE_UNAVAILABLE` (503) with `retryAfter`: the client should retry, and
+    /// the server recovers by itself when the database is back.
     static func serverError(_ error: RecordStoreError) -> ServerError {
+        if case .serverUnavailable = error {
+            return ServerError(.serviceUnavailable, "the server's database cannot be reached now; retry after \(unavailableRetryAfter) seconds",
+                               retryAfter: unavailableRetryAfter)
+        }
         let code: ServerErrorCode = switch error {
         case .zoneNotFound: .zoneNotFound
         case .recordNotFound: .notFound
         case .conflict: .conflict
         case .changeTokenExpired: .changeTokenExpired
-        case .storage, .serverUnavailable, .indexBuildPending: .internalError
+        case .storage, .indexBuildPending: .internalError
         default: .badRequest
         }
         return ServerError(code, code == .internalError ? "the server's database failed: \(error)" : "\(error)")

@@ -25,12 +25,15 @@ enum NotificationStream {
     static let heartbeat: Duration = .seconds(15)
 
     /// The streaming response for a hub's events.
-    static func response(_ events: AsyncStream<NotificationHub.Event>, container: String) -> Response {
+    /// `slot` is the stream's place among its caller's (``StreamSlots``): held as long as the
+    /// answer is, and so released however the stream ends.
+    static func response(_ events: AsyncStream<NotificationHub.Event>, container: String, slot: StreamSlots.Slot) -> Response {
         let chunks = chunks(of: events, container: container)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
+                withExtendedLifetime(slot) {}
                 // Reconnect after a second; and the headers go out at once.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 for await chunk in chunks.cancelOnGracefulShutdown() {

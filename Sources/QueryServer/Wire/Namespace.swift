@@ -55,6 +55,8 @@ public struct Namespace: Sendable, Hashable {
             throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not contain '/' or NUL")
         }
         guard zoneName.utf8.count <= 255 else { throw ServerError(.badRequest, "a zone name has at most 255 bytes") }
+        // `$` starts the names the server keeps for itself (`$assets`).
+        guard !zoneName.hasPrefix("$") else { throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not start with '$', which the server reserves") }
         return ZoneID(zoneName: prefix + zoneName)
     }
 

@@ -21,6 +21,8 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
     case authenticationRequired = "AUTHENTICATION_REQUIRED"
     case throttled = "THROTTLED"
     case tryAgainLater = "TRY_AGAIN_LATER"
+    /// The server's database cannot be reached now: retry after `retryAfter` seconds.
+    case serviceUnavailable = "SERVICE_UNAVAILABLE"
     case internalError = "INTERNAL_ERROR"
     /// A sync token older than the history the server keeps: fetch everything again.
     case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
@@ -36,7 +38,7 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
         case .quotaExceeded: .contentTooLarge
         case .authenticationRequired: HTTPResponse.Status(code: 421, reasonPhrase: "Misdirected Request")
         case .throttled: .tooManyRequests
-        case .tryAgainLater: .serviceUnavailable
+        case .tryAgainLater, .serviceUnavailable: .serviceUnavailable
         case .internalError: .internalServerError
         }
     }
@@ -53,14 +55,14 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     public let code: ServerErrorCode
     /// What was wrong and where, for the client.
     public let reason: String
-    /// Seconds a throttled client should wait (`THROTTLED` and `TRY_AGAIN_LATER` only).
+    /// Seconds a client should wait (`THROTTLED`, `TRY_AGAIN_LATER` and `SERVICE_UNAVAILABLE` only).
     public let retryAfter: Int?
     /// The HTTP status when it is not the code's (405 for a wrong method).
     let statusOverride: HTTPResponse.Status?
     /// Header fields the answer carries besides its body (`Allow` with a 405).
     let headers: HTTPFields
 
-    /// An error; `retryAfter` only with `THROTTLED` and `TRY_AGAIN_LATER`.
+    /// An error; `retryAfter` only with `THROTTLED`, `TRY_AGAIN_LATER` and `SERVICE_UNAVAILABLE`.
     public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
         self.init(code, reason, retryAfter: retryAfter, status: nil)
     }
