@@ -72,6 +72,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most connections served at once (a few more are kept for GET /health).")
     var maxConnections = 1000
 
+    @Option(help: "The most connections one client address may hold (two more are kept for GET /health); trusted proxies are not capped.")
+    var maxConnectionsPerAddress = 64
+
+    @Option(help: "The most event streams (subscriptions/events) one caller may hold open.")
+    var maxStreamsPerCaller = 8
+
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp("The address of a reverse proxy in front of the server (127.0.0.1): from it, the client's address is read from X-Forwarded-For. Repeatable.", valueName: "address"))
+    var trustedProxies: [String] = []
+
     @Option(help: "The largest request body accepted, in bytes.")
     var maxBodySize = 4 << 20
 
@@ -101,6 +110,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard failedAuthenticationRate >= 0 else { throw ValidationError("--failed-authentication-rate is 0 or more") }
         guard headerTimeout > 0, bodyTimeout > 0, idleTimeout > 0 else { throw ValidationError("--header-timeout, --body-timeout and --idle-timeout are more than 0 seconds") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections is 1 or more") }
+        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address is 1 or more") }
+        guard maxStreamsPerCaller >= 1 else { throw ValidationError("--max-streams-per-caller is 1 or more") }
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size is 1 or more") }
         guard maxAssetSize >= 1 else { throw ValidationError("--max-asset-size is 1 or more") }
         guard unreferencedAssetHours > 0 else { throw ValidationError("--unreferenced-asset-hours is more than 0") }
@@ -130,6 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bodyTimeout = bodyTimeout
         configuration.idleTimeout = idleTimeout
         configuration.maximumConnections = maxConnections
+        configuration.maximumConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.maximumStreamsPerCaller = maxStreamsPerCaller
+        configuration.trustedProxies = trustedProxies
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600

@@ -77,7 +77,10 @@ public struct CloudKitServer: Sendable {
         let body = Self.timeAmount(configuration.bodyTimeout)
         let idle = Self.timeAmount(configuration.idleTimeout)
         let http = HTTPServerBuilder.http1(configuration: .init(
-            additionalChannelHandlers: [clients.handler(), RequestDeadlineHandler(headerTimeout: header, bodyTimeout: body, nextHeadTimeout: idle)],
+            additionalChannelHandlers: [
+                clients.handler(), RequestDeadlineHandler(headerTimeout: header, bodyTimeout: body, nextHeadTimeout: idle),
+                EventStreamHangUpHandler(),
+            ],
             idleTimeout: idle))
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: try $0.serverConfiguration()) } ?? http
         let application = Application(
@@ -231,7 +234,7 @@ public struct CloudKitServer: Sendable {
         routes.database("subscriptions/events", [.get], access: .read) { request, context in
             // This server's extension: the namespace's notifications as Server-Sent Events,
             // a stream a caller holds among at most `maximumStreamsPerCaller`.
-            let slot = try streams.take(for: StreamSlots.caller(of: context))
+            let slot = try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
             let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
             let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
             return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot)

@@ -65,6 +65,11 @@ final class RawConnection: @unchecked Sendable {
 
     deinit { Glibc.close(descriptor) }
 
+    /// Ends the connection both ways now (the descriptor is released with the connection).
+    func close() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// Sends bytes; false when the server closed the connection.
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {

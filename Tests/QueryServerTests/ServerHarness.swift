@@ -118,6 +118,7 @@ enum ChildProcess {
                 let pipe = Pipe()
                 process.standardOutput = pipe
                 process.standardError = pipe
+                process.standardInput = FileHandle.nullDevice
                 do {
                     try process.run()
                     let data = try pipe.fileHandleForReading.readToEnd() ?? Data()

@@ -35,6 +35,14 @@ import Testing
             ])
             let answer = try JSONValue(parsing: Array(query.output.utf8))
             #expect(answer["records"]?.arrayValue?.count == 12)
+            // TLS 1.2 and later only: a client that offers at most TLS 1.1 (at OpenSSL's security
+            // level 0, which still allows it) finds no protocol in common; TLS 1.2 connects.
+            let old = try await ChildProcess.run("/usr/bin/openssl", [
+                "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0",
+            ])
+            #expect(old.status != 0, "\(old.output)")
+            let current = try await ChildProcess.run("/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2"])
+            #expect(current.status == 0, "\(current.output)")
             // Plain HTTP to the HTTPS port gets no answer.
             let plain = try await ChildProcess.run("/usr/bin/curl", ["-sS", "--max-time", "5", "http://localhost:\(server.port)/health"])
             #expect(plain.status != 0)

@@ -20,6 +20,9 @@ struct ServerRequestContext: RequestContext {
     var clientAddress: String
     /// The connection's peer address (a proxy's, behind one), nil when the socket has none.
     let peerAddress: String?
+    /// Completes when the request's connection closes (a long-lived answer lets go of what it
+    /// holds then, ``StreamSlots``).
+    let connectionClosed: EventLoopFuture<Void>
     /// The request's ID: the `uuid` of its error answer and of its log lines.
     var requestID = ""
     /// Who sent the request (set by ``AuthenticationMiddleware``).
@@ -32,6 +35,7 @@ struct ServerRequestContext: RequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
+        connectionClosed = source.channel.closeFuture
         clientAddress = peerAddress ?? "unknown"
     }
 

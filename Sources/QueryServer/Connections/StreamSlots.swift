@@ -1,5 +1,6 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
+import NIOCore
 import RecordStore
 
 /// The long-lived streams (`subscriptions/events`) each caller holds open, with a cap per caller
@@ -8,12 +9,14 @@ import RecordStore
 ///
 /// A caller is a key ID, or for an API token or a server without credentials the client's
 /// address (an API token is public: its holders are told apart by address). A stream holds its
-/// ``Slot`` until the slot is released, which happens when the stream's answer is done with,
-/// however it ends (the client leaves, the server shuts down, or the answer was never sent).
+/// ``Slot`` until its connection closes (the client left: the slot is free at once, not only
+/// when the stream next writes) or its answer is done with, whichever comes first, so that a
+/// slot is never kept by a stream that ended another way (the server shut down, or the answer
+/// was never sent).
 ///
 /// ```swift
 /// let streams = StreamSlots(cap: 8)
-/// let slot = try streams.take(for: "key:2f1b")   // THROTTLED past 8 open streams
+/// let slot = try streams.take(for: "key:2f1b", connectionClosed: channel.closeFuture)   // THROTTLED past 8 open streams
 /// ```
 final class StreamSlots: Sendable {
     /// Streams a caller may hold at once.
@@ -26,6 +29,14 @@ final class StreamSlots: Sendable {
 
     /// The streams a caller holds now.
     func streams(of caller: String) -> Int { open.withLock { $0[caller] ?? 0 } }
+
+    /// A slot for one more stream of the caller, or `THROTTLED` when it holds ``cap`` already;
+    /// released when `connectionClosed` completes, if not before.
+    func take(for caller: String, connectionClosed: EventLoopFuture<Void>) throws(ServerError) -> Slot {
+        let slot = try take(for: caller)
+        connectionClosed.whenComplete { [weak slot] _ in slot?.release() }
+        return slot
+    }
 
     /// A slot for one more stream of the caller, or `THROTTLED` when it holds ``cap`` already.
     func take(for caller: String) throws(ServerError) -> Slot {
@@ -48,17 +59,28 @@ final class StreamSlots: Sendable {
         }
     }
 
-    /// One open stream's place; released when the last reference to it goes.
+    /// One open stream's place: released by ``release()`` (when its connection closes) or when
+    /// the last reference to it goes, once.
     final class Slot: Sendable {
         private let slots: StreamSlots
         private let caller: String
+        private let held = LockedState(true)
 
         fileprivate init(slots: StreamSlots, caller: String) {
             self.slots = slots
             self.caller = caller
         }
 
-        deinit { slots.release(caller) }
+        /// Gives the place back (again: nothing).
+        func release() {
+            let wasHeld = held.withLock { held in
+                defer { held = false }
+                return held
+            }
+            if wasHeld { slots.release(caller) }
+        }
+
+        deinit { release() }
     }
 
     /// The caller a request's streams count against.
