@@ -38,7 +38,7 @@ final class PostgresEngine: StorageEngine {
     private let catalogCache = PostgresCatalogCache()
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
-    private let poolExecutor: (any TaskExecutor)?
+    let poolExecutor: (any TaskExecutor)?
     private let logger: Logger
     /// The commits live queries follow, heard with `LISTEN` (``PostgresChangeNotifications``).
     let changeFeed: ChangeFeed
