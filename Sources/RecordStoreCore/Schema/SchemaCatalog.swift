@@ -41,13 +41,14 @@ import PredicateLanguage
         declaredRecordTypes = try container.decodeIfPresent([String].self, forKey: .declaredRecordTypes).map(Set.init) ?? Set(recordTypes.keys)
     }
 
-    /// Encodes the catalog; without templates it is stored exactly as before they existed. The
-    /// declared record types are stored by name, in order.
+    /// Encodes the catalog; without templates it is stored exactly as before they existed, and so
+    /// it is while every record type is declared. Otherwise the declared record types are stored
+    /// by name, in order.
     @_spi(StorageEngine) public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recordTypes, forKey: .recordTypes)
         if !fetchRequestTemplates.isEmpty { try container.encode(fetchRequestTemplates, forKey: .fetchRequestTemplates) }
-        try container.encode(declaredRecordTypes.sorted(), forKey: .declaredRecordTypes)
+        if declaredRecordTypes != Set(recordTypes.keys) { try container.encode(declaredRecordTypes.sorted(), forKey: .declaredRecordTypes) }
     }
 
     /// The fetch request templates in name order.

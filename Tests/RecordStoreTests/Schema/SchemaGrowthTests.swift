@@ -72,6 +72,11 @@ import Testing
         #expect(try JSONDecoder().decode(SchemaCatalog.self, from: Data(before.utf8)).declaredRecordTypes == ["City", "Note"])
         catalog.declaredRecordTypes = ["City"]
         #expect(try JSONDecoder().decode(SchemaCatalog.self, from: JSONEncoder().encode(catalog)) == catalog)
+        // While every type is declared, the catalog is stored as before.
+        catalog.declaredRecordTypes = ["City", "Note"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(catalog), as: UTF8.self) == before)
     }
 
     @Test("a sibling store has its own records and schema, and the same name finds it again", arguments: TestEngine.allCases)
