@@ -7,24 +7,16 @@ import Testing
 /// beside the served one) deployed onto production's (the `--db` store).
 @Suite("query schema deploy")
 struct SchemaDeployCommandTests {
-    /// The engines the command runs on: SQLite, and PostgreSQL when a server is configured.
-    enum Target: String, CaseIterable, CustomStringConvertible {
-        case sqlite, postgres
+    typealias Target = RelationshipRoundTripCommandTests.Target
 
-        var description: String { rawValue }
-
-        static var available: [Target] { TestEngine.allCases.contains(.postgres) ? [.sqlite, .postgres] : [.sqlite] }
-
-        /// The `--db` of a new, empty production store, and of the development store beside it.
-        func newStores(_ folder: URL) throws -> (production: String, development: String) {
-            switch self {
-            case .sqlite:
-                return (folder.appendingPathComponent("cities.sqlite").path, folder.appendingPathComponent("cities.development.sqlite").path)
-            case .postgres:
-                // The URL ends with its schema parameter: development's schema is its name and `_development`.
-                let url = try PostgresTestServer.freshStoreURL()
-                return (url, url + "_development")
-            }
+    /// The `--db` of a new, empty production store, and of the development store beside it
+    /// (`cities.development.sqlite`; on PostgreSQL, the URL ends with its schema parameter, and
+    /// development's schema is that name and `_development`).
+    static func newStores(_ target: Target, _ folder: URL) throws -> (production: String, development: String) {
+        let production = try target.newStore(folder, "cities")
+        switch target {
+        case .sqlite: return (production, folder.appendingPathComponent("cities.development.sqlite").path)
+        case .postgres: return (production, production + "_development")
         }
     }
 
@@ -45,7 +37,7 @@ struct SchemaDeployCommandTests {
     @Test("deploy adds development's new field to production, says so, and refuses a field whose type changed", arguments: Target.available)
     func deployAddsAFieldAndRefusesATypeChange(target: Target) throws {
         let folder = TestFolders.make("schema-deploy")
-        let (production, development) = try target.newStores(folder)
+        let (production, development) = try Self.newStores(target, folder)
         let file = folder.appendingPathComponent("schema.ckdb")
         try Data(Self.schema.utf8).write(to: file)
         _ = try Self.succeeding(["schema", "apply", "--db", production, file.path])

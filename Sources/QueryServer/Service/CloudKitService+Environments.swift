@@ -11,7 +11,7 @@ extension CloudKitService {
     /// try await service.applySchema(try CloudKitSchemaDocument(parsing: text))
     /// ```
     public func applySchema(_ document: CloudKitSchemaDocument) async throws {
-        let stores = [store, try await bookkeepingStore(for: .development)]
+        let stores = try await bookkeepingStores().map(\.store)
         for store in stores {
             let current = try await run { () async throws(RecordStoreError) in try await store.schema() }
             _ = try document.storeSchemas(applyingTo: current)
@@ -22,11 +22,18 @@ extension CloudKitService {
     /// The zones of both environments' stores (the production store's first).
     func zonesOfEveryEnvironment() async throws(ServerError) -> [ZoneID] {
         var zones: [ZoneID] = []
-        for environment in [Namespace.Environment.production, .development] {
-            let store = try await bookkeepingStore(for: environment)
+        for (_, store) in try await bookkeepingStores() {
             zones += try await run { () async throws(RecordStoreError) in try await store.zones() }
         }
         return zones
+    }
+
+    /// Each environment's bookkeeping store, production's first; development's is left out when
+    /// the engine keeps no store beside the served one (``DevelopmentStore/storeIfAvailable()``).
+    func bookkeepingStores() async throws(ServerError) -> [(environment: Namespace.Environment, store: Store)] {
+        var stores: [(environment: Namespace.Environment, store: Store)] = [(.production, store)]
+        if let development = try await developmentStore.storeIfAvailable() { stores.append((.development, development)) }
+        return stores
     }
 }
 #endif

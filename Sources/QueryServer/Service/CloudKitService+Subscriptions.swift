@@ -85,8 +85,7 @@ extension CloudKitService {
     /// environment's commits for subscriptions saved in namespaces it has no hub for yet (by
     /// another process), and starts theirs.
     func startNotifications() async throws(ServerError) {
-        for environment in [Namespace.Environment.production, .development] {
-            let store = try await bookkeepingStore(for: environment)
+        for (environment, store) in try await bookkeepingStores() {
             let inbox = ObservationInbox { changes in
                 changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
             }

@@ -6,8 +6,9 @@ import RecordStore
 
 /// The development environment's store: the sibling `development` of the store a server serves
 /// (``Store/openSibling(named:mode:schemaLimits:progress:)``), in development mode and held to
-/// ``SchemaLimits/server``, opened on first use and kept. An opening that failed (a database
-/// server that could not be reached) is tried again by the next caller.
+/// ``SchemaLimits/server``, with the served store's history retention, opened on first use and
+/// kept. An opening that failed (a database server that could not be reached) is tried again by
+/// the next caller.
 ///
 /// ```swift
 /// let development = DevelopmentStore(beside: store)
@@ -29,11 +30,41 @@ final class DevelopmentStore: Sendable {
 
     /// The store, opened on the first call.
     func store() async throws(ServerError) -> Store {
+        do {
+            return try await opened()
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The store, or nil when the engine keeps no store beside the served one (an engine of
+    /// another package: ``RecordStoreError/invalidStoreLocation(_:reason:)``); the server then
+    /// starts without a development environment, whose requests answer that error.
+    func storeIfAvailable() async throws(ServerError) -> Store? {
+        do {
+            return try await opened()
+        } catch .invalidStoreLocation {
+            return nil
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// An opening's error as the server answers it.
+    private static func failure(_ error: RecordStoreError) -> ServerError {
+        ServerError(CloudKitService.serverError(error).code, "the development environment's store could not be opened: \(error)")
+    }
+
+    /// The opening's store or error; a failed opening is forgotten, so the next call tries again.
+    private func opened() async throws(RecordStoreError) -> Store {
         let task = opening.withLock { current in
             if let current { return current }
             let production = self.production
             let started = Task { () async throws -> Store in
-                try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
+                let sibling = try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
+                // Its change history is kept as long as the served store's (`--history-retention-days`).
+                sibling.historyRetention = production.historyRetention
+                return sibling
             }
             current = started
             return started
@@ -42,9 +73,7 @@ final class DevelopmentStore: Sendable {
             return try await task.value
         } catch {
             opening.withLock { current in if current == task { current = nil } }
-            let storeError = error as? RecordStoreError ?? .storage("\(error)")
-            let answered = CloudKitService.serverError(storeError)
-            throw ServerError(answered.code, "the development environment's store could not be opened: \(storeError)")
+            throw error as? RecordStoreError ?? .storage("\(error)")
         }
     }
 }
