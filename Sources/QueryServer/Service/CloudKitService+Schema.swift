@@ -11,7 +11,7 @@ extension CloudKitService {
     /// its environment's schema declares (a `.ckdb` file or Core Data model applied, a
     /// deployment), and those that saves created which hold records in the environment's public
     /// database, or, for a private database, in that database: a type that saves created only in
-    /// one key's private database is not shown to others (``visibleRecordTypes(in:)``). Each
+    /// one key's private database is not shown to others. Each
     /// field has its CloudKit wire `type` (`STRING`, `INT64`, ..., `STRING_LIST`), the store's own
     /// `storeType` (`bool` is `INT64` on the wire) and its `indexes` (`queryable`, `sortable`,
     /// `searchable`).

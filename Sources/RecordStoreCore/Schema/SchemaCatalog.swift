@@ -22,7 +22,7 @@ import PredicateLanguage
     /// The record types a schema definition named (``define(_:)``: `Store.define`, a `.ckdb`
     /// file, a Core Data model, a deployment), as opposed to those that only saves created in
     /// development mode. `query serve` lists a declared type in every database's schema, and a
-    /// type saves created only where its records are (``CloudKitService``'s `schema`).
+    /// type saves created only where its records are (the `schema` route).
     @_spi(StorageEngine) public var declaredRecordTypes: Set<String> = []
 
     /// An empty catalog.
