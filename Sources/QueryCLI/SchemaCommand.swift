@@ -4,13 +4,14 @@ import RecordStore
 
 /// `query schema [show] [TYPE]`: the record types, their fields, types and indexes;
 /// `query schema apply FILE.ckdb|Model.xcdatamodeld` and `query schema export [--format ckdb|json]`:
-/// the schema in CloudKit's schema language, or from a Core Data model.
+/// the schema in CloudKit's schema language, or from a Core Data model; `query schema deploy`:
+/// the development environment's schema onto production's (``Deploy``).
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the record types with their fields, types and indexes; apply or export a .ckdb schema.",
-        discussion: "Examples: query schema; query schema City; query schema apply schema.ckdb; query schema apply Model.xcdatamodeld; query schema export > schema.ckdb",
-        subcommands: [Show.self, Apply.self, Export.self],
+        abstract: "Print the record types with their fields, types and indexes; apply, export or deploy a schema.",
+        discussion: "Examples: query schema; query schema City; query schema apply schema.ckdb; query schema apply Model.xcdatamodeld; query schema export > schema.ckdb; query schema deploy --dry-run",
+        subcommands: [Show.self, Apply.self, Export.self, Deploy.self],
         defaultSubcommand: Show.self)
 
     /// `query schema [show] [TYPE]`: one record type, or all, with fields, types and indexes.
@@ -89,7 +90,7 @@ struct SchemaCommand: AsyncParsableCommand {
         /// Runs a schema change with a progress bar of the indexes it builds: a PostgreSQL store
         /// builds those a change adds to a populated table after it commits, and each one is
         /// drawn on a terminal (elsewhere, `body` gets no handler).
-        private static func drawingIndexBuilds(_ body: (StoreOpeningProgressHandler?) async throws -> Void) async throws {
+        static func drawingIndexBuilds(_ body: (StoreOpeningProgressHandler?) async throws -> Void) async throws {
             let bar = ProgressBar(task: "Building indexes", unit: "indexes")
             defer { bar.finish() }
             try await body(bar.isEnabled ? bar.stepHandler : nil)

@@ -20,12 +20,16 @@ struct ServeCommand: AsyncParsableCommand {
             loopback name (or an --allowed-host) from no web page but its own console (or an \
             --allowed-origin). With --tls-certificate and --tls-key it speaks HTTPS.
             With --schema FILE.ckdb (CloudKit's schema language, as cktool export-schema writes it) the \
-            file's record types, fields and indexes are applied to the store before serving; a syntax \
-            error or a change the store refuses (a field whose type would change) is reported with the \
-            file, line and column, and nothing is served. The production environment saves and queries \
-            as CloudKit's does: a new record type or field is refused, and so is a filter or sort on a \
-            field that is not QUERYABLE or SORTABLE; the development environment grows the schema as \
-            records arrive. GET .../schema answers the schema as JSON, or as .ckdb text with ?format=ckdb.
+            file's record types, fields and indexes are applied to both environments before serving; a syntax \
+            error or a change a store refuses (a field whose type would change) is reported with the \
+            file, line and column, and nothing is served. The production environment is the --db store; \
+            it saves and queries as CloudKit's does: a new record type or field is refused, and so is a \
+            filter or sort on a field that is not QUERYABLE or SORTABLE. The development environment is \
+            a store of its own beside it (FILE.development.sqlite beside FILE.sqlite; the schema \
+            SCHEMA_development on PostgreSQL) whose schema grows as records arrive, never production's: \
+            query schema deploy brings it to production. A request may give a record type at most 200 \
+            fields, the store 1,000 record types, and make 100 schema changes. GET .../schema answers \
+            the schema as JSON, or as .ckdb text with ?format=ckdb.
             """)
 
     @OptionGroup var store: StoreOptions

@@ -67,7 +67,7 @@ public struct CloudKitServer: Sendable {
     /// try await server.run { port in print("listening on \(port)") }
     /// ```
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        if let schema = configuration.schema { try await service.store.apply(schema) }
+        if let schema = configuration.schema { try await service.applySchema(schema) }  // Both environments (environments apart, #44).
         try await service.startNotifications()
         let privateUsers = try await privateUsers()
         let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve)
@@ -120,7 +120,7 @@ public struct CloudKitServer: Sendable {
         guard keyIDs.contains(where: { PrivateDatabaseUser.name(keyID: $0) != PrivateDatabaseUser.legacyName(keyID: $0) }) else {
             return Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) })
         }
-        let zones = try await service.run { () async throws(RecordStoreError) in try await service.store.zones() }
+        let zones = try await service.zonesOfEveryEnvironment()  // Both environments' stores (environments apart, #44).
         return PrivateDatabaseUser.resolve(keyIDs: keyIDs, storedZones: zones)
     }
 

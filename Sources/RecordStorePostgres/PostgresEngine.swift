@@ -40,7 +40,7 @@ final class PostgresEngine: StorageEngine {
     let reachability: PostgresReachability
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
-    private let poolExecutor: (any TaskExecutor)?
+    let poolExecutor: (any TaskExecutor)?
     private let logger: Logger
     /// The commits live queries follow, heard with `LISTEN` (``PostgresChangeNotifications``).
     let changeFeed: ChangeFeed

@@ -28,12 +28,18 @@ final class SQLiteEngine: StorageEngine {
     private let storage = SQLiteSchemaStorage()
     /// The commits live queries follow: this handle's as it makes them, others' from the change log.
     let changeFeed: ChangeFeed
+    /// The database file's path, as given.
+    let path: String
+    /// Whether the planner calls back into Swift from SQL (the sibling stores do as this one).
+    let evaluatorCallbacks: Bool
 
     /// Opens (creating when needed) the database file at `path`, and brings an older layout up
     /// to date. With `evaluatorCallbacks` false, the planner does not call back into Swift from
     /// SQL (no `query_test`, `query_distance` nor collations), as on a database server: the
     /// tests run it so to check that fallback.
     init(path: String, evaluatorCallbacks: Bool = true, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+        self.path = path
+        self.evaluatorCallbacks = evaluatorCallbacks
         let registry = ComparisonTestRegistry()
         executor = SQLExecutor(dialect: SQLiteDialect(registry: evaluatorCallbacks ? registry : nil))
         var configuration = Configuration()
@@ -94,6 +100,29 @@ final class SQLiteEngine: StorageEngine {
     /// Runs shared SQL code (``SQLExecutor``) in a read snapshot.
     private func readingSQL<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) async throws -> T) async throws(RecordStoreError) -> T {
         try await reading { db in try SQLiteConnection.run(db, body) }
+    }
+
+    // MARK: Siblings
+
+    /// The SQLite file called `name` beside this one: `cities.sqlite` has `cities.development.sqlite`
+    /// (a file without an extension, `cities`, has `cities.development`).
+    func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine {
+        let (path, evaluatorCallbacks) = (Self.siblingPath(of: self.path, named: name), self.evaluatorCallbacks)
+        return try await BlockingWork.run { () throws(RecordStoreError) in
+            try SQLiteEngine(path: path, evaluatorCallbacks: evaluatorCallbacks, progress: progress)
+        }
+    }
+
+    /// The path of the sibling `name` of the file at `path`: the name before the file's extension.
+    ///
+    /// ```swift
+    /// SQLiteEngine.siblingPath(of: "/data/cities.sqlite", named: "development")   // "/data/cities.development.sqlite"
+    /// ```
+    static func siblingPath(of path: String, named name: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let file = path[slash...]
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return path + "." + name }
+        return String(path[..<dot]) + "." + name + String(path[dot...])
     }
 
     // MARK: Writes

@@ -80,6 +80,10 @@ final class WaitingEngine: StorageEngine {
     func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         try await base.finishBulkLoad(progress: progress)
     }
+    /// The base engine's sibling, answering the synchronous API too.
+    func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine {
+        WaitingEngine(try await base.openSibling(named: name, progress: progress))
+    }
 }
 
 /// A task executor with threads of its own: its jobs never need a thread of the cooperative pool

@@ -82,8 +82,9 @@ import Testing
             #expect(download.status == 200)
             #expect(download.data == Self.bytes)
 
-            // The store holds the asset's reference, kept for good.
-            let stored = try #require(try await store.record(for: RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "development/_defaultZone"))))
+            // The development store holds the asset's reference; the asset is kept for good.
+            let development = try await server.developmentStore()
+            let stored = try #require(try await development.record(for: RecordID(recordName: "n1", zoneID: ZoneID(zoneName: "development/_defaultZone"))))
             #expect(Asset(stored["attachment"]) == expected)
             #expect(try await store.removeUnreferencedAssets(uploadedBefore: Date().addingTimeInterval(60)) == 0)
 
@@ -149,8 +150,9 @@ import Testing
             #expect(filter.body["reason"] == "query.filterBy[0].fieldValue: a filter cannot compare assets (ASSETID); test the field for presence instead")
             // Nothing was saved.
             let zone = ZoneID(zoneName: "development/_defaultZone")
-            #expect(try await store.record(for: RecordID(recordName: "n1", zoneID: zone)) == nil)
-            #expect(try await store.record(for: RecordID(recordName: "n2", zoneID: zone)) == nil)
+            let development = try await server.developmentStore()
+            #expect(try await development.record(for: RecordID(recordName: "n1", zoneID: zone)) == nil)
+            #expect(try await development.record(for: RecordID(recordName: "n2", zoneID: zone)) == nil)
         }
     }
 

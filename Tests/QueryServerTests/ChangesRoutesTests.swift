@@ -107,8 +107,10 @@ struct ChangesRoutesTests {
             _ = try await server.post("records/modify", Self.create(["a"], zone: "Notes"), environment: "development", database: "private")
             let before = try await Self.changes(server, zone: "Notes")
             _ = try await server.post("records/modify", ["zoneID": ["zoneName": "Notes"], "operations": [["operationType": "forceDelete", "record": ["recordName": "a"]]]], environment: "development", database: "private")
-            store.historyRetention = .seconds(60)
-            try await store.pruneHistory(now: Date().addingTimeInterval(3600))
+            // The development environment's history is in its own store.
+            let development = try await server.developmentStore()
+            development.historyRetention = .seconds(60)
+            try await development.pruneHistory(now: Date().addingTimeInterval(3600))
             let expired = try await Self.changes(server, zone: "Notes", token: before.body["syncToken"])
             #expect(expired.status == 400)
             #expect(expired.errorCode == "CHANGE_TOKEN_EXPIRED", "\(expired.body)")

@@ -64,7 +64,9 @@ struct NamespacedReferenceTests {
             // Answered in the client's zone name; stored in the namespace's.
             #expect(created.records[2]["fields"]?["folder"]?["value"]?["zoneID"]?["zoneName"] == "Notes")
             let storedZone = ZoneID(zoneName: database.prefix + "Notes")
-            let stored = try await store.record(for: RecordID(recordName: "i1", zoneID: storedZone))
+            // The environment's store: development keeps a store of its own.
+            let environmentStore = database.environment == "development" ? try await server.developmentStore() : store
+            let stored = try await environmentStore.record(for: RecordID(recordName: "i1", zoneID: storedZone))
             #expect(stored?["folder"] == .reference(Reference(recordName: "f1", zoneName: database.prefix + "Notes")))
 
             // The same names in the public production database: a record there must never be reached.

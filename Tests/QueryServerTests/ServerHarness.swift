@@ -11,7 +11,10 @@ import RecordStore
 /// requests go through a real socket (URLSession).
 struct ServerHarness {
     let port: Int
+    /// The store served: the production environment's.
     let store: Store
+    /// The service the server runs.
+    let service: CloudKitService
 
     /// An answer: the HTTP status and the body as JSON.
     struct Answer {
@@ -45,10 +48,15 @@ struct ServerHarness {
             }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
-            let result = try await body(ServerHarness(port: port, store: store))
+            let result = try await body(ServerHarness(port: port, store: store, service: server.service))
             group.cancelAll()
             return result
         }
+    }
+
+    /// The development environment's store (beside ``store``).
+    func developmentStore() async throws -> Store {
+        try await service.store(for: .development)
     }
 
     /// Applies a schema in CloudKit's schema language to the store: the record types, fields and

@@ -72,6 +72,7 @@ extension CloudKitService {
         guard !namespace.isDefaultZone(zone) else {
             throw ServerError(.badRequest, "fetching record changes is supported only for custom zones, not '\(zoneName)'")
         }
+        let store = try await bookkeepingStore(for: namespace.environment)
         let changes = try await run { () async throws(RecordStoreError) in
             try await store.changes(
                 in: zone, since: request.syncToken, limit: request.resultsLimit, desiredKeys: ReferenceAction.keepingActions(request.desiredKeys),
@@ -90,13 +91,14 @@ extension CloudKitService {
     /// The namespace's zone changes since a database token. The store's history holds every
     /// namespace's zones: the others are left out, so a page may hold fewer than its limit.
     private func changedZones(_ request: DatabaseChangesRequest, in namespace: Namespace, withTokens: Bool) async throws(ServerError) -> JSONValue {
+        let store = try await bookkeepingStore(for: namespace.environment)
         let changes = try await run { () async throws(RecordStoreError) in
             try await store.databaseChanges(since: request.syncToken, limit: request.resultsLimit)
         }
         var zones: [JSONValue] = []
         for zone in changes.changedZones {
             guard let name = namespace.clientZoneName(zone) else { continue }
-            zones.append(withTokens ? try await zoneJSON(name, stored: zone) : .object(["zoneID": WireRecord.zoneJSON(name)]))
+            zones.append(withTokens ? try await zoneJSON(name, stored: zone, in: namespace) : .object(["zoneID": WireRecord.zoneJSON(name)]))
         }
         for zone in changes.deletedZones {
             guard let name = namespace.clientZoneName(zone) else { continue }
@@ -105,8 +107,9 @@ extension CloudKitService {
         return .object(["zones": .array(zones), "syncToken": .string(changes.token.stringValue), "moreComing": .bool(changes.moreComing)])
     }
 
-    /// A zone dictionary with the zone's current `syncToken`.
-    func zoneJSON(_ name: String, stored zone: ZoneID) async throws(ServerError) -> JSONValue {
+    /// A zone dictionary with the zone's current `syncToken` (in the namespace's store).
+    func zoneJSON(_ name: String, stored zone: ZoneID, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        let store = try await bookkeepingStore(for: namespace.environment)
         let token = try await run { () async throws(RecordStoreError) in try await store.currentChangeToken(for: zone) }
         return .object(["zoneID": WireRecord.zoneJSON(name), "atomic": .bool(true), "syncToken": .string(token.stringValue)])
     }

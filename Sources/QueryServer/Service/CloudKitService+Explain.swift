@@ -25,7 +25,7 @@ extension CloudKitService {
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let query = try await recordQuery(request.query, in: namespace)
-        let store = self.store(for: namespace)
+        let store = try await self.store(for: namespace)
         // records/query reads one record more than it answers, to know whether more remain.
         let plan = try await run { () async throws(RecordStoreError) in
             try await store.explain(ofType: query.recordType, matching: query.predicate, sorts: query.sorts, zone: zone, limit: limit + 1)

@@ -20,6 +20,7 @@ extension CloudKitService {
         let requests = request.records.map { entry in
             (id: RecordID(recordName: entry.recordName, zoneID: zone), keys: (entry.desiredKeys ?? request.desiredKeys).map(Set.init))
         }
+        let store = try await self.store(for: namespace)
         let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
         return .object(["records": .array(requests.map { request in
             if case .success(let record)? = found[request.id] {

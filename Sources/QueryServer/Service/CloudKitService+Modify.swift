@@ -25,7 +25,7 @@ extension CloudKitService {
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
         let numbersAsStrings = request.numbersAsStrings
         // In production, a new record type or field is refused (a per-record BAD_REQUEST).
-        let store = self.store(for: namespace)
+        let store = try await self.store(for: namespace)
         let atomic = request.atomic
         var operations: [ModifyOperation] = []
         for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone, namespace: namespace)) }
@@ -75,6 +75,8 @@ extension CloudKitService {
             })])
         }
 
+        // A request that would grow the schema past the store's limits writes nothing.
+        try await checkSchemaGrowth(of: saves, in: store)
         let result = try await run { () async throws(RecordStoreError) in
             try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic)
         }
@@ -94,7 +96,7 @@ extension CloudKitService {
             case .success(nil):
                 answers.append(WireRecord.deletedJSON(recordName: operation.id.recordName, zoneName: zoneName))
             case .failure(let error):
-                answers.append(try await errorEntry(error, operation: operation, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style))
+                answers.append(try await errorEntry(error, operation: operation, in: store, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style))
             }
         }
         return .object(["records": .array(answers)])
@@ -102,7 +104,7 @@ extension CloudKitService {
 
     /// The error entry of an operation the store refused; a conflict carries the stored record.
     private func errorEntry(
-        _ error: RecordStoreError, operation: ModifyOperation, zoneName: String, numbersAsStrings: Bool, style: RecordAnswerStyle
+        _ error: RecordStoreError, operation: ModifyOperation, in store: Store, zoneName: String, numbersAsStrings: Bool, style: RecordAnswerStyle
     ) async throws(ServerError) -> JSONValue {
         let name = operation.id.recordName
         switch error {

@@ -53,7 +53,7 @@ extension CloudKitService {
 
     /// What the schema finds wrong with a predicate that parses, as a check's `error`; nil when nothing.
     private func schemaError(of predicate: FormatPredicate, recordType: String, in namespace: Namespace) async throws(ServerError) -> JSONValue? {
-        let store = self.store(for: namespace)
+        let store = try await self.store(for: namespace)
         do {
             // The store's own checks of a query, without reading a record: the type, its fields
             // and, in production, their indexes.

@@ -33,7 +33,7 @@ extension CloudKitService {
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let desiredKeys = ReferenceAction.keepingActions(request.desiredKeys)
-        let store = self.store(for: namespace)
+        let store = try await self.store(for: namespace)
 
         let batch: QueryBatch
         switch request.source {
@@ -69,6 +69,7 @@ extension CloudKitService {
     func recordQuery(_ request: RecordQueryRequest, in namespace: Namespace) async throws(ServerError) -> RecordQuery {
         let request = try request.stored(in: namespace)
         let recordType = request.recordType
+        let store = try await self.store(for: namespace)
         let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
         var fieldTypes: [String: FieldType] = [:]
         for field in schema?.fields ?? [] { fieldTypes[field.name] = field.type }

@@ -1,15 +1,20 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension CloudKitService {
-    /// This server's extension `schema`: every record type with its fields, their types and
-    /// their indexes, by name.
+    /// This server's extension `schema`: the namespace's record types with their fields, their
+    /// types and their indexes, by name.
     ///
-    /// Record types belong to the store, so every namespace sees the same ones (as a CloudKit
-    /// container's schema is shared by its databases). Each field has its CloudKit wire `type`
-    /// (`STRING`, `INT64`, ..., `STRING_LIST`), the store's own `storeType` (`bool` is `INT64` on
-    /// the wire) and its `indexes` (`queryable`, `sortable`, `searchable`).
+    /// Each environment has its own schema (its own store). A database lists the record types
+    /// its environment's schema declares (a `.ckdb` file or Core Data model applied, a
+    /// deployment), and those that saves created which hold records in the environment's public
+    /// database, or, for a private database, in that database: a type that saves created only in
+    /// one key's private database is not shown to others. Each
+    /// field has its CloudKit wire `type` (`STRING`, `INT64`, ..., `STRING_LIST`), the store's own
+    /// `storeType` (`bool` is `INT64` on the wire) and its `indexes` (`queryable`, `sortable`,
+    /// `searchable`).
     ///
     /// ```swift
     /// let answer = try await service.schema(in: Namespace(environment: .production, database: .public))
@@ -17,7 +22,7 @@ extension CloudKitService {
     /// //   "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]}, ...]}]}
     /// ```
     public func schema(in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let types = try await run { () async throws(RecordStoreError) in try await store.schema() }
+        let types = try await visibleRecordTypes(in: namespace)
         return .object(["recordTypes": .array(types.map(Self.schemaJSON))])
     }
 
@@ -35,7 +40,42 @@ extension CloudKitService {
     /// //         ...
     /// ```
     public func schemaDocument(in namespace: Namespace) async throws(ServerError) -> CloudKitSchemaDocument {
-        try await run { () async throws(RecordStoreError) in try await store.schemaDocument() }
+        CloudKitSchemaDocument(storeSchema: try await visibleRecordTypes(in: namespace))
+    }
+
+    /// The record types a namespace's schema answers list, by name: those its environment's
+    /// schema declares, and those with records in the environment's public zones or in the
+    /// namespace's own zones. The server's own record type (its stored subscriptions) is never
+    /// listed.
+    func visibleRecordTypes(in namespace: Namespace) async throws(ServerError) -> [RecordTypeSchema] {
+        let store = try await bookkeepingStore(for: namespace.environment)
+        let (catalog, zones) = try await run { () async throws(RecordStoreError) in (try await store.engine.catalog(), try await store.zones()) }
+        let publicDatabase = Namespace(environment: namespace.environment, database: .public)
+        let searched = zones.filter { publicDatabase.clientZoneName($0) != nil || namespace.clientZoneName($0) != nil }
+        var visible: [RecordTypeSchema] = []
+        for recordType in catalog.sorted where recordType.name != SubscriptionStorage.recordType {
+            if catalog.declaredRecordTypes.contains(recordType.name) {
+                visible.append(recordType)
+            } else if try await hasRecords(of: recordType.name, in: searched, store: store) {
+                visible.append(recordType)
+            }
+        }
+        return visible
+    }
+
+    /// Whether any of the zones holds a record of the type (one record read a zone at most).
+    private func hasRecords(of recordType: String, in zones: [ZoneID], store: Store) async throws(ServerError) -> Bool {
+        for zone in zones {
+            let found = try await run { () async throws(RecordStoreError) -> Bool in
+                do throws(RecordStoreError) {
+                    return try await !store.records(ofType: recordType, matching: .truePredicate, zone: zone, limit: 1).isEmpty
+                } catch .zoneNotFound, .unknownRecordType {
+                    return false  // deleted meanwhile
+                }
+            }
+            if found { return true }
+        }
+        return false
     }
 
     /// One record type as the `schema` answer writes it.

@@ -80,30 +80,34 @@ extension CloudKitService {
     }
 
     /// Starts the notification hub of every namespace whose subscriptions zone exists (each
-    /// namespace keeps its subscriptions in a zone `subscriptions/<prefix>`).
-    /// Then it follows the store's commits for subscriptions saved in namespaces it has no hub
-    /// for yet (by another process), and starts theirs.
+    /// namespace keeps its subscriptions in a zone `subscriptions/<prefix>` of its
+    /// environment's store), opening the development environment's store. Then it follows each
+    /// environment's commits for subscriptions saved in namespaces it has no hub for yet (by
+    /// another process), and starts theirs.
     func startNotifications() async throws(ServerError) {
-        let inbox = ObservationInbox { changes in
-            changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
-        }
-        await store.engine.changeFeed.subscribe(inbox)
-        let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
-        for zone in zones {
-            guard let namespace = Namespace(subscriptionsZone: zone) else { continue }
-            _ = try await notificationHub(for: namespace)
-        }
-        let task = Task { [weak self] in
-            while let delivery = await inbox.take() {
-                guard let self else { return }
-                let zones = Set(delivery.commits.flatMap(\.entries).filter { $0.recordType == SubscriptionStorage.recordType }.map(\.recordID.zoneID))
-                for zone in zones {
-                    guard let namespace = Namespace(subscriptionsZone: zone) else { continue }
-                    _ = try? await self.notificationHub(for: namespace)
+        for (environment, store) in try await bookkeepingStores() {
+            let inbox = ObservationInbox { changes in
+                changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
+            }
+            let feed = store.engine.changeFeed
+            await feed.subscribe(inbox)
+            let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
+            for zone in zones {
+                guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
+                _ = try await notificationHub(for: namespace)
+            }
+            let task = Task { [weak self] in
+                while let delivery = await inbox.take() {
+                    guard let self else { return }
+                    let zones = Set(delivery.commits.flatMap(\.entries).filter { $0.recordType == SubscriptionStorage.recordType }.map(\.recordID.zoneID))
+                    for zone in zones {
+                        guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
+                        _ = try? await self.notificationHub(for: namespace)
+                    }
                 }
             }
+            subscriptionFollower.withLock { $0.append(SubscriptionFollower(inbox: inbox, feed: feed, task: task)) }
         }
-        subscriptionFollower.withLock { $0 = SubscriptionFollower(inbox: inbox, task: task) }
     }
 
     /// The namespace's hub, started on first use.
@@ -112,13 +116,14 @@ extension CloudKitService {
     }
 }
 
-/// What follows the store's commits for new namespaces with subscriptions (see
-/// ``CloudKitService/startNotifications()``): its inbox, and the task reading it.
+/// What follows an environment's commits for new namespaces with subscriptions (see
+/// ``CloudKitService/startNotifications()``): its inbox, the feed it hears, and the task reading it.
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `NotificationHub`,
 /// `ObservationInbox` and `ChangeFeed`.
 struct SubscriptionFollower: Sendable {
     let inbox: ObservationInbox
+    let feed: ChangeFeed
     let task: Task<Void, Never>
 }
 
@@ -135,7 +140,7 @@ actor NotificationHubs {
             task = existing
         } else {
             task = Task {
-                let hub = NotificationHub(namespace: namespace, service: service)
+                let hub = NotificationHub(namespace: namespace, service: service, store: try await service.bookkeepingStore(for: namespace.environment))
                 try await hub.start()
                 return hub
             }

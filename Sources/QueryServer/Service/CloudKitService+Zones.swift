@@ -6,11 +6,12 @@ extension CloudKitService {
     /// `zones/list`: the namespace's zones, its default zone first.
     public func listZones(in namespace: Namespace) async throws(ServerError) -> JSONValue {
         _ = try await zone(nil, in: namespace)
+        let store = try await bookkeepingStore(for: namespace.environment)
         let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
         var entries: [JSONValue] = []
         for zone in zones {
             guard let name = namespace.clientZoneName(zone) else { continue }
-            entries.append(try await zoneJSON(name, stored: zone))
+            entries.append(try await zoneJSON(name, stored: zone, in: namespace))
         }
         return .object(["zones": .array(entries)])
     }
@@ -19,12 +20,13 @@ extension CloudKitService {
     public func lookupZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         let request = try ZonesLookupRequest(body: body)
         _ = try await zone(nil, in: namespace)
+        let store = try await bookkeepingStore(for: namespace.environment)
         let stored = Set(try await run { () async throws(RecordStoreError) in try await store.zones() })
         var entries: [JSONValue] = []
         for name in request.zones.map(\.zoneName) {
             let zone = try namespace.storedZone(name)
             if stored.contains(zone) {
-                entries.append(try await zoneJSON(name, stored: zone))
+                entries.append(try await zoneJSON(name, stored: zone, in: namespace))
             } else {
                 entries.append(.object(["zoneID": WireRecord.zoneJSON(name), "serverErrorCode": .string(ServerErrorCode.zoneNotFound.rawValue),
                                         "reason": .string("zone '\(name)' does not exist")]))
@@ -38,6 +40,7 @@ extension CloudKitService {
     /// cannot be deleted.
     public func modifyZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         let request = try ZonesModifyRequest(body: body)
+        let store = try await bookkeepingStore(for: namespace.environment)
         var entries: [JSONValue] = []
         for operation in request.operations {
             let name = operation.zone.zoneName
@@ -45,7 +48,7 @@ extension CloudKitService {
             switch operation.operationType {
             case .create:
                 try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
-                entries.append(try await zoneJSON(name, stored: zone))
+                entries.append(try await zoneJSON(name, stored: zone, in: namespace))
             case .delete:
                 if name == ZoneID.default.zoneName {
                     entries.append(.object(["zoneID": WireRecord.zoneJSON(name), "serverErrorCode": .string(ServerErrorCode.badRequest.rawValue),

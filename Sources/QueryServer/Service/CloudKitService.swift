@@ -20,12 +20,15 @@ public final class CloudKitService: Sendable {
     /// The most records a query returns, and the most operations a modify takes.
     public static let maximumBatch = RequestLimits.maximumBatch
 
-    /// The store as given: the development environment's, and the server's own bookkeeping
-    /// (zones, subscriptions, notifications).
+    /// The store as given: the production environment's zones, subscriptions and assets (the
+    /// server's bookkeeping, saved in the store's own mode).
     let store: Store
     /// The same engine in production mode: the production environment's records and queries
-    /// (``store(for:)``).
+    /// (`store(for:)`).
     let productionStore: Store
+    /// The development environment's store: the sibling `development` of ``store``, with its
+    /// own schema and write lock, opened on first use.
+    let developmentStore: DevelopmentStore
     /// The rules a `query.predicate` (this server's extension) must follow.
     let predicateRules: PredicateRules
     /// Namespace default zones known to exist (made on first use).
@@ -33,7 +36,7 @@ public final class CloudKitService: Sendable {
     /// The query subscriptions at work, a hub a namespace (started on first use).
     let notificationHubs = NotificationHubs()
     /// Follows subscriptions saved elsewhere in namespaces without a hub here (once serving).
-    let subscriptionFollower = LockedState<SubscriptionFollower?>(nil)
+    let subscriptionFollower = LockedState<[SubscriptionFollower]>([])
     /// How assets are taken and served (``AssetConfiguration``).
     let assetConfiguration: AssetConfiguration
     /// When unreferenced uploads were last removed (``CloudKitService/sweepAssetsIfDue(now:)``).
@@ -41,10 +44,15 @@ public final class CloudKitService: Sendable {
 
     /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
     ///
-    /// The `development` environment uses `store` as it is (a store in development mode grows its
-    /// schema as records arrive); the `production` environment uses the same engine in
-    /// production mode, as CloudKit's production environment does: a save that brings a new
-    /// record type or field, and a query on a field without the index it needs, are refused.
+    /// The `production` environment keeps its records in `store`, in production mode, as
+    /// CloudKit's production environment does: a save that brings a new record type or field,
+    /// and a query on a field without the index it needs, are refused. Its schema changes only
+    /// by a schema applied to `store` (`query schema apply`, `query serve --schema`) or deployed
+    /// to it (`query schema deploy`). The `development` environment keeps its records in a store
+    /// of its own beside `store` (``Store/openSibling(named:mode:schemaLimits:progress:)``: for
+    /// `cities.sqlite`, the file `cities.development.sqlite`), in development mode: its schema
+    /// grows as records arrive, and never touches production's. Saves in both are held to
+    /// ``SchemaLimits/server``.
     ///
     /// ```swift
     /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
@@ -52,22 +60,42 @@ public final class CloudKitService: Sendable {
     public init(store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration()) {
         self.store = store
         assetConfiguration = assets
-        productionStore = store.mode == .production ? store : Store(engine: store.engine, mode: .production)
+        productionStore = Store(engine: store.engine, mode: .production, schemaLimits: .server)
+        developmentStore = DevelopmentStore(beside: store)
         self.predicateRules = predicateRules
     }
 
     deinit {
-        subscriptionFollower.withLock { follower in
-            follower?.task.cancel()
-            if let inbox = follower?.inbox { store.engine.changeFeed.unsubscribe(inbox) }
+        subscriptionFollower.withLock { followers in
+            for follower in followers {
+                follower.task.cancel()
+                follower.feed.unsubscribe(follower.inbox)
+            }
         }
     }
 
-    /// The store a namespace's records are saved and queried through: in `production`, the
-    /// engine in production mode (no schema changes, queries need indexes); in `development`,
-    /// the store as given.
-    func store(for namespace: Namespace) -> Store {
-        namespace.environment == .production ? productionStore : store
+    /// The store an environment's records are saved in and queried through: in `production`,
+    /// the store's engine in production mode (no schema changes, queries need indexes); in
+    /// `development`, the store beside it that keeps the development environment (its schema
+    /// grows as records arrive). Both hold saves to ``SchemaLimits/server``.
+    ///
+    /// ```swift
+    /// let development = try await service.store(for: .development)
+    /// try await development.schema(for: "Note")   // what development saves created
+    /// ```
+    public func store(for environment: Namespace.Environment) async throws(ServerError) -> Store {
+        environment == .production ? productionStore : try await developmentStore.store()
+    }
+
+    /// The store a namespace's records are saved in and queried through (its environment's).
+    func store(for namespace: Namespace) async throws(ServerError) -> Store {
+        try await store(for: namespace.environment)
+    }
+
+    /// The store an environment keeps its zones and subscriptions in, written in the store's
+    /// own mode: in `production`, the store as given; in `development`, its own store.
+    func bookkeepingStore(for environment: Namespace.Environment) async throws(ServerError) -> Store {
+        environment == .production ? store : try await developmentStore.store()
     }
 
     /// The store's zone for the request's `zoneID`, checked to exist (a namespace's default
@@ -75,6 +103,7 @@ public final class CloudKitService: Sendable {
     func zone(_ zoneID: ZoneIDRequest?, in namespace: Namespace) async throws(ServerError) -> ZoneID {
         let zone = try namespace.storedZone(zoneID?.zoneName ?? ZoneID.default.zoneName)
         if namespace.isDefaultZone(zone), zone != .default, !createdDefaultZones.contains(zone) {
+            let store = try await bookkeepingStore(for: namespace.environment)
             try await run { () async throws(RecordStoreError) in try await store.createZone(zone) }
             createdDefaultZones.insert(zone)
         }

@@ -66,14 +66,17 @@ final class NotificationHub: Sendable {
 
     let namespace: Namespace
     private let service: CloudKitService
+    /// The environment's store: its commits are heard, its records read.
+    private let store: Store
     private let storage: SubscriptionStorage
     private let state = LockedState(State())
     private let inbox: ObservationInbox
     private let work = LockedState<Task<Void, Never>?>(nil)
 
-    init(namespace: Namespace, service: CloudKitService) {
+    init(namespace: Namespace, service: CloudKitService, store: Store) {
         self.namespace = namespace
         self.service = service
+        self.store = store
         storage = SubscriptionStorage(namespace: namespace, service: service)
         let state = self.state
         let subscriptionsScope = CommittedChanges.Scope(zone: storage.zone, recordType: SubscriptionStorage.recordType)
@@ -86,12 +89,12 @@ final class NotificationHub: Sendable {
 
     deinit {
         work.withLock { $0?.cancel() }
-        service.store.engine.changeFeed.unsubscribe(inbox)
+        store.engine.changeFeed.unsubscribe(inbox)
     }
 
     /// Starts hearing commits and loads the subscriptions.
     func start() async throws(ServerError) {
-        await service.store.engine.changeFeed.subscribe(inbox)
+        await store.engine.changeFeed.subscribe(inbox)
         try await reload()
         let task = Task { [weak self] in
             while let self, let delivery = await self.inbox.take() {
@@ -226,7 +229,7 @@ final class NotificationHub: Sendable {
 
     /// A subscription at work, with the records that match it now.
     private func newWatch(_ subscription: QuerySubscription) async throws(ServerError) -> Watch {
-        let store = service.store
+        let store = self.store
         let (members, searchable) = try await service.run { () async throws(RecordStoreError) -> (Set<RecordID>, [String]) in
             let searchable = try await store.schema(for: subscription.recordType)?.searchableFieldNames ?? []
             do throws(RecordStoreError) {

@@ -72,7 +72,7 @@ struct QuerySubscription: Sendable {
         let query = try await service.recordQuery(try object.decodeRequired("query"), in: namespace)
         // In production, a subscription is held to the rules a `records/query` of it meets: a
         // known record type, known fields, and the index types the filter needs.
-        let store = service.store(for: namespace)
+        let store = try await service.store(for: namespace)
         if store.mode == .production {
             try await service.run { () async throws(RecordStoreError) in try await store.check(query) }
         }

@@ -5,8 +5,8 @@ import RecordStore
 
 /// Where a namespace's subscriptions live: records of the type ``recordType`` in a zone of
 /// their own, `subscriptions/` and the namespace's prefix (a name no client zone can take: client
-/// zone names have no `/`). Kept in the store, every server process over it sees the same
-/// subscriptions.
+/// zone names have no `/`), in the environment's store. Kept in the store, every server process
+/// over it sees the same subscriptions.
 ///
 /// ```swift
 /// let storage = SubscriptionStorage(namespace: namespace, service: service)
@@ -25,7 +25,7 @@ struct SubscriptionStorage: Sendable {
 
     /// Saves a subscription (creating or replacing it).
     func save(_ subscription: QuerySubscription) async throws(ServerError) {
-        let store = service.store
+        let store = try await service.bookkeepingStore(for: namespace.environment)
         let zone = self.zone
         var record = Record(recordType: Self.recordType, recordID: RecordID(recordName: subscription.subscriptionID, zoneID: zone))
         record["definition"] = .string(String(decoding: subscription.json.jsonBytes(), as: UTF8.self))
@@ -39,7 +39,7 @@ struct SubscriptionStorage: Sendable {
 
     /// Deletes a subscription; false when there was none of that ID.
     func delete(_ subscriptionID: String) async throws(ServerError) -> Bool {
-        let store = service.store
+        let store = try await service.bookkeepingStore(for: namespace.environment)
         let id = RecordID(recordName: subscriptionID, zoneID: zone)
         return try await service.run { () async throws(RecordStoreError) -> Bool in
             guard try await Self.orNothing(nil, { () async throws(RecordStoreError) in try await store.record(for: id) }) != nil else { return false }
@@ -50,7 +50,7 @@ struct SubscriptionStorage: Sendable {
 
     /// The subscription of an ID, or nil.
     func subscription(_ subscriptionID: String) async throws(ServerError) -> QuerySubscription? {
-        let store = service.store
+        let store = try await service.bookkeepingStore(for: namespace.environment)
         let id = RecordID(recordName: subscriptionID, zoneID: zone)
         let record = try await service.run { () async throws(RecordStoreError) -> Record? in
             try await Self.orNothing(nil) { () async throws(RecordStoreError) in try await store.record(for: id) }
@@ -61,7 +61,7 @@ struct SubscriptionStorage: Sendable {
 
     /// Every subscription of the namespace, by ID.
     func all() async throws(ServerError) -> [QuerySubscription] {
-        let store = service.store
+        let store = try await service.bookkeepingStore(for: namespace.environment)
         let zone = self.zone
         let records = try await service.run { () async throws(RecordStoreError) -> [Record] in
             try await Self.orNothing([]) { () async throws(RecordStoreError) in

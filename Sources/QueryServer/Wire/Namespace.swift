@@ -2,16 +2,17 @@
 #if Server
 import RecordStore
 
-/// Where a request's records live in the store: CloudKit's environment (`development` or
-/// `production`) and database (`public`, or `private` for one user), kept apart as prefixes of
+/// Where a request's records live: CloudKit's environment (`development` or `production`), whose
+/// store keeps them (the served store, or the development store beside it: `CloudKitService`'s
+/// `store(for:)`), and database (`public`, or `private` for one user), kept apart as prefixes of
 /// the store's zone names, so that one store serves every container's namespaces.
 ///
-/// | environment | database | zone `Z` is stored as |
-/// |---|---|---|
-/// | production | public | `Z` (what `query find --zone Z` reads) |
-/// | development | public | `development/Z` |
-/// | production | private, user `U` | `private/U/Z` |
-/// | development | private, user `U` | `development/private/U/Z` |
+/// | environment | database | zone `Z` is stored as | in |
+/// |---|---|---|---|
+/// | production | public | `Z` (what `query find --zone Z` reads) | the served store |
+/// | development | public | `development/Z` | the development store |
+/// | production | private, user `U` | `private/U/Z` | the served store |
+/// | development | private, user `U` | `development/private/U/Z` | the development store |
 ///
 /// Clients never see the prefixes. A zone name a client sends may not contain `/`, so no
 /// client can reach into another namespace.

@@ -81,7 +81,7 @@ extension Store {
         for (index, step) in batch.steps.enumerated() {
             let outcome: Result<[Record], RecordStoreError>
             do {
-                outcome = .success(try await engine.modify(step, mode: mode))
+                outcome = .success(try await write(step))
             } catch {
                 outcome = .failure(error)
             }

@@ -57,7 +57,7 @@ import Foundation
         try SaveRules.checkDuplicates(changes.saving)
         var catalog = stored
         var admitted = changes.saving
-        schemaChanges = try catalog.admit(&admitted, mode: mode)
+        schemaChanges = try catalog.admit(&admitted, mode: mode, limits: changes.schemaLimits)
         self.changes = changes
         self.admitted = admitted
         self.catalog = catalog

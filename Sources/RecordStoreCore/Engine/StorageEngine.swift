@@ -115,6 +115,13 @@ import PredicateLanguage
     /// Drops the tombstones (of records and zones) of deletions made before `date`, and raises
     /// the floor to the last position dropped: tokens from before it expire.
     func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError)
+
+    /// Opens (creating when needed) the engine of a separate store beside this one, called
+    /// `name` (``Store/openSibling(named:mode:schemaLimits:progress:)``): storage of its own
+    /// (records, schema, write lock, change feed), which the same name finds again. The default
+    /// throws ``RecordStoreError/invalidStoreLocation(_:reason:)``: an engine keeps no store
+    /// beside its own unless it says where.
+    func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine
 }
 
 extension StorageEngine {
@@ -144,4 +151,8 @@ extension StorageEngine {
     @_spi(StorageEngine) public func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {}
     /// Nothing was deferred.
     @_spi(StorageEngine) public func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {}
+    /// No store beside this one: ``RecordStoreError/invalidStoreLocation(_:reason:)``.
+    @_spi(StorageEngine) public func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine {
+        throw .invalidStoreLocation("the store '\(name)' beside a \(self.name) store", reason: "the \(self.name) engine keeps no store beside its own")
+    }
 }

@@ -110,6 +110,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// its zone was deleted and created again since): the client must read everything again
     /// (CloudKit's `CHANGE_TOKEN_EXPIRED`). `zone` is the token's zone, nil for the database's.
     case changeTokenExpired(zone: ZoneID?)
+    /// A save would grow the schema past one of the store's ``SchemaLimits``: `bound` is the
+    /// bound, `recordType` the type it concerns (nil for the store's count of types or the
+    /// save's count of changes), `count` what the save would make it, `limit` the bound's value.
+    /// Nothing was saved.
+    case schemaLimitExceeded(SchemaLimits.Bound, recordType: String?, count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -208,6 +213,15 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The change token of zone '\(zone.zoneName)' has expired: the store no longer keeps the history after it. Read the zone's changes again without a token"
         case .changeTokenExpired(nil):
             return "The database change token has expired: the store no longer keeps the history after it. Read the database's changes again without a token"
+        case .schemaLimitExceeded(let bound, let type, let count, let limit):
+            switch bound {
+            case .fieldsPerRecordType:
+                return "Record type '\(type ?? "")' would have \(count) fields; a record type may have at most \(limit) (fieldsPerRecordType)"
+            case .recordTypes:
+                return "The store would have \(count) record types; it may have at most \(limit) (recordTypes)"
+            case .changesPerSave:
+                return "The save would make \(count) schema changes (new record types, new fields, field types changed); a save may make at most \(limit) (changesPerSave)"
+            }
         }
     }
 }

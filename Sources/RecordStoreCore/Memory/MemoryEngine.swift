@@ -37,10 +37,23 @@ package final class MemoryEngine: StorageEngine {
     package let secret: StoreSecret
     /// Only this engine writes its records: its feed has no other source.
     package let changeFeed: ChangeFeed
+    /// The stores beside this one, by name (``openSibling(named:progress:)``): kept here, since
+    /// a store in memory is found again only through its engine.
+    private let siblings = LockedState<[String: MemoryEngine]>([:])
 
     package init() {
         secret = StoreSecret.random()
         changeFeed = ChangeFeed(storeIdentity: secret.storeIdentifier, source: nil, ordering: .consecutive)
+    }
+
+    /// The store in memory called `name` beside this one: made on first use, then the same one.
+    package func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine {
+        siblings.withLock { siblings in
+            if let existing = siblings[name] { return existing }
+            let made = MemoryEngine()
+            siblings[name] = made
+            return made
+        }
     }
 
     package func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {

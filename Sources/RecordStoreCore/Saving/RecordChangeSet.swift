@@ -22,14 +22,19 @@
     /// The saves that replace whatever is stored, without checking change tags
     /// (``SavePolicy/allKeys``).
     @_spi(StorageEngine) public var overwriting: Set<RecordID>
+    /// How far the saves may grow the schema (the store's ``SchemaLimits``; checked when the
+    /// records are admitted, before anything is written).
+    @_spi(StorageEngine) public var schemaLimits: SchemaLimits
 
     /// Creates a change set.
     @_spi(StorageEngine) public init(
-        saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:], overwriting: Set<RecordID> = []
+        saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:], overwriting: Set<RecordID> = [],
+        schemaLimits: SchemaLimits = .unlimited
     ) {
         self.saving = saving
         self.deleting = deleting
         self.expectedChangeTags = expectedChangeTags
         self.overwriting = overwriting
+        self.schemaLimits = schemaLimits
     }
 }

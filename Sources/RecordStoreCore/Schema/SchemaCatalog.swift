@@ -19,26 +19,36 @@ import PredicateLanguage
     @_spi(StorageEngine) public var recordTypes: [String: RecordTypeSchema] = [:]
     /// The fetch request templates by name (`Store.define(_:)`).
     @_spi(StorageEngine) public var fetchRequestTemplates: [String: FetchRequestTemplate] = [:]
+    /// The record types a schema definition named (``define(_:)``: `Store.define`, a `.ckdb`
+    /// file, a Core Data model, a deployment), as opposed to those that only saves created in
+    /// development mode. `query serve` lists a declared type in every database's schema, and a
+    /// type saves created only where its records are (the `schema` route).
+    @_spi(StorageEngine) public var declaredRecordTypes: Set<String> = []
 
     /// An empty catalog.
     @_spi(StorageEngine) public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case recordTypes, fetchRequestTemplates
+        case recordTypes, fetchRequestTemplates, declaredRecordTypes
     }
 
-    /// Decodes a stored catalog; one stored before templates existed has none.
+    /// Decodes a stored catalog; one stored before templates existed has none, and in one stored
+    /// before declarations were told apart, every record type counts as declared.
     @_spi(StorageEngine) public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         recordTypes = try container.decode([String: RecordTypeSchema].self, forKey: .recordTypes)
         fetchRequestTemplates = try container.decodeIfPresent([String: FetchRequestTemplate].self, forKey: .fetchRequestTemplates) ?? [:]
+        declaredRecordTypes = try container.decodeIfPresent([String].self, forKey: .declaredRecordTypes).map(Set.init) ?? Set(recordTypes.keys)
     }
 
-    /// Encodes the catalog; without templates it is stored exactly as before they existed.
+    /// Encodes the catalog; without templates it is stored exactly as before they existed, and so
+    /// it is while every record type is declared. Otherwise the declared record types are stored
+    /// by name, in order.
     @_spi(StorageEngine) public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recordTypes, forKey: .recordTypes)
         if !fetchRequestTemplates.isEmpty { try container.encode(fetchRequestTemplates, forKey: .fetchRequestTemplates) }
+        if declaredRecordTypes != Set(recordTypes.keys) { try container.encode(declaredRecordTypes.sorted(), forKey: .declaredRecordTypes) }
     }
 
     /// The fetch request templates in name order.
@@ -67,8 +77,19 @@ import PredicateLanguage
     }
 
     /// Checks records against the schema, normalizes their numbers to the field types,
-    /// and (in development mode) adds what is missing. Returns the schema changes.
-    @_spi(StorageEngine) public mutating func admit(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
+    /// and (in development mode) adds what is missing, within `limits`
+    /// (``RecordStoreError/schemaLimitExceeded(_:recordType:count:limit:)`` past them). Returns
+    /// the schema changes.
+    @_spi(StorageEngine) public mutating func admit(
+        _ records: inout [Record], mode: SchemaMode, limits: SchemaLimits = .unlimited
+    ) throws(RecordStoreError) -> [SchemaChange] {
+        let changes = try admitUnbounded(&records, mode: mode)
+        try limits.check(changes, catalog: self)
+        return changes
+    }
+
+    /// ``admit(_:mode:limits:)`` without limits.
+    private mutating func admitUnbounded(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var known = KnownFieldAdmission()
         for index in records.indices {
@@ -203,6 +224,7 @@ import PredicateLanguage
         var changes: [SchemaChange] = []
         var merged = recordTypes[schema.name] ?? RecordTypeSchema(name: schema.name)
         if recordTypes[schema.name] == nil { changes.append(.addedRecordType(schema.name)) }
+        declaredRecordTypes.insert(schema.name)
         merged.justInTimeIndexes = schema.justInTimeIndexes
         for field in schema.fields {
             // The reserved field of DeleteSelfReferences comes back when a type's schema is defined again.

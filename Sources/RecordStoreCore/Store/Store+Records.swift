@@ -24,7 +24,7 @@ extension Store {
     /// ```
     @discardableResult
     public func save(_ records: [Record]) async throws(RecordStoreError) -> [Record] {
-        try await engine.modify(RecordChangeSet(saving: records), mode: mode)
+        try await write(RecordChangeSet(saving: records))
     }
 
     /// Saves records in one transaction under a ``SavePolicy``: `.allKeys` and `.changedKeys`
@@ -54,7 +54,7 @@ extension Store {
         case .ifServerRecordUnchanged:
             return try await save(records)
         case .allKeys:
-            return try await engine.modify(RecordChangeSet(saving: records, overwriting: Set(records.map(\.recordID))), mode: mode)
+            return try await write(RecordChangeSet(saving: records, overwriting: Set(records.map(\.recordID))))
         case .changedKeys:
             var attempt = 1
             while true {
@@ -83,7 +83,7 @@ extension Store {
     /// try await store.delete([RecordID(recordName: "2988507")])
     /// ```
     public func delete(_ ids: [RecordID]) async throws(RecordStoreError) {
-        _ = try await engine.modify(RecordChangeSet(deleting: ids.filter(\.canBeStored)), mode: mode)
+        _ = try await write(RecordChangeSet(deleting: ids.filter(\.canBeStored)))
     }
 
     /// The stored record with this identifier, or nil.

@@ -29,15 +29,26 @@ public final class Store: Sendable {
     package let queryEngine: RelationshipWalkingQueries
     /// Development (the schema grows with the data) or production (fixed schema, indexes required).
     public let mode: SchemaMode
+    /// How far saves may grow the schema (``SchemaLimits/unlimited`` unless given).
+    public let schemaLimits: SchemaLimits
     /// How long the change history keeps tombstones, and when it was last pruned.
     package let historyUpkeep = LockedState(HistoryUpkeep())
 
-    /// A store over an engine.
-    @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development) {
+    /// A store over an engine; its saves grow the schema at most as far as `schemaLimits` allows.
+    @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development, schemaLimits: SchemaLimits = .unlimited) {
         self.engine = engine
         // Queries that walk relationships are answered the same way on every engine.
         queryEngine = RelationshipWalkingQueries(base: engine)
         self.mode = mode
+        self.schemaLimits = schemaLimits
+    }
+
+    /// Runs one write on the engine, in the store's mode and within its schema limits: the one
+    /// way every save and deletion reaches ``StorageEngine/modify(_:mode:)``.
+    package func write(_ changes: RecordChangeSet) async throws(RecordStoreError) -> [Record] {
+        var changes = changes
+        changes.schemaLimits = schemaLimits
+        return try await engine.modify(changes, mode: mode)
     }
 
     /// The engine's name: `memory`, `sqlite`, or `postgres`.

@@ -1,0 +1,80 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import Foundation
+import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
+
+/// The development environment's store: the sibling `development` of the store a server serves
+/// (``Store/openSibling(named:mode:schemaLimits:progress:)``), in development mode and held to
+/// ``SchemaLimits/server``, with the served store's history retention, opened on first use and
+/// kept. An opening that failed (a database server that could not be reached) is tried again by
+/// the next caller.
+///
+/// ```swift
+/// let development = DevelopmentStore(beside: store)
+/// let schema = try await development.store().schema()
+/// ```
+final class DevelopmentStore: Sendable {
+    /// The store it is the sibling of.
+    private let production: Store
+    /// The opening under way or done.
+    private let opening = LockedState<Task<Store, any Error>?>(nil)
+
+    /// The name of the sibling store (``Store/openSibling(named:mode:schemaLimits:progress:)``).
+    static let siblingName = SchemaMode.development.rawValue
+
+    /// The development store beside `production`, not opened yet.
+    init(beside production: Store) {
+        self.production = production
+    }
+
+    /// The store, opened on the first call.
+    func store() async throws(ServerError) -> Store {
+        do {
+            return try await opened()
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The store, or nil when the engine keeps no store beside the served one (an engine of
+    /// another package: ``RecordStoreError/invalidStoreLocation(_:reason:)``); the server then
+    /// starts without a development environment, whose requests answer that error.
+    func storeIfAvailable() async throws(ServerError) -> Store? {
+        do {
+            return try await opened()
+        } catch .invalidStoreLocation {
+            return nil
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// An opening's error as the server answers it.
+    private static func failure(_ error: RecordStoreError) -> ServerError {
+        ServerError(CloudKitService.serverError(error).code, "the development environment's store could not be opened: \(error)")
+    }
+
+    /// The opening's store or error; a failed opening is forgotten, so the next call tries again.
+    private func opened() async throws(RecordStoreError) -> Store {
+        let task = opening.withLock { current in
+            if let current { return current }
+            let production = self.production
+            let started = Task { () async throws -> Store in
+                let sibling = try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
+                // Its change history is kept as long as the served store's (`--history-retention-days`).
+                sibling.historyRetention = production.historyRetention
+                return sibling
+            }
+            current = started
+            return started
+        }
+        do {
+            return try await task.value
+        } catch {
+            opening.withLock { current in if current == task { current = nil } }
+            throw error as? RecordStoreError ?? .storage("\(error)")
+        }
+    }
+}
+#endif
