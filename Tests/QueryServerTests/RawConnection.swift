@@ -33,10 +33,14 @@ final class RawConnection: @unchecked Sendable {
         let description: String
     }
 
-    /// Connects to a loopback port.
-    init(port: Int) throws {
+    /// Connects to a loopback port; `receiveBufferSize` caps the socket's receive buffer (a client
+    /// that holds little of what the server sends before it reads).
+    init(port: Int, receiveBufferSize: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        if var size = receiveBufferSize {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -85,6 +89,34 @@ final class RawConnection: @unchecked Sendable {
             }
             reading.bytes += buffer[0..<count]
             if untilResponse, Self.isComplete(reading.text) { return reading }
+        }
+        return reading
+    }
+
+    /// Reads one whole HTTP response (its head, then `Content-Length` bytes of body) as bytes,
+    /// without decoding it as text on the way (a large answer), until the server closes the
+    /// connection or `timeout` seconds pass.
+    func readLargeResponse(timeout: Double) -> Reading {
+        var reading = Reading()
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var total: Int?
+        while total.map({ reading.bytes.count < $0 }) ?? true, Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+            guard ready > 0 else { continue }
+            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received <= 0 {
+                reading.closed = true
+                return reading
+            }
+            reading.bytes += buffer[0..<received]
+            if total == nil, let end = reading.bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let head = String(decoding: reading.bytes[..<end.lowerBound], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                total = end.upperBound + (length ?? 0)
+            }
         }
         return reading
     }
