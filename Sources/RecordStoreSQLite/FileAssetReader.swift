@@ -1,8 +1,8 @@
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
 
-/// A stored asset's file read a chunk at a time; the file is closed when the reader is released
-/// (a file removed meanwhile is still read whole: the reader holds it open).
+/// A stored asset's file read a chunk at a time; the file is closed after the last chunk, or when
+/// the reader is released (a file removed meanwhile is still read whole: the reader holds it open).
 ///
 /// ```swift
 /// let reader = try await storage.makeAssetReader(for: asset)

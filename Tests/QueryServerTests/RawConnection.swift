@@ -75,6 +75,22 @@ final class RawConnection: @unchecked Sendable {
     /// Reads until the server closes the connection, a whole HTTP response has arrived (when
     /// `untilResponse`), or `timeout` seconds pass.
     func read(timeout: Double, untilResponse: Bool = true) -> Reading {
+        receive(timeout: timeout) { reading in untilResponse && Self.responseLength(reading.bytes).map { reading.bytes.count >= $0 } == true }
+    }
+
+    /// Reads one whole HTTP response as ``read(timeout:untilResponse:)`` does, a large one
+    /// without looking at the bytes of its body more than once.
+    func readLargeResponse(timeout: Double) -> Reading {
+        var total: Int?
+        return receive(timeout: timeout) { reading in
+            if total == nil { total = Self.responseLength(reading.bytes) }
+            return total.map { reading.bytes.count >= $0 } ?? false
+        }
+    }
+
+    /// Reads until `isDone` says so of what arrived, the server closes the connection, or
+    /// `timeout` seconds pass.
+    private func receive(timeout: Double, isDone: (Reading) -> Bool) -> Reading {
         var reading = Reading()
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -88,46 +104,19 @@ final class RawConnection: @unchecked Sendable {
                 return reading
             }
             reading.bytes += buffer[0..<count]
-            if untilResponse, Self.isComplete(reading.text) { return reading }
+            if isDone(reading) { return reading }
         }
         return reading
     }
 
-    /// Reads one whole HTTP response (its head, then `Content-Length` bytes of body) as bytes,
-    /// without decoding it as text on the way (a large answer), until the server closes the
-    /// connection or `timeout` seconds pass.
-    func readLargeResponse(timeout: Double) -> Reading {
-        var reading = Reading()
-        let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var total: Int?
-        while total.map({ reading.bytes.count < $0 }) ?? true, Date() < deadline {
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
-            guard ready > 0 else { continue }
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received <= 0 {
-                reading.closed = true
-                return reading
-            }
-            reading.bytes += buffer[0..<received]
-            if total == nil, let end = reading.bytes.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let head = String(decoding: reading.bytes[..<end.lowerBound], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-                total = end.upperBound + (length ?? 0)
-            }
-        }
-        return reading
-    }
-
-    /// Whether a text holds a whole HTTP response (its head and `Content-Length` bytes of body).
-    private static func isComplete(_ text: String) -> Bool {
-        guard let end = text.range(of: "\r\n\r\n") else { return false }
-        let head = text[..<end.lowerBound].lowercased()
+    /// The length of the HTTP response that begins `bytes` (its head and `Content-Length` bytes
+    /// of body), once its head has arrived; nil before, or when the head gives no length.
+    private static func responseLength(_ bytes: [UInt8]) -> Int? {
+        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
-        return text[end.upperBound...].utf8.count >= length
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return nil }
+        return end.upperBound + length
     }
 
     /// Runs blocking work on a thread of its own.

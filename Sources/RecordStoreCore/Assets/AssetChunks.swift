@@ -9,7 +9,9 @@ import Foundation
 /// for try await chunk in try await store.assetChunks(asset) { send(chunk) }
 /// ```
 public struct AssetChunks: AsyncSequence, Sendable {
+    /// A chunk of the asset's bytes.
     public typealias Element = Data
+    /// Why the bytes could not be read.
     public typealias Failure = AssetError
 
     /// The asset read.
@@ -22,13 +24,16 @@ public struct AssetChunks: AsyncSequence, Sendable {
         self.reader = reader
     }
 
+    /// The chunks from the asset's start (read once: a second iterator goes on where the first stopped).
     public func makeAsyncIterator() -> Iterator {
         Iterator(asset: asset, reader: reader)
     }
 
     /// The chunks in order, the asset's size checked at the end.
     public struct Iterator: AsyncIteratorProtocol {
+        /// A chunk of the asset's bytes.
         public typealias Element = Data
+        /// Why the bytes could not be read.
         public typealias Failure = AssetError
 
         let asset: Asset
@@ -41,6 +46,8 @@ public struct AssetChunks: AsyncSequence, Sendable {
             self.reader = reader
         }
 
+        /// The next chunk, or nil after the last; an error when the engine fails, or when the
+        /// bytes end before the asset's size or run past it.
         public mutating func next() async throws(AssetError) -> Data? {
             let chunk: Data?
             do {
