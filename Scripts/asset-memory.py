@@ -17,6 +17,7 @@ import argparse
 import http.client
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -153,6 +154,7 @@ def main():
     finally:
         server.terminate()
         server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
