@@ -133,7 +133,7 @@ final class PostgresEngine: StorageEngine {
                 try await sql.execute(SQLStatement(sql: "CREATE SCHEMA IF NOT EXISTS \(PostgresDialect.quote(schema))"))
             }
             try await PostgresSchemaStorage(connection: sql).createBaseTables()
-            try await PostgresAssetStorage(connection: sql).createTable()
+            try await PostgresAssetStorage(connection: sql).createTables()
             let secret = try await PostgresStoreMetadata(connection: sql).loadSecret()
             let catalog = try await SQLExecutor(dialect: PostgresDialect()).catalog(on: sql)
             try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)

@@ -3,47 +3,48 @@ import Foundation
 
 /// Assets as files in a folder beside a SQLite store (`cities.sqlite.assets/`): a kept asset is
 /// the file `<sha256 hex>-<size>`, a pending upload (no saved record references it yet) the
-/// same name under `pending/`, dated by the file's modification time. Marking an upload kept is
-/// one rename; files are written to a temporary name first and renamed, so a reader never sees
-/// a partial file. All file work runs through `BlockingWork`, off the cooperative threads.
+/// same name under `pending/`, dated by the file's modification time. A new asset is written a
+/// chunk at a time to a file of its own under `incoming/` (``FileAssetWriter``), then renamed to
+/// its name, so a reader never sees a partial file; marking an upload kept is one more rename.
+/// A download reads the file a chunk at a time (``FileAssetReader``). The single-use upload
+/// claims are empty files under `claims/`, created exclusively and dated by their expiry. All
+/// file work runs through `BlockingWork`, off the cooperative threads.
 ///
 /// ```swift
 /// let storage = FileAssetStorage(folder: "cities.sqlite.assets")
-/// try await storage.putAsset(asset, bytes: data, pending: true, date: Date())
+/// let writer = try await storage.makeAssetWriter()
 /// ```
 struct FileAssetStorage: AssetStorage {
-    /// The folder of kept assets; pending ones are in its `pending` folder.
+    /// The folder of kept assets; the others are in its `pending`, `incoming` and `claims` folders.
     let folder: String
 
-    private var pendingFolder: String { folder + "/pending" }
+    var pendingFolder: String { folder + "/pending" }
+    var incomingFolder: String { folder + "/incoming" }
+    var claimsFolder: String { folder + "/claims" }
 
-    private func keptPath(_ asset: Asset) -> String { "\(folder)/\(asset.checksumHex)-\(asset.size)" }
-    private func pendingPath(_ asset: Asset) -> String { "\(pendingFolder)/\(asset.checksumHex)-\(asset.size)" }
+    func keptPath(_ asset: Asset) -> String { "\(folder)/\(asset.checksumHex)-\(asset.size)" }
+    func pendingPath(_ asset: Asset) -> String { "\(pendingFolder)/\(asset.checksumHex)-\(asset.size)" }
 
-    func putAsset(_ asset: Asset, bytes: Data, pending: Bool, date: Date) async throws(RecordStoreError) {
-        let (kept, waiting, pendingFolder) = (keptPath(asset), pendingPath(asset), pendingFolder)
-        try await BlockingWork.run { () throws(RecordStoreError) in
-            let files = FileManager.default
-            if files.fileExists(atPath: kept) { return }
-            try Self.attempt("write the asset \(asset)") {
-                try files.createDirectory(atPath: pendingFolder, withIntermediateDirectories: true)
-                if pending {
-                    try bytes.write(to: URL(fileURLWithPath: waiting), options: .atomic)
-                    try files.setAttributes([.modificationDate: date], ofItemAtPath: waiting)
-                } else {
-                    try bytes.write(to: URL(fileURLWithPath: kept), options: .atomic)
-                    if files.fileExists(atPath: waiting) { try? files.removeItem(atPath: waiting) }
+    func makeAssetWriter() async throws(RecordStoreError) -> any AssetWriter {
+        let (path, folders) = (incomingFolder + "/" + UUID().uuidString, [pendingFolder, incomingFolder])
+        let handle = try await BlockingWork.run { () throws(RecordStoreError) -> FileHandle in
+            try Self.attempt("start writing an asset") {
+                for folder in folders { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+                guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
                 }
+                return handle
             }
         }
+        return FileAssetWriter(storage: self, path: path, handle: handle)
     }
 
-    func assetBytes(_ asset: Asset) async throws(RecordStoreError) -> Data? {
+    func makeAssetReader(for asset: Asset) async throws(RecordStoreError) -> (any AssetReader)? {
         let paths = [keptPath(asset), pendingPath(asset)]
-        return try await BlockingWork.run { () throws(RecordStoreError) -> Data? in
-            for path in paths where FileManager.default.fileExists(atPath: path) {
-                // Removed between the test and the read (a pending upload swept): look on.
-                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)) { return data }
+        return try await BlockingWork.run { () throws(RecordStoreError) -> FileAssetReader? in
+            // A pending file renamed kept (or swept) between the two looks is found, or not, at its next place.
+            for path in paths {
+                if let handle = FileHandle(forReadingAtPath: path) { return FileAssetReader(handle: handle) }
             }
             return nil
         }
@@ -66,25 +67,52 @@ struct FileAssetStorage: AssetStorage {
         }
     }
 
-    func removePendingAssets(uploadedBefore date: Date) async throws(RecordStoreError) -> Int {
-        let pendingFolder = pendingFolder
-        return try await BlockingWork.run { () throws(RecordStoreError) -> Int in
+    func claimAssetUpload(_ identifier: String, expires: Date) async throws(RecordStoreError) -> Bool {
+        let (folder, path) = (claimsFolder, claimsFolder + "/" + identifier)
+        return try await BlockingWork.run { () throws(RecordStoreError) -> Bool in
             let files = FileManager.default
-            guard let names = try? files.contentsOfDirectory(atPath: pendingFolder) else { return 0 }
-            var removed = 0
-            for name in names {
-                let path = pendingFolder + "/" + name
-                guard let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < date else { continue }
-                if (try? files.removeItem(atPath: path)) != nil { removed += 1 }
+            do {
+                try files.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // Exclusive creation (O_EXCL): of two processes claiming at once, one creates the file.
+                try Data().write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+            } catch {
+                if files.fileExists(atPath: path) { return false }
+                throw .storage("could not record the use of upload \(identifier): \(error.localizedDescription)")
             }
-            return removed
+            try Self.attempt("date the claim of upload \(identifier)") {
+                try files.setAttributes([.modificationDate: expires], ofItemAtPath: path)
+            }
+            return true
         }
     }
 
+    func removePendingAssets(uploadedBefore date: Date) async throws(RecordStoreError) -> Int {
+        let (pendingFolder, incomingFolder, claimsFolder) = (pendingFolder, incomingFolder, claimsFolder)
+        return try await BlockingWork.run { () throws(RecordStoreError) -> Int in
+            // Writes never committed (their process ended) and claims past their expiry.
+            _ = Self.removeFiles(in: incomingFolder, modifiedBefore: date)
+            _ = Self.removeFiles(in: claimsFolder, modifiedBefore: date)
+            return Self.removeFiles(in: pendingFolder, modifiedBefore: date)
+        }
+    }
+
+    /// Removes the files of a folder last modified before a date; how many.
+    private static func removeFiles(in folder: String, modifiedBefore date: Date) -> Int {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: folder) else { return 0 }
+        var removed = 0
+        for name in names {
+            let path = folder + "/" + name
+            guard let modified = (try? files.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < date else { continue }
+            if (try? files.removeItem(atPath: path)) != nil { removed += 1 }
+        }
+        return removed
+    }
+
     /// Runs file work, its failure as the store's error naming what was being done.
-    private static func attempt(_ what: String, _ work: () throws -> Void) throws(RecordStoreError) {
+    static func attempt<T>(_ what: String, _ work: () throws -> T) throws(RecordStoreError) -> T {
         do {
-            try work()
+            return try work()
         } catch {
             throw .storage("could not \(what): \(error.localizedDescription)")
         }
@@ -96,16 +124,20 @@ extension SQLiteEngine: AssetStorage {
     /// The store's asset folder: `<store path>.assets`.
     var assetFiles: FileAssetStorage { FileAssetStorage(folder: pool.path + ".assets") }
 
-    func putAsset(_ asset: Asset, bytes: Data, pending: Bool, date: Date) async throws(RecordStoreError) {
-        try await assetFiles.putAsset(asset, bytes: bytes, pending: pending, date: date)
+    func makeAssetWriter() async throws(RecordStoreError) -> any AssetWriter {
+        try await assetFiles.makeAssetWriter()
     }
 
-    func assetBytes(_ asset: Asset) async throws(RecordStoreError) -> Data? {
-        try await assetFiles.assetBytes(asset)
+    func makeAssetReader(for asset: Asset) async throws(RecordStoreError) -> (any AssetReader)? {
+        try await assetFiles.makeAssetReader(for: asset)
     }
 
     func keepAssets(_ assets: [Asset]) async throws(RecordStoreError) -> [Asset] {
         try await assetFiles.keepAssets(assets)
+    }
+
+    func claimAssetUpload(_ identifier: String, expires: Date) async throws(RecordStoreError) -> Bool {
+        try await assetFiles.claimAssetUpload(identifier, expires: expires)
     }
 
     func removePendingAssets(uploadedBefore date: Date) async throws(RecordStoreError) -> Int {

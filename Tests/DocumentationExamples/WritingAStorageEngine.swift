@@ -16,7 +16,7 @@ enum WritingAStorageEngineExample {
     static func program1() throws {
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 164.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 171.
     static func program2() async throws {
         StoreRegistry.shared.register(.postgres)
         let store = try await Store.open(url: DocumentationExampleSupport.postgresURL("postgres://app@localhost/cities"))

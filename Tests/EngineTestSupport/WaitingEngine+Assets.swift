@@ -10,16 +10,20 @@ extension WaitingEngine: AssetStorage {
         return storage
     }
 
-    func putAsset(_ asset: Asset, bytes: Data, pending: Bool, date: Date) async throws(RecordStoreError) {
-        try await assetStorage().putAsset(asset, bytes: bytes, pending: pending, date: date)
+    func makeAssetWriter() async throws(RecordStoreError) -> any AssetWriter {
+        try await assetStorage().makeAssetWriter()
     }
 
-    func assetBytes(_ asset: Asset) async throws(RecordStoreError) -> Data? {
-        try await assetStorage().assetBytes(asset)
+    func makeAssetReader(for asset: Asset) async throws(RecordStoreError) -> (any AssetReader)? {
+        try await assetStorage().makeAssetReader(for: asset)
     }
 
     func keepAssets(_ assets: [Asset]) async throws(RecordStoreError) -> [Asset] {
         try await assetStorage().keepAssets(assets)
+    }
+
+    func claimAssetUpload(_ identifier: String, expires: Date) async throws(RecordStoreError) -> Bool {
+        try await assetStorage().claimAssetUpload(identifier, expires: expires)
     }
 
     func removePendingAssets(uploadedBefore date: Date) async throws(RecordStoreError) -> Int {

@@ -11,6 +11,9 @@ import Testing
 /// `assets/upload`, the upload and download URLs, `ASSETID` values in records, and `users/current`.
 @Suite struct AssetRoutesTests {
     static let bytes = Data("the bytes of a file, \u{00E9}t\u{00E9} \u{1F600}".utf8)
+    /// The field `Note.attachment` of record `n1` in development's default zone.
+    static let noteField = AssetField(namespace: Namespace(environment: .development, database: .public), zoneName: "development/_defaultZone",
+                                      recordType: "Note", recordName: "n1", fieldName: "attachment")
 
     /// Sends raw bytes (or nothing) to an absolute URL; the status and the body's bytes.
     static func raw(_ method: String, _ url: String, body: Data? = nil) async throws -> (status: Int, data: Data) {
@@ -177,7 +180,7 @@ import Testing
             #expect(forgedError["uuid"]?.stringValue?.isEmpty == false)
 
             // Another store's token (another server's secret).
-            let foreign = AssetTokens(signer: Store.inMemory().cursorSigner, lifetime: 60).download(Asset(bytes: Self.bytes))
+            let foreign = AssetTokens(signer: Store.inMemory().cursorSigner, lifetime: 60, receiptLifetime: 60).download(Asset(bytes: Self.bytes), in: Self.noteField)
             let other = try JSONValue(parsing: try await Self.raw("GET", prefix + foreign).data)
             #expect(other["reason"] == "the download URL is refused: the token was not signed by this server (forged or altered)")
 
@@ -189,15 +192,15 @@ import Testing
             // Expired: links this server signed an hour ago with a lifetime of a minute (made
             // here, so that no clock or machine load decides the test).
             let lastHour = Date(timeIntervalSinceNow: -3600)
-            let oldTokens = AssetTokens(signer: store.cursorSigner, lifetime: 60)
-            let expiredDownload = prefix + oldTokens.download(Asset(bytes: Self.bytes), now: lastHour)
+            let oldTokens = AssetTokens(signer: store.cursorSigner, lifetime: 60, receiptLifetime: 60)
+            let expiredDownload = prefix + oldTokens.download(Asset(bytes: Self.bytes), in: Self.noteField, now: lastHour)
             let expired = try await Self.raw("GET", expiredDownload)
             #expect(expired.status == 401)
             let expiredError = try JSONValue(parsing: expired.data)
             #expect(expiredError["serverErrorCode"] == "AUTHENTICATION_FAILED")
             #expect(expiredError["reason"] == "the download URL is refused: the token has expired")
             let uploadPrefix = "http://127.0.0.1:\(server.port)/assets/upload/"
-            let expiredUploadURL = uploadPrefix + oldTokens.upload(.init(recordType: "Note", fieldName: "attachment", recordName: "n1"), now: lastHour)
+            let expiredUploadURL = uploadPrefix + oldTokens.upload(.init(field: Self.noteField, size: nil), now: lastHour)
             let expiredUpload = try await Self.raw("POST", expiredUploadURL, body: Self.bytes)
             #expect(expiredUpload.status == 401)
             #expect(try JSONValue(parsing: expiredUpload.data)["reason"] == "the upload URL is refused: the token has expired")
@@ -228,10 +231,9 @@ import Testing
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.assets.maximumSize = 16
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
-            let url = try await Self.uploadURL(server)
-            let fits = try await Self.raw("POST", url, body: Data(repeating: 7, count: 16))
+            let fits = try await Self.raw("POST", try await Self.uploadURL(server), body: Data(repeating: 7, count: 16))
             #expect(fits.status == 200)
-            let over = try await Self.raw("POST", url, body: Data(repeating: 7, count: 17))
+            let over = try await Self.raw("POST", try await Self.uploadURL(server), body: Data(repeating: 7, count: 17))
             #expect(over.status == 413)
             let error = try JSONValue(parsing: over.data)
             #expect(error["serverErrorCode"] == "QUOTA_EXCEEDED")

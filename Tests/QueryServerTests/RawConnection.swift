@@ -34,10 +34,14 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Connects to a loopback port, from another loopback address (`127.0.0.2`) when given, so
-    /// that one test can be several clients.
-    init(port: Int, from source: String? = nil) throws {
+    /// that one test can be several clients; `receiveBufferSize` caps the socket's receive buffer
+    /// (a client that holds little of what the server sends before it reads).
+    init(port: Int, from source: String? = nil, receiveBufferSize: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        if var size = receiveBufferSize {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
@@ -89,6 +93,22 @@ final class RawConnection: @unchecked Sendable {
     /// Reads until the server closes the connection, a whole HTTP response has arrived (when
     /// `untilResponse`), or `timeout` seconds pass.
     func read(timeout: Double, untilResponse: Bool = true) -> Reading {
+        receive(timeout: timeout) { reading in untilResponse && Self.responseLength(reading.bytes).map { reading.bytes.count >= $0 } == true }
+    }
+
+    /// Reads one whole HTTP response as ``read(timeout:untilResponse:)`` does, a large one
+    /// without looking at the bytes of its body more than once.
+    func readLargeResponse(timeout: Double) -> Reading {
+        var total: Int?
+        return receive(timeout: timeout) { reading in
+            if total == nil { total = Self.responseLength(reading.bytes) }
+            return total.map { reading.bytes.count >= $0 } ?? false
+        }
+    }
+
+    /// Reads until `isDone` says so of what arrived, the server closes the connection, or
+    /// `timeout` seconds pass.
+    private func receive(timeout: Double, isDone: (Reading) -> Bool) -> Reading {
         var reading = Reading()
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -102,18 +122,19 @@ final class RawConnection: @unchecked Sendable {
                 return reading
             }
             reading.bytes += buffer[0..<count]
-            if untilResponse, Self.isComplete(reading.text) { return reading }
+            if isDone(reading) { return reading }
         }
         return reading
     }
 
-    /// Whether a text holds a whole HTTP response (its head and `Content-Length` bytes of body).
-    private static func isComplete(_ text: String) -> Bool {
-        guard let end = text.range(of: "\r\n\r\n") else { return false }
-        let head = text[..<end.lowerBound].lowercased()
+    /// The length of the HTTP response that begins `bytes` (its head and `Content-Length` bytes
+    /// of body), once its head has arrived; nil before, or when the head gives no length.
+    private static func responseLength(_ bytes: [UInt8]) -> Int? {
+        guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        let head = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
-        return text[end.upperBound...].utf8.count >= length
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return nil }
+        return end.upperBound + length
     }
 
     /// Runs blocking work on a thread of its own.

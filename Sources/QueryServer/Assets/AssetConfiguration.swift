@@ -13,8 +13,12 @@ public struct AssetConfiguration: Sendable {
     /// The largest file an upload URL takes, in bytes: 50 MiB, CloudKit's limit, unless given.
     public var maximumSize: Int
     /// Seconds an upload URL and a `downloadURL` stay valid after the server made them: one hour
-    /// unless given.
+    /// unless given. An upload URL takes one file; a `downloadURL` serves while the record's
+    /// field it came with holds the asset.
     public var linkLifetime: TimeInterval
+    /// Seconds a `receipt` (of an upload, or of an asset in a fetched record) stays valid for
+    /// saving the asset in the field it was made for: one hour unless given.
+    public var receiptLifetime: TimeInterval
     /// Seconds an upload no saved record references is kept before the server removes it:
     /// 24 hours unless given (``Store/unreferencedAssetLifetime``).
     public var unreferencedLifetime: TimeInterval
@@ -24,9 +28,13 @@ public struct AssetConfiguration: Sendable {
     /// ```swift
     /// let assets = AssetConfiguration(maximumSize: 1 << 20)
     /// ```
-    public init(maximumSize: Int = 50 << 20, linkLifetime: TimeInterval = 3600, unreferencedLifetime: TimeInterval = Store.unreferencedAssetLifetime) {
+    public init(
+        maximumSize: Int = 50 << 20, linkLifetime: TimeInterval = 3600, receiptLifetime: TimeInterval = 3600,
+        unreferencedLifetime: TimeInterval = Store.unreferencedAssetLifetime
+    ) {
         self.maximumSize = maximumSize
         self.linkLifetime = linkLifetime
+        self.receiptLifetime = receiptLifetime
         self.unreferencedLifetime = unreferencedLifetime
     }
 }

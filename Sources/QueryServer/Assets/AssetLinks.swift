@@ -10,7 +10,7 @@ import RecordStore
 ///
 /// ```swift
 /// let links = AssetLinks(origin: "http://127.0.0.1:8080", tokens: tokens)
-/// links.downloadURL(asset)   // "http://127.0.0.1:8080/assets/download/AbC…"
+/// links.downloadURL(asset, in: field)   // "http://127.0.0.1:8080/assets/download/AbC…"
 /// ```
 struct AssetLinks: Sendable {
     let origin: String
@@ -25,8 +25,9 @@ struct AssetLinks: Sendable {
         "\(origin)/\(Self.uploadPath)/\(tokens.upload(claim))"
     }
 
-    func downloadURL(_ asset: Asset) -> String {
-        "\(origin)/\(Self.downloadPath)/\(tokens.download(asset))"
+    /// The download URL of an asset a record's field holds: it serves while the field holds it.
+    func downloadURL(_ asset: Asset, in field: AssetField) -> String {
+        "\(origin)/\(Self.downloadPath)/\(tokens.download(asset, in: field))"
     }
 }
 

@@ -14,7 +14,9 @@ extension CloudKitServer {
     /// - `GET .../users/current`: the caller's `userRecordName` (``UserRecordName``).
     ///
     /// The upload and download URLs carry their own signed, expiring token (``AssetTokens``) in
-    /// place of a request signature, as CloudKit's do, so that any HTTP client can use them.
+    /// place of a request signature, as CloudKit's do, so that any HTTP client can use them. A
+    /// file moves between the client and the store a chunk at a time, both ways, so a transfer
+    /// holds about ``Asset/chunkSize`` of it in memory, whatever its size.
     func addAssetRoutes(to routes: ServerRoutes, privateUsers: [String: String]) {
         let service = self.service
         let configuration = self.configuration
@@ -26,26 +28,20 @@ extension CloudKitServer {
             JSONResponse.make(.object(["userRecordName": .string(try UserRecordName.of(context.caller, privateUsers: privateUsers))]))
         }
         routes.plain("\(AssetLinks.uploadPath)/:token", .post) { request, context in
-            let token = context.parameters.get("token") ?? ""
-            // The token first: a forged or expired URL is refused before its body is read.
-            _ = try service.assetTokens.openUpload(token)
-            let limit = configuration.assets.maximumSize
-            if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-                throw ServerError(.quotaExceeded, "the file is larger than \(limit) bytes")
-            }
-            let body: ByteBuffer
-            do {
-                body = try await request.body.collect(upTo: limit)
-            } catch is NIOTooManyBytesError {
-                throw ServerError(.quotaExceeded, "the file is larger than \(limit) bytes")
-            } catch {
-                throw ServerError(.badRequest, "the file could not be read")
-            }
-            return JSONResponse.make(try await service.receiveUpload(token: token, bytes: Data(body.readableBytesView)))
+            // The body goes to the store as it arrives, a chunk at a time (never collected whole).
+            let length = request.headers[.contentLength].flatMap { Int64($0) }
+            let body = request.body.map { buffer in buffer.readableBytesView }
+            return JSONResponse.make(try await service.receiveUpload(token: context.parameters.get("token") ?? "", declaredLength: length, body: body))
         }
         routes.plain("\(AssetLinks.downloadPath)/:token", .get) { _, context in
-            let bytes = try await service.download(token: context.parameters.get("token") ?? "")
-            return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            // Checked before the answer starts (an error is CloudKit's JSON); then read from the store as it is sent.
+            let chunks = try await service.download(token: context.parameters.get("token") ?? "")
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream"],
+                body: ResponseBody(contentLength: Int(clamping: chunks.asset.size)) { writer in
+                    for try await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    try await writer.finish(nil)
+                })
         }
     }
 

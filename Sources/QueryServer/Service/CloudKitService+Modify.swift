@@ -10,9 +10,10 @@ extension CloudKitService {
     /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
     /// server's record).
     ///
-    /// An `ASSETID` value is resolved before anything is saved (``resolveAssets(in:)``): its
-    /// receipt must be this server's, its `fileChecksum` and `size` the receipt's, and its bytes
-    /// stored; they are then kept for good (no longer removed as an unreferenced upload).
+    /// An `ASSETID` value is resolved before anything is saved (``resolveAssets(in:namespace:)``):
+    /// its receipt must be this server's, unexpired and made for that field of that record, its
+    /// `fileChecksum` and `size` the receipt's, and its bytes stored; they are then kept for good
+    /// (no longer removed as an unreferenced upload).
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         try await modify(body, in: namespace, links: nil)
     }
@@ -59,7 +60,7 @@ extension CloudKitService {
             default:
                 switch operation.recordToSave(stored: storedRecord(operation.id)) {
                 case .success(let record):
-                    switch await resolveAssets(in: record) {
+                    switch await resolveAssets(in: record, namespace: namespace) {
                     case .success(let resolved): saves.append(resolved)
                     case .failure(let failure): outcomes[index] = .failure(failure)
                     }

@@ -66,7 +66,7 @@ enum WireRecord {
         let deleteSelf = DeleteSelfReferences.fields(of: record)
         for (name, value) in record.fields where name != DeleteSelfReferences.fieldName {
             if let desiredKeys, !desiredKeys.contains(name) { continue }
-            if let asset = AssetWire.json(value, links: style.assetLinks) {
+            if let asset = AssetWire.json(value, named: name, of: record, style: style) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 first = false
                 JSONWriter.writeString(name, into: &bytes)

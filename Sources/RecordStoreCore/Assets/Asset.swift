@@ -3,8 +3,9 @@ import PredicateLanguage
 
 /// A file kept beside the store's records, named by its content: the SHA-256 checksum of its
 /// bytes and their size. A record holds an asset in a field (``value``); the bytes are put and
-/// read through the store (`store.saveAsset(_:)`, `store.assetData(_:)`), and kept where the
-/// engine keeps them (files beside a SQLite store, a table on PostgreSQL, memory).
+/// read through the store (`store.saveAsset(_:)`, `store.assetData(_:)`, or in chunks as they
+/// arrive and leave: `store.beginAsset(maximumSize:)`, `store.assetChunks(_:)`), and kept where
+/// the engine keeps them (files beside a SQLite store, tables on PostgreSQL, memory).
 ///
 /// ```swift
 /// let asset = try store.saveAsset(Data("hello".utf8))
@@ -39,6 +40,10 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
     /// The zone name of an asset's reference: no record lives there.
     public static let zoneName = "$assets"
 
+    /// The most bytes that move at once between the store and its engine's asset storage
+    /// (256 KiB): uploads and downloads hold about this much of an asset, whatever its size.
+    public static let chunkSize = 256 << 10
+
     /// The SHA-256 digest of the asset's bytes (32 bytes).
     public let checksum: [UInt8]
     /// The number of bytes.
@@ -50,8 +55,15 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
     /// Asset(bytes: Data("hello".utf8)).size   // 5
     /// ```
     public init(bytes: Data) {
-        checksum = SHA256Digest.hash(Array(bytes))
-        size = Int64(bytes.count)
+        var hasher = SHA256Digest.Hasher()
+        hasher.update(bytes)
+        self.init(digest: hasher.finalize(), size: Int64(bytes.count))
+    }
+
+    /// The asset of a SHA-256 digest (32 bytes, as ``SHA256Digest`` gives it) and a size.
+    init(digest: [UInt8], size: Int64) {
+        checksum = digest
+        self.size = size
     }
 
     /// An asset given by its checksum (32 bytes) and size; nil when the checksum is not 32 bytes or

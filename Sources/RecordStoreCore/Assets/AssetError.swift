@@ -14,6 +14,8 @@ public enum AssetError: Error, CustomStringConvertible {
     case checksumMismatch(expected: String, found: String)
     /// The engine failed to keep or read the bytes.
     case store(RecordStoreError)
+    /// An ``AssetUpload`` written to or finished after it was finished, cancelled or failed.
+    case uploadClosed
 
     /// What was wrong.
     public var description: String {
@@ -23,6 +25,7 @@ public enum AssetError: Error, CustomStringConvertible {
         case .tooLarge(let size, let limit): "the asset has \(size) bytes, more than the limit of \(limit)"
         case .checksumMismatch(let expected, let found): "the asset's checksum is \(found), not \(expected)"
         case .store(let error): "the asset could not be kept or read: \(error)"
+        case .uploadClosed: "the asset upload was already finished, cancelled or refused"
         }
     }
 }

@@ -26,18 +26,24 @@ extension Store {
     /// let asset = try await store.saveAsset(Data("hello".utf8))
     /// ```
     public func saveAsset(_ bytes: Data) async throws(AssetError) -> Asset {
-        let asset = Asset(bytes: bytes)
-        try await putAsset(asset, bytes: bytes, pending: false)
-        return asset
+        let upload = try await beginAsset()
+        try await upload.write(bytes)
+        return try await upload.finish()
     }
 
-    /// Keeps bytes whose checksum the caller computed (``Asset/init(bytes:)``), as an upload no
-    /// record references yet (`pending`, removed by ``removeUnreferencedAssets(uploadedBefore:)``)
-    /// or for good.
-    package func putAsset(_ asset: Asset, bytes: Data, pending: Bool, date: Date = Date()) async throws(AssetError) {
+    /// Starts an asset whose bytes are given as they arrive (``AssetUpload``), so that a large
+    /// file never has to be held whole; at most `maximumSize` bytes (nil: no limit).
+    ///
+    /// ```swift
+    /// let upload = try await store.beginAsset(maximumSize: 50 << 20)
+    /// let file = try FileHandle(forReadingFrom: url)
+    /// while let piece = try file.read(upToCount: 1 << 20), !piece.isEmpty { try await upload.write(piece) }
+    /// let asset = try await upload.finish()
+    /// ```
+    public func beginAsset(maximumSize: Int64? = nil) async throws(AssetError) -> AssetUpload {
         let storage = try assetStorage()
         do {
-            try await storage.putAsset(asset, bytes: bytes, pending: pending, date: date)
+            return AssetUpload(writer: try await storage.makeAssetWriter(), maximumSize: maximumSize)
         } catch {
             throw .store(error)
         }
@@ -52,21 +58,54 @@ extension Store {
         try waitForAsset { () async throws(AssetError) in try await self.assetData(asset) }
     }
 
-    /// The bytes of an asset (async); ``AssetError/notFound(_:)`` when none are stored.
+    /// The bytes of an asset (async), whole; ``AssetError/notFound(_:)`` when none are stored.
+    /// ``assetChunks(_:)`` reads them a chunk at a time.
     ///
     /// ```swift
     /// let bytes = try await store.assetData(asset)
     /// ```
     public func assetData(_ asset: Asset) async throws(AssetError) -> Data {
+        var bytes = Data()
+        bytes.reserveCapacity(Int(clamping: asset.size))
+        for try await chunk in try await assetChunks(asset) { bytes.append(chunk) }
+        return bytes
+    }
+
+    /// The bytes of an asset, read a chunk at a time as they are asked for (``AssetChunks``);
+    /// ``AssetError/notFound(_:)`` when none are stored.
+    ///
+    /// ```swift
+    /// for try await chunk in try await store.assetChunks(asset) { try await writer.write(chunk) }
+    /// ```
+    public func assetChunks(_ asset: Asset) async throws(AssetError) -> AssetChunks {
         let storage = try assetStorage()
-        let bytes: Data?
+        let reader: (any AssetReader)?
         do {
-            bytes = try await storage.assetBytes(asset)
+            reader = try await storage.makeAssetReader(for: asset)
         } catch {
             throw .store(error)
         }
-        guard let bytes else { throw .notFound(asset) }
-        return bytes
+        guard let reader else { throw .notFound(asset) }
+        return AssetChunks(asset: asset, reader: reader)
+    }
+
+    /// Records that the single-use upload `identifier` was used (the server's upload URLs),
+    /// remembered at least until `expires`, by every process over the store; false when it was
+    /// used before. An identifier is 1 to 64 letters, digits, `-` and `_`.
+    ///
+    /// ```swift
+    /// guard try await store.claimAssetUpload(identifier, expires: expiry) else { throw refused }
+    /// ```
+    package func claimAssetUpload(_ identifier: String, expires: Date) async throws(AssetError) -> Bool {
+        let storage = try assetStorage()
+        guard (1...64).contains(identifier.utf8.count),
+              identifier.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { throw .store(.storage("an upload's identifier is 1 to 64 letters, digits, '-' and '_', not '\(identifier.prefix(80))'")) }
+        do {
+            return try await storage.claimAssetUpload(identifier, expires: expires)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// Marks assets as referenced by a record, so that they are no longer removed as unreferenced
@@ -88,8 +127,9 @@ extension Store {
     }
 
     /// Removes the uploads that no saved record referenced (put as pending, never kept) and that
-    /// were put before `date`; returns how many were removed. The server calls it with its
-    /// ``unreferencedAssetLifetime`` (24 hours unless configured).
+    /// were put before `date`; returns how many were removed. Uploads begun before `date` and
+    /// never finished, and single-use upload claims that expired before it, go too. The server
+    /// calls it with its ``unreferencedAssetLifetime`` (24 hours unless configured).
     ///
     /// ```swift
     /// let removed = try await store.removeUnreferencedAssets(uploadedBefore: Date().addingTimeInterval(-86_400))

@@ -1,5 +1,6 @@
 /// SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104): what the store needs of cryptography, to
-/// sign cursors (``CursorSigner``) and to bind them to their query (`RecordQuery.fingerprint`).
+/// sign cursors (``CursorSigner``), to bind them to their query (`RecordQuery.fingerprint`), and
+/// to checksum assets as their bytes pass (``Hasher``).
 ///
 /// The store keeps them here rather than depending on swift-crypto, whose BoringSSL is most of a
 /// clean build of a package that uses only the language and SQLite (the README gives the
@@ -16,25 +17,9 @@ package enum SHA256Digest {
 
     /// The SHA-256 digest of `message`.
     package static func hash(_ message: [UInt8]) -> [UInt8] {
-        var state = initialState
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: padded.count, by: 64) {
-            compress(padded, at: blockStart, into: &state, schedule: &schedule)
-        }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(byteCount)
-        for word in state {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
+        var hasher = Hasher()
+        hasher.update(message)
+        return hasher.finalize()
     }
 
     /// The HMAC-SHA-256 authentication code of `message` under `key` (any length).
@@ -46,7 +31,7 @@ package enum SHA256Digest {
     }
 
     /// Folds the 64-byte block of `bytes` at `start` into `state`.
-    private static func compress(_ bytes: [UInt8], at start: Int, into state: inout [UInt32], schedule: inout [UInt32]) {
+    static func compress(_ bytes: UnsafeRawBufferPointer, at start: Int, into state: inout [UInt32], schedule: inout [UInt32]) {
         for index in 0..<16 {
             let offset = start + index * 4
             schedule[index] = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
@@ -87,7 +72,7 @@ package enum SHA256Digest {
     }
 
     /// H(0): the first 32 bits of the fractional parts of the square roots of the first 8 primes.
-    private static let initialState: [UInt32] = [
+    static let initialState: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
 

@@ -33,4 +33,22 @@ struct SHA256DigestTests {
             for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8), key: [UInt8](repeating: 0xaa, count: 131)))
             == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
+
+    @Test("A message hashed in pieces of every split has the digest of the whole")
+    func piecesHashAsTheWhole() {
+        let message = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        let whole = SHA256Digest.hash(message)
+        for first in [0, 1, 55, 56, 63, 64, 65, 128, 200, 300] {
+            for second in [0, 1, 63, 64, 100] where first + second <= message.count {
+                var hasher = SHA256Digest.Hasher()
+                hasher.update(message[0..<first])
+                hasher.update(message[first..<first + second])
+                hasher.update(message[(first + second)...])
+                #expect(hasher.finalize() == whole, "pieces of \(first), \(second) and \(message.count - first - second) bytes")
+            }
+        }
+        var million = SHA256Digest.Hasher()
+        for _ in 0..<1000 { million.update([UInt8](repeating: UInt8(ascii: "a"), count: 1000)) }
+        #expect(Self.hex(million.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
 }
