@@ -110,6 +110,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// its zone was deleted and created again since): the client must read everything again
     /// (CloudKit's `CHANGE_TOKEN_EXPIRED`). `zone` is the token's zone, nil for the database's.
     case changeTokenExpired(zone: ZoneID?)
+    /// A query stopped: testing its predicate on the records went past one of the limits its
+    /// caller set (``QueryCostLimits``): the steps of all the records' evaluations together, or
+    /// the deadline.
+    case queryTooExpensive(EvaluationLimit)
 
     public var description: String {
         switch self {
@@ -208,6 +212,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The change token of zone '\(zone.zoneName)' has expired: the store no longer keeps the history after it. Read the zone's changes again without a token"
         case .changeTokenExpired(nil):
             return "The database change token has expired: the store no longer keeps the history after it. Read the database's changes again without a token"
+        case .queryTooExpensive(.steps(let limit)):
+            return "The query is too expensive: testing its predicate on the records took more than \(limit) evaluation steps "
+                + "(collection members visited by SUBQUERY, ANY, ALL, NONE and collection operators), the limit its caller set "
+                + "(QueryCostLimits.maximumEvaluationSteps)"
+        case .queryTooExpensive(.deadline):
+            return "The query is too expensive: its predicate was still being tested on the records at the deadline its caller set "
+                + "(QueryCostLimits.deadline)"
         }
     }
 }
@@ -231,6 +242,8 @@ extension RecordStoreError {
     @_spi(StorageEngine) public init(evaluating error: any Error) {
         if let error = error as? RecordStoreError {
             self = error
+        } else if case .budgetExceeded(let limit)? = error as? FormatPredicateError {
+            self = .queryTooExpensive(limit)
         } else if let error = error as? FormatPredicateError {
             self = .predicate(error)
         } else {
