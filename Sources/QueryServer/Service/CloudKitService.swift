@@ -36,10 +36,13 @@ public final class CloudKitService: Sendable {
     let subscriptionFollower = LockedState<SubscriptionFollower?>(nil)
     /// How assets are taken and served (``AssetConfiguration``).
     let assetConfiguration: AssetConfiguration
+    /// What one query may cost (``QueryLimits``).
+    let queryLimits: QueryLimits
     /// When unreferenced uploads were last removed (``CloudKitService/sweepAssetsIfDue(now:)``).
     let lastAssetSweep = LockedState<Date?>(nil)
 
-    /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
+    /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`,
+    /// and `queryLimits` bounds what one query may ask for and the work of testing its predicate.
     ///
     /// The `development` environment uses `store` as it is (a store in development mode grows its
     /// schema as records arrive); the `production` environment uses the same engine in
@@ -49,9 +52,13 @@ public final class CloudKitService: Sendable {
     /// ```swift
     /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
     /// ```
-    public init(store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration()) {
+    public init(
+        store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration(),
+        queryLimits: QueryLimits = QueryLimits()
+    ) {
         self.store = store
         assetConfiguration = assets
+        self.queryLimits = queryLimits
         productionStore = store.mode == .production ? store : Store(engine: store.engine, mode: .production)
         self.predicateRules = predicateRules
     }
