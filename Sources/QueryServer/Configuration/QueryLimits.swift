@@ -12,8 +12,8 @@ import RecordStore
 ///   than ``maximumTokens``, or a list (an `IN` or `LIST_CONTAINS_*` value, a `{…}` aggregate or
 ///   list argument of `query.predicate`) of more than ``maximumListMembers`` values is refused with
 ///   `BAD_REQUEST` naming the limit and the count.
-/// - Testing the predicate on records where the database cannot (SUBQUERY, MATCHES, collection
-///   operators, `ALL`; every record on the memory engine) may take ``maximumEvaluationSteps``
+/// - Testing the predicate on records where the database cannot (SUBQUERY, collection operators,
+///   `ALL`, MATCHES on PostgreSQL; every record on the memory engine) may take ``maximumEvaluationSteps``
 ///   steps across all the records one request tests, and must end within ``evaluationTimeLimit``;
 ///   past either, the request answers `BAD_REQUEST` naming the limit (CloudKit's error table has no
 ///   code of its own for a query too costly).
