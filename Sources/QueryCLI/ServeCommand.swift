@@ -97,6 +97,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Days the change history keeps the tombstones of deleted records and zones; a sync token older than that answers CHANGE_TOKEN_EXPIRED.")
     var historyRetentionDays: Double = 30
 
+    @Option(help: "The most filterBy entries one query may have.")
+    var maxQueryFilters = QueryLimits().maximumFilters
+
+    @Option(help: "The most distinct words the token searches (CONTAINS_ALL_TOKENS, CONTAINS_ANY_TOKENS) of one query may ask for.")
+    var maxQueryTokens = QueryLimits().maximumTokens
+
+    @Option(help: "The most values one list of a query (IN, LIST_CONTAINS_ANY, ...) may hold.")
+    var maxQueryListValues = QueryLimits().maximumListMembers
+
+    @Option(help: "The most evaluation steps (collection members visited by SUBQUERY, ANY, ALL, NONE, @sum...) testing one request's predicate on the records may take.")
+    var maxQuerySteps = QueryLimits().maximumEvaluationSteps
+
+    @Option(help: "Seconds testing one request's predicate on the records may take.")
+    var queryTimeLimit: Double = 10
+
     @Option(help: ArgumentHelp("A schema file in CloudKit's schema language (.ckdb) to apply to the store before serving.", valueName: "file.ckdb"))
     var schema: String?
 
@@ -119,6 +134,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxBodySize >= 1 else { throw ValidationError("--max-body-size is 1 or more") }
         guard maxAssetSize >= 1 else { throw ValidationError("--max-asset-size is 1 or more") }
         guard unreferencedAssetHours > 0 else { throw ValidationError("--unreferenced-asset-hours is more than 0") }
+        guard maxQueryFilters >= 1, maxQueryTokens >= 1, maxQueryListValues >= 1, maxQuerySteps >= 1 else {
+            throw ValidationError("--max-query-filters, --max-query-tokens, --max-query-list-values and --max-query-steps are 1 or more")
+        }
+        guard queryTimeLimit > 0, queryTimeLimit <= 86_400 else { throw ValidationError("--query-time-limit is more than 0 seconds (and at most 86400)") }
         guard historyRetentionDays > 0, historyRetentionDays <= 36_500 else { throw ValidationError("--history-retention-days is more than 0 (and at most 36500)") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
@@ -151,6 +170,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600
+        configuration.queryLimits = QueryLimits(
+            maximumFilters: maxQueryFilters, maximumTokens: maxQueryTokens, maximumListMembers: maxQueryListValues,
+            maximumEvaluationSteps: maxQuerySteps, evaluationTimeLimit: .milliseconds(Int64((queryTimeLimit * 1000).rounded())))
         if let tlsCertificate, let tlsKey {
             let files = TLSFiles(certificatePath: tlsCertificate, keyPath: tlsKey)
             do {

@@ -48,7 +48,8 @@ public struct CloudKitServer: Sendable {
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
-        service = CloudKitService(store: store, predicateRules: configuration.predicateRules, assets: configuration.assets)
+        service = CloudKitService(
+            store: store, predicateRules: configuration.predicateRules, assets: configuration.assets, queryLimits: configuration.queryLimits)
         self.configuration = configuration
         self.logger = logger
     }

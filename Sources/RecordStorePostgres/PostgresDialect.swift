@@ -127,10 +127,10 @@ struct PostgresDialect: SQLDialect {
         "\(alias).\(quote(PostgresLayout.fullTextColumn)) @@ ?::tsquery"
     }
 
-    /// The words as a `tsquery` matching any of them (``PostgresFullText``), bound as text and
-    /// cast; nil for a word too long for the index.
-    func fullTextQuery(anyOf tokens: [String]) -> String? {
-        PostgresFullText.queryLiteral(anyOf: tokens)
+    /// The words as a `tsquery` matching a row with one of each group (``PostgresFullText``),
+    /// bound as text and cast; nil for a word too long for the index.
+    func fullTextQuery(allOf groups: [[String]]) -> String? {
+        PostgresFullText.queryLiteral(allOf: groups)
     }
 
     func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {

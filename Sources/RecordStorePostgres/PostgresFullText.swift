@@ -5,7 +5,7 @@ import RecordStoreSQL
 
 /// How a PostgreSQL store keeps a record's full-text words: a `tsvector` of the words the
 /// evaluator's tokenizer makes (``FullTextTokenizer``), with a GIN index, and how `self CONTAINS`
-/// asks for them: a `tsquery` of the same words joined by `|`.
+/// asks for them: a `tsquery` of the same words, joined by `|` within a group and `&` between groups.
 ///
 /// PostgreSQL's text search is used as a set of exact words only: the words go in already
 /// tokenized and folded, quoted, so no text search configuration parses, stems or folds them,
@@ -14,7 +14,7 @@ import RecordStoreSQL
 ///
 /// ```swift
 /// try PostgresFullText.vectorLiteral(["paris", "fr", "paris"], recordType: "City")   // "'fr' 'paris'"
-/// PostgresFullText.queryLiteral(anyOf: ["new", "york"])                                // "'new' | 'york'"
+/// PostgresFullText.queryLiteral(allOf: [["new", "york"], ["city"]])                     // "('new' | 'york') & 'city'"
 /// ```
 enum PostgresFullText {
     /// The longest word a `tsvector` holds, in bytes (PostgreSQL's `MAXSTRLEN`).
@@ -25,7 +25,7 @@ enum PostgresFullText {
     /// The `tsvector` input of a record's words (empty when there are none), refused when its
     /// distinct words take more bytes than one holds. A word longer than a `tsvector` holds is
     /// left out: a query asking for one is answered by reading the records instead
-    /// (``queryLiteral(anyOf:)``), so no answer changes.
+    /// (``queryLiteral(allOf:)``), so no answer changes.
     static func vectorLiteral(_ words: [String], recordType: String) throws(RecordStoreError) -> String {
         let distinct = Set(words.filter(isIndexable))
         let size = distinct.reduce(0) { $0 + $1.utf8.count }
@@ -42,12 +42,16 @@ enum PostgresFullText {
         word.utf8.count <= longestWord
     }
 
-    /// The `tsquery` input matching a record that has any of the words; nil when one is longer
-    /// than a `tsvector` holds (``vectorLiteral(_:recordType:)`` leaves such words out), so that
-    /// the planner reads the records instead.
-    static func queryLiteral(anyOf words: [String]) -> String? {
-        guard words.allSatisfy(isIndexable) else { return nil }
-        return words.map(quoted).joined(separator: " | ")
+    /// The `tsquery` input matching a record that has one of the words of each group (a group's
+    /// words joined by `|`, within parentheses when there are other groups, the groups by `&`); nil when a word is
+    /// longer than a `tsvector` holds (``vectorLiteral(_:recordType:)`` leaves such words out),
+    /// so that the planner reads the records instead.
+    static func queryLiteral(allOf groups: [[String]]) -> String? {
+        guard groups.allSatisfy({ $0.allSatisfy(isIndexable) }) else { return nil }
+        return groups.map { group in
+            let words = group.map(quoted).joined(separator: " | ")
+            return groups.count > 1 && group.count > 1 ? "(\(words))" : words
+        }.joined(separator: " & ")
     }
 
     /// A word as a quoted lexeme: between single quotes, each quote and backslash doubled, so

@@ -101,8 +101,14 @@ struct SQLiteDialect: SQLDialect {
         return "\(alias).rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
     }
 
-    func fullTextQuery(anyOf tokens: [String]) -> String? {
-        tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
+    /// FTS5's query: each token a quoted string, a group's tokens joined by `OR` (within
+    /// parentheses when there are other groups), the groups by `AND` (`("new" OR "york") AND "city"`).
+    func fullTextQuery(allOf groups: [[String]]) -> String? {
+        let clauses = groups.map { group in
+            let tokens = group.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ")
+            return groups.count > 1 && group.count > 1 ? "(\(tokens))" : tokens
+        }
+        return clauses.joined(separator: " AND ")
     }
 
     /// A box through the location field's band index (``SQLiteLocationGrid``).

@@ -14,12 +14,12 @@ enum ThePredicateLanguageExample {
         print(String(describing:
             try FormatPredicate(format: "name BEGINSWITH[d] 'Sao' AND ANY tags == 'big'").evaluate(withValue: city)
         ))
-        // Sources/PredicateLanguage/PredicateLanguage.docc/ThePredicateLanguage.md, line 283
+        // Sources/PredicateLanguage/PredicateLanguage.docc/ThePredicateLanguage.md, line 288
         let predicate = try FormatPredicate(format: "%K == %@ AND population > %d", "country", "BR", 1_000_000)
         print(String(describing:
             predicate.predicateFormat
         ))
-        // Sources/PredicateLanguage/PredicateLanguage.docc/ThePredicateLanguage.md, line 292
+        // Sources/PredicateLanguage/PredicateLanguage.docc/ThePredicateLanguage.md, line 297
         let template = try FormatPredicate(format: "population > $MINIMUM")
         print(String(describing:
             template.substituting(["MINIMUM": 1_000_000]).predicateFormat

@@ -24,6 +24,9 @@ public enum FormatPredicateError: Error, Sendable, Equatable, CustomStringConver
     /// Evaluation failed: a function applied to values of the wrong type, an
     /// invalid regular expression, a regular expression that ran too long, ...
     case evaluation(String)
+    /// Evaluation stopped: the evaluations an ``EvaluationBudget`` counts together (a query's
+    /// records) went past one of its limits.
+    case budgetExceeded(EvaluationLimit)
 
     public var description: String {
         switch self {
@@ -37,6 +40,11 @@ public enum FormatPredicateError: Error, Sendable, Equatable, CustomStringConver
             violation.description
         case .evaluation(let message):
             message
+        case .budgetExceeded(.steps(let limit)):
+            "evaluation took more than \(limit) steps (collection members visited by SUBQUERY, ANY, ALL, NONE and collection "
+                + "operators) across every object its budget counts; EvaluationOptions.budget sets the limit"
+        case .budgetExceeded(.deadline):
+            "evaluation was still running at its budget's deadline (EvaluationOptions.budget)"
         }
     }
 }

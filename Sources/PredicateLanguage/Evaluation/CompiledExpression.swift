@@ -53,7 +53,7 @@ public struct CompiledExpression: Sendable {
 
     /// The expression's value on a root: the one non-generic entry every public one ends in.
     func evaluate(root: consuming EvaluationRoot, variables: [String: Value]) throws(FormatPredicateError) -> Value {
-        try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, compute)
+        try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, budget: options.budget, compute)
     }
 }
 

@@ -88,9 +88,9 @@ public struct CompiledPredicate: Sendable {
     /// An object of the layout's type runs the closures compiled against its layout.
     func evaluate(root: consuming EvaluationRoot, variables: [String: Value]) throws(FormatPredicateError) -> Bool {
         if let layoutTest, let objectType = root.objectType, ObjectIdentifier(objectType) == layoutType {
-            return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, layoutTest)
+            return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, budget: options.budget, layoutTest)
         }
-        return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, test)
+        return try EvaluationContext.evaluate(root: root, variables: variables, maximumSteps: options.maximumEvaluationSteps, budget: options.budget, test)
     }
 }
 

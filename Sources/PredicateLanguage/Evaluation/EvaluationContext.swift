@@ -11,18 +11,23 @@ struct EvaluationContext {
     /// The steps left, shared with the contexts nested in this one (`SUBQUERY`).
     let steps: EvaluationStepBudget
 
-    /// Runs `body` with a fresh context on `root` whose step budget lasts as long as the call.
+    /// Runs `body` with a fresh context on `root` whose step count lasts as long as the call: at
+    /// most `maximumSteps` steps, drawn from `budget` when there is one (whose deadline is read
+    /// first, and which is charged the steps taken).
     ///
     /// The root moves into the context, so a dictionary root is not copied: no reference count.
     @inline(__always)
     static func evaluate<Result>(
-        root: consuming EvaluationRoot, variables: [String: Value], maximumSteps: Int,
+        root: consuming EvaluationRoot, variables: [String: Value], maximumSteps: Int, budget: EvaluationBudget?,
         _ body: (EvaluationContext) throws(FormatPredicateError) -> Result
     ) throws(FormatPredicateError) -> Result {
         let root = root
-        var remaining = maximumSteps
-        return try withUnsafeMutablePointer(to: &remaining) { (pointer) throws(FormatPredicateError) -> Result in
-            try body(EvaluationContext(root: root, variables: variables, steps: EvaluationStepBudget(remaining: pointer, limit: maximumSteps)))
+        try budget?.checkDeadline()
+        var counter = StepCounter(limit: maximumSteps, budget: budget)
+        return try withUnsafeMutablePointer(to: &counter) { (pointer) throws(FormatPredicateError) -> Result in
+            let result = try body(EvaluationContext(root: root, variables: variables, steps: EvaluationStepBudget(counter: pointer)))
+            try pointer.pointee.settle()
+            return result
         }
     }
 

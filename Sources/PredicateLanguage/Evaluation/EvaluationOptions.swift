@@ -49,6 +49,17 @@ public struct EvaluationOptions: Sendable {
     /// ```
     public static let defaultMaximumEvaluationSteps = 1_000_000
 
+    /// A budget every evaluation made with these options draws on together, besides each one's
+    /// ``maximumEvaluationSteps``: the steps all of them take, and a deadline
+    /// (``EvaluationBudget``). Past either, evaluation fails with
+    /// ``FormatPredicateError/budgetExceeded(_:)``. Nil (the default) sets none. A store gives
+    /// the predicate of a query a fresh budget for each page it reads.
+    ///
+    /// ```swift
+    /// options.budget = EvaluationBudget(maximumSteps: 10_000_000, deadline: .now + .seconds(5))
+    /// ```
+    public var budget: EvaluationBudget?
+
     /// Creates options.
     ///
     /// ```swift
@@ -58,11 +69,13 @@ public struct EvaluationOptions: Sendable {
         functions: [String: Function] = [:],
         now: (@Sendable () -> Date)? = nil,
         regularExpressionLimits: RegularExpressionLimits = RegularExpressionLimits(),
-        maximumEvaluationSteps: Int = EvaluationOptions.defaultMaximumEvaluationSteps
+        maximumEvaluationSteps: Int = EvaluationOptions.defaultMaximumEvaluationSteps,
+        budget: EvaluationBudget? = nil
     ) {
         self.functions = functions
         self.now = now
         self.regularExpressionLimits = regularExpressionLimits
         self.maximumEvaluationSteps = maximumEvaluationSteps
+        self.budget = budget
     }
 }

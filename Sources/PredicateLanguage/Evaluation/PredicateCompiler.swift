@@ -24,7 +24,7 @@ enum PredicateCompiler {
             }
             return try conjunction(operands, options: options, layout: layout)
         case .or(let operands):
-            let compiled = try compileAll(operands, options: options, layout: layout)
+            let compiled = try compileAll(operands, conjunction: false, options: options, layout: layout)
             switch compiled.count {
             case 0: return { _ in false }
             case 1: return compiled[0].test
@@ -49,7 +49,7 @@ enum PredicateCompiler {
     static func conjunction(
         _ operands: [FormatPredicate], options: EvaluationOptions, layout: CompiledFieldLayout?
     ) throws(FormatPredicateError) -> PredicateClosure {
-        let compiled = try compileAll(operands, options: options, layout: layout)
+        let compiled = try compileAll(operands, conjunction: true, options: options, layout: layout)
         switch compiled.count {
         case 0: return { _ in true }
         case 1: return compiled[0].test
@@ -76,10 +76,23 @@ enum PredicateCompiler {
         }
     }
 
-    static func compileAll(_ predicates: [FormatPredicate], options: EvaluationOptions, layout: CompiledFieldLayout?) throws(FormatPredicateError) -> [CompiledPredicateOperand] {
+    /// The operands of an `AND` (`conjunction`) or `OR`, compiled; the full-text searches among
+    /// them that read the same text are compiled as one (``TokenSearch``), where the first was.
+    static func compileAll(
+        _ predicates: [FormatPredicate], conjunction: Bool, options: EvaluationOptions, layout: CompiledFieldLayout?
+    ) throws(FormatPredicateError) -> [CompiledPredicateOperand] {
         var compiled: [CompiledPredicateOperand] = []
         compiled.reserveCapacity(predicates.count)
-        for predicate in predicates { compiled.append(CompiledPredicateOperand(test: try compile(predicate, options: options, layout: layout))) }
+        for operand in TokenSearch.gather(predicates, conjunction: conjunction) {
+            switch operand {
+            case .search(let search) where search.parts.count > 1:
+                compiled.append(CompiledPredicateOperand(test: try search.compile(conjunction: conjunction, options: options, layout: layout)))
+            case .search(let search):
+                compiled.append(CompiledPredicateOperand(test: try compile(search.parts[0], options: options, layout: layout)))
+            case .other(let predicate):
+                compiled.append(CompiledPredicateOperand(test: try compile(predicate, options: options, layout: layout)))
+            }
+        }
         return compiled
     }
 }

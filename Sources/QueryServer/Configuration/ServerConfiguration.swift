@@ -68,6 +68,10 @@ public struct ServerConfiguration: Sendable {
     /// Assets: the largest upload, how long upload and download URLs stay valid, and how long an
     /// upload no record references is kept (``AssetConfiguration``: 50 MiB, one hour, 24 hours).
     public var assets = AssetConfiguration()
+    /// What one query may cost: filters, tokens and list values it may send, and the steps and
+    /// time testing its predicate on the records may take (``QueryLimits``: 100 filters,
+    /// 100 tokens, 1,000 values a list, 10,000,000 steps, 10 seconds).
+    public var queryLimits = QueryLimits()
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -107,7 +107,7 @@ extension CloudKitService {
             return .object(["kind": .string("rule"), "message": .string(violation.description), "fragment": .string(violation.fragment)])
         case .unboundVariable(let name):
             return .object(["kind": .string("variable"), "message": .string(error.description), "variable": .string(name)])
-        case .evaluation:
+        case .evaluation, .budgetExceeded:
             return .object(["kind": .string("evaluation"), "message": .string(error.description)])
         }
     }

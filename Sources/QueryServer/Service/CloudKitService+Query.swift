@@ -49,13 +49,15 @@ extension CloudKitService {
             } catch {
                 throw ServerError(.badRequest, "the continuationMarker is not one this server made: \(error)")
             }
-            batch = try await run { () async throws(RecordStoreError) in
-                try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit)
+            let costLimits = queryLimits.costLimits()
+            batch = try await runQuery { () async throws(RecordStoreError) in
+                try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit, costLimits: costLimits)
             }
         case .query(let queryRequest):
             let query = try await recordQuery(queryRequest, in: namespace)
-            batch = try await run { () async throws(RecordStoreError) in
-                try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit)
+            let costLimits = queryLimits.costLimits()
+            batch = try await runQuery { () async throws(RecordStoreError) in
+                try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit, costLimits: costLimits)
             }
         }
         return QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
@@ -63,9 +65,27 @@ extension CloudKitService {
                            style: answerStyle(namespace, links: links))
     }
 
+    /// Runs a query's store call, its errors answered as CloudKit's: a query past the server's
+    /// ``QueryLimits`` of evaluation steps or time is `BAD_REQUEST` naming the limit.
+    private func runQuery<T>(_ body: () async throws(RecordStoreError) -> T) async throws(ServerError) -> T {
+        do {
+            return try await body()
+        } catch .queryTooExpensive(.steps) {
+            throw ServerError(.badRequest, "the query is too expensive: testing its predicate on the records took more than "
+                + "\(queryLimits.maximumEvaluationSteps) evaluation steps (collection members visited by SUBQUERY, ANY, ALL, NONE and "
+                + "collection operators), the server's limit for one request (QueryLimits.maximumEvaluationSteps); narrow the query with indexed filters")
+        } catch .queryTooExpensive(.deadline) {
+            throw ServerError(.badRequest, "the query is too expensive: testing its predicate on the records took longer than "
+                + "\(queryLimits.evaluationTimeLimit), the server's limit for one request (QueryLimits.evaluationTimeLimit); narrow the query with indexed filters")
+        } catch {
+            throw Self.serverError(error)
+        }
+    }
+
     /// The store's query for a request's `query` object in a namespace, its references in the
     /// namespace's zone names. A `filterBy` value that does not fit the type the schema gives its
-    /// field is `BAD_REQUEST` naming the field and its type.
+    /// field is `BAD_REQUEST` naming the field and its type; so is a query larger than the
+    /// server's ``QueryLimits`` allow (filters, tokens, list values), naming the limit.
     func recordQuery(_ request: RecordQueryRequest, in namespace: Namespace) async throws(ServerError) -> RecordQuery {
         let request = try request.stored(in: namespace)
         let recordType = request.recordType
@@ -73,12 +93,13 @@ extension CloudKitService {
         let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
         var fieldTypes: [String: FieldType] = [:]
         for field in schema?.fields ?? [] { fieldTypes[field.name] = field.type }
-        var predicate = try QueryFilter.predicate(from: request.filterBy, fieldTypes: fieldTypes)
+        var predicate = try QueryFilter.predicate(from: request.filterBy, fieldTypes: fieldTypes, limits: queryLimits)
         if let text = request.predicate {
             // This server's extension: an NSPredicate format string, held to the server's rules.
             let extra = try formatPredicate(text, arguments: request.arguments)
             predicate = predicate == .truePredicate ? extra : .and([predicate, extra])
         }
+        try queryLimits.check(predicate)
         do {
             return try RecordQuery(recordType: recordType, predicate: predicate, sorts: QuerySort.sorts(from: request.sortBy))
         } catch {

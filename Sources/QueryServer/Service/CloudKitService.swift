@@ -39,10 +39,13 @@ public final class CloudKitService: Sendable {
     let subscriptionFollower = LockedState<[SubscriptionFollower]>([])
     /// How assets are taken and served (``AssetConfiguration``).
     let assetConfiguration: AssetConfiguration
+    /// What one query may cost (``QueryLimits``).
+    let queryLimits: QueryLimits
     /// When unreferenced uploads were last removed (``CloudKitService/sweepAssetsIfDue(now:)``).
     let lastAssetSweep = LockedState<Date?>(nil)
 
-    /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`.
+    /// A service over a store; `predicateRules` checks NSPredicate strings sent as `query.predicate`,
+    /// and `queryLimits` bounds what one query may ask for and the work of testing its predicate.
     ///
     /// The `production` environment keeps its records in `store`, in production mode, as
     /// CloudKit's production environment does: a save that brings a new record type or field,
@@ -57,9 +60,13 @@ public final class CloudKitService: Sendable {
     /// ```swift
     /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
     /// ```
-    public init(store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration()) {
+    public init(
+        store: Store, predicateRules: PredicateRules = .cloudKit, assets: AssetConfiguration = AssetConfiguration(),
+        queryLimits: QueryLimits = QueryLimits()
+    ) {
         self.store = store
         assetConfiguration = assets
+        self.queryLimits = queryLimits
         productionStore = Store(engine: store.engine, mode: .production, schemaLimits: .server)
         developmentStore = DevelopmentStore(beside: store)
         self.predicateRules = predicateRules

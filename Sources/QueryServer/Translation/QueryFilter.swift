@@ -26,11 +26,17 @@ enum QueryFilter {
     /// The predicate `filterBy` stands for (TRUEPREDICATE when it is empty or absent).
     /// `fieldTypes` are the stored types of the record type's fields: a value that does not fit
     /// its field's type is `BAD_REQUEST` (a field the schema does not know takes any value).
-    static func predicate(from filters: [FilterRequest], fieldTypes: [String: FieldType] = [:]) throws(ServerError) -> FormatPredicate {
+    /// More filters than `limits` allow, a list value or a token search longer than they allow,
+    /// is `BAD_REQUEST` naming the limit.
+    static func predicate(
+        from filters: [FilterRequest], fieldTypes: [String: FieldType] = [:], limits: QueryLimits = QueryLimits()
+    ) throws(ServerError) -> FormatPredicate {
+        try limits.checkFilters(filters.count)
         var clauses: [String] = []
         var arguments: [Value] = []
         for filter in filters {
-            let clause = try translate(filter, fieldTypes: fieldTypes, arguments: &arguments)
+            if case .list(let members) = filter.value { try limits.checkList(members.count, place: "\(filter.path).fieldValue") }
+            let clause = try translate(filter, fieldTypes: fieldTypes, limits: limits, arguments: &arguments)
             clauses.append("(\(clause))")
         }
         guard !clauses.isEmpty else { return .truePredicate }
@@ -42,7 +48,9 @@ enum QueryFilter {
     }
 
     /// One filter as a clause of the predicate's text, its values appended to `arguments`.
-    private static func translate(_ filter: FilterRequest, fieldTypes: [String: FieldType], arguments: inout [Value]) throws(ServerError) -> String {
+    private static func translate(
+        _ filter: FilterRequest, fieldTypes: [String: FieldType], limits: QueryLimits, arguments: inout [Value]
+    ) throws(ServerError) -> String {
         let place = filter.path
         let comparator = filter.comparator
         let field = filter.field
@@ -86,7 +94,7 @@ enum QueryFilter {
         case "LIST_MEMBER_BEGINS_WITH": return "ANY \(key()) BEGINSWITH \(bind(try string(value, place: place)))"
         case "NOT_LIST_MEMBER_BEGINS_WITH": return "NONE \(key()) BEGINSWITH \(bind(try string(value, place: place)))"
         case "CONTAINS_ALL_TOKENS", "CONTAINS_ANY_TOKENS":
-            return try tokensClause(comparator, field: field, key: key, value: value, place: place, bind: bind)
+            return try tokensClause(comparator, field: field, key: key, value: value, place: place, limits: limits, bind: bind)
         case "NEAR":
             throw ServerError(.badRequest, "\(place): NEAR needs a \"distance\" in meters")
         default:
@@ -116,17 +124,29 @@ enum QueryFilter {
     }
 
     /// Full-text search: every searchable field (`allTokens`), or one string field's tokens.
+    /// Any of the tokens is one comparison (`SELF CONTAINS "the words"`, or the field's tokens `IN`
+    /// the list of them); all of them is one comparison a token, which the store gathers into one
+    /// search (`TokenSearch`): either way one full-text match, the record's text tokenized once.
     private static func tokensClause(
-        _ comparator: String, field: FieldReference, key: () -> String, value: Value, place: String, bind: (Value) -> String
+        _ comparator: String, field: FieldReference, key: () -> String, value: Value, place: String, limits: QueryLimits,
+        bind: (Value) -> String
     ) throws(ServerError) -> String {
         guard case .string(let text) = value else { throw ServerError(.badRequest, "\(place): \(comparator) takes a STRING of words") }
-        let tokens = FullTextTokenizer.tokens(text)
+        var tokens: [String] = []
+        var seen = Set<String>()
+        for token in FullTextTokenizer.tokens(text) where seen.insert(token).inserted { tokens.append(token) }
         guard !tokens.isEmpty else { return "FALSEPREDICATE" }
-        let joiner = comparator == "CONTAINS_ALL_TOKENS" ? " AND " : " OR "
-        if case .allTokens = field {
-            return tokens.map { "self CONTAINS \(bind(.string($0)))" }.joined(separator: joiner)
+        if tokens.count > limits.maximumTokens {
+            throw ServerError(.badRequest, "\(place): \(comparator) searches for \(tokens.count) tokens; a query may search for at most \(limits.maximumTokens) (the server's QueryLimits.maximumTokens)")
         }
-        return tokens.map { "ANY tokenize:using:(\(key()), nil) == \(bind(.string($0)))" }.joined(separator: joiner)
+        let allTokens: Bool
+        if case .allTokens = field { allTokens = true } else { allTokens = false }
+        if comparator == "CONTAINS_ANY_TOKENS" {
+            if allTokens { return "self CONTAINS \(bind(.string(tokens.joined(separator: " "))))" }
+            return "ANY tokenize:using:(\(key()), nil) IN \(bind(.list(tokens.map(Value.string))))"
+        }
+        if allTokens { return tokens.map { "self CONTAINS \(bind(.string($0)))" }.joined(separator: " AND ") }
+        return tokens.map { "ANY tokenize:using:(\(key()), nil) == \(bind(.string($0)))" }.joined(separator: " AND ")
     }
 
     private static func string(_ value: Value, place: String) throws(ServerError) -> Value {

@@ -115,6 +115,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// save's count of changes), `count` what the save would make it, `limit` the bound's value.
     /// Nothing was saved.
     case schemaLimitExceeded(SchemaLimits.Bound, recordType: String?, count: Int, limit: Int)
+    /// A query stopped: testing its predicate on the records went past one of the limits its
+    /// caller set (``QueryCostLimits``): the steps of all the records' evaluations together, or
+    /// the deadline.
+    case queryTooExpensive(EvaluationLimit)
 
     public var description: String {
         switch self {
@@ -222,6 +226,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             case .changesPerSave:
                 return "The save would make \(count) schema changes (new record types, new fields, field types changed); a save may make at most \(limit) (changesPerSave)"
             }
+        case .queryTooExpensive(.steps(let limit)):
+            return "The query is too expensive: testing its predicate on the records took more than \(limit) evaluation steps "
+                + "(collection members visited by SUBQUERY, ANY, ALL, NONE and collection operators), the limit its caller set "
+                + "(QueryCostLimits.maximumEvaluationSteps)"
+        case .queryTooExpensive(.deadline):
+            return "The query is too expensive: its predicate was still being tested on the records at the deadline its caller set "
+                + "(QueryCostLimits.deadline)"
         }
     }
 }
@@ -245,6 +256,8 @@ extension RecordStoreError {
     @_spi(StorageEngine) public init(evaluating error: any Error) {
         if let error = error as? RecordStoreError {
             self = error
+        } else if case .budgetExceeded(let limit)? = error as? FormatPredicateError {
+            self = .queryTooExpensive(limit)
         } else if let error = error as? FormatPredicateError {
             self = .predicate(error)
         } else {

@@ -169,7 +169,7 @@ package final class MemoryEngine: StorageEngine {
         let (candidates, searchable, generation) = try snapshot(query)
         var matches: [Record] = []
         do {
-            let compiled = try CompiledPredicate(query.predicate, layout: RecordObject.self)
+            let compiled = try CompiledPredicate(query.predicate, options: query.costLimits.evaluationOptions(), layout: RecordObject.self)
             for record in candidates where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
                 matches.append(record)
             }

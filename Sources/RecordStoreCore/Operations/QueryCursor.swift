@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a query stopped: pass it to ``QueryOperation/init(cursor:)`` or
-/// ``Store/records(continuingMatchFrom:desiredKeys:resultsLimit:)`` for the next batch.
+/// ``Store/records(continuingMatchFrom:desiredKeys:resultsLimit:costLimits:)`` for the next batch.
 ///
 /// A cursor is opaque. Its string form (``stringValue``, base64url) carries the query, the
 /// zone and the resume point, signed with HMAC-SHA256 under a key only its store knows; a

@@ -44,11 +44,12 @@ extension Store {
     /// What to read for one page of a query.
     package func pageRead(
         _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
-        desiredKeys: [String]?, mode: QueryCursor.Mode
+        desiredKeys: [String]?, mode: QueryCursor.Mode, costLimits: QueryCostLimits = .none
     ) -> PageRead {
         // One below Int.max, so reading `limit + 1` records cannot overflow.
         let limit = resultsLimit > 0 ? min(resultsLimit, Int.max - 1) : QueryOperation.defaultResultsLimit
         var specification = checkedSpecification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
+        specification.costLimits = costLimits
         var offset = 0
         var keysetMode = mode == .keyset
         switch resume {
@@ -65,13 +66,12 @@ extension Store {
         return PageRead(specification: specification, query: query, limit: limit, offset: offset, keysetMode: keysetMode, desiredKeys: desiredKeys)
     }
 
-    /// Runs one page of a query.
     /// Runs one page of a query (async).
     package func page(
         _ query: RecordQuery, zone: ZoneID, resume: CursorPayload.ResumePoint?, resultsLimit: Int,
-        desiredKeys: [String]?, mode: QueryCursor.Mode
+        desiredKeys: [String]?, mode: QueryCursor.Mode, costLimits: QueryCostLimits = .none
     ) async throws(RecordStoreError) -> QueryPage {
-        let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode)
+        let read = pageRead(query, zone: zone, resume: resume, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: mode, costLimits: costLimits)
         return read.page(try await queryEngine.records(read.specification))
     }
 
@@ -82,29 +82,33 @@ extension Store {
         return QueryBatch(records: page.records, cursor: cursor)
     }
 
-    /// The first batch of a query, synchronously (``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:)`` is the `async` form).
+    /// The first batch of a query, synchronously (``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:costLimits:)`` is the `async` form).
     ///
     /// ```swift
     /// let batch = try store.firstBatch(matching: query, resultsLimit: 100)
     /// ```
     public func firstBatch(
         matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
-        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
+        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset, costLimits: QueryCostLimits = .none
     ) throws(RecordStoreError) -> QueryBatch {
         try synchronously {
-            try await self.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursorMode: cursorMode)
+            try await self.records(
+                matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: resultsLimit, cursorMode: cursorMode, costLimits: costLimits)
         }
     }
 
-    /// The batch after a cursor, synchronously (``records(continuingMatchFrom:desiredKeys:resultsLimit:)`` is the `async` form).
+    /// The batch after a cursor, synchronously (``records(continuingMatchFrom:desiredKeys:resultsLimit:costLimits:)`` is the `async` form).
     ///
     /// ```swift
     /// let next = try store.nextBatch(continuingMatchFrom: cursor)
     /// ```
     public func nextBatch(
-        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
+        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults,
+        costLimits: QueryCostLimits = .none
     ) throws(RecordStoreError) -> QueryBatch {
-        try synchronously { try await self.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit) }
+        try synchronously {
+            try await self.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: resultsLimit, costLimits: costLimits)
+        }
     }
 
     /// The query and zone a cursor continues, after checking its signature and store.
@@ -137,7 +141,9 @@ extension Store {
     ///
     /// `resultsLimit` 0 (``QueryOperation/maximumResults``) means the default batch of
     /// ``QueryOperation/defaultResultsLimit`` (100) records. `desiredKeys` nil returns every
-    /// field, an empty list only the metadata.
+    /// field, an empty list only the metadata. `costLimits` bounds the work of testing the
+    /// predicate on the records (``QueryCostLimits``; none by default): past them the call throws
+    /// ``RecordStoreError/queryTooExpensive(_:)``.
     ///
     /// ```swift
     /// let query = try RecordQuery(recordType: "City", predicate: .truePredicate, sorts: [Sort("population", ascending: false)])
@@ -148,22 +154,27 @@ extension Store {
     /// ```
     public func records(
         matching query: RecordQuery, inZone zone: ZoneID = .default, desiredKeys: [String]? = nil,
-        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset
+        resultsLimit: Int = QueryOperation.maximumResults, cursorMode: QueryCursor.Mode = .keyset, costLimits: QueryCostLimits = .none
     ) async throws(RecordStoreError) -> QueryBatch {
-        let page = try await page(query, zone: zone, resume: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: cursorMode)
+        let page = try await page(
+            query, zone: zone, resume: nil, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: cursorMode, costLimits: costLimits)
         return batch(page, query: query, zone: zone)
     }
 
-    /// The next batch after a cursor (keyset or offset, as the cursor was made).
+    /// The next batch after a cursor (keyset or offset, as the cursor was made), its predicate's
+    /// evaluation bounded by `costLimits` as ``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:costLimits:)`` says.
     ///
     /// ```swift
     /// let next = try await store.records(continuingMatchFrom: cursor, desiredKeys: ["name"])
     /// ```
     public func records(
-        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults
+        continuingMatchFrom cursor: QueryCursor, desiredKeys: [String]? = nil, resultsLimit: Int = QueryOperation.maximumResults,
+        costLimits: QueryCostLimits = .none
     ) async throws(RecordStoreError) -> QueryBatch {
         let payload = try cursorSigner.open(cursor)
-        let page = try await page(payload.query, zone: payload.zone, resume: payload.resumePoint, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: .keyset)
+        let page = try await page(
+            payload.query, zone: payload.zone, resume: payload.resumePoint, resultsLimit: resultsLimit, desiredKeys: desiredKeys, mode: .keyset,
+            costLimits: costLimits)
         return batch(page, query: payload.query, zone: payload.zone)
     }
 

@@ -29,6 +29,9 @@ import PredicateLanguage
     @_spi(StorageEngine) public var offset: Int = 0
     /// The schema mode the query is validated under (production needs indexes).
     @_spi(StorageEngine) public var mode: SchemaMode = .development
+    /// The limits on the work of the predicate's evaluation, across every record the query
+    /// tests (``QueryCostLimits``); none by default.
+    @_spi(StorageEngine) public var costLimits: QueryCostLimits = .none
 
     /// Creates a specification.
     @_spi(StorageEngine) public init(

@@ -103,7 +103,7 @@ import PredicateLanguage
         var projected: [Record] = []
         var stored: [RecordID: Record] = [:]
         do {
-            let compiled = try CompiledPredicate(walkingPredicate, layout: RecordObject.self)
+            let compiled = try CompiledPredicate(walkingPredicate, options: specification.costLimits.evaluationOptions(), layout: RecordObject.self)
             let keys = try walkedKeys.map { try (key: $0.key, expression: CompiledExpression(.keyPath($0.path))) }
             for record in candidates {
                 let object = RecordObject(record: record, searchableFields: searchable, relatedValues: graph.relatedValues(of: record, step: walk.root))

@@ -106,11 +106,12 @@ package struct PreparedQuery {
         RecordRowReader(schema: schema, zone: specification.zone, dialect: dialect)
     }
 
-    /// The compiled residual predicate, or nil when SQL is exact.
+    /// The compiled residual predicate, or nil when SQL is exact. Its evaluations share one
+    /// budget of the query's ``QueryCostLimits``: call it once for each run of the query.
     package func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
         guard let residual = plan.residual else { return nil }
         do {
-            return try CompiledPredicate(residual, layout: RecordObject.self)
+            return try CompiledPredicate(residual, options: specification.costLimits.evaluationOptions(), layout: RecordObject.self)
         } catch {
             throw RecordStoreError(evaluating: error)
         }

@@ -92,10 +92,10 @@ package protocol SQLDialect: Sendable {
     /// A condition that the row of the table aliased `alias` is among the full-text matches of
     /// the one bound query.
     func fullTextCondition(recordType: String, alias: String) -> String
-    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching any of
-    /// the tokens; nil when the index cannot answer it (a word longer than it holds): the
-    /// records are then read and tested by the evaluator.
-    func fullTextQuery(anyOf tokens: [String]) -> String?
+    /// The full-text query (bound to ``fullTextCondition(recordType:alias:)``) matching a row
+    /// that has a token of each group (no group is empty); nil when the index cannot answer it (a
+    /// word longer than it holds): the records are then read and tested by the evaluator.
+    func fullTextQuery(allOf groups: [[String]]) -> String?
     /// A condition (with its bound values) that the location field of the row of the table
     /// aliased `alias` lies in a box of latitudes and longitudes (degrees, bounds included).
     func boundingBoxCondition(

@@ -4,15 +4,28 @@ import PredicateLanguage
 extension SQLPlanner {
     // MARK: Full text
 
-    /// `self CONTAINS "words"`: rows whose searchable text holds any of the words, through the
-    /// dialect's full-text index, which holds the tokens the evaluator's tokenizer makes.
-    package func fullTextCondition(_ comparison: ComparisonPredicate) -> SQLCondition? {
-        guard case .evaluatedObject = comparison.left, comparison.operator == .contains, comparison.modifier == .direct,
-              case .constant(.string(let text)) = comparison.right else { return nil }
-        let tokens = Array(FullTextTokenizer.tokenSet(text)).sorted()
-        guard let schema, !schema.searchableFieldNames.isEmpty, !tokens.isEmpty else { return constant(false) }
-        guard let query = dialect.fullTextQuery(anyOf: tokens) else { return .residualOnly }
-        return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(query)])
+    /// A full-text search (``TokenSearch``: one comparison, or all those of an `AND` or `OR` that
+    /// read the same text) as one match of the dialect's full-text index, which holds the tokens
+    /// the evaluator's tokenizer makes of the searchable fields.
+    ///
+    /// `SELF CONTAINS "words"` is answered exactly. A token search of one field
+    /// (`ANY tokenize:using:(field, nil) == "word"`) reads a SEARCHABLE field's words, which the
+    /// index holds among the record's others: the match keeps a superset of the records, which
+    /// the residual tests; on a field that is not searchable it is left to the residual.
+    package func fullTextCondition(_ search: TokenSearch) -> SQLCondition {
+        switch search.target {
+        case .searchableText:
+            guard let schema, !schema.searchableFieldNames.isEmpty, !search.groups.contains(where: \.isEmpty) else { return constant(false) }
+            guard let query = dialect.fullTextQuery(allOf: search.groups) else { return .residualOnly }
+            return .exact(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(query)])
+        case .tokens(.function(_, let arguments)):
+            guard case .keyPath(let key)? = arguments.first, let field = schema?.field(named: key), field.isSearchable,
+                  !search.groups.contains(where: \.isEmpty),
+                  let query = dialect.fullTextQuery(allOf: search.groups) else { return .residualOnly }
+            return .superset(dialect.fullTextCondition(recordType: recordType, alias: alias), [.text(query)])
+        case .tokens:
+            return .residualOnly
+        }
     }
 
     // MARK: Location

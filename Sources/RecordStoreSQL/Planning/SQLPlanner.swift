@@ -84,12 +84,18 @@ package struct SQLPlanner {
 
     // MARK: Residual
 
-    /// The parts of the predicate that SQL does not do exactly.
+    /// The parts of the predicate that SQL does not do exactly. The parts of an `AND` are taken
+    /// as ``plan(_:)`` takes them: the full-text searches of one text together.
     private func residualPredicate(_ predicate: FormatPredicate) -> FormatPredicate? {
         if case .and(let parts) = predicate {
-            let remaining = parts.compactMap { part -> FormatPredicate? in
-                guard let condition = try? plan(part), condition.isExact else { return residualPredicate(part) ?? part }
-                return nil
+            let remaining = TokenSearch.gather(parts, conjunction: true).flatMap { operand -> [FormatPredicate] in
+                switch operand {
+                case .search(let search):
+                    return fullTextCondition(search).isExact ? [] : search.parts
+                case .other(let part):
+                    guard let condition = try? plan(part), condition.isExact else { return [residualPredicate(part) ?? part] }
+                    return []
+                }
             }
             if remaining.isEmpty { return nil }
             return remaining.count == 1 ? remaining[0] : .and(remaining)
@@ -116,8 +122,8 @@ package struct SQLPlanner {
             return constant(value)
         case .and(let parts):
             var combined = SQLCondition(sql: nil, arguments: [], isExact: true)
-            for part in parts {
-                combined = combined.and(try plan(part))
+            for operand in TokenSearch.gather(parts, conjunction: true) {
+                combined = combined.and(try plan(operand))
             }
             if combined.sql == nil, combined.isExact { return constant(true) }
             return combined.sql.map { SQLCondition(sql: "(\($0))", arguments: combined.arguments, isExact: combined.isExact) } ?? combined
@@ -126,8 +132,8 @@ package struct SQLPlanner {
             var pieces: [String] = []
             var arguments: [SQLValue] = []
             var exact = true
-            for part in parts {
-                let condition = try plan(part)
+            for operand in TokenSearch.gather(parts, conjunction: false) {
+                let condition = try plan(operand)
                 guard let sql = condition.sql else { return .residualOnly }
                 pieces.append(sql)
                 arguments += condition.arguments
@@ -143,9 +149,17 @@ package struct SQLPlanner {
         }
     }
 
+    /// An operand of an `AND` or `OR`: a full-text search of one text, or another part.
+    private func plan(_ operand: TokenSearch.Operand) throws(RecordStoreError) -> SQLCondition {
+        switch operand {
+        case .search(let search): fullTextCondition(search)
+        case .other(let predicate): try plan(predicate)
+        }
+    }
+
     private func plan(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition {
         if let walked = try relationshipCondition(comparison) { return walked }
-        if let fullText = fullTextCondition(comparison) { return fullText }
+        if let search = TokenSearch(.comparison(comparison)) { return fullTextCondition(search) }
         if let distance = try distanceCondition(comparison) { return distance }
         if let list = try listCondition(comparison) { return list }
         guard comparison.modifier == .direct, let key = ComparisonKey.singleKey(in: comparison) else { return .residualOnly }
