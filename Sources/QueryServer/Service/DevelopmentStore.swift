@@ -52,7 +52,8 @@ final class DevelopmentStore: Sendable {
 
     /// An opening's error as the server answers it.
     private static func failure(_ error: RecordStoreError) -> ServerError {
-        ServerError(CloudKitService.serverError(error).code, "the development environment's store could not be opened: \(error)")
+        let answer = CloudKitService.serverError(error)
+        return ServerError(answer.code, "the development environment's store could not be opened: \(error)", retryAfter: answer.retryAfter)
     }
 
     /// The opening's store or error; a failed opening is forgotten, so the next call tries again.

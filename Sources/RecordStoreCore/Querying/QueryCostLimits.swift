@@ -3,7 +3,7 @@ import PredicateLanguage
 /// Limits on the work one query's predicate may do where the evaluator tests it on records (the
 /// residual a database cannot answer, or every record on the memory engine): the steps all the
 /// records' evaluations take together (a step is a collection member visited by `SUBQUERY`,
-/// `ANY`/`ALL`/`NONE` or a collection operator, ``EvaluationOptions/maximumEvaluationSteps``) and
+/// `ANY`/`ALL`/`NONE` or a collection operator, as PredicateLanguage's `EvaluationOptions.maximumEvaluationSteps` counts them) and
 /// a deadline. Past either, the query stops with ``RecordStoreError/queryTooExpensive(_:)``.
 ///
 /// Each page of a query (a call of `records(matching:…)` or `records(continuingMatchFrom:…)`)
