@@ -23,7 +23,7 @@ final class ClientConnectionLimiter: Sendable {
     let reserve: Int
     /// Addresses that are not capped (trusted proxies).
     let exempt: Set<String>
-    private let open = LockedState<[String: Int]>([:])
+    private let open = CappedCounts()
 
     init(cap: Int, reserve: Int, exempt: Set<String>) {
         self.cap = cap
@@ -32,7 +32,7 @@ final class ClientConnectionLimiter: Sendable {
     }
 
     /// The connections an address holds now.
-    func connections(from address: String) -> Int { open.withLock { $0[address] ?? 0 } }
+    func connections(from address: String) -> Int { open.count(of: address) }
 
     /// Whether an address holds more connections than its cap (its requests other than `/health`
     /// are refused).
@@ -43,20 +43,13 @@ final class ClientConnectionLimiter: Sendable {
     /// Counts a connection that opened; false when it is beyond the cap and its reserve (close it).
     func opened(from address: String) -> Bool {
         guard !exempt.contains(address) else { return true }
-        return open.withLock { counts in
-            let count = (counts[address] ?? 0) + 1
-            counts[address] = count
-            return count <= cap + reserve
-        }
+        return open.add(address, upTo: cap + reserve)
     }
 
     /// Counts a connection that closed.
     func closed(from address: String) {
         guard !exempt.contains(address) else { return }
-        open.withLock { counts in
-            let count = (counts[address] ?? 1) - 1
-            counts[address] = count > 0 ? count : nil
-        }
+        open.remove(address)
     }
 
     /// A handler for one connection's pipeline.

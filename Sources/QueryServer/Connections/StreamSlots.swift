@@ -21,14 +21,14 @@ import RecordStore
 final class StreamSlots: Sendable {
     /// Streams a caller may hold at once.
     let cap: Int
-    private let open = LockedState<[String: Int]>([:])
+    private let open = CappedCounts()
 
     init(cap: Int) {
         self.cap = cap
     }
 
     /// The streams a caller holds now.
-    func streams(of caller: String) -> Int { open.withLock { $0[caller] ?? 0 } }
+    func streams(of caller: String) -> Int { open.count(of: caller) }
 
     /// A slot for one more stream of the caller, or `THROTTLED` when it holds ``cap`` already;
     /// released when `connectionClosed` completes, if not before.
@@ -40,23 +40,14 @@ final class StreamSlots: Sendable {
 
     /// A slot for one more stream of the caller, or `THROTTLED` when it holds ``cap`` already.
     func take(for caller: String) throws(ServerError) -> Slot {
-        let taken = open.withLock { counts in
-            let count = counts[caller] ?? 0
-            guard count < cap else { return false }
-            counts[caller] = count + 1
-            return true
-        }
-        guard taken else {
+        guard open.add(caller, upTo: cap, refusingPastLimit: true) else {
             throw ServerError(.throttled, "this caller holds \(cap) open event streams, the most it may; close one and retry", retryAfter: 1)
         }
         return Slot(slots: self, caller: caller)
     }
 
     fileprivate func release(_ caller: String) {
-        open.withLock { counts in
-            let count = (counts[caller] ?? 1) - 1
-            counts[caller] = count > 0 ? count : nil
-        }
+        open.remove(caller)
     }
 
     /// One open stream's place: released by ``release()`` (when its connection closes) or when
