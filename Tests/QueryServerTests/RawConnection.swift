@@ -19,7 +19,9 @@ final class RawConnection: @unchecked Sendable {
         var text: String { String(decoding: bytes, as: UTF8.self) }
         /// The status code of the HTTP response read, or nil.
         var status: Int? {
-            let parts = text.split(separator: " ", maxSplits: 2)
+            // The status line only: a large body is not decoded to find it.
+            let statusLine = bytes.prefix(64).split(separator: UInt8(ascii: "\r"), maxSplits: 1).first ?? []
+            let parts = String(decoding: statusLine, as: UTF8.self).split(separator: " ", maxSplits: 2)
             return parts.count >= 2 && parts[0].hasPrefix("HTTP/") ? Int(parts[1]) : nil
         }
         /// The body of the HTTP response read.
@@ -94,6 +96,13 @@ final class RawConnection: @unchecked Sendable {
     /// `untilResponse`), or `timeout` seconds pass.
     func read(timeout: Double, untilResponse: Bool = true) -> Reading {
         receive(timeout: timeout) { reading in untilResponse && Self.responseLength(reading.bytes).map { reading.bytes.count >= $0 } == true }
+    }
+
+    /// Reads until the head of an HTTP response has arrived (its status line and headers), the
+    /// server closes the connection, or `timeout` seconds pass: for responses that stream on, such
+    /// as event streams, whose body never ends.
+    func readHead(timeout: Double) -> Reading {
+        receive(timeout: timeout) { reading in reading.bytes.firstRange(of: Array("\r\n\r\n".utf8)) != nil }
     }
 
     /// Reads one whole HTTP response as ``read(timeout:untilResponse:)`` does, a large one
