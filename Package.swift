@@ -82,6 +82,8 @@ let package = Package(
                 "PredicateLanguage",
                 "CFoundationICU",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for what GRDB does not wrap (the progress handler of a deadline).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Sources/RecordStoreSQLite"
         ),

@@ -48,6 +48,10 @@ struct SQLiteConnection: SQLConnection {
         }
     }
 
+    func stoppingStatements<T>(at deadline: ContinuousClock.Instant, _ body: () async throws -> T) async throws -> T {
+        try await SQLiteStatementDeadline(db, deadline: deadline).running(body)
+    }
+
     /// SQLite refuses conditions nested too deeply ("parser stack overflow") or too large
     /// ("Expression tree is too large", "too many SQL variables").
     func canPrepare(_ statement: SQLStatement) throws -> Bool {

@@ -28,9 +28,26 @@ package protocol SQLConnection {
     /// Whether the database can prepare a statement (its parser may refuse very deep or
     /// very large expressions); such statements are replaced by a scan with a residual.
     func canPrepare(_ statement: SQLStatement) async throws -> Bool
+    /// Runs `body`, the database itself stopping a statement of it still running once
+    /// `deadline` passes: work inside SQL (a `MATCHES` the database calls back into Swift for,
+    /// a scan) that no evaluation budget sees. A stopped statement throws
+    /// `RecordStoreError.queryTooExpensive(.deadline)`. A connection that cannot stop its
+    /// statements runs `body` as it is (the default).
+    func stoppingStatements<T>(at deadline: ContinuousClock.Instant, _ body: () async throws -> T) async throws -> T
 }
 
 extension SQLConnection {
+    package func stoppingStatements<T>(at deadline: ContinuousClock.Instant, _ body: () async throws -> T) async throws -> T {
+        try await body()
+    }
+
+    /// Runs `body` under a query's deadline, when its cost limits set one (see
+    /// ``stoppingStatements(at:_:)``).
+    package func stoppingStatements<T>(of prepared: PreparedQuery, _ body: () async throws -> T) async throws -> T {
+        guard let deadline = prepared.specification.costLimits.deadline else { return try await body() }
+        return try await stoppingStatements(at: deadline, body)
+    }
+
     /// The first row of a query, read by `read`; nil when there is none.
     package func firstRow<T>(_ statement: SQLStatement, _ read: (Row) throws -> T) async throws -> T? {
         var result: T?

@@ -75,8 +75,10 @@ extension SQLExecutor {
     /// The records of a prepared query, in order.
     package func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)
-        while let statement = execution.nextStatement() {
-            try await connection.forEachRow(statement) { row in try execution.accept(row) }
+        try await connection.stoppingStatements(of: prepared) {
+            while let statement = execution.nextStatement() {
+                try await connection.forEachRow(statement) { row in try execution.accept(row) }
+            }
         }
         return execution.finish()
     }
@@ -90,7 +92,9 @@ extension SQLExecutor {
     /// How many records a prepared query selects.
     package func count<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
         var execution = try CountExecution(prepared, dialect: dialect)
-        try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
+        try await connection.stoppingStatements(of: prepared) {
+            try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
+        }
         return execution.count
     }
 
@@ -113,9 +117,11 @@ extension SQLExecutor {
     ) async throws -> [[String: Value]] {
         let aggregate = try AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)
         var rows: [[String: Value]] = []
-        try await connection.forEachRow(aggregate.statement) { row in
-            rows.append(aggregate.dictionary(from: row))
-            return true
+        try await connection.stoppingStatements(of: prepared) {
+            try await connection.forEachRow(aggregate.statement) { row in
+                rows.append(aggregate.dictionary(from: row))
+                return true
+            }
         }
         return rows
     }

@@ -135,4 +135,27 @@ struct QueryCostTests {
         }
         #expect(try store.firstBatch(matching: query, costLimits: QueryCostLimits(deadline: .now + .seconds(3_600))).records.isEmpty)
     }
+
+    /// A `MATCHES` the database runs itself (SQLite calls back into Swift for each row, with no
+    /// residual left to the evaluator) stops at the query's deadline all the same: the database
+    /// keeps the deadline over its whole statement.
+    @Test("A MATCHES inside SQL stops at the query's deadline", arguments: TestEngine.allCases)
+    func matchesInsideSQLStopsAtTheDeadline(engine: TestEngine) throws {
+        let store = try engine.makeStore()
+        try store.define(RecordTypeSchema(name: "Line", fields: [FieldSchema(name: "text", type: .string)]))
+        _ = try store.save((0..<2_000).map { index in
+            Record(recordType: "Line", recordID: RecordID(recordName: "line\(index)"), fields: ["text": .string(index % 500 == 0 ? "aab" : "aaaaaaaaaaaa!")])
+        })
+        let predicate = try FormatPredicate(format: "text MATCHES '(a+)+b'")
+        if engine == .sqlite {
+            #expect(try store.explain(ofType: "Line", matching: predicate).residual == nil)
+        }
+        let query = try RecordQuery(recordType: "Line", predicate: predicate, sorts: [Sort("recordName")])
+        #expect(throws: RecordStoreError.queryTooExpensive(.deadline), "\(engine)") {
+            try store.firstBatch(matching: query, costLimits: QueryCostLimits(deadline: .now))
+        }
+        let expected = ["line0", "line1000", "line1500", "line500"]
+        #expect(try store.firstBatch(matching: query).records.map(\.recordID.recordName) == expected)
+        #expect(try store.firstBatch(matching: query, costLimits: QueryCostLimits(deadline: .now + .seconds(3_600))).records.map(\.recordID.recordName) == expected)
+    }
 }
