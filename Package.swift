@@ -16,14 +16,19 @@ let package = Package(
         .executable(name: "query", targets: ["query"]),
         .executable(name: "query-bench", targets: ["query-bench"]),
     ],
-    // The heavy parts are optional: a package that depends on Query with `traits: []` resolves and
-    // builds none of PostgresNIO, Hummingbird, swift-syntax, swift-crypto and what they need. All
-    // three are on by default, so nothing changes for a package that names no traits.
+    // The heavy parts are optional: without the PostgreSQL and Server traits, Query resolves and
+    // builds none of PostgresNIO, Hummingbird, SwiftNIO, swift-crypto, swift-nio-ssl (two copies
+    // of BoringSSL) and what they need. Only Macros is on by default, and the `query` tool does
+    // not use it: a fresh clone's first command (`swift run query demo`) builds the predicate
+    // language, the store, GRDB and ArgumentParser, nothing else. The server and the PostgreSQL
+    // engine are one flag away: `swift run --enable-all-traits query serve`, and
+    // `swift test --enable-all-traits` tests everything. A package names the traits it wants:
+    // `.package(url: ..., from: ..., traits: ["PostgreSQL", "Server"])`.
     traits: [
         .trait(name: "PostgreSQL", description: "The PostgreSQL engine (RecordStorePostgres), through PostgresNIO."),
         .trait(name: "Server", description: "The CloudKit Web Services server and its console (QueryServer), on Hummingbird."),
         .trait(name: "Macros", description: "The @QueryModel macro (QueryModel), built with swift-syntax."),
-        .default(enabledTraits: ["PostgreSQL", "Server", "Macros"]),
+        .default(enabledTraits: ["Macros"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

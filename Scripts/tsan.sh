@@ -14,6 +14,6 @@ filter="${1:-ConcurrentEvaluationTests|EvaluationTests|ParserRobustnessTests}"
 export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1 second_deadlock_stack=1}"
 start=$(date +%s)
 status=0
-swift test --scratch-path .build/tsan --sanitize=thread --filter "$filter" || status=$?
+swift test --enable-all-traits --scratch-path .build/tsan --sanitize=thread --filter "$filter" || status=$?
 echo "tsan: filter '$filter', exit status $status, $(( $(date +%s) - start ))s"
 exit "$status"

@@ -18,18 +18,14 @@ struct QueryCommand: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    /// The commands, in the order `--help` lists them; `serve` and `console` are part of the
-    /// Server trait.
+    /// The commands, in the order `--help` lists them. `serve` and `console` are part of the
+    /// Server trait; a build without it says how to build them in (``TraitCommands``).
     private static var subcommands: [any ParsableCommand.Type] {
-        var commands: [any ParsableCommand.Type] = [
+        [
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
             ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
+            ServeCommand.self, ConsoleCommand.self, CheckCommand.self, EvalCommand.self,
         ]
-        #if Server
-        commands += [ServeCommand.self, ConsoleCommand.self]
-        #endif
-        commands += [CheckCommand.self, EvalCommand.self]
-        return commands
     }
 }
 

@@ -23,6 +23,7 @@ struct StoreOptions: ParsableArguments {
     /// The location in effect, parsed; a malformed one is a command failure.
     func location() throws -> StoreLocation {
         CommandEngines.register()
+        if let failure = TraitCommands.postgresFailure(location: resolvedPath) { throw failure }
         return try StoreOptions.failing { () throws(RecordStoreError) in try StoreLocation(resolvedPath) }
     }
 
@@ -32,6 +33,7 @@ struct StoreOptions: ParsableArguments {
     /// command failure.
     func openStore() async throws -> Store {
         CommandEngines.register()
+        if let failure = TraitCommands.postgresFailure(location: resolvedPath) { throw failure }
         let bar = ProgressBar(task: "Opening", unit: "rows")
         defer { bar.finish() }
         let progress: StoreOpeningProgressHandler? = CommandOutput.standardErrorIsTerminal ? bar.stepHandler : nil

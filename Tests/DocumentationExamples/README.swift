@@ -60,7 +60,7 @@ enum READMEExample {
         try program6()
     }
 
-    /// README.md, from line 101.
+    /// README.md, from line 112.
     static func program1() throws {
         let predicate = try FormatPredicate(format: "name BEGINSWITH[c] %@ AND population > %d", "sa", 100_000)
         print(predicate)
@@ -74,7 +74,7 @@ enum READMEExample {
         } catch {
             print(error)
         }
-        // README.md, line 444
+        // README.md, line 455
         let staff = Store.inMemory()
         _ = try staff.define([
             RecordTypeSchema(name: "Department", fields: [FieldSchema(name: "name", type: .string)],
@@ -93,7 +93,7 @@ enum READMEExample {
         print(rich.map(\.recordID.recordName))
         _ = try staff.delete([RecordID(recordName: "sales")])
         print(try staff.count(ofType: "Employee", matching: .truePredicate))
-        // README.md, line 473
+        // README.md, line 484
         let company = try Store.open(StoreLocation("memory:"))
         let contents = """
             <model>
@@ -121,7 +121,7 @@ enum READMEExample {
         _ = earners
     }
 
-    /// README.md, from line 1047.
+    /// README.md, from line 1058.
     static func program2() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let example1 = Task {
@@ -139,7 +139,7 @@ enum READMEExample {
         _ = store
     }
 
-    /// README.md, from line 1104.
+    /// README.md, from line 1115.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -156,7 +156,7 @@ enum READMEExample {
         _ = same
     }
 
-    /// README.md, from line 1195.
+    /// README.md, from line 1206.
     static func program4() async throws {
         let store = try ExampleCities.store(path: "cities.sqlite")
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
@@ -171,13 +171,13 @@ enum READMEExample {
         _ = batch
     }
 
-    /// README.md, from line 1231.
+    /// README.md, from line 1242.
     static func program5() throws {
         let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // README.md, line 1260
+        // README.md, line 1271
         let result = try Entity.query(in: context)
             .where("quantity == 1")
             .order(by: "date")
@@ -186,41 +186,41 @@ enum READMEExample {
             .where([.quantity: 1])
             .order(by: .date)
             .all()
-        // README.md, line 1276
+        // README.md, line 1287
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 1288
+        // README.md, line 1299
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 1302
+        // README.md, line 1313
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 1313
+        // README.md, line 1324
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
         print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1325
+        // README.md, line 1336
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
         _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1343
+        // README.md, line 1354
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // README.md, line 1361
+        // README.md, line 1372
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -233,7 +233,7 @@ enum READMEExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // README.md, line 1371
+        // README.md, line 1382
         let request = try Entity.query(in: context)
             .where("quantity == 1").or("name == %@", "Bob")
             .order(by: "name")
@@ -244,17 +244,17 @@ enum READMEExample {
         print(String(describing:
             try context.store.fetch(request).records.count
         ))
-        // README.md, line 1386
+        // README.md, line 1397
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // README.md, line 1395
+        // README.md, line 1406
         print(String(describing:
             try Entity.query(in: context).exists("1")
         ))
         let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1416
+        // README.md, line 1427
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
@@ -270,7 +270,7 @@ enum READMEExample {
         _ = bob
     }
 
-    /// README.md, from line 1436.
+    /// README.md, from line 1447.
     static func program6() throws {
         let shop = ModelContext(store: Store.inMemory())
         _ = try shop.defineRelationships(of: [Customer.self, Order.self])

@@ -10,7 +10,7 @@ enum ServingCloudKitWebServicesExample {
         try await program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/ServingCloudKitWebServices.md, from line 278.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/ServingCloudKitWebServices.md, from line 280.
     static func program1() async throws {
         let example1 = Task {
             let store = try Store.open(path: "cities.sqlite")
