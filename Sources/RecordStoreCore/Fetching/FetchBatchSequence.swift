@@ -16,6 +16,8 @@ public struct FetchBatchSequence: AsyncSequence, Sendable {
         package let request: FetchRequest
         package var remaining: Int
         package var after: KeysetPosition?
+        /// Records read so far: where the next batch starts when a sort walks a relationship.
+        package var read = 0
         package var finished = false
         package var checked = false
 
@@ -31,10 +33,13 @@ public struct FetchBatchSequence: AsyncSequence, Sendable {
             }
             let size = request.fetchBatchSize > 0 ? request.fetchBatchSize : QueryOperation.defaultResultsLimit
             let wanted = Swift.min(size, remaining)
-            let page = try await store.queryEngine.records(store.fetchPageSpecification(request, after: after, limit: wanted))
+            let page = try await store.queryEngine.records(store.fetchPageSpecification(request, after: after, skipping: read, limit: wanted))
             remaining -= page.count
+            read += page.count
             if page.count < wanted { finished = true }
-            if let last = page.last { after = KeysetPosition(of: last, sorts: request.sortDescriptors) }
+            if let last = page.last, KeysetPosition.marksPlaces(in: request.sortDescriptors) {
+                after = KeysetPosition(of: last, sorts: request.sortDescriptors)
+            }
             guard !page.isEmpty else { return nil }
             return page.map { Store.projected($0, fields: request.fieldNames) }
         }

@@ -74,6 +74,9 @@ package struct PagedFetch {
     private let fields: [String]?
     private var remaining: Int
     private var after: KeysetPosition?
+    /// Records read so far: where the next page starts when a sort walks a relationship and no
+    /// keyset position can mark it.
+    private var read = 0
     private var finished = false
     private var records: [Record] = []
     private var ids: [RecordID] = []
@@ -98,8 +101,8 @@ package struct PagedFetch {
             zone: request.zoneID, limit: min(pageSize, remaining), mode: mode)
         if let after {
             specification.after = after
-        } else if !distinct {
-            specification.offset = request.fetchOffset
+        } else {
+            specification.offset = (distinct ? 0 : request.fetchOffset) + read
         }
         return specification
     }
@@ -109,7 +112,10 @@ package struct PagedFetch {
         let wanted = min(pageSize, remaining)
         remaining -= page.count
         if page.count < wanted { finished = true }
-        if let last = page.last { after = KeysetPosition(of: last, sorts: request.sortDescriptors) }
+        read += page.count
+        if let last = page.last, KeysetPosition.marksPlaces(in: request.sortDescriptors) {
+            after = KeysetPosition(of: last, sorts: request.sortDescriptors)
+        }
         switch request.resultType {
         case .records, .count:
             records += page.map { Store.projected($0, fields: fields) }

@@ -25,13 +25,15 @@ extension Store {
     }
 
     /// The specification of one page of a request: the first page skips `fetchOffset`, later
-    /// ones continue after `after`.
-    package func fetchPageSpecification(_ request: FetchRequest, after: KeysetPosition?, limit: Int?) -> QuerySpecification {
+    /// ones continue after `after`, or, when the sorts walk a relationship and no keyset
+    /// position marks a place (``KeysetPosition/marksPlaces(in:)``), skip the `read` records
+    /// earlier pages read as well.
+    package func fetchPageSpecification(_ request: FetchRequest, after: KeysetPosition?, skipping read: Int = 0, limit: Int?) -> QuerySpecification {
         var specification = checkedSpecification(request.entityName, request.predicate ?? .truePredicate, request.sortDescriptors, request.zoneID, limit)
         if let after {
             specification.after = after
         } else {
-            specification.offset = request.fetchOffset
+            specification.offset = request.fetchOffset + read
         }
         return specification
     }

@@ -51,7 +51,8 @@ extension Store {
         var specification = checkedSpecification(query.recordType, query.predicate, query.sorts, zone, limit + 1)
         specification.costLimits = costLimits
         var offset = 0
-        var keysetMode = mode == .keyset
+        // A sort through a relationship pages by offset (``KeysetPosition/marksPlaces(in:)``).
+        var keysetMode = mode == .keyset && KeysetPosition.marksPlaces(in: query.sorts)
         switch resume {
         case .keyset(let position)?:
             specification.after = position

@@ -15,6 +15,18 @@ import PredicateLanguage
         recordName = record.recordID.recordName
     }
 
+    /// Whether a position can mark a place in the order of these sorts: not when a sort key
+    /// walks a relationship (`department.name`), whose value is on the related record, not on
+    /// the record a page ended with. Queries so sorted page by offset.
+    ///
+    /// ```swift
+    /// KeysetPosition.marksPlaces(in: [Sort("name")])              // true
+    /// KeysetPosition.marksPlaces(in: [Sort("department.name")])   // false
+    /// ```
+    @_spi(StorageEngine) public static func marksPlaces(in sorts: [Sort]) -> Bool {
+        !sorts.contains { $0.key.contains(".") }
+    }
+
     @_spi(StorageEngine) public init(sortValues: [Value], recordName: String) {
         self.sortValues = sortValues
         self.recordName = recordName
