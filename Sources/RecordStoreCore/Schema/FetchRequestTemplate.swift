@@ -49,35 +49,4 @@ public struct FetchRequestTemplate: Sendable, Hashable, Codable {
             throw .invalidFetchRequestTemplate(name, reason: "its predicate does not parse: \(error)")
         }
     }
-
-    /// A fetch request from the template with its variables bound to `variables`; every free
-    /// variable of the predicate must have a value (others are ignored, as in Core Data).
-    ///
-    /// ```swift
-    /// let request = try template.fetchRequest(substitutionVariables: ["MINIMUM": 100_000])
-    /// ```
-    public func fetchRequest(substitutionVariables variables: [String: Value]) throws(RecordStoreError) -> FetchRequest {
-        let predicate = try predicate()
-        let needed = predicate?.variableNames.sorted() ?? []
-        if let missing = needed.first(where: { variables[$0] == nil }) {
-            throw .missingSubstitutionVariable(missing, template: name, variables: needed)
-        }
-        var request = FetchRequest(entityName: recordType, predicate: predicate?.substituting(variables))
-        request.fetchLimit = fetchLimit
-        return request
-    }
-}
-
-extension FetchRequestTemplate {
-    /// The template of a Core Data model's `<fetchRequest>`: its name, entity, predicate and
-    /// fetch limit. Its batch size, result type and other settings belong to the caller's fetch.
-    ///
-    /// ```swift
-    /// let templates = model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:))
-    /// ```
-    public init(coreData template: CoreDataFetchRequestTemplate) {
-        self.init(
-            name: template.name, recordType: template.entity, predicateFormat: template.predicateString,
-            fetchLimit: template.fetchLimit ?? 0)
-    }
 }

@@ -9,18 +9,6 @@ package struct CursorSigner: Sendable {
         SHA256Digest.authenticationCode(for: payload, key: secret.key)
     }
 
-    /// The token of a payload.
-    package func sign(_ payload: CursorPayload) -> QueryCursor {
-        QueryCursor(token: seal(payload.encoded()))
-    }
-
-    /// The payload of a token this store signed, or the reason it is refused.
-    package func open(_ cursor: QueryCursor) throws(RecordStoreError) -> CursorPayload {
-        let payload = try unseal(cursor.stringValue, version: CursorPayload.version, refusal: RecordStoreError.invalidCursor)
-        guard let decoded = CursorPayload(decoding: payload) else { throw .invalidCursor(.malformed) }
-        return decoded
-    }
-
     /// The text of a signed payload: base64url of the payload and its signature. Every payload
     /// this store signs starts with its version byte and the store's 16-byte identifier.
     package func seal(_ payload: [UInt8]) -> String {
