@@ -21,6 +21,14 @@ extension SQLPlanner {
         let planner = destinationPlanner(destination, planning: planning, alias: memberAlias)
         guard case .expression(let sql, let arguments, let derived) = planner.orderExpression(
             Sort(walked.rest, ascending: sort.ascending, comparison: sort.comparison)) else { return .unsupported }
+        if derived == nil, let value = relationshipValue(sort.key), value.type == .string {
+            // A string without a derived sort column orders in a collation, which must apply to
+            // the subquery's result: SQLite gives a scalar subquery's value the binary collation
+            // whatever the column inside was collated with (a `localized` sort by
+            // `manager.name` came out in code-point order).
+            guard let collated = dialect.stringOrder(value.sql, comparison: sort.comparison) else { return .unsupported }
+            return .expression(collated, value.arguments)
+        }
         let lookup = referencedRow(walked.relationship, destination: destination, planning: planning)
         return .expression("(SELECT \(sql) \(lookup.from))", arguments + lookup.arguments, derived: derived)
     }

@@ -64,4 +64,35 @@ struct WalkedSortPagingTests {
             #expect(try await store.fetch(request).records.map(\.recordID.recordName) == Array(unpaged[1..<4]), "\(engine) \(sorts.map(\.key))")
         }
     }
+
+    /// Managers "ada", "Bob" and "Åsa": a sort by `manager.name` compares as it asks on every
+    /// engine (SQLite once ordered a walked string by code point whatever the comparison).
+    @Test("A sort through a to-one compares as it asks", arguments: TestEngine.allCases)
+    func walkedSortComparison(engine: TestEngine) throws {
+        let store = try engine.makeStore()
+        try store.define(RelationshipWalkTests.schema)
+        try store.save([
+            RelationshipWalkTests.record("Employee", "ada", ["name": "ada"]),
+            RelationshipWalkTests.record("Employee", "bob", ["name": "Bob"]),
+            RelationshipWalkTests.record("Employee", "asa", ["name": "Åsa"]),
+            RelationshipWalkTests.record("Employee", "e1", ["name": "e1", "manager": RelationshipWalkTests.reference("ada")]),
+            RelationshipWalkTests.record("Employee", "e2", ["name": "e2", "manager": RelationshipWalkTests.reference("bob")]),
+            RelationshipWalkTests.record("Employee", "e3", ["name": "e3", "manager": RelationshipWalkTests.reference("asa")]),
+        ])
+        let expected: [(SortComparison, [String])] = [
+            (.compare, ["e2", "e1", "e3"]),
+            (.caseInsensitive, ["e1", "e2", "e3"]),
+            (.localized, ["e1", "e3", "e2"]),
+            (.localizedCaseInsensitive, ["e1", "e3", "e2"]),
+            (.localizedStandard, ["e1", "e3", "e2"]),
+        ]
+        for (comparison, names) in expected {
+            let sorted = try store.records(
+                ofType: "Employee", matching: FormatPredicate(format: "manager != nil"), sorts: [Sort("manager.name", comparison: comparison)])
+            #expect(sorted.map(\.recordID.recordName) == names, "\(engine) \(comparison)")
+            let descending = try store.records(
+                ofType: "Employee", matching: FormatPredicate(format: "manager != nil"), sorts: [Sort("manager.name", ascending: false, comparison: comparison)])
+            #expect(descending.map(\.recordID.recordName) == names.reversed(), "\(engine) \(comparison) descending")
+        }
+    }
 }
