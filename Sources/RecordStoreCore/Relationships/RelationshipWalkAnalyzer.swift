@@ -146,6 +146,15 @@ import PredicateLanguage
         var level = start
         for (index, component) in components.enumerated() {
             let isLast = index == components.count - 1
+            if index > 0, !isLast, let operation = CollectionOperator(rawValue: component), Self.appliesRestToMembers(operation),
+               relationship(components[index + 1], at: level) != nil {
+                // `reports.@max.dept.budget`: key-value coding reads `dept.budget` of each member
+                // (the records of the relationship walked just before), so the walk goes on from
+                // the members' level. (A plain field after the operator is read as before: the
+                // members' values, nil where they lack it.)
+                rewritten.append(component)
+                continue
+            }
             if component.hasPrefix("@") || component == "SELF" || component == "self" || component.isEmpty {
                 rewritten += components[index...]
                 return (rewritten.joined(separator: "."), nil)
@@ -183,6 +192,16 @@ import PredicateLanguage
             return (rewritten.joined(separator: "."), nil)
         }
         return (rewritten.joined(separator: "."), nil)
+    }
+
+    /// Whether a collection operator reads the key path after it from each member (`@sum`,
+    /// `@avg`, `@min`, `@max` and the unions of objects), rather than counting them (`@count`)
+    /// or flattening member lists.
+    private static func appliesRestToMembers(_ operation: CollectionOperator) -> Bool {
+        switch operation {
+        case .sum, .average, .minimum, .maximum, .distinctUnionOfObjects, .unionOfObjects: true
+        case .count, .distinctUnionOfArrays, .unionOfArrays: false
+        }
     }
 
     /// The relationship a component names at a level: the type's own, or, at a level of
