@@ -45,10 +45,13 @@ import Testing
         // The writer: each save makes load-<n> and sets the counter to n, atomically.
         let (saves, announce) = AsyncStream.makeStream(of: CommittedSave.self)
         let savesMade = LockedState(0)
+        let stop = LockedState(false)
         let writer = Task {
+            // A writer that fails ends the stream too: the test then sees its error, never waits.
+            defer { announce.finish() }
             var number = 0
             var counter = Record(recordType: "Counter", recordID: RecordID(recordName: "counter"))
-            while !Task.isCancelled {
+            while !stop.withLock({ $0 }) {
                 number += 1
                 var load = Record(recordType: "Load", recordID: RecordID(recordName: "load-\(number)"))
                 load["number"] = .int(Int64(number))
@@ -58,7 +61,6 @@ import Testing
                 savesMade.withLock { $0 = number }
                 announce.yield(CommittedSave(number: number, records: saved))
             }
-            announce.finish()
         }
         var committed: [Int: CommittedSave] = [:]
         var iterator = saves.makeAsyncIterator()
@@ -69,7 +71,7 @@ import Testing
         // Five saves certainly after the backup (begun after it returned).
         let madeByTheBackupsEnd = savesMade.withLock { $0 }
         while (committed.keys.max() ?? 0) < madeByTheBackupsEnd + 5, let save = await iterator.next() { committed[save.number] = save }
-        writer.cancel()
+        stop.withLock { $0 = true }
         while let save = await iterator.next() { committed[save.number] = save }
         _ = try await writer.value
         #expect(manifest.engine == engine.engineName)
