@@ -24,6 +24,7 @@ struct QueryCommand: AsyncParsableCommand {
         [
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
             ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
+            BackupCommand.self, RestoreCommand.self,
             ServeCommand.self, ConsoleCommand.self, CheckCommand.self, EvalCommand.self,
         ]
     }

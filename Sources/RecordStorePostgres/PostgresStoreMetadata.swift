@@ -47,7 +47,9 @@ struct PostgresStoreMetadata {
               identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }
-        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
+        let ancestors = try await value(named: StoreAncestor.metadataName).map { StoreAncestor.decoded(Array($0)) } ?? []
+        guard let ancestors else { throw RecordStoreError.storage("the store's $metadata table holds a malformed list of ancestors") }
+        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key), ancestors: ancestors)
     }
 
     /// Computes the sort-key columns again when they were made by another version of ICU's

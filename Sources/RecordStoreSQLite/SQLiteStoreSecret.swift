@@ -22,6 +22,8 @@ enum SQLiteStoreSecret {
         guard identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }
-        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key))
+        let ancestors = try metadata.value(named: StoreAncestor.metadataName, as: Data.self).map { StoreAncestor.decoded(Array($0)) } ?? []
+        guard let ancestors else { throw RecordStoreError.storage("the store's $metadata table holds a malformed list of ancestors") }
+        return StoreSecret(storeIdentifier: Array(identifier), key: Array(key), ancestors: ancestors)
     }
 }

@@ -119,6 +119,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// caller set (``QueryCostLimits``): the steps of all the records' evaluations together, or
     /// the deadline.
     case queryTooExpensive(EvaluationLimit)
+    /// A backup or a restore was refused (``Store/backup(to:)``, `Store.restore(from:to:replacing:)`):
+    /// the refusal says why and where.
+    case backupRefused(StoreBackupRefusal)
 
     public var description: String {
         switch self {
@@ -233,6 +236,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .queryTooExpensive(.deadline):
             return "The query is too expensive: its predicate was still being tested on the records at the deadline its caller set "
                 + "(QueryCostLimits.deadline)"
+        case .backupRefused(let refusal):
+            return "Backup refused: \(refusal)"
         }
     }
 }

@@ -27,9 +27,9 @@ package struct CursorSigner: Sendable {
         guard payload[0] == version else { throw refusal(.malformed) }
         let storeIdentifier = Array(payload[1..<17])
         guard Self.constantTimeEqual(self.signature(payload), signature) else {
-            throw refusal(storeIdentifier == secret.storeIdentifier ? .tampered : .foreignStore)
+            throw refusal(signs(forStore: storeIdentifier) ? .tampered : .foreignStore)
         }
-        guard storeIdentifier == secret.storeIdentifier else { throw refusal(.foreignStore) }
+        guard signs(forStore: storeIdentifier) else { throw refusal(.foreignStore) }
         return payload
     }
 

@@ -11,11 +11,14 @@
     @_spi(StorageEngine) public var storeIdentifier: [UInt8]
     /// The HMAC-SHA256 key of cursor signatures.
     @_spi(StorageEngine) public var key: [UInt8]
+    /// The stores this one was restored from (``StoreAncestor``); empty for a store never restored.
+    @_spi(StorageEngine) public var ancestors: [StoreAncestor]
 
     /// A secret with the given bytes (16 for the identifier, 32 for the key).
-    @_spi(StorageEngine) public init(storeIdentifier: [UInt8], key: [UInt8]) {
+    @_spi(StorageEngine) public init(storeIdentifier: [UInt8], key: [UInt8], ancestors: [StoreAncestor] = []) {
         self.storeIdentifier = storeIdentifier
         self.key = key
+        self.ancestors = ancestors
     }
 
     /// A fresh random secret.

@@ -161,6 +161,11 @@ extension Store {
         guard payload.scope == scope else {
             throw .invalidChangeToken(.zoneMismatch(cursor: Self.scopeName(payload.scope), given: Self.scopeName(scope)))
         }
+        // A token of the store this one was restored from, made after the backup: changes this store never had.
+        guard cursorSigner.continues(payload) else {
+            if case .zone(let zone) = scope { throw .changeTokenExpired(zone: zone) }
+            throw .changeTokenExpired(zone: nil)
+        }
         return payload.after
     }
 
