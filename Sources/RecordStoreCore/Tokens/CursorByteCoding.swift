@@ -21,7 +21,9 @@ package struct CursorByteWriter {
         output.append(contentsOf: value.utf8)
     }
 
-    /// A sort value: null, boolean, integer, double, string or date (the kinds that sort).
+    /// A value: null, boolean, integer, double, string, date (the kinds that sort), bytes, a
+    /// location, a reference or a list of these, each exactly (see ``canWrite(_:)``). An object
+    /// writes as null.
     package mutating func value(_ value: Value) {
         switch value {
         case .bool(let flag): byte(1); byte(flag ? 1 : 0)
@@ -29,7 +31,28 @@ package struct CursorByteWriter {
         case .double(let double): byte(3); self.double(double)
         case .string(let text): byte(4); string(text)
         case .date(let date): byte(5); double(date.timeIntervalSinceReferenceDate)
-        default: byte(0)
+        case .bytes(let data): byte(6); integer(Int64(data.count)); bytes(Array(data))
+        case .location(let location):
+            byte(7)
+            double(location.latitude)
+            double(location.longitude)
+            byte(location.altitude == nil ? 0 : 1)
+            if let altitude = location.altitude { double(altitude) }
+        case .reference(let reference): byte(8); string(reference.recordName); string(reference.zoneName)
+        case .list(let members):
+            byte(9)
+            integer(Int64(members.count))
+            for member in members { self.value(member) }
+        case .null, .object: byte(0)
+        }
+    }
+
+    /// Whether ``value(_:)`` writes a value exactly: every kind but objects (and lists holding one).
+    package static func canWrite(_ value: Value) -> Bool {
+        switch value {
+        case .object: false
+        case .list(let members): members.allSatisfy(canWrite)
+        default: true
         }
     }
 }
@@ -78,6 +101,25 @@ package struct CursorByteReader {
         case 3: return double().map(Value.double)
         case 4: return string().map(Value.string)
         case 5: return double().map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case 6:
+            guard let count = integer(), count >= 0, count <= Int64(input.count - position), let raw = bytes(Int(count)) else { return nil }
+            return .bytes(Data(raw))
+        case 7:
+            guard let latitude = double(), let longitude = double(), let hasAltitude = byte() else { return nil }
+            guard hasAltitude == 1 else { return hasAltitude == 0 ? .location(Location(latitude: latitude, longitude: longitude)) : nil }
+            return double().map { .location(Location(latitude: latitude, longitude: longitude, altitude: $0)) }
+        case 8:
+            guard let recordName = string(), let zoneName = string() else { return nil }
+            return .reference(Reference(recordName: recordName, zoneName: zoneName))
+        case 9:
+            // Each member takes at least one byte: a count beyond what is left is malformed.
+            guard let count = integer(), count >= 0, count <= Int64(input.count - position) else { return nil }
+            var members: [Value] = []
+            for _ in 0..<count {
+                guard let member = value() else { return nil }
+                members.append(member)
+            }
+            return .list(members)
         default: return nil
         }
     }

@@ -2,10 +2,14 @@ import Foundation
 import PredicateLanguage
 
 /// The signed content of a cursor, and its compact binary form: a version byte, the
-/// store's identifier, the zone, the query's fingerprint, the query itself (type,
-/// canonical predicate, sorts) and the resume point (a keyset position or an offset).
+/// store's identifier, the zone, the query's fingerprint, the query itself (type, predicate
+/// with its constants apart, see ``PredicateConstants``, sorts) and the resume point (a keyset
+/// position or an offset).
+///
+/// Version 2 carries the constants apart; a version 1 cursor (the predicate's print form
+/// alone, which an integral double did not survive) is refused as malformed.
 package struct CursorPayload: Sendable, Hashable {
-    package static let version: UInt8 = 1
+    package static let version: UInt8 = 2
 
     package var storeIdentifier: [UInt8]
     package var zone: ZoneID
@@ -35,7 +39,10 @@ package struct CursorPayload: Sendable, Hashable {
         writer.string(zone.zoneName)
         writer.bytes(query.fingerprint)
         writer.string(query.recordType)
-        writer.string(query.predicate.predicateFormat)
+        let (template, constants) = PredicateConstants.extract(from: query.predicate)
+        writer.string(template.predicateFormat)
+        writer.integer(Int64(constants.count))
+        for constant in constants { writer.value(constant) }
         writer.integer(Int64(query.sorts.count))
         for sort in query.sorts {
             writer.string(sort.key)
@@ -72,7 +79,13 @@ package struct CursorPayload: Sendable, Hashable {
               let fingerprint = reader.bytes(16),
               let recordType = reader.string(),
               let predicateText = reader.string(),
-              let sortCount = reader.integer(), sortCount >= 0, sortCount < 1000 else { return nil }
+              let constantCount = reader.integer(), constantCount >= 0, constantCount <= Int64(bytes.count) else { return nil }
+        var constants: [Value] = []
+        for _ in 0..<constantCount {
+            guard let constant = reader.value() else { return nil }
+            constants.append(constant)
+        }
+        guard let sortCount = reader.integer(), sortCount >= 0, sortCount < 1000 else { return nil }
         var sorts: [Sort] = []
         for _ in 0..<sortCount {
             guard let key = reader.string(), let ascending = reader.byte(),
@@ -109,7 +122,8 @@ package struct CursorPayload: Sendable, Hashable {
             return nil
         }
         guard reader.isAtEnd, Identifier.isValid(recordType),
-              let predicate = try? FormatPredicate(format: predicateText, argumentArray: []) else { return nil }
+              let template = try? FormatPredicate(format: predicateText, argumentArray: []) else { return nil }
+        let predicate = PredicateConstants.restore(template, values: constants)
         let query = RecordQuery(checkedRecordType: recordType, predicate: predicate, sorts: sorts)
         guard query.fingerprint == fingerprint else { return nil }
         self.storeIdentifier = storeIdentifier
