@@ -37,10 +37,18 @@ struct PredicateArguments: ParsableArguments {
     }
 
     /// Reads each JSON text into a value; an error names the flag and its position.
+    ///
+    /// A number written with a fraction or an exponent is a double even when integral
+    /// (`--arg 3.0` is the double 3, as `3.0` in a format string is), though JSON records read
+    /// it as an integer: `j / %@` must divide as the user wrote it.
     static func values(fromJSON texts: [String], flag: String) throws -> [Value] {
         try texts.enumerated().map { index, text in
             do {
-                return try Value(jsonText: text)
+                let value = try Value(jsonText: text)
+                if case .int(let integer) = value, text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                    return .double(Double(integer))
+                }
+                return value
             } catch let error as JSONParsingError {
                 throw CommandFailure("\(flag) number \(index + 1) is not valid JSON: \(error.description)")
             }

@@ -51,6 +51,11 @@ struct PredicateCommandTests {
         #expect(no.standardOutput == "false\n")
         let bound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"beer\"", "--object", object])
         #expect(bound.standardOutput == "true\n")
+        // `--arg 3.0` is a double, as `3.0` in the format string is: 4 / 3.0 > 1, where 4 / 3 is 1.
+        let division = try CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3.0", "--object", object])
+        #expect(division.standardOutput == "true\n")
+        let integerDivision = try CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3", "--object", object])
+        #expect(integerDivision.standardOutput == "false\n")
         let unbound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--object", object])
         #expect(unbound.status == 1)
         #expect(unbound.standardError.contains("$TAG"))
