@@ -98,12 +98,14 @@ enum ExpressionCompiler {
             for argument in arguments { compiledArguments.append(CompiledExpressionOperand(compute: try compile(argument, options: options, layout: layout))) }
             let compiled = compiledArguments
             return { context throws(FormatPredicateError) in
+                var values: [Value] = [try compiledTarget(context)]
+                for argument in compiled { values.append(try argument.compute(context)) }
                 guard let function = options.functions[name] else {
+                    // No function of that name: the message is sent to the receiver, as Apple does.
+                    if let answer = try MessageSend.send(name, to: values[0], arguments: Array(values.dropFirst())) { return answer }
                     throw FormatPredicateError.evaluation(
                         "no function named \"\(name)\" is registered; add it to EvaluationOptions.functions")
                 }
-                var values: [Value] = [try compiledTarget(context)]
-                for argument in compiled { values.append(try argument.compute(context)) }
                 do {
                     return try function(values)
                 } catch let error as FormatPredicateError {

@@ -95,6 +95,16 @@ public enum KeyValueCoding {
         }
     }
 
+    /// An integer, or a double or boolean that is one exactly (an index, a count); nil otherwise.
+    static func exactInteger(_ value: Value) -> Int64? {
+        switch value {
+        case .int(let number): return number
+        case .bool(let flag): return flag ? 1 : 0
+        case .double(let number): return Int64(exactly: number)
+        default: return nil
+        }
+    }
+
     /// `stringValue` of a number: integers and booleans in decimal (`1` for true), doubles
     /// without a fraction when integral (`3`), otherwise in the shortest form that reads back exactly.
     static func numberText(of value: Value) -> String {
