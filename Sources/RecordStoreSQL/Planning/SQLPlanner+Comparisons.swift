@@ -32,6 +32,20 @@ extension SQLPlanner {
             default: return nil
             }
         }
+        if type == .int64, case .double(let double) = operand, double.isFinite, double.rounded(.down) != double,
+           let floor = Int64(exactly: double.rounded(.down)) {
+            // An integer never equals a fraction, and orders against it as against its floor:
+            // `j <= 5.5` is `j <= 5`, `j > 5.5` is `j > 5`, exactly, with the index.
+            switch operation {
+            case .equalTo: return constant(false)
+            case .notEqualTo: return constant(true)
+            case .lessThan, .lessThanOrEqualTo: return nativeCondition(
+                ComparisonPredicate(.keyPath(key), .lessThanOrEqualTo, .constant(.int(floor))), key: key, column: column, type: type)
+            case .greaterThan, .greaterThanOrEqualTo: return nativeCondition(
+                ComparisonPredicate(.keyPath(key), .greaterThan, .constant(.int(floor))), key: key, column: column, type: type)
+            default: break
+            }
+        }
         // Strings order by code points, whatever the database's default collation; booleans
         // compare as the numbers 0 and 1.
         let column = type == .bool ? dialect.booleanAsNumber(column) : column

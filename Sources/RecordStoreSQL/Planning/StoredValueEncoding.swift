@@ -107,11 +107,26 @@ package enum StoredValueEncoding {
 
     /// The stored form of a constant for a comparison with a field of the type, when
     /// SQL compares the two exactly as the evaluator does; nil otherwise.
+    ///
+    /// Integers and doubles compare exactly, as `NSNumber` compares them, on every database: an
+    /// integer field meets a double only when the double is an integer (bound as one), and a
+    /// double field an integer only when the double type holds it exactly. PostgreSQL would
+    /// otherwise compare a `bigint` with a `double precision` in double precision, so that
+    /// 9007199254740993 equalled 9007199254740992.0. Other pairs are left to the evaluator.
+    ///
+    /// ```swift
+    /// StoredValueEncoding.nativeArgument(.double(3), fieldType: .int64)     // .integer(3)
+    /// StoredValueEncoding.nativeArgument(.double(2.5), fieldType: .int64)   // nil
+    /// ```
     package static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
         switch (fieldType, constant) {
-        case (.int64, .int), (.int64, .bool), (.double, .int), (.double, .bool), (.bool, .int), (.bool, .bool):
+        case (.int64, .int), (.int64, .bool), (.double, .bool), (.bool, .int), (.bool, .bool):
             return encode(constant)
-        case (.int64, .double(let double)), (.double, .double(let double)), (.bool, .double(let double)):
+        case (.double, .int(let integer)):
+            return Double(exactly: integer) == nil ? nil : encode(constant)
+        case (.int64, .double(let double)), (.bool, .double(let double)):
+            return Int64(exactly: double).map(SQLValue.integer)
+        case (.double, .double(let double)):
             return double.isNaN ? nil : .real(double)
         case (.string, .string):
             return encode(constant)

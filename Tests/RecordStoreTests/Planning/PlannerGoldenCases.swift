@@ -28,7 +28,7 @@ let plannerGoldenCases: [PlannerGoldenCase] = [
         """#),
     .init(format: "population <= 5.5", expected: #"""
         WHERE t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" <= ?)
-          ARGUMENTS "", 5.5
+          ARGUMENTS "", 5
         ORDER BY t."$recordName" ASC
         """#),
     .init(format: "elevation >= 10", expected: #"""
