@@ -109,6 +109,10 @@ import Testing
         let asset = Asset(bytes: bytes)
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.assets.maximumSize = size
+        // The 64 MiB upload that sets the test up can take longer than the default 30 s body
+        // timeout on a loaded machine (the server then closed it, and the client's retry found its
+        // single-use URL spent: 401).
+        configuration.bodyTimeout = 600
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let port = server.port
             let receipt = try await AssetBindingTests.upload(bytes, server)
