@@ -22,18 +22,18 @@ import Testing
                 var closed = 0
                 for connection in flood {
                     connection.send(Self.health)
-                    let reading = connection.read(timeout: 5)
+                    let reading = connection.read(timeout: 60)
                     if reading.status == nil, reading.closed { closed += 1 }
                 }
                 // While it holds more than its cap, that address gets /health only.
                 flood[0].send("GET \(ServerHarness.path("zones/list")) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                let query = flood[0].read(timeout: 5).text
+                let query = flood[0].read(timeout: 60).text
                 flood[1].send(Self.health)
-                let healthOverCap = flood[1].read(timeout: 5).status
+                let healthOverCap = flood[1].read(timeout: 60).status
                 // Another client is served as if nothing happened.
                 let other = try RawConnection(port: server.port, from: "127.0.0.3")
                 other.send("GET \(ServerHarness.path("zones/list")) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                let otherStatus = other.read(timeout: 5).status
+                let otherStatus = other.read(timeout: 60).status
                 withExtendedLifetime(flood) {}
                 return (closed, healthOverCap, query, otherStatus)
             }
@@ -51,7 +51,7 @@ import Testing
             let (first, closed) = try await RawConnection.onThread { () throws -> (Int?, Bool) in
                 let connection = try RawConnection(port: server.port)
                 connection.send(Self.health)
-                let first = connection.read(timeout: 5).status
+                let first = connection.read(timeout: 60).status
                 // The next request's head, a byte every 0.3 s: each byte restarts an idle timer,
                 // but not the deadline of the next head.
                 let started = Date()
@@ -83,7 +83,7 @@ import Testing
                 }
                 let third = try RawConnection(port: server.port)
                 third.send(events)
-                let refused = third.read(timeout: 5).text
+                let refused = third.read(timeout: 60).text
                 let other = try RawConnection(port: server.port, from: "127.0.0.2")
                 other.send(events)
                 let otherStatus = other.readHead(timeout: 30).status

@@ -34,7 +34,7 @@ import Testing
             let rebound = try await RawConnection.onThread { () throws -> RawConnection.Reading in
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET / HTTP/1.1\r\nHost: evil.example:\(server.port)\r\n\r\n")
-                return connection.read(timeout: 5)
+                return connection.read(timeout: 60)
             }
             #expect(rebound.status == 403)
             #expect(rebound.body.contains("ACCESS_DENIED"))
@@ -42,7 +42,7 @@ import Testing
             let local = try await RawConnection.onThread { () throws -> RawConnection.Reading in
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET /health HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
-                return connection.read(timeout: 5)
+                return connection.read(timeout: 60)
             }
             #expect(local.status == 200)
         }
@@ -57,7 +57,7 @@ import Testing
             let answer = try await RawConnection.onThread { () throws -> RawConnection.Reading in
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET /health HTTP/1.1\r\nHost: devbox.lan:\(server.port)\r\nOrigin: https://app.example\r\n\r\n")
-                return connection.read(timeout: 5)
+                return connection.read(timeout: 60)
             }
             #expect(answer.status == 200)
         }

@@ -13,22 +13,23 @@ import Testing
 
     @Test func anUnauthenticatedRequestIsAnsweredWithoutWaitingForItsBody() async throws {
         let store = try await RecordsQueryTests.servedStore()
-        try await ServerHarness.withServer(store: store, configuration: try AuthenticationTests.configuration(TestKey())) { server in
+        var configuration = try AuthenticationTests.configuration(TestKey())
+        // A server that waited for the body would still be waiting when the reading below gives up.
+        configuration.bodyTimeout = 600
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let path = ServerHarness.path("records/query")
-            let (unsigned, seconds) = try await RawConnection.onThread { () throws -> (RawConnection.Reading, Double) in
+            let unsigned = try await RawConnection.onThread { () throws -> RawConnection.Reading in
                 let connection = try RawConnection(port: server.port)
-                let started = Date()
                 connection.send(Self.head(path, contentLength: 3_000_000))
                 // The body never comes: the answer must not wait for it.
-                return (connection.read(timeout: 5), Date().timeIntervalSince(started))
+                return connection.read(timeout: 60)
             }
             #expect(unsigned.status == 421)
             #expect(unsigned.body.contains("AUTHENTICATION_REQUIRED"))
-            #expect(seconds < 4)
             let tooLarge = try await RawConnection.onThread { () throws -> RawConnection.Reading in
                 let connection = try RawConnection(port: server.port)
                 connection.send(Self.head(path, contentLength: 5 << 20, extra: "X-Apple-CloudKit-Request-KeyID: \(AuthenticationTests.keyID)\r\n"))
-                return connection.read(timeout: 5)
+                return connection.read(timeout: 60)
             }
             #expect(tooLarge.status == 413)
             #expect(tooLarge.body.contains("QUOTA_EXCEEDED"))
