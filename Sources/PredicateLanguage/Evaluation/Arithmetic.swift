@@ -5,15 +5,16 @@ import Foundation
 /// As Apple's `NSExpression`, `+ - * /` on two integers (booleans count as 0 and 1) compute
 /// in integers: `1 / 2` is 0 (the quotient truncated toward zero, as C's). An overflow gives a
 /// double; a floating-point operand gives a double (`1.0 / 2` is 0.5); `**` always gives a double.
-/// An integer division by zero is an evaluation error naming the expression. `nil` in arithmetic
-/// gives `nil`; a date plus seconds is a date, a date minus a date is seconds. Anything else is
-/// `FormatPredicateError.evaluation`.
+/// An integer division by zero is an evaluation error naming the expression. A missing value
+/// (`nil`) in arithmetic is an evaluation error too, as Apple's `NSExpression` raises on it
+/// (`12.845 * x + y == 14.845` with `x` missing raises; it is not false). A date plus seconds is
+/// a date, a date minus a date is seconds. Anything else is `FormatPredicateError.evaluation`.
 ///
 /// ```swift
 /// try Arithmetic.apply(.add, .int(2), .int(3))          // .int(5)
 /// try Arithmetic.apply(.divide, .int(3), .int(2))       // .int(1)
 /// try Arithmetic.apply(.divide, .double(3), .int(2))    // .double(1.5)
-/// try Arithmetic.apply(.add, .int(1), .null)            // .null
+/// try Arithmetic.apply(.add, .int(1), .null)            // throws: arithmetic on a missing value
 /// ```
 public enum Arithmetic {
     /// `left op right`.
@@ -29,7 +30,9 @@ public enum Arithmetic {
     static func apply(
         _ operator: ArithmeticOperator, _ left: Value, _ right: Value, describing expression: () -> String
     ) throws(FormatPredicateError) -> Value {
-        if left.isNull || right.isNull { return .null }
+        if left.isNull || right.isNull {
+            throw missingValue(in: expression())
+        }
         switch (left, right) {
         case (.date(let date), _) where right.isNumeric:
             guard let seconds = right.numericValue else { break }
@@ -85,8 +88,13 @@ public enum Arithmetic {
     /// try Arithmetic.negate(.int(5))   // .int(-5)
     /// ```
     public static func negate(_ value: Value) throws(FormatPredicateError) -> Value {
+        try negate(value, describing: { "-nil" })
+    }
+
+    /// `-value`, where `expression` prints the expression being computed for an error.
+    static func negate(_ value: Value, describing expression: () -> String) throws(FormatPredicateError) -> Value {
         switch value {
-        case .null: return .null
+        case .null: throw missingValue(in: expression())
         case .int(let x):
             return x == .min ? .double(-Double(x)) : .int(-x)
         case .bool(let flag): return .int(flag ? -1 : 0)
@@ -94,6 +102,11 @@ public enum Arithmetic {
         default:
             throw FormatPredicateError.evaluation("cannot negate a \(value.typeName) (\(value))")
         }
+    }
+
+    /// The error of arithmetic that meets a missing value: Apple's `NSExpression` raises there.
+    static func missingValue(in expression: String) -> FormatPredicateError {
+        FormatPredicateError.evaluation("arithmetic on a missing value (nil) in \(expression)")
     }
 
     /// The integer of an `.int` or `.bool`.

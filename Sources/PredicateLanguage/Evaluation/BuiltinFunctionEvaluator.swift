@@ -3,7 +3,8 @@ import Foundation
 /// The implementations of the functions in ``BuiltinFunction``.
 ///
 /// Statistics take a list (a `nil` counts as empty, another value as a one-member
-/// list) and skip null members; arithmetic follows ``Arithmetic``; bitwise
+/// list) and skip null members; arithmetic follows ``Arithmetic`` (a missing value raises, in
+/// `modulus:by:` too); bitwise
 /// functions need integers; string functions give `nil` for `nil`.
 ///
 /// ```swift
@@ -116,7 +117,9 @@ public enum BuiltinFunctionEvaluator {
     }
 
     static func modulus(_ left: Value, _ right: Value) throws(FormatPredicateError) -> Value {
-        if left.isNull || right.isNull { return .null }
+        if left.isNull || right.isNull {
+            throw Arithmetic.missingValue(in: "modulus:by:(\(left.formatLiteral), \(right.formatLiteral))")
+        }
         if let a = Arithmetic.integer(left), let b = Arithmetic.integer(right) {
             guard b != 0 else { throw FormatPredicateError.evaluation("modulus:by: cannot divide \(a) by zero") }
             if b == -1 { return .int(0) }

@@ -31,6 +31,28 @@ public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
     /// Whether the operator counts members and so ignores the key path after it.
     var ignoresRest: Bool { self == .count }
 
+    /// The members of the left side of `ANY`, `SOME`, `ALL` or `NONE`, which must be a
+    /// collection, as Apple's `NSComparisonPredicate` requires: another value raises "The left
+    /// hand side for an ALL or ANY operator must be either an NSArray or an NSSet." (a string, a
+    /// number, a to-one reference, an object). A missing value (nil) is an empty collection: a
+    /// record store cannot tell an absent list field from an empty one (CloudKit keeps no empty
+    /// lists), and a to-many relationship is never nil in Core Data.
+    ///
+    /// ```swift
+    /// try CollectionOperator.quantifiedMembers(of: .list([1, 2]))   // [1, 2]
+    /// try CollectionOperator.quantifiedMembers(of: .null)           // []
+    /// try CollectionOperator.quantifiedMembers(of: "a")             // throws
+    /// ```
+    static func quantifiedMembers(of value: Value) throws(FormatPredicateError) -> [Value] {
+        switch value {
+        case .list(let members): return members
+        case .null: return []
+        default:
+            throw FormatPredicateError.evaluation(
+                "the left hand side for an ALL or ANY operator must be either an NSArray or an NSSet, but it is a \(value.typeName) (\(value))")
+        }
+    }
+
     /// The members of a value seen as a collection.
     static func members(of value: Value) -> [Value] {
         switch value {

@@ -68,7 +68,7 @@ enum ComparisonCompiler {
                 return { context throws(FormatPredicateError) in try test(left(context)) }
             case .any:
                 return { context throws(FormatPredicateError) in
-                    let members = CollectionOperator.members(of: try left(context))
+                    let members = try CollectionOperator.quantifiedMembers(of: left(context))
                     try context.steps.spend(members.count)
                     for member in members {
                         if try test(member) { return true }
@@ -77,7 +77,7 @@ enum ComparisonCompiler {
                 }
             case .all:
                 return { context throws(FormatPredicateError) in
-                    let members = CollectionOperator.members(of: try left(context))
+                    let members = try CollectionOperator.quantifiedMembers(of: left(context))
                     try context.steps.spend(members.count)
                     for member in members {
                         if try !test(member) { return false }
@@ -94,7 +94,7 @@ enum ComparisonCompiler {
         case .any:
             return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
-                let members = CollectionOperator.members(of: try left(context))
+                let members = try CollectionOperator.quantifiedMembers(of: left(context))
                 try context.steps.spend(members.count)
                 for member in members {
                     if try test(member, rightValue) { return true }
@@ -104,7 +104,7 @@ enum ComparisonCompiler {
         case .all:
             return { context throws(FormatPredicateError) in
                 let rightValue = try right(context)
-                let members = CollectionOperator.members(of: try left(context))
+                let members = try CollectionOperator.quantifiedMembers(of: left(context))
                 try context.steps.spend(members.count)
                 for member in members {
                     if try !test(member, rightValue) { return false }

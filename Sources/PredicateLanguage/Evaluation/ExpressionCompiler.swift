@@ -124,7 +124,7 @@ enum ExpressionCompiler {
 
         case .negation(let operand):
             let compiled = try compile(operand, options: options, layout: layout)
-            return { context throws(FormatPredicateError) in try Arithmetic.negate(compiled(context)) }
+            return { context throws(FormatPredicateError) in try Arithmetic.negate(compiled(context), describing: { expression.expressionFormat }) }
 
         case .subquery(let collection, let variable, let predicate):
             let compiledCollection = try compile(collection, options: options, layout: layout)

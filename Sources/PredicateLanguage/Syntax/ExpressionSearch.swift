@@ -70,3 +70,42 @@ extension FormatExpression {
         }
     }
 }
+
+extension FormatExpression {
+    /// The built-in functions that compute arithmetic, and so raise on a missing value as the
+    /// operators do: `add:to:`, `modulus:by:`, the bitwise functions, ...
+    static let arithmeticFunctionNames: Set<String> = [
+        "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "raise:toPower:", "modulus:by:",
+        "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:", "onesComplement:",
+    ]
+
+    /// Whether the expression, at any depth, computes arithmetic (`+ - * / **`, unary minus, or a
+    /// function such as `multiply:by:` and the bitwise ones) on a value it reads from the object
+    /// (a key path, `SELF`, a variable): evaluating it raises when that value is missing, as
+    /// Apple's `NSExpression` raises. Arithmetic on constants alone never reads a missing value.
+    ///
+    /// ```swift
+    /// try FormatExpression(format: "12.845 * x + y").computesArithmeticOnValues   // true
+    /// try FormatExpression(format: "x").computesArithmeticOnValues                // false
+    /// try FormatExpression(format: "2 * 3").computesArithmeticOnValues            // false
+    /// ```
+    public var computesArithmeticOnValues: Bool {
+        containsExpression { expression in
+            switch expression {
+            case .arithmetic, .negation: expression.readsValues
+            case .function(let name, _): Self.arithmeticFunctionNames.contains(name) && expression.readsValues
+            default: false
+            }
+        }
+    }
+
+    /// Whether the expression reads anything of the object it is evaluated on.
+    var readsValues: Bool {
+        containsExpression { expression in
+            switch expression {
+            case .keyPath, .evaluatedObject, .variable: true
+            default: false
+            }
+        }
+    }
+}

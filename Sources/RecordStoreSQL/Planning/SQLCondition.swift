@@ -9,12 +9,19 @@ package struct SQLCondition: Sendable {
     package var sql: String?
     package var arguments: [SQLValue]
     package var isExact: Bool
+    /// Whether evaluating the part may raise an evaluation error on a record's values, as Apple's
+    /// evaluation raises (arithmetic on a missing value, `ANY` over a value that is not a
+    /// collection). Such a part is the residual's, and in an `AND` so is every part after it: a
+    /// record that an earlier part rejects is never evaluated further, and one that a later part
+    /// rejects still raises, as `AND` evaluates its parts in order.
+    package var mayRaise: Bool
 
     /// A condition with its arguments, exact or a superset.
-    package init(sql: String?, arguments: [SQLValue], isExact: Bool) {
+    package init(sql: String?, arguments: [SQLValue], isExact: Bool, mayRaise: Bool = false) {
         self.sql = sql
         self.arguments = arguments
         self.isExact = isExact
+        self.mayRaise = mayRaise
     }
 
     /// A condition exactly equal to the predicate part.
@@ -30,13 +37,21 @@ package struct SQLCondition: Sendable {
     /// No SQL for this part: the residual checks it on every row.
     package static let residualOnly = SQLCondition(sql: nil, arguments: [], isExact: false)
 
-    /// Both conditions (exact when both are).
+    /// No SQL for this part, which may raise an evaluation error: the residual evaluates it, in
+    /// the predicate's order (``mayRaise``).
+    package static let raising = SQLCondition(sql: nil, arguments: [], isExact: false, mayRaise: true)
+
+    /// Both conditions, this one first (exact when both are). After a part that may raise, the
+    /// other part adds no SQL: it is the residual's, evaluated after the raising part.
     package func and(_ other: SQLCondition) -> SQLCondition {
+        let raises = mayRaise || other.mayRaise
+        if mayRaise { return SQLCondition(sql: sql, arguments: arguments, isExact: false, mayRaise: true) }
         switch (sql, other.sql) {
-        case (nil, _): return SQLCondition(sql: other.sql, arguments: other.arguments, isExact: isExact && other.isExact)
-        case (_, nil): return SQLCondition(sql: sql, arguments: arguments, isExact: isExact && other.isExact)
+        case (nil, _): return SQLCondition(sql: other.sql, arguments: other.arguments, isExact: isExact && other.isExact, mayRaise: raises)
+        case (_, nil): return SQLCondition(sql: sql, arguments: arguments, isExact: isExact && other.isExact, mayRaise: raises)
         case (let left?, let right?):
-            return SQLCondition(sql: "\(left) AND \(right)", arguments: arguments + other.arguments, isExact: isExact && other.isExact)
+            return SQLCondition(
+                sql: "\(left) AND \(right)", arguments: arguments + other.arguments, isExact: isExact && other.isExact, mayRaise: raises)
         }
     }
 }

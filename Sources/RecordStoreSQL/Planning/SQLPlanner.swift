@@ -85,16 +85,25 @@ package struct SQLPlanner {
     // MARK: Residual
 
     /// The parts of the predicate that SQL does not do exactly. The parts of an `AND` are taken
-    /// as ``plan(_:)`` takes them: the full-text searches of one text together.
+    /// as ``plan(_:)`` takes them: the full-text searches of one text together; from the first
+    /// part that may raise on, every part is the residual's, in order (``SQLCondition/mayRaise``).
     private func residualPredicate(_ predicate: FormatPredicate) -> FormatPredicate? {
         if case .and(let parts) = predicate {
+            var afterRaisingPart = false
             let remaining = TokenSearch.gather(parts, conjunction: true).flatMap { operand -> [FormatPredicate] in
                 switch operand {
                 case .search(let search):
+                    if afterRaisingPart { return search.parts }
                     return fullTextCondition(search).isExact ? [] : search.parts
                 case .other(let part):
-                    guard let condition = try? plan(part), condition.isExact else { return [residualPredicate(part) ?? part] }
-                    return []
+                    if afterRaisingPart { return [part] }
+                    let condition = try? plan(part)
+                    if condition?.isExact == true { return [] }
+                    if condition?.mayRaise ?? true {
+                        afterRaisingPart = true
+                        return [part]
+                    }
+                    return [residualPredicate(part) ?? part]
                 }
             }
             if remaining.isEmpty { return nil }
@@ -132,8 +141,9 @@ package struct SQLPlanner {
             var pieces: [String] = []
             var arguments: [SQLValue] = []
             var exact = true
-            for operand in TokenSearch.gather(parts, conjunction: false) {
-                let condition = try plan(operand)
+            let conditions = try TokenSearch.gather(parts, conjunction: false).map { operand throws(RecordStoreError) in try plan(operand) }
+            if conditions.contains(where: \.mayRaise) { return .raising }
+            for condition in conditions {
                 guard let sql = condition.sql else { return .residualOnly }
                 pieces.append(sql)
                 arguments += condition.arguments
@@ -142,6 +152,7 @@ package struct SQLPlanner {
             return SQLCondition(sql: "(" + pieces.joined(separator: " OR ") + ")", arguments: arguments, isExact: exact)
         case .not(let inner):
             let condition = try plan(inner)
+            if condition.mayRaise { return .raising }
             guard condition.isExact, let sql = condition.sql else { return .residualOnly }
             return .exact("NOT (\(sql))", condition.arguments)
         case .comparison(let comparison):
@@ -158,6 +169,7 @@ package struct SQLPlanner {
     }
 
     private func plan(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition {
+        if mayRaise(comparison) { return .raising }
         if let walked = try relationshipCondition(comparison) { return walked }
         if let search = TokenSearch(.comparison(comparison)) { return fullTextCondition(search) }
         if let distance = try distanceCondition(comparison) { return distance }
@@ -188,6 +200,27 @@ package struct SQLPlanner {
             return native
         }
         return try test(.comparison(substituted), type: type, value: storedValue)
+    }
+
+    /// Whether evaluating the comparison may raise on a record's values, as Apple's evaluation
+    /// raises: arithmetic on a value that may be missing, or `ANY`/`ALL` over a left side that is
+    /// not known to be a collection (a list field, a to-many, a field no record has, a list of
+    /// constants, a `SUBQUERY` or `tokenize:using:`).
+    private func mayRaise(_ comparison: ComparisonPredicate) -> Bool {
+        if comparison.left.computesArithmeticOnValues || comparison.right.computesArithmeticOnValues { return true }
+        guard comparison.modifier != .direct else { return false }
+        let path: String
+        switch comparison.left {
+        case .keyPath(let keyPath): path = keyPath
+        // What always answers a collection: a list of constants, a SUBQUERY, a text's tokens.
+        case .aggregate, .subquery, .function("tokenize:using:", _): return false
+        default: return true
+        }
+        let first = String(path.prefix { $0 != "." })
+        if MetadataField(rawValue: first) != nil { return true }
+        if let field = schema?.field(named: first) { return !field.type.isList }
+        if let relationship = schema?.relationship(named: first), case .toOne = relationship.kind { return true }
+        return false
     }
 
     /// The evaluator's comparison of `SELF` with constants run on a stored value through the

@@ -39,8 +39,9 @@ struct ExpressionEvaluationTests {
     }
 
     @Test func nullAndNonNumbersInArithmetic() throws {
-        #expect(try value(.arithmetic(.add, .keyPath("missing"), .constant(1))) == .null)
-        #expect(try value(.negation(.keyPath("missing"))) == .null)
+        // A missing value raises, as Apple's NSExpression does (it once gave nil).
+        #expect(error(.arithmetic(.add, .keyPath("missing"), .constant(1))) == .evaluation("arithmetic on a missing value (nil) in missing + 1"))
+        #expect(error(.negation(.keyPath("missing"))) == .evaluation("arithmetic on a missing value (nil) in -missing"))
         #expect(error(.arithmetic(.add, .constant("a"), .constant(1)))
             == .evaluation("cannot apply '+' to a string (\"a\") and a integer (1)"))
         #expect(error(.negation(.constant("a"))) == .evaluation("cannot negate a string (\"a\")"))

@@ -102,7 +102,8 @@ struct DifferentialRegressionTests {
         let dataset = try DifferentialDataset.shared.get()
         for format in ["population / 1000000 == 1", "population / 1000000 * 1000000 == population", "population * 3 / 2 > 3000000",
                        "(population - 18) / 87 * 100 == 0", "population / 1000000.0 > 1.5", "-population / 7 == -2"] {
-            let predicate = try FormatPredicate(format: format)
+            // Arithmetic on a missing population raises, as Apple's does: those cities are left out first.
+            let predicate = try FormatPredicate(format: "population != nil AND (\(format))")
             let sorts = [Sort("population"), Sort("recordName")]
             let expected = try dataset.memory.records(ofType: "City", matching: predicate, sorts: sorts).map(\.recordID.recordName)
             for store in dataset.others.map(\.store) {
