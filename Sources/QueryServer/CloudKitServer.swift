@@ -23,7 +23,8 @@ import ServiceLifecycle
 /// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`, `POST assets/upload`
 /// and `GET users/current`; and `GET /health`, `GET /`, the query console (``ConsoleDocument``),
 /// and the asset URLs `POST /assets/upload/{token}` and `GET /assets/download/{token}`
-/// (``addAssetRoutes(to:database:privateUsers:)``). Environments are `development` and
+/// (``AssetsController``). Each resource's routes are added by its controller
+/// (``RouteController``). Environments are `development` and
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
 /// indexes: ``CloudKitService/init(store:predicateRules:)``), and
@@ -149,7 +150,7 @@ public struct CloudKitServer: Sendable {
         let routes = ServerRoutes(router: router, table: table) { access in
             AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers, access: access, limiters: limiters)
         }
-        addRoutes(to: routes, privateUsers: privateUsers)
+        for controller in controllers(privateUsers: privateUsers) { controller.addRoutes(to: routes) }
         return (router, table)
     }
 
@@ -160,90 +161,21 @@ public struct CloudKitServer: Sendable {
                clients: ClientConnectionLimiter(cap: 1, reserve: 0, exempt: [])).table.all
     }
 
-    /// Every route of the server, each database route with its declared access.
-    func addRoutes(to routes: ServerRoutes, privateUsers: [String: String]) {
-        let service = self.service
-        let configuration = self.configuration
-        routes.plain("health", .get) { _, _ in
-            JSONResponse.make(.object(["status": .string("ok")]), status: .ok)
-        }
-        // The query console: one page that calls the routes below like any client.
-        let console = ConsoleDocument(configuration: configuration)
-        routes.plain("/", .get) { _, _ in console.response() }
-        routes.database("records/query", [.post], access: .read) { request, context in
-            // Written straight into bytes: the one answer that carries up to 200 whole records.
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
-            return JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links).jsonBytes())
-        }
-        // This server's extensions for the console (and any client): the plan of a query, the
-        // schema, and a predicate's check with the position of its syntax error.
-        routes.database("records/explain", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("schema", [.get, .post], access: .read) { request, context in
-            let namespace = try context.requireNamespace()
-            switch try SchemaAnswerFormat(request) {
-            case .json: return JSONResponse.make(try await service.schema(in: namespace))
-            case .ckdb: return SchemaAnswerFormat.ckdbResponse(try await service.schemaDocument(in: namespace))
-            }
-        }
-        routes.database("zones/list", [.get, .post], access: .read) { _, context in
-            JSONResponse.make(try await service.listZones(in: try context.requireNamespace()))
-        }
-        routes.database("subscriptions/list", [.get, .post], access: .read) { _, context in
-            JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
-        }
-        routes.database("predicates/check", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("records/lookup", [.post], access: .read) { request, context in
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
-            return JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links))
-        }
-        routes.database("records/modify", [.post], access: .write) { request, context in
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
-            return JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links))
-        }
-        routes.database("zones/lookup", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.lookupZones(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("zones/modify", [.post], access: .write) { _, context in
-            JSONResponse.make(try await service.modifyZones(try context.json(), in: try context.requireNamespace()))
-        }
-        // The change history: what changed since a sync token (CloudKit's sync).
-        routes.database("records/changes", [.post], access: .read) { request, context in
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
-            return JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links))
-        }
-        routes.database("changes/zone", [.post], access: .read) { request, context in
-            let links = service.assetLinks(origin: Self.origin(of: request, configuration: configuration))
-            return JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links))
-        }
-        routes.database("changes/database", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("zones/changes", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.zonesChanges(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("subscriptions/modify", [.post], access: .write) { _, context in
-            JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
-        }
-        routes.database("subscriptions/lookup", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
-        }
-        let streams = StreamSlots(cap: configuration.maximumStreamsPerCaller)
-        routes.database("subscriptions/events", [.get], access: .read) { request, context in
-            // This server's extension: the namespace's notifications as Server-Sent Events,
-            // a stream a caller holds among at most `maximumStreamsPerCaller`.
-            let slot = try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
-            let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
-            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
-            return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot)
-        }
-        addAssetRoutes(to: routes, privateUsers: privateUsers)
+    /// The controllers of every route of the server, one per resource; each database route
+    /// declares its access.
+    func controllers(privateUsers: [String: String]) -> [any RouteController] {
+        [
+            HealthController(),
+            ConsoleController(console: ConsoleDocument(configuration: configuration)),
+            RecordsController(service: service, configuration: configuration),
+            SchemaController(service: service),
+            ZonesController(service: service),
+            ChangesController(service: service, configuration: configuration),
+            SubscriptionsController(service: service, configuration: configuration),
+            AssetsController(service: service, configuration: configuration),
+            UsersController(privateUsers: privateUsers),
+        ]
     }
-
-    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
 
 }
 #endif

@@ -23,8 +23,9 @@ struct ServerRequestContext: RequestContext {
     /// Completes when the request's connection closes (a long-lived answer lets go of what it
     /// holds then, ``StreamSlots``).
     let connectionClosed: EventLoopFuture<Void>
-    /// The request's ID: the `uuid` of its error answer and of its log lines.
-    var requestID = ""
+    /// The request's ID: Hummingbird's (``RequestContext/id``) as a UUID, the `uuid` of its
+    /// error answer and of its log lines (``RequestUUID``).
+    var requestID: String { RequestUUID.of(self) }
     /// Who sent the request (set by ``AuthenticationMiddleware``).
     var caller: RequestAuthenticator.Caller = .anyone
     /// The request's namespace (set by ``AuthenticationMiddleware`` on the database routes).

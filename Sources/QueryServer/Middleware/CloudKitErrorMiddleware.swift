@@ -7,8 +7,9 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The outermost middleware: gives each request its ID and turns every error into CloudKit's
-/// answer `{uuid, serverErrorCode, reason}` with the code's HTTP status. An unknown route is
+/// The outermost middleware: turns every error into CloudKit's answer `{uuid, serverErrorCode,
+/// reason}` with the code's HTTP status (``ServerError`` makes it, with the request's ID from
+/// Hummingbird's context, ``RequestUUID``). An unknown route is
 /// `NOT_FOUND` (404); a known route called with another method is `BAD_REQUEST` with status 405
 /// and an `Allow` header. Refusals are logged at debug level only, so a flood of bad requests
 /// writes no log; a server failure (`INTERNAL_ERROR`) is logged as an error.
@@ -24,9 +25,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
     let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        let requestID = UUID().uuidString.lowercased()
-        context.requestID = requestID
+        let requestID = context.requestID
         let failure: ServerError
         do {
             let response = try await next(request, context)
@@ -43,7 +42,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
         }
         logger.log(level: failure.code == .internalError ? .error : .debug, "request failed",
                    metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])
-        return Self.response(failure, requestID: requestID)
+        return try failure.response(from: request, context: context)
     }
 
     /// The error for a request no route took: a wrong method, or an unknown path.
@@ -55,18 +54,6 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
         let allowed = methods.map(\.rawValue).joined(separator: ", ")
         return ServerError(.badRequest, "\(request.uri.path.prefix(200)) answers \(allowed), not \(request.method.rawValue)",
                            status: .methodNotAllowed, headers: [.allow: allowed])
-    }
-
-    /// CloudKit's error answer for an error.
-    static func response(_ failure: ServerError, requestID: String) -> Response {
-        var members: [String: JSONValue] = [
-            "uuid": .string(requestID), "serverErrorCode": .string(failure.code.rawValue), "reason": .string(failure.reason),
-        ]
-        if let retryAfter = failure.retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
-        var response = JSONResponse.make(.object(members), status: failure.status)
-        for field in failure.headers { response.headers.append(field) }
-        if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-        return response
     }
 }
 #endif

@@ -1,6 +1,8 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
 import HTTPTypes
+import Hummingbird
+import PredicateLanguage
 
 /// CloudKit Web Services' error codes (`serverErrorCode`), each with the HTTP status CloudKit
 /// answers it with.
@@ -45,12 +47,13 @@ public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
 }
 
 /// A request the server refuses as a whole: its code and a reason for the client, answered as
-/// CloudKit's error body `{uuid, serverErrorCode, reason}` with the code's HTTP status.
+/// CloudKit's error body `{uuid, serverErrorCode, reason}` with the code's HTTP status (it is
+/// Hummingbird's `HTTPResponseError`: it makes its own answer).
 ///
 /// ```swift
 /// throw ServerError(.badRequest, "resultsLimit must be a number from 1 to 200")
 /// ```
-public struct ServerError: Error, Sendable, CustomStringConvertible {
+public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible {
     /// CloudKit's code, which decides the HTTP status.
     public let code: ServerErrorCode
     /// What was wrong and where, for the client.
@@ -77,7 +80,21 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The HTTP status of the answer.
-    var status: HTTPResponse.Status { statusOverride ?? code.status }
+    public var status: HTTPResponse.Status { statusOverride ?? code.status }
+
+    /// CloudKit's error answer, `{uuid, serverErrorCode, reason}` (and `retryAfter`), with the
+    /// code's HTTP status and the error's header fields; `uuid` is the request's ID
+    /// (``RequestUUID``).
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var members: [String: JSONValue] = [
+            "uuid": .string(RequestUUID.of(context)), "serverErrorCode": .string(code.rawValue), "reason": .string(reason),
+        ]
+        if let retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
+        var response = JSONResponse.make(.object(members), status: status)
+        for field in headers { response.headers.append(field) }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
 
     /// `BAD_REQUEST: resultsLimit is a number from 1 to 200`.
     public var description: String { "\(code.rawValue): \(reason)" }

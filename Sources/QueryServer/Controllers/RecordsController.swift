@@ -1,0 +1,35 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+
+/// The record routes of a database: `records/query`, `records/lookup`, `records/modify`, and
+/// this server's extension `records/explain` (a query's plan, for the console and any client).
+///
+/// ```swift
+/// RecordsController(service: service, configuration: configuration).addRoutes(to: routes)
+/// ```
+struct RecordsController: RouteController {
+    let service: CloudKitService
+    let configuration: ServerConfiguration
+
+    func addRoutes(to routes: ServerRoutes) {
+        let service = self.service
+        let configuration = self.configuration
+        routes.database("records/query", [.post], access: .read) { request, context in
+            // Written straight into bytes: the one answer that carries up to 200 whole records.
+            let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
+            return JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links).jsonBytes())
+        }
+        routes.database("records/explain", [.post], access: .read) { _, context in
+            JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
+        }
+        routes.database("records/lookup", [.post], access: .read) { request, context in
+            let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
+            return JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links))
+        }
+        routes.database("records/modify", [.post], access: .write) { request, context in
+            let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
+            return JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links))
+        }
+    }
+}
+#endif

@@ -1,0 +1,40 @@
+// Part of the Server trait: without it, this module is empty.
+#if Server
+import HTTPTypes
+
+/// The subscription routes of a database: `subscriptions/list`, `subscriptions/lookup`,
+/// `subscriptions/modify`, and this server's extension `subscriptions/events`, the
+/// namespace's notifications as Server-Sent Events (``NotificationStream``), a stream a caller
+/// holds among at most ``ServerConfiguration/maximumStreamsPerCaller``.
+///
+/// ```swift
+/// SubscriptionsController(service: service, configuration: configuration).addRoutes(to: routes)
+/// ```
+struct SubscriptionsController: RouteController {
+    let service: CloudKitService
+    let configuration: ServerConfiguration
+
+    /// The header a client resumes an event stream with (or the `lastEventID` query parameter).
+    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
+
+    func addRoutes(to routes: ServerRoutes) {
+        let service = self.service
+        routes.database("subscriptions/list", [.get, .post], access: .read) { _, context in
+            JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
+        }
+        routes.database("subscriptions/modify", [.post], access: .write) { _, context in
+            JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
+        }
+        routes.database("subscriptions/lookup", [.post], access: .read) { _, context in
+            JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
+        }
+        let streams = StreamSlots(cap: configuration.maximumStreamsPerCaller)
+        routes.database("subscriptions/events", [.get], access: .read) { request, context in
+            let slot = try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
+            let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
+            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
+            return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot)
+        }
+    }
+}
+#endif
