@@ -3,7 +3,7 @@
 import RecordStore
 
 extension CloudKitService {
-    /// `records/modify`: creates, updates, replaces and deletes records (``ModifyOperation``),
+    /// `records/modify`: creates, updates, replaces and deletes records (`ModifyOperation`),
     /// at most 200 a request. With `atomic` (the default) everything is written in one
     /// transaction or nothing is: the failing operations carry their error and every other one
     /// `ATOMIC_ERROR`. Answers `{"records": [...]}`, one entry per operation in order: the saved
