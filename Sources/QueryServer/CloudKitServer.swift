@@ -23,10 +23,10 @@ import ServiceLifecycle
 /// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`, `POST assets/upload`
 /// and `GET users/current`; and `GET /health`, `GET /`, the query console (``ConsoleDocument``),
 /// and the asset URLs `POST /assets/upload/{token}` and `GET /assets/download/{token}`
-/// (``addAssetRoutes(to:database:privateUsers:)``). Environments are `development` and
+/// (`addAssetRoutes(to:database:privateUsers:)`). Environments are `development` and
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
-/// indexes: ``CloudKitService/init(store:predicateRules:)``), and
+/// indexes: ``CloudKitService/init(store:predicateRules:assets:queryLimits:)``), and
 /// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON,
 /// whatever their content type (CloudKit JS sends `text/plain`). Errors are CloudKit's
 /// `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's ID, also in

@@ -10,7 +10,7 @@ extension CloudKitService {
     /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
     /// server's record).
     ///
-    /// An `ASSETID` value is resolved before anything is saved (``resolveAssets(in:namespace:)``):
+    /// An `ASSETID` value is resolved before anything is saved (`resolveAssets(in:namespace:)`):
     /// its receipt must be this server's, unexpired and made for that field of that record, its
     /// `fileChecksum` and `size` the receipt's, and its bytes stored; they are then kept for good
     /// (no longer removed as an unreferenced upload).
