@@ -18,7 +18,8 @@ Programs. The blocks of a document run in order, in one scope, so a block uses t
 the blocks before it. A block that starts with an `import`, or that has a setup (below), starts a
 new program: a new scope, so that two examples of one document may both say `let query`.
 Imports go to the top of the generated file; a DocC article also imports the module of its catalog
-(RecordStore for RecordStoreCore's). Types (`struct`, `enum`, `class`, `actor`, `protocol`,
+(RecordStore for RecordStoreCore's, QueryServer for QueryServer's, RecordStorePostgres for
+RecordStorePostgres's: the articles of the last two catalogs run only with their trait on). Types (`struct`, `enum`, `class`, `actor`, `protocol`,
 `typealias`, with their attributes) are declared in the document's own namespace, so two
 documents may both declare `Entity`. A program is synchronous, as the examples of the
 synchronous API are written, unless its first block (or setup) uses `await`; a later block that
@@ -82,11 +83,14 @@ EXAMPLES_DIR = "Tests/DocumentationExamples"
 EXPECTED_FILE = "Tests/DocumentationExamplesTests/ExpectedOutput.swift"
 DOCUMENTS_FILE = os.path.join(EXAMPLES_DIR, "Documents.swift")
 
-# The module a DocC catalog documents, imported by its articles' programs.
+# The module a DocC catalog documents, imported by its articles' programs (a catalog not listed
+# imports its own module).
 CATALOG_IMPORTS = {
     "PredicateLanguage": "import PredicateLanguage",
     "RecordStoreCore": "import RecordStore",
     "QueryBuilder": "import QueryBuilder",
+    "QueryServer": "import QueryServer",
+    "RecordStorePostgres": "import RecordStorePostgres",
 }
 # The trait a module (or the macro) needs.
 TRAITS_OF_IMPORTS = {"RecordStorePostgres": "PostgreSQL", "QueryServer": "Server"}
@@ -325,6 +329,10 @@ class Program:
         self.path = path
         self.namespace = re.sub(r"\W", "", name) + "Example"
         self.imports = list(default_imports)
+        # A catalog's module that needs a trait (QueryServer's, RecordStorePostgres's) puts the
+        # programs of all its articles under that trait.
+        self.traits = {TRAITS_OF_IMPORTS[IMPORT.match(line).group(1)] for line in default_imports
+                       if IMPORT.match(line) and IMPORT.match(line).group(1) in TRAITS_OF_IMPORTS}
         self.declarations = []
         self.programs = []      # the `do { }` scopes of run(), one per program
         self.body = []          # the lines of the program being written
@@ -332,7 +340,6 @@ class Program:
         self.program_is_async = False
         self.expected = []
         self.skipped = []
-        self.traits = set()
         self.needs_postgres = False
         self.scope_open = False
         self.tasks = 0

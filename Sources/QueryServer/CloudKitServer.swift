@@ -11,7 +11,7 @@ import PredicateLanguage
 import RecordStore
 import ServiceLifecycle
 
-/// `query serve`: an HTTP server that speaks CloudKit Web Services over a ``Store``.
+/// `query serve`: an HTTP server that speaks CloudKit Web Services over a `Store`.
 ///
 /// Routes, under `/database/1/{container}/{environment}/{database}/`:
 /// `POST records/query`, `POST records/lookup`, `POST records/modify`, `GET zones/list`,
@@ -19,15 +19,15 @@ import ServiceLifecycle
 /// `POST changes/database`, `POST zones/changes`, `POST subscriptions/modify`,
 /// `GET subscriptions/list`, `POST subscriptions/lookup`, and this server's extension
 /// `GET subscriptions/events` (the subscriptions' notifications as Server-Sent Events,
-/// ``NotificationStream``), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
+/// `NotificationStream`), `POST records/explain`, `GET|POST schema` (JSON, or `.ckdb` text
 /// with `?format=ckdb` or `Accept: text/plain`) and `POST predicates/check`, `POST assets/upload`
 /// and `GET users/current`; and `GET /health`, `GET /`, the query console (``ConsoleDocument``),
 /// and the asset URLs `POST /assets/upload/{token}` and `GET /assets/download/{token}`
-/// (``AssetsController``). Each resource's routes are added by its controller
-/// (``RouteController``). Environments are `development` and
+/// (`AssetsController`). Each resource's routes are added by its controller
+/// (`RouteController`). Environments are `development` and
 /// `production`, databases `public` and `private` (``Namespace``); `production` saves and
 /// queries through the store in production mode (no new record types or fields, queries need
-/// indexes: ``CloudKitService/init(store:predicateRules:)``), and
+/// indexes: ``CloudKitService/init(store:predicateRules:assets:queryLimits:)``), and
 /// ``ServerConfiguration/schema`` is applied before the server listens. Bodies are JSON,
 /// whatever their content type (CloudKit JS sends `text/plain`). Errors are CloudKit's
 /// `{uuid, serverErrorCode, reason}` with its HTTP status; `uuid` is the request's ID, also in

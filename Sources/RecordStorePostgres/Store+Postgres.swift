@@ -12,7 +12,7 @@ extension StoreScheme {
     ///
     /// A PostgreSQL store answers only the `async` methods. A server that cannot be reached,
     /// refuses the credentials, or has no such database is
-    /// ``RecordStoreError/serverUnavailable(server:reason:)``, within the connect timeout.
+    /// `RecordStoreError.serverUnavailable`, within the connect timeout.
     ///
     /// ```swift
     /// import RecordStorePostgres

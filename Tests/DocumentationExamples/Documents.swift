@@ -12,18 +12,26 @@ enum Documents {
         programs["ThePredicateLanguage"] = ThePredicateLanguageExample.run
         programs["FluentQueries"] = FluentQueriesExample.run
         programs["QueryBuilder"] = QueryBuilderExample.run
-        programs["GettingStarted"] = GettingStartedExample.run
-        programs["LiveQueries"] = LiveQueriesExample.run
-        programs["PagingWithCursors"] = PagingWithCursorsExample.run
-        programs["RecordStoreCore"] = RecordStoreCoreExample.run
-        #if PostgreSQL
-        programs["RunningOnPostgreSQL"] = RunningOnPostgreSQLExample.run
+        #if Server
+        programs["QueryServer"] = QueryServerExample.run
         #endif
         #if Server
         programs["ServingCloudKitWebServices"] = ServingCloudKitWebServicesExample.run
         #endif
+        programs["GettingStarted"] = GettingStartedExample.run
+        programs["LiveQueries"] = LiveQueriesExample.run
+        programs["PagingWithCursors"] = PagingWithCursorsExample.run
+        programs["RecordStoreCore"] = RecordStoreCoreExample.run
+        programs["Relationships"] = RelationshipsExample.run
+        programs["SchemaFiles"] = SchemaFilesExample.run
         #if PostgreSQL
         programs["WritingAStorageEngine"] = WritingAStorageEngineExample.run
+        #endif
+        #if PostgreSQL
+        programs["RecordStorePostgres"] = RecordStorePostgresExample.run
+        #endif
+        #if PostgreSQL
+        programs["RunningOnPostgreSQL"] = RunningOnPostgreSQLExample.run
         #endif
         return programs
     }()

@@ -22,6 +22,25 @@ enum FluentQueriesExample {
         }
     }
 
+    struct Customer: RelationshipModel, Queryable, Identifiable {
+        var id: String
+        var name: String
+        static var relationships: [RelationshipSchema] {
+            [.toMany("orders", of: Order.self, inverse: "customer", deletionRule: .cascade)]
+        }
+        enum Attribute: CaseIterable { case name }
+        static var attributeKeyPaths: [PartialKeyPath<Customer>: Attribute] { [\.name: .name] }
+    }
+
+    struct Order: RelationshipModel, Queryable, Identifiable {
+        var id: String
+        var total: Int
+        var customer: RecordReference<Customer>?
+        static var relationships: [RelationshipSchema] { [.toOne("customer", to: Customer.self)] }
+        enum Attribute: CaseIterable { case total, customer }
+        static var attributeKeyPaths: [PartialKeyPath<Order>: Attribute] { [\.total: .total, \.customer: .customer] }
+    }
+
     static func run() async throws {
         try program1()
     }
@@ -32,45 +51,65 @@ enum FluentQueriesExample {
         _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
         _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
         _ = try context.save()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 81
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 83
+        let shop = ModelContext(store: Store.inMemory())
+        _ = try shop.defineRelationships(of: [Customer.self, Order.self])
+        let customer = Customer(id: "alice", name: "Alice")
+        _ = try shop.insert(customer)
+        _ = try shop.insert(Order(id: "o1", total: 120, customer: RecordReference(to: customer)))
+        _ = try shop.insert(Order(id: "o2", total: 40, customer: RecordReference(to: customer)))
+        _ = try shop.save()
+        let hers = try Order.query(in: shop)
+            .where(#Predicate<Order> { $0.customer?.name == "Alice" })
+            .order(by: "total")
+            .prefetching("customer")
+            .all()
+        print(hers.map { "\($0.id) \($0.customer?.name ?? "?")" })
+        print(try Customer.query(in: shop).where("ANY orders.total > 100").count())
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 125
         _ = try Entity.query(in: context).where("quantity == 1").order(by: "date").all()
         _ = try Entity.query(in: context).where([.quantity: 1]).order(by: .date).all()
         _ = try Entity.query(in: context).where("quantity == %d", 1)
         _ = try Entity.query(in: context).where("%K == %@", "name", "Alice")
         _ = Entity.query(in: context).where([.name: "Alice"])
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 93
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 137
         let query = try Entity.query(in: context)
             .where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")
         print(String(describing:
             query.predicate.predicateFormat
         ))
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 105
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 149
         _ = Entity.query(in: context).where([.quantity: lt(1)])
         _ = Entity.query(in: context).where([.quantity: 1...3])
         _ = Entity.query(in: context).where([.quantity: 1..<3])
+        _ = Entity.query(in: context).where([.quantity: 3...])
         _ = Entity.query(in: context).where([.name: ["Alice", "Bob"]])
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 115
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 160
         _ = try Entity.query(in: context).where(\.quantity == 1)
         _ = try Entity.query(in: context).where(\.name, .beginsWith("A"))
         _ = try Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))
         _ = Entity.query(in: context).where(.quantity, 1...3)
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 127
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 172
         _ = Entity.query(in: context).order(by: "department").order(by: "name")
         _ = Entity.query(in: context).order(by: "quantity", .descending)
         _ = Entity.query(in: context).order(by: "name", .ascending, .localizedStandard)
         _ = try Entity.query(in: context).order(by: \.date, .descending).limit(20).offset(40)
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 148
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 195
         let alice = try Entity.query(in: context)
             .where([.name: "Alice", .department: "Sales", .quantity: 1])
             .where(\.id == "1")
             .firstOrInsert()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 158
+        print(String(describing:
+            try Entity.query(in: context).exists("1")
+        ))
+        let one = try Entity.query(in: context).fetch("1")
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 207
         try DocumentationExampleSupport.wait {
             for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
                 print(entity.name)
             }
         }
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 175
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 225
         print(String(describing:
             try Entity.query(in: context).sum(\.quantity)
         ))
@@ -83,7 +122,18 @@ enum FluentQueriesExample {
         print(String(describing:
             try Entity.query(in: context).group(by: .department)
         ))
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 194
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 235
+        let request = try Entity.query(in: context)
+            .where("quantity == 1").or("name == %@", "Bob")
+            .order(by: "name")
+            .fetchRequest
+        print(String(describing:
+            request.predicate?.predicateFormat ?? "TRUEPREDICATE"
+        ))
+        print(String(describing:
+            try context.store.fetch(request).records.count
+        ))
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 260
         var bob = try Entity.query(in: context).fetch("2")!
         bob.quantity = 4
         _ = try context.update(bob)
@@ -91,7 +141,7 @@ enum FluentQueriesExample {
             try Entity.query(in: context).where([.quantity: 4]).count()
         ))
         _ = try context.save()
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 209
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 275
         try DocumentationExampleSupport.wait {
             let example1 = Task {
                 for try await change in try Entity.query(in: context).where("quantity > 1").observe() {
@@ -101,7 +151,7 @@ enum FluentQueriesExample {
             _ = try await Task.sleep(for: .seconds(1))
             try await DocumentationExampleSupport.cancel(example1)
         }
-        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 223
+        // Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md, line 289
         var descriptor = FetchDescriptor<Entity>(
             predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "B") },
             sortBy: [SortDescriptor(\Entity.quantity, order: .reverse)])
@@ -109,8 +159,13 @@ enum FluentQueriesExample {
         let entities = try context.fetch(descriptor)
         let same = try Entity.query(in: context).where(#Predicate<Entity> { $0.quantity > 1 }).all()
         _ = context
+        _ = shop
+        _ = customer
+        _ = hers
         _ = query
         _ = alice
+        _ = one
+        _ = request
         _ = bob
         _ = descriptor
         _ = entities

@@ -9,11 +9,11 @@ enum GettingStartedExample {
         try program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, from line 24.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, from line 26.
     static func program1() throws {
         let store = try Store.open(path: "cities.sqlite")
         let scratch = Store.inMemory()
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 43
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 45
         var paris = Record(recordType: "City", recordID: RecordID(recordName: "2988507"))
         paris["name"] = "Paris"
         paris["countrycode"] = "FR"
@@ -21,27 +21,27 @@ enum GettingStartedExample {
         paris["location"] = .location(Location(latitude: 48.8566, longitude: 2.3522))
         let saved = try store.save([paris], policy: .allKeys)
         let changeTag = saved[0].recordChangeTag
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 66
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 71
         let french = try store.records(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'"),
                                        sorts: [Sort("population", ascending: false)], limit: 10)
         let nearParis = try store.count(
             ofType: "City",
             matching: FormatPredicate(format: "distanceToLocation:fromLocation:(location, %@) < 50000",
                                       Location(latitude: 48.8566, longitude: 2.3522)))
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 85
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 90
         let sorted = try store.records(ofType: "City", matching: .truePredicate,
                                        sorts: [Sort("name", comparison: .localizedStandard)], limit: 20)
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 96
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 101
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
                                     sorts: [Sort("population", ascending: false)], rules: .cloudKit)
         let firstPage = try store.firstBatch(matching: query, resultsLimit: 50)
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 105
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 110
         var request = FetchRequest(entityName: "City", predicate: try FormatPredicate(format: "population > 100000"),
                                    resultType: .dictionaries)
         request.propertiesToGroupBy = ["countrycode"]
         request.propertiesToFetch = ["countrycode", .aggregate(AggregateProperty(name: "cities", function: .count, key: "name"))]
         let rows = try store.fetch(request)
-        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 118
+        // Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md, line 123
         var importer = RecordImporter(recordType: "City")
         importer.idField = "geonameid"
         importer.locations = [RecordImporter.LocationMapping(name: "location", latitudeField: "latitude",

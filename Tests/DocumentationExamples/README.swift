@@ -3,7 +3,6 @@
 #if Macros
 import Foundation
 import PredicateLanguage
-import QueryBuilder
 import QueryModel
 import RecordStore
 
@@ -16,51 +15,13 @@ enum READMEExample {
         var quantity: Int
     }
 
-    struct Entity: Queryable, Identifiable {
-        var id: String
-        var name: String
-        var department: String
-        var quantity: Int
-        var date: Date
-
-        enum Attribute: CaseIterable {
-            case id, name, department, quantity, date
-        }
-
-        static var attributeKeyPaths: [PartialKeyPath<Entity>: Attribute] {
-            [\.id: .id, \.name: .name, \.department: .department, \.quantity: .quantity, \.date: .date]
-        }
-    }
-
-    struct Customer: RelationshipModel, Queryable, Identifiable {
-        var id: String
-        var name: String
-        static var relationships: [RelationshipSchema] {
-            [.toMany("orders", of: Order.self, inverse: "customer", deletionRule: .cascade)]
-        }
-        enum Attribute: CaseIterable { case name }
-        static var attributeKeyPaths: [PartialKeyPath<Customer>: Attribute] { [\.name: .name] }
-    }
-
-    struct Order: RelationshipModel, Queryable, Identifiable {
-        var id: String
-        var total: Int
-        var customer: RecordReference<Customer>?
-        static var relationships: [RelationshipSchema] { [.toOne("customer", to: Customer.self)] }
-        enum Attribute: CaseIterable { case total, customer }
-        static var attributeKeyPaths: [PartialKeyPath<Order>: Attribute] { [\.total: .total, \.customer: .customer] }
-    }
-
     static func run() async throws {
         try program1()
-        try await program2()
+        try program2()
         try program3()
-        try await program4()
-        try program5()
-        try program6()
     }
 
-    /// README.md, from line 112.
+    /// README.md, from line 105.
     static func program1() throws {
         let predicate = try FormatPredicate(format: "name BEGINSWITH[c] %@ AND population > %d", "sa", 100_000)
         print(predicate)
@@ -74,72 +35,25 @@ enum READMEExample {
         } catch {
             print(error)
         }
-        // README.md, line 467
-        let staff = Store.inMemory()
-        _ = try staff.define([
-            RecordTypeSchema(name: "Department", fields: [FieldSchema(name: "name", type: .string)],
-                             relationships: [.toMany("employees", destination: "Employee", inverse: "department", deletionRule: .cascade)]),
-            RecordTypeSchema(name: "Employee", fields: [FieldSchema(name: "name", type: .string), FieldSchema(name: "salary", type: .int64)],
-                             relationships: [.toOne("department", destination: "Department")]),
-        ])
-        _ = try staff.save([
-            Record(recordType: "Department", recordID: RecordID(recordName: "sales"), fields: ["name": "Sales"]),
-            Record(recordType: "Employee", recordID: RecordID(recordName: "ada"),
-                   fields: ["name": "Ada", "salary": 150_000, "department": .reference(Reference(recordName: "sales"))]),
-        ])
-        let inSales = try staff.records(ofType: "Employee", matching: FormatPredicate(format: "department.name == 'Sales'"))
-        print(inSales.map(\.recordID.recordName))
-        let rich = try staff.records(ofType: "Department", matching: FormatPredicate(format: "ANY employees.salary > 100000"))
-        print(rich.map(\.recordID.recordName))
-        _ = try staff.delete([RecordID(recordName: "sales")])
-        print(try staff.count(ofType: "Employee", matching: .truePredicate))
-        // README.md, line 496
-        let company = try Store.open(StoreLocation("memory:"))
-        let contents = """
-            <model>
-                <entity name="Employee">
-                    <attribute name="name" attributeType="String"/>
-                    <attribute name="salary" attributeType="Double" indexed="YES"/>
-                </entity>
-                <fetchRequest name="HighEarners" entity="Employee" predicateString="salary &gt; $MINIMUM"/>
-            </model>
-            """
-        _ = try company.apply(try CoreDataModel(parsing: contents))
-        _ = try company.save([
-            Record(recordType: "Employee", recordID: RecordID(recordName: "ada"), fields: ["name": "Ada", "salary": 150_000.0]),
-            Record(recordType: "Employee", recordID: RecordID(recordName: "bob"), fields: ["name": "Bob", "salary": 90_000.0]),
-        ])
-        let earners = try company.fetchRequest(template: "HighEarners", substitutionVariables: ["MINIMUM": 100_000])
-        print(try company.fetch(earners).records.map(\.recordID.recordName))
         _ = predicate
         _ = compiled
-        _ = staff
-        _ = inSales
-        _ = rich
-        _ = company
-        _ = contents
-        _ = earners
     }
 
-    /// README.md, from line 1083.
-    static func program2() async throws {
-        let store = try ExampleCities.store(path: "cities.sqlite")
-        let example1 = Task {
-            let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 1000000"),
-                                        sorts: [Sort("population", ascending: false)])
-            for try await change in store.observe(query, limit: 10) {
-                switch change.kind {
-                case .initial, .reset: print(change.records.map(\.recordID.recordName))   // draw everything
-                case .changed: print(change.difference)   // deletions, insertions, moves, updates
-                }
-            }
-        }
-        _ = try await Task.sleep(for: .seconds(1))
-        try await DocumentationExampleSupport.cancel(example1)
+    /// README.md, from line 128.
+    static func program2() throws {
+        let store = Store.inMemory()
+        _ = try store.save([
+            Record(recordType: "City", recordID: RecordID(recordName: "2988507"), fields: ["name": "Paris", "population": 2_138_551]),
+            Record(recordType: "City", recordID: RecordID(recordName: "2996944"), fields: ["name": "Lyon", "population": 520_774]),
+        ])
+        let big = try store.records(ofType: "City", matching: FormatPredicate(format: "population > %d", 1_000_000),
+                                    sorts: [Sort("population", ascending: false)])
+        print(big.map(\.recordID.recordName))
         _ = store
+        _ = big
     }
 
-    /// README.md, from line 1140.
+    /// README.md, from line 146.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
@@ -154,141 +68,6 @@ enum READMEExample {
         _ = descriptor
         _ = items
         _ = same
-    }
-
-    /// README.md, from line 1231.
-    static func program4() async throws {
-        let store = try ExampleCities.store(path: "cities.sqlite")
-        let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "countrycode == 'FR'"),
-                                    sorts: [Sort("population", ascending: false)])
-        var batch = try await store.records(matching: query, resultsLimit: 100)
-        while let cursor = batch.cursor {
-            batch = try await store.records(continuingMatchFrom: cursor, resultsLimit: 100)
-        }
-        for try await city in store.stream(matching: query, batchSize: 500) { print(city["name"] ?? .null) }
-        _ = store
-        _ = query
-        _ = batch
-    }
-
-    /// README.md, from line 1267.
-    static func program5() throws {
-        let context = ModelContext(store: try Store.open(path: "entities.sqlite"))
-        _ = try context.insert(Entity(id: "1", name: "Alice", department: "Sales", quantity: 1, date: .now))
-        _ = try context.insert(Entity(id: "2", name: "Bob", department: "Sales", quantity: 3, date: .now))
-        _ = try context.save()
-        // README.md, line 1296
-        let result = try Entity.query(in: context)
-            .where("quantity == 1")
-            .order(by: "date")
-            .all()
-        _ = try Entity.query(in: context)
-            .where([.quantity: 1])
-            .order(by: .date)
-            .all()
-        // README.md, line 1312
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1"))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == %d", 1))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("name == %@", "Alice"))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("%K == %@", "name", "Alice"))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1]))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: "Alice"]))
-        // README.md, line 1324
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice")).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").or("name == %@", "Alice")).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where("quantity == 1").where("name == %@", "Alice").or("name == %@", "Bob")).predicate.predicateFormat)
-        // README.md, line 1338
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: lt(1)])).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1...3])).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 1..<3])).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.quantity: 3...])).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where([.name: ["Alice", "Bob"]])).predicate.predicateFormat)
-        // README.md, line 1349
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.quantity == 1)).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .beginsWith("A"))).predicate.predicateFormat)
-        print(try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(\.name, .contains("li", .caseInsensitive))).predicate.predicateFormat)
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).where(.quantity, 1...3))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: \.date, .descending))
-        // README.md, line 1361
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "department").order(by: "name"))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "quantity", .descending))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedCaseInsensitive))
-        _ = try DocumentationExampleSupport.evaluated(Entity.query(in: context).order(by: "name", .ascending, .localizedStandard))
-        // README.md, line 1379
-        try DocumentationExampleSupport.wait {
-            for try await entity in Entity.query(in: context).order(by: .date).stream(batchSize: 500) {
-                print(entity.name)
-            }
-        }
-        // README.md, line 1397
-        print(String(describing:
-            try Entity.query(in: context).sum(\.quantity)
-        ))
-        print(String(describing:
-            try Entity.query(in: context).average(.quantity)
-        ))
-        print(String(describing:
-            try Entity.query(in: context).max("name")
-        ))
-        print(String(describing:
-            try Entity.query(in: context).group(by: .department)
-        ))
-        // README.md, line 1407
-        let request = try Entity.query(in: context)
-            .where("quantity == 1").or("name == %@", "Bob")
-            .order(by: "name")
-            .fetchRequest
-        print(String(describing:
-            request.predicate?.predicateFormat ?? "TRUEPREDICATE"
-        ))
-        print(String(describing:
-            try context.store.fetch(request).records.count
-        ))
-        // README.md, line 1422
-        let alice = try Entity.query(in: context)
-            .where([.name: "Alice", .department: "Sales", .quantity: 1])
-            .where(\.id == "1")
-            .firstOrInsert()
-        // README.md, line 1431
-        print(String(describing:
-            try Entity.query(in: context).exists("1")
-        ))
-        let one = try Entity.query(in: context).fetch("1")
-        // README.md, line 1452
-        var bob = try Entity.query(in: context).fetch("2")!
-        bob.quantity = 4
-        _ = try context.update(bob)
-        print(String(describing:
-            try Entity.query(in: context).where([.quantity: 4]).count()
-        ))
-        _ = try context.save()
-        _ = context
-        _ = result
-        _ = request
-        _ = alice
-        _ = one
-        _ = bob
-    }
-
-    /// README.md, from line 1472.
-    static func program6() throws {
-        let shop = ModelContext(store: Store.inMemory())
-        _ = try shop.defineRelationships(of: [Customer.self, Order.self])
-        let alice = Customer(id: "alice", name: "Alice")
-        _ = try shop.insert(alice)
-        _ = try shop.insert(Order(id: "o1", total: 120, customer: RecordReference(to: alice)))
-        _ = try shop.insert(Order(id: "o2", total: 40, customer: RecordReference(to: alice)))
-        _ = try shop.save()
-        let hers = try Order.query(in: shop)
-            .where(#Predicate<Order> { $0.customer?.name == "Alice" })
-            .order(by: "total")
-            .prefetching("customer")
-            .all()
-        print(hers.map { "\($0.id) \($0.customer?.name ?? "?")" })
-        print(try Customer.query(in: shop).where("ANY orders.total > 100").count())
-        _ = shop
-        _ = alice
-        _ = hers
     }
 }
 #endif

@@ -21,38 +21,8 @@ struct DocumentExample: Sendable, CustomStringConvertible {
 name BEGINSWITH[c] "sa" AND population > 100000
 true
 ALL is not supported in CloudKit queries: ALL tags == "a"
-["ada"]
-["sales"]
-0
-["ada"]
-["1850147", "2988507"]
+["2988507"]
 quantity > 1
-"Paris"
-"Marseille"
-"Lyon"
-quantity == 1 AND name == "Alice"
-quantity == 1 OR name == "Alice"
-(quantity == 1 AND name == "Alice") OR name == "Bob"
-quantity < 1
-quantity BETWEEN {1, 3}
-quantity >= 1 AND quantity < 3
-quantity >= 3
-name IN {"Alice", "Bob"}
-quantity == 1
-name BEGINSWITH "A"
-name CONTAINS[c] "li"
-Alice
-Bob
-4
-Optional(2.0)
-"Bob"
-[["Sales"]: 2]
-quantity == 1 OR name == "Bob"
-2
-true
-1
-["o2 Alice", "o1 Alice"]
-1
 
 """#))
         #endif
@@ -74,18 +44,29 @@ population > 1000000
 
 """#))
         all.append(DocumentExample(name: "FluentQueries", path: "Sources/QueryBuilder/QueryBuilder.docc/FluentQueries.md", needsPostgreSQL: false, expectedOutput: #"""
+["o2 Alice", "o1 Alice"]
+1
 (quantity == 1 AND name == "Alice") OR name == "Bob"
+true
 Alice
 Bob
 4
 Optional(2.0)
 "Bob"
 [["Sales"]: 2]
+quantity == 1 OR name == "Bob"
+2
 1
 ["Bob"] no change
 
 """#))
         all.append(DocumentExample(name: "QueryBuilder", path: "Sources/QueryBuilder/QueryBuilder.docc/QueryBuilder.md", needsPostgreSQL: false, expectedOutput: ""))
+        #if Server
+        all.append(DocumentExample(name: "QueryServer", path: "Sources/QueryServer/QueryServer.docc/QueryServer.md", needsPostgreSQL: false, expectedOutput: ""))
+        #endif
+        #if Server
+        all.append(DocumentExample(name: "ServingCloudKitWebServices", path: "Sources/QueryServer/QueryServer.docc/ServingCloudKitWebServices.md", needsPostgreSQL: false, expectedOutput: ""))
+        #endif
         all.append(DocumentExample(name: "GettingStarted", path: "Sources/RecordStoreCore/RecordStoreCore.docc/GettingStarted.md", needsPostgreSQL: false, expectedOutput: #"""
 5000
 10000
@@ -113,14 +94,28 @@ Optional(2.0)
 
 """#))
         all.append(DocumentExample(name: "RecordStoreCore", path: "Sources/RecordStoreCore/RecordStoreCore.docc/RecordStoreCore.md", needsPostgreSQL: false, expectedOutput: ""))
-        #if PostgreSQL
-        all.append(DocumentExample(name: "RunningOnPostgreSQL", path: "Sources/RecordStoreCore/RecordStoreCore.docc/RunningOnPostgreSQL.md", needsPostgreSQL: true, expectedOutput: ""))
-        #endif
-        #if Server
-        all.append(DocumentExample(name: "ServingCloudKitWebServices", path: "Sources/RecordStoreCore/RecordStoreCore.docc/ServingCloudKitWebServices.md", needsPostgreSQL: false, expectedOutput: ""))
-        #endif
+        all.append(DocumentExample(name: "Relationships", path: "Sources/RecordStoreCore/RecordStoreCore.docc/Relationships.md", needsPostgreSQL: false, expectedOutput: #"""
+["ada"]
+["sales"]
+0
+
+"""#))
+        all.append(DocumentExample(name: "SchemaFiles", path: "Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md", needsPostgreSQL: false, expectedOutput: #"""
+["ada"]
+
+"""#))
         #if PostgreSQL
         all.append(DocumentExample(name: "WritingAStorageEngine", path: "Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md", needsPostgreSQL: true, expectedOutput: ""))
+        #endif
+        #if PostgreSQL
+        all.append(DocumentExample(name: "RecordStorePostgres", path: "Sources/RecordStorePostgres/RecordStorePostgres.docc/RecordStorePostgres.md", needsPostgreSQL: true, expectedOutput: #"""
+once, before opening postgres:// locations
+3
+
+"""#))
+        #endif
+        #if PostgreSQL
+        all.append(DocumentExample(name: "RunningOnPostgreSQL", path: "Sources/RecordStorePostgres/RecordStorePostgres.docc/RunningOnPostgreSQL.md", needsPostgreSQL: true, expectedOutput: ""))
         #endif
         return all
     }()

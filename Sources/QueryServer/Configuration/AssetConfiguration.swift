@@ -20,7 +20,7 @@ public struct AssetConfiguration: Sendable {
     /// saving the asset in the field it was made for: one hour unless given.
     public var receiptLifetime: TimeInterval
     /// Seconds an upload no saved record references is kept before the server removes it:
-    /// 24 hours unless given (``Store/unreferencedAssetLifetime``).
+    /// 24 hours unless given (`Store.unreferencedAssetLifetime`).
     public var unreferencedLifetime: TimeInterval
 
     /// A configuration; every value has its documented default.

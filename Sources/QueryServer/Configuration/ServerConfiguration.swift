@@ -32,17 +32,17 @@ public struct ServerConfiguration: Sendable {
     public var failedAuthenticationBurst: Double = 20
     /// The addresses of the reverse proxies in front of the server (`query serve --trusted-proxy`),
     /// as the server sees them (`127.0.0.1`, `::1`): from them, the client's address is read from
-    /// `X-Forwarded-For` (``ClientAddressMiddleware``), so that failed authentications count
+    /// `X-Forwarded-For` (`ClientAddressMiddleware`), so that failed authentications count
     /// against the real client and not the proxy that all clients share; their connections are
     /// not capped per address. From any other peer, `X-Forwarded-For` is ignored.
     public var trustedProxies: [String] = []
     /// The most connections one client address may hold; a few more are accepted for `/health`
-    /// only (``ClientConnectionLimiter``). Trusted proxies are not capped.
+    /// only (`ClientConnectionLimiter`). Trusted proxies are not capped.
     public var maximumConnectionsPerAddress: Int = 64
     /// The most Server-Sent Event streams (`subscriptions/events`) one caller may hold open at
     /// once; more are `THROTTLED`.
     public var maximumStreamsPerCaller: Int = 8
-    /// Host names a server without credentials answers besides loopback ones (``LocalAccessMiddleware``).
+    /// Host names a server without credentials answers besides loopback ones (`LocalAccessMiddleware`).
     public var allowedHosts: [String] = []
     /// Origins (`https://app.example`) a server without credentials answers besides its own.
     public var allowedOrigins: [String] = []

@@ -93,8 +93,11 @@ public struct ServerCredentials: Sendable {
 
 /// A credential the server was started with that it cannot use.
 public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
+    /// A `--key` option that is not `KEYID=PEM`.
     case malformedKeyOption(String)
+    /// A key file that cannot be read, and why.
     case unreadableKeyFile(path: String, reason: String)
+    /// A key file that holds no P-256 key.
     case notAP256Key(path: String)
 
     /// What was wrong with the option or file, for the person who started the server.

@@ -3,14 +3,14 @@
 import RecordStore
 
 extension CloudKitService {
-    /// `records/modify`: creates, updates, replaces and deletes records (``ModifyOperation``),
+    /// `records/modify`: creates, updates, replaces and deletes records (`ModifyOperation`),
     /// at most 200 a request. With `atomic` (the default) everything is written in one
     /// transaction or nothing is: the failing operations carry their error and every other one
     /// `ATOMIC_ERROR`. Answers `{"records": [...]}`, one entry per operation in order: the saved
     /// record, `{recordName, deleted: true}`, or an error entry (a `CONFLICT` carries the
     /// server's record).
     ///
-    /// An `ASSETID` value is resolved before anything is saved (``resolveAssets(in:namespace:)``):
+    /// An `ASSETID` value is resolved before anything is saved (`resolveAssets(in:namespace:)`):
     /// its receipt must be this server's, unexpired and made for that field of that record, its
     /// `fileChecksum` and `size` the receipt's, and its bytes stored; they are then kept for good
     /// (no longer removed as an unreferenced upload).

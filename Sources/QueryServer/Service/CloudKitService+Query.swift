@@ -10,7 +10,7 @@ extension CloudKitService {
     /// `continuationMarker`, and `query` with `recordType`, `filterBy`, `sortBy`, and this
     /// server's extension `predicate` (an NSPredicate format string) with `arguments`. Answers
     /// `{"records": [...], "continuationMarker": "..."}`, the marker present while records remain.
-    /// `links` makes the `downloadURL` of assets (``AssetLinks``; the HTTP routes give it).
+    /// `links` makes the `downloadURL` of assets (`AssetLinks`; the HTTP routes give it).
     public func query(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         try await query(body, in: namespace, links: nil)
     }

@@ -5,7 +5,7 @@ import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
-/// The CloudKit Web Services operations over a ``Store``, apart from HTTP: each takes the
+/// The CloudKit Web Services operations over a `Store`, apart from HTTP: each takes the
 /// request's JSON body and its ``Namespace``, decodes the body into the endpoint's typed request
 /// (`RecordsQueryRequest`, `RecordsModifyRequest`, ...; a missing or mistyped member is a
 /// `BAD_REQUEST` naming its path and type), and returns the response's JSON, or throws the
@@ -52,10 +52,10 @@ public final class CloudKitService: Sendable {
     /// and a query on a field without the index it needs, are refused. Its schema changes only
     /// by a schema applied to `store` (`query schema apply`, `query serve --schema`) or deployed
     /// to it (`query schema deploy`). The `development` environment keeps its records in a store
-    /// of its own beside `store` (``Store/openSibling(named:mode:schemaLimits:progress:)``: for
+    /// of its own beside `store` (`Store.openSibling(named:mode:schemaLimits:progress:)`: for
     /// `cities.sqlite`, the file `cities.development.sqlite`), in development mode: its schema
     /// grows as records arrive, and never touches production's. Saves in both are held to
-    /// ``SchemaLimits/server``.
+    /// `SchemaLimits.server`.
     ///
     /// ```swift
     /// let service = CloudKitService(store: try Store.open(path: "cities.sqlite"), predicateRules: .full)
@@ -84,7 +84,7 @@ public final class CloudKitService: Sendable {
     /// The store an environment's records are saved in and queried through: in `production`,
     /// the store's engine in production mode (no schema changes, queries need indexes); in
     /// `development`, the store beside it that keeps the development environment (its schema
-    /// grows as records arrive). Both hold saves to ``SchemaLimits/server``.
+    /// grows as records arrive). Both hold saves to `SchemaLimits.server`.
     ///
     /// ```swift
     /// let development = try await service.store(for: .development)

@@ -23,11 +23,18 @@ import RecordStore
 /// ```
 public struct Namespace: Sendable, Hashable {
     /// CloudKit's environments.
-    public enum Environment: String, Sendable { case development, production }
+    public enum Environment: String, Sendable {
+        /// The development environment: a store of its own beside the served one.
+        case development
+        /// The production environment: the served store, in production mode.
+        case production
+    }
 
     /// CloudKit's databases: the public one, or one user's private one.
     public enum Database: Sendable, Hashable {
+        /// The public database.
         case `public`
+        /// The private database of one user (a server-to-server key's user).
         case `private`(user: String)
     }
 

@@ -11,20 +11,33 @@ import PredicateLanguage
 /// ServerErrorCode.zoneNotFound.status   // 404
 /// ```
 public enum ServerErrorCode: String, Sendable, Codable, CaseIterable {
+    /// The request is malformed or asks for what the server refuses (400).
     case badRequest = "BAD_REQUEST"
+    /// A signature, token or asset URL that does not verify (401).
     case authenticationFailed = "AUTHENTICATION_FAILED"
+    /// A request the server does not answer for this caller or origin (403).
     case accessDenied = "ACCESS_DENIED"
+    /// The record, route or asset asked for does not exist (404).
     case notFound = "NOT_FOUND"
+    /// The zone named does not exist (404).
     case zoneNotFound = "ZONE_NOT_FOUND"
+    /// A save whose change tag is not the stored record's (409).
     case conflict = "CONFLICT"
+    /// A create of a record or subscription that already exists (409).
     case exists = "EXISTS"
+    /// An operation of an atomic request that was not applied because another failed (400).
     case atomicError = "ATOMIC_ERROR"
+    /// A body or asset larger than the server takes (413).
     case quotaExceeded = "QUOTA_EXCEEDED"
+    /// A request without the credentials the server asks for (421).
     case authenticationRequired = "AUTHENTICATION_REQUIRED"
+    /// A caller past its rate limit: retry after `retryAfter` seconds (429).
     case throttled = "THROTTLED"
+    /// A server past its connection limit: retry later (503).
     case tryAgainLater = "TRY_AGAIN_LATER"
     /// The server's database cannot be reached now: retry after `retryAfter` seconds.
     case serviceUnavailable = "SERVICE_UNAVAILABLE"
+    /// An error of the server itself (500).
     case internalError = "INTERNAL_ERROR"
     /// A sync token older than the history the server keeps: fetch everything again.
     case changeTokenExpired = "CHANGE_TOKEN_EXPIRED"
@@ -83,8 +96,8 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
     public var status: HTTPResponse.Status { statusOverride ?? code.status }
 
     /// CloudKit's error answer, `{uuid, serverErrorCode, reason}` (and `retryAfter`), with the
-    /// code's HTTP status and the error's header fields; `uuid` is the request's ID
-    /// (``RequestUUID``).
+    /// code's HTTP status and the error's header fields; `uuid` is the request's ID, Hummingbird's
+    /// (`RequestContext.id`) laid out as a UUID.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var members: [String: JSONValue] = [
             "uuid": .string(RequestUUID.of(context)), "serverErrorCode": .string(code.rawValue), "reason": .string(reason),
