@@ -168,6 +168,7 @@ let package = Package(
                 "RecordStore",
                 .target(name: "RecordStorePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .target(name: "QueryServer", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/QueryCLI",

@@ -37,9 +37,9 @@ struct ImportCommand: AsyncParsableCommand {
     var progress: ImportProgressFormat = .auto
 
     @Option(name: .customLong("indexes"), help: ArgumentHelp(
-        // What `automatic` gives each field type is described once, in IndexPolicy and the README.
+        // What `automatic` gives each field type is described once, in IndexPolicy and the DocC article.
         "The index types of the fields the import adds: automatic or all (every index a field's type can have); "
-            + "see \"Index types: what a store builds\" in the README. Declare other index types with `query schema apply`.",
+            + "see \"Indexes and searches\" in RecordStoreCore's documentation. Declare other index types with `query schema apply`.",
         valueName: "automatic|all"))
     var indexes: IndexPolicy?
 

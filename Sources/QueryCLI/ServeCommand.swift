@@ -2,6 +2,7 @@
 #if Server
 import ArgumentParser
 import Foundation
+import Logging
 import PredicateLanguage
 import QueryServer
 import RecordStore
@@ -121,7 +122,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A PEM file with the private key of --tls-certificate.", valueName: "PEM"))
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp("How log lines are written to standard error: text, or json (one JSON object a line).", valueName: "text|json"))
+    var logFormat = "text"
+
+    @Option(help: ArgumentHelp("The least severe level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
+    @Flag(inversion: .prefixedNo, help: "Log one line per request (ID, route, database, caller, status, duration, records; never a credential or a record's values).")
+    var logRequests = true
+
     func validate() throws {
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard !keys.isEmpty || !apiTokens.isEmpty || ["127.0.0.1", "::1", "localhost"].contains(host) else {
             throw ValidationError("--host must be a loopback address (127.0.0.1, ::1 or localhost) unless --key or --api-token is given: without credentials anyone may call")
         }
@@ -145,6 +159,13 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let json = logFormat == "json"
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = json ? JSONLinesLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
         // Read and parsed before anything else, so that a bad file starts nothing.
         let schemaFile = try schema.map { path throws(CommandFailure) in try SchemaFile(path: path) }
         var credentials = ServerCredentials()
@@ -167,6 +188,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumConnectionsPerAddress = maxConnectionsPerAddress
         configuration.maximumStreamsPerCaller = maxStreamsPerCaller
         configuration.trustedProxies = trustedProxies
+        configuration.logsRequests = logRequests
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600

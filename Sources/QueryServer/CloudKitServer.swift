@@ -136,6 +136,7 @@ public struct CloudKitServer: Sendable {
     ) -> (router: Router<ServerRequestContext>, table: RouteTable) {
         let router = Router(context: ServerRequestContext.self)
         let table = RouteTable()
+        if configuration.logsRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: ResponseHardeningMiddleware())
         router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: table))

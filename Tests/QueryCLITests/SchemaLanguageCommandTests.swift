@@ -31,19 +31,20 @@ struct SchemaLanguageCommandTests {
 
         """
 
-    @Test("import --indexes points to the README section that describes the policies, which exists")
-    func importIndexesHelpPointsToTheREADME() throws {
+    @Test("import --indexes points to the documentation article that describes the policies, which exists")
+    func importIndexesHelpPointsToTheArticle() throws {
         let help = try CommandRunner.run(["import", "--help"])
         #expect(help.status == 0)
         // The help wraps at the terminal's width: compare with single spaces.
         let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(text.contains(#"automatic or all (every index a field's type can have); see "Index types: what a store builds" in the README."#))
+        #expect(text.contains(#"automatic or all (every index a field's type can have); see "Indexes and searches" in RecordStoreCore's documentation."#))
         // The policies are described there (and in IndexPolicy), not in the help.
         #expect(!text.contains("queryable and searchable"))
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let headings = try String(contentsOf: readme, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
-        #expect(headings.contains("### Index types: what a store builds"))
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/RecordStoreCore/RecordStoreCore.docc/IndexesAndSearch.md")
+        let headings = try String(contentsOf: article, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(headings.first == "# Indexes and searches")
+        #expect(try String(contentsOf: article, encoding: .utf8).contains("`automatic`, which\nmakes strings queryable and searchable"))
     }
 
     @Test("apply prints what it did and notes grants and roles; export prints the store's part; apply of the export changes nothing")

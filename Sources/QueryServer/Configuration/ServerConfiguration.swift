@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
     /// The most Server-Sent Event streams (`subscriptions/events`) one caller may hold open at
     /// once; more are `THROTTLED`.
     public var maximumStreamsPerCaller: Int = 8
+    /// Whether the server logs one line per request at info level (its ID, method, route,
+    /// environment, database, caller, status, duration and records; never a credential or a
+    /// record's values), through the server's `Logger`. Off by default for a library; `query
+    /// serve` turns it on.
+    public var logsRequests = false
     /// Host names a server without credentials answers besides loopback ones (`LocalAccessMiddleware`).
     public var allowedHosts: [String] = []
     /// Origins (`https://app.example`) a server without credentials answers besides its own.

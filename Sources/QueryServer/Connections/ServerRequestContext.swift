@@ -32,6 +32,9 @@ struct ServerRequestContext: RequestContext {
     var namespace: Namespace?
     /// The request's body, read by ``AuthenticationMiddleware`` once the caller passed its checks.
     var body = ByteBuffer()
+    /// What the request's log line says, filled in by the middleware and the route
+    /// (``RequestLogEntry``; shared by every copy of this context).
+    let requestLog = RequestLogEntry()
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -16,11 +16,11 @@ struct ChangesController: RouteController {
         let configuration = self.configuration
         routes.database("records/changes", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return JSONResponse.make(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links))
+            return RecordsController.answer(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links), context: context)
         }
         routes.database("changes/zone", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return JSONResponse.make(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links))
+            return RecordsController.answer(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links), context: context)
         }
         routes.database("changes/database", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))

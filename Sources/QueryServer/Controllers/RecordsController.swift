@@ -1,5 +1,7 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
+import Hummingbird
+import PredicateLanguage
 
 /// The record routes of a database: `records/query`, `records/lookup`, `records/modify`, and
 /// this server's extension `records/explain` (a query's plan, for the console and any client).
@@ -17,19 +19,27 @@ struct RecordsController: RouteController {
         routes.database("records/query", [.post], access: .read) { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return JSONResponse.make(bytes: try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links).jsonBytes())
+            let answer = try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links)
+            context.requestLog.update { $0.records = answer.batch.records.count }
+            return JSONResponse.make(bytes: answer.jsonBytes())
         }
         routes.database("records/explain", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace()))
         }
         routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return JSONResponse.make(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links))
+            return Self.answer(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links), context: context)
         }
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return JSONResponse.make(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links))
+            return Self.answer(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links), context: context)
         }
+    }
+
+    /// A JSON answer with `records`, whose count the request's log line gives.
+    static func answer(_ answer: JSONValue, context: ServerRequestContext) -> Response {
+        context.requestLog.update { $0.records = RequestLogEntry.recordCount(of: answer) }
+        return JSONResponse.make(answer)
     }
 }
 #endif

@@ -84,6 +84,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if case .key(let keyID) = claim.caller { try limiter.admit("key:" + keyID) }
         context.caller = claim.caller
         context.namespace = namespace
+        context.requestLog.update { log in
+            log.caller = RequestLogEntry.name(of: claim.caller)
+            log.environment = namespace.environment.rawValue
+            if case .public = namespace.database { log.database = "public" } else { log.database = "private" }
+        }
         context.body = body
         return try await next(request, context)
     }

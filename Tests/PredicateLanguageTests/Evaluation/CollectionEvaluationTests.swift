@@ -47,9 +47,12 @@ struct CollectionEvaluationTests {
         #expect(try holds([], .greaterThan, .int(8), [], .all) == true)
         #expect(try holds(.null, .equalTo, .null, [], .any) == false)
         #expect(try holds(.null, .equalTo, .int(1), [], .all) == true)
-        // A scalar counts as a one-member list.
-        #expect(try holds(.int(9), .greaterThan, .int(8), [], .any) == true)
-        #expect(try holds(.int(7), .greaterThan, .int(8), [], .all) == false)
+        // A scalar is no collection: Apple raises (it once counted as a one-member list).
+        #expect(throws: FormatPredicateError.evaluation(
+            "the left hand side for an ALL or ANY operator must be either an NSArray or an NSSet, but it is a integer (9)")) {
+            try holds(.int(9), .greaterThan, .int(8), [], .any)
+        }
+        #expect(throws: FormatPredicateError.self) { try holds(.int(7), .greaterThan, .int(8), [], .all) }
         #expect(try holds(["Anna", "bob"], .beginsWith, "b", [], .any) == true)
         #expect(try holds(["Anna", "bob"], .beginsWith, "B", [.caseInsensitive], .all) == false)
         #expect(try holds(["a", "b"], .in, ["a", "b", "c"], [], .all) == true)
