@@ -267,8 +267,8 @@ struct CoreDataModelTests {
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: copy).deletingLastPathComponent().path) }
         let contents = copy + "/Company 2.xcdatamodel/contents"
         try Data(Self.model("<entity name=\"E\">\n</model>").utf8).write(to: URL(fileURLWithPath: contents))
-        #expect(Self.error(readingAt: copy) == .xml(file: contents, line: 4, column: 1, message: "the end tag '</model>' does not close '<entity>' (line 3, column 1)"))
-        #expect(Self.error(readingAt: copy)?.description == "\(contents):4:1: malformed XML: the end tag '</model>' does not close '<entity>' (line 3, column 1)")
+        #expect(Self.error(readingAt: copy) == .xml(file: contents, line: 4, column: 9, message: "the end tag does not close '<entity>' (line 3)"))
+        #expect(Self.error(readingAt: copy)?.description == "\(contents):4:9: malformed XML: the end tag does not close '<entity>' (line 3)")
     }
 
     @Test("Constructs the store cannot represent are refused, and inconsistent models are errors", arguments: [

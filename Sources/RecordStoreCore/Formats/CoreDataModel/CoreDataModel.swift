@@ -62,13 +62,7 @@ public struct CoreDataModel: Sendable, Hashable, Codable {
     /// let model = try CoreDataModel(parsing: text, file: "Company.xcdatamodel/contents")
     /// ```
     public init(parsing text: String, file: String = "contents") throws(CoreDataModelError) {
-        let root: XMLElementNode
-        do {
-            root = try XMLElementReader.read(text)
-        } catch {
-            throw .xml(file: file, line: error.line, column: error.column, message: error.message)
-        }
-        self = try CoreDataModelParser(file: file).parseModel(root)
+        self = try CoreDataModelParser(file: file).parseModel(try XMLElementReader.read(text, file: file))
     }
 
     /// The entity with this name, if any.

@@ -15,8 +15,8 @@
 public enum CoreDataModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file or folder at `path` cannot be read, or is not a model file or folder.
     case unreadable(path: String, reason: String)
-    /// The file's XML is malformed (or declares a document type) at this line and column (both
-    /// from 1; the column counts Unicode scalars).
+    /// The file's XML is malformed (or declares a document type, or nests elements too deeply) at
+    /// this line and column (both from 1, where `XMLParser` stopped; the column counts characters).
     case xml(file: String, line: Int, column: Int, message: String)
     /// The file is XML but not a valid model: a missing or malformed attribute, an entity, parent,
     /// destination or inverse that does not exist. `line` is the element's line.

@@ -17,8 +17,8 @@ struct CoreDataModelParser {
 
     /// Refuses an attribute of `node` that is neither read nor knowingly ignored.
     private func checkAttributes(_ node: XMLElementNode, reads: Set<String>, ignores: Set<String>) throws(CoreDataModelError) {
-        for attribute in node.attributes where !reads.contains(attribute.name) && !ignores.contains(attribute.name) {
-            throw unsupported(node, "unknown attribute '\(attribute.name)' on <\(node.name)>\(subject(node)); it may change the model's meaning, so it is refused rather than ignored")
+        for name in node.attributeNames where !reads.contains(name) && !ignores.contains(name) {
+            throw unsupported(node, "unknown attribute '\(name)' on <\(node.name)>\(subject(node)); it may change the model's meaning, so it is refused rather than ignored")
         }
     }
 
@@ -66,8 +66,8 @@ struct CoreDataModelParser {
             switch child.name {
             case "entity":
                 let entity = try parseEntity(child)
-                guard lines[entity.name] == nil else {
-                    throw invalid(child, "a second entity named '\(entity.name)' (the first is on line \(lines[entity.name]!))")
+                if let first = lines[entity.name] {
+                    throw invalid(child, "a second entity named '\(entity.name)' (the first is on line \(first))")
                 }
                 lines[entity.name] = child.line
                 model.entities.append(entity)

@@ -96,24 +96,14 @@ public enum CoreDataModelReader {
         FileManager.default.fileExists(atPath: path)
     }
 
-    private static func bytes(of path: String) throws(CoreDataModelError) -> [UInt8] {
+    /// The root element of the XML file at `path`.
+    private static func document(at path: String, allowingExternalDocumentType: Bool) throws(CoreDataModelError) -> XMLElementNode {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadable(path: path, reason: "the file cannot be read")
         }
-        let bytes = [UInt8](data)
-        if bytes.starts(with: Array("bplist".utf8)) {
+        if data.starts(with: Data("bplist".utf8)) {
             throw .unreadable(path: path, reason: "a binary property list, as compiled models (.mom, .momd) are; read the source model (.xcdatamodeld) instead")
         }
-        return bytes
-    }
-
-    /// The root element of the XML file at `path`.
-    private static func document(at path: String, allowingExternalDocumentType: Bool) throws(CoreDataModelError) -> XMLElementNode {
-        let bytes = try bytes(of: path)
-        do {
-            return try XMLElementReader.read(bytes, allowingExternalDocumentType: allowingExternalDocumentType)
-        } catch {
-            throw .xml(file: path, line: error.line, column: error.column, message: error.message)
-        }
+        return try XMLElementReader.read(data, file: path, allowingExternalDocumentType: allowingExternalDocumentType)
     }
 }

@@ -36,9 +36,3 @@ public struct ResultsChange: Sendable {
     /// The difference by sections and index paths, when the observation has a section key.
     public let sectionedDifference: SectionedDifference?
 }
-
-extension ResultsChange {
-    /// The records of the results: the name before ``records``, the word every result now uses.
-    @available(*, deprecated, renamed: "records")
-    public var results: ObservedResults { records }
-}

@@ -19,17 +19,4 @@ public struct QueryBatch: Sendable, Hashable {
         self.records = records
         self.cursor = cursor
     }
-
-    /// The records of this batch: the name before ``records``, the word every result now uses.
-    @available(*, deprecated, renamed: "records")
-    public var matchResults: [Record] {
-        get { records }
-        set { records = newValue }
-    }
-
-    /// Creates a batch: the initializer before ``init(records:cursor:)``.
-    @available(*, deprecated, renamed: "init(records:cursor:)")
-    public init(matchResults: [Record], cursor: QueryCursor?) {
-        self.init(records: matchResults, cursor: cursor)
-    }
 }

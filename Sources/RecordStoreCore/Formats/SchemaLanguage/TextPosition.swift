@@ -1,5 +1,5 @@
 /// A place in a text: its line and column, both from 1, the column counting Unicode scalars. The
-/// schema-language lexer and the Core Data model's XML reader move it past each scalar they read.
+/// schema-language lexer moves it past each scalar it reads.
 struct TextPosition: Sendable, Hashable {
     /// The line, from 1.
     var line = 1
