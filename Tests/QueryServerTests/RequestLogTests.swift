@@ -46,7 +46,7 @@ import Testing
         let requests = parsed.filter { $0["message"]?.stringValue == "request" }
         try #require(requests.count == 5, "\(lines.all)")
         func field(_ index: Int, _ name: String) -> String? { requests[index][name]?.stringValue }
-        #expect(requests.map { $0["route"]?.stringValue } == ["records/query", "records/query", "records/modify", "records/modify", "none"])
+        #expect(requests.map { $0["route"]?.stringValue } == ["records/query", "records/query", "records/modify", "records/modify", "none"], "\(requests)")
         #expect(requests.map { $0["status"]?.stringValue } == ["200", "200", "200", "403", "404"])
         #expect(requests.map { $0["method"]?.stringValue } == ["POST", "POST", "POST", "POST", "GET"])
         #expect(requests.map { $0["caller"]?.stringValue } == ["key:\(AuthenticationTests.keyID)", "apiToken", "key:\(AuthenticationTests.keyID)", nil, nil])

@@ -2,22 +2,20 @@
 #if Server
 import PredicateLanguage
 
-/// What a request's log line says beyond its method, status and duration, filled in as the
-/// request goes down the middleware and reaches its route: the route it matched, the caller and
-/// namespace authentication found, and how many records the answer carries. One per request
+/// What a request's log line says beyond its method, route, status and duration, filled in as
+/// the request goes down the middleware and reaches its route: the caller and namespace
+/// authentication found, and how many records the answer carries. One per request
 /// (``ServerRequestContext/requestLog``), shared by reference, since each middleware gets its own
 /// copy of the context.
 ///
 /// It holds no secret: a caller is a key ID, `apiToken` or `anyone`, never a token or signature.
 ///
 /// ```swift
-/// context.requestLog.update { $0.route = "records/query" }
+/// context.requestLog.update { $0.records = 12 }
 /// ```
 final class RequestLogEntry: Sendable {
     /// The parts of a log line.
     struct Fields: Sendable {
-        /// The route's path pattern (`records/query`, `assets/download/:token`), nil for no route.
-        var route: String?
         /// Who sent the request: `key:KEYID`, `apiToken` or `anyone`.
         var caller: String?
         /// `development` or `production`.

@@ -46,24 +46,15 @@ struct ServerRoutes {
     func database(_ path: String, _ methods: [HTTPRequest.Method], access: RouteAccess, handler: @escaping Handler) {
         guard let group = groups[access] else { return }
         for method in methods {
-            group.on(RouterPath(path), method: method, use: Self.logging(path, handler))
+            group.on(RouterPath(path), method: method, use: handler)
             table.add(Self.databasePrefix + "/" + path, method, access: access)
         }
     }
 
     /// Adds a route outside the databases (its handler checks whatever the route needs).
     func plain(_ path: String, _ method: HTTPRequest.Method, handler: @escaping Handler) {
-        router.on(RouterPath(path), method: method, use: Self.logging(path, handler))
+        router.on(RouterPath(path), method: method, use: handler)
         table.add(path, method, access: nil)
-    }
-
-    /// The handler, telling the request's log line which route it reached (``RequestLogEntry``).
-    private static func logging(_ path: String, _ handler: @escaping Handler) -> Handler {
-        let route = path.split(separator: "/").joined(separator: "/")
-        return { request, context in
-            context.requestLog.update { $0.route = route.isEmpty ? "/" : route }
-            return try await handler(request, context)
-        }
     }
 }
 #endif

@@ -4,7 +4,8 @@ import Hummingbird
 import Logging
 
 /// Writes one log line per request, once its answer is made: `request` at info level, with the
-/// request's ID (the `uuid` of a CloudKit error answer), method, route, environment, database,
+/// request's ID (the `uuid` of a CloudKit error answer), method, route (the endpoint path of
+/// Hummingbird's router, as its `TracingMiddleware` reads it), environment, database,
 /// caller, status, duration in milliseconds and the records of the answer
 /// (``RequestLogEntry``). It never logs a query string (where `ckAPIToken` travels), a header,
 /// a body or a record's values. The outermost middleware, so that it sees every answer,
@@ -28,7 +29,7 @@ struct RequestLogMiddleware: RouterMiddleware {
             let fields = context.requestLog.current
             var metadata: Logger.Metadata = [
                 "requestID": "\(context.requestID)", "method": "\(request.method.rawValue)",
-                "route": "\(fields.route ?? "none")", "status": "\(status)",
+                "route": "\(Self.route(context.endpointPath))", "status": "\(status)",
                 "durationMilliseconds": "\((milliseconds * 100).rounded() / 100)",
             ]
             if let caller = fields.caller { metadata["caller"] = "\(caller)" }
@@ -40,6 +41,14 @@ struct RequestLogMiddleware: RouterMiddleware {
         let response = try await next(request, context)
         status = response.status.code
         return response
+    }
+
+    /// The route Hummingbird's router matched (its endpoint path), after the database prefix:
+    /// `records/query`, `/assets/download/{token}`; `none` when no route matched.
+    static func route(_ endpointPath: String?) -> String {
+        guard let endpointPath, endpointPath != "NotFound" else { return "none" }
+        let prefix = "/database/1/{container}/{environment}/{database}/"
+        return endpointPath.hasPrefix(prefix) ? String(endpointPath.dropFirst(prefix.count)) : endpointPath
     }
 }
 #endif
