@@ -166,7 +166,7 @@ public struct CloudKitServer: Sendable {
     /// declares its access.
     func controllers(privateUsers: [String: String]) -> [any RouteController] {
         [
-            HealthController(),
+            HealthController(service: service),
             ConsoleController(console: ConsoleDocument(configuration: configuration)),
             RecordsController(service: service, configuration: configuration),
             SchemaController(service: service),

@@ -13,9 +13,7 @@ enum RecordStorePostgresExample {
     static func program1() async throws {
         StoreRegistry.shared.register(.postgres)
         _ = try await ExampleCities.save(into: Store.open(url: DocumentationExampleSupport.postgresURL("postgres://app:secret@localhost:5432/cities?schema=cities")))
-        print(String(describing:
-            StoreRegistry.shared.register(.postgres)
-        ))
+        StoreRegistry.shared.register(.postgres)
         let store = try await Store.open(url: DocumentationExampleSupport.postgresURL("postgres://app:secret@localhost:5432/cities?schema=cities"))
         print(try await store.count(ofType: "City", matching: FormatPredicate(format: "countrycode == 'FR'")))
         _ = store

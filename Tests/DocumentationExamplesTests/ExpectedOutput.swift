@@ -109,7 +109,6 @@ quantity == 1 OR name == "Bob"
         #endif
         #if PostgreSQL
         all.append(DocumentExample(name: "RecordStorePostgres", path: "Sources/RecordStorePostgres/RecordStorePostgres.docc/RecordStorePostgres.md", needsPostgreSQL: true, expectedOutput: #"""
-once, before opening postgres:// locations
 3
 
 """#))

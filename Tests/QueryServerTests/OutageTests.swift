@@ -7,7 +7,8 @@ import Testing
 
 /// While the store's PostgreSQL cannot be reached, every request is answered
 /// `SERVICE_UNAVAILABLE` (503) with `retryAfter`, a write included (never a per-record error
-/// inside a 200, never a 500), and the server recovers by itself when the database is back.
+/// inside a 200, never a 500), `/health/ready` says so while `/health` stays 200, and the server
+/// recovers by itself when the database is back.
 /// The database "goes away" behind a relay (``TCPRelay``) that the test cuts and restores.
 @Suite struct OutageTests {
     @Test(.enabled(if: TestEngine.allCases.contains(.postgres) || PostgresTestServer.isRequired))
@@ -30,7 +31,14 @@ import Testing
             #expect(before.status == 200)
             #expect(before.records.count == 12)
 
+            #expect(try await server.send("GET", "/health/ready").body == ["status": "ready"])
             relay.cut()
+            // Alive, not ready.
+            #expect(try await server.send("GET", "/health").status == 200)
+            let unready = try await server.send("GET", "/health/ready")
+            #expect(unready.status == 503, "\(unready.body)")
+            #expect(unready.errorCode == "SERVICE_UNAVAILABLE")
+            #expect(unready.body["retryAfter"]?.integerValue == 2)
             for attempt in 0..<6 {
                 let path = ServerHarness.path(attempt.isMultiple(of: 2) ? "records/query" : "records/modify")
                 let answer = try await server.send("POST", path, body: attempt.isMultiple(of: 2) ? query : modify)
@@ -53,6 +61,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(250))
             }
             #expect(recovered?.recordNames == ["outage"])
+            #expect(try await server.send("GET", "/health/ready").body == ["status": "ready"])
             let after = try await server.send("POST", ServerHarness.path("records/query"), body: query)
             #expect(after.records.count == 13)
         }

@@ -17,7 +17,7 @@ struct ConnectionCapMiddleware: RouterMiddleware {
     let clients: ClientConnectionLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path != "/health" else { return try await next(request, context) }
+        guard request.uri.path != "/health", request.uri.path != "/health/ready" else { return try await next(request, context) }
         if connections.isOverCap {
             throw ServerError(.tryAgainLater, "the server holds its most connections (\(connections.cap)); retry later", retryAfter: 1)
         }
