@@ -5,33 +5,33 @@
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `FieldCondition`,
 /// `KeyPathCondition`, `AttributeCondition` and `QueryFilter`.
-package struct SQLCondition: Sendable {
-    package var sql: String?
-    package var arguments: [SQLValue]
-    package var isExact: Bool
+@_spi(StorageEngine) public struct SQLCondition: Sendable {
+    @_spi(StorageEngine) public var sql: String?
+    @_spi(StorageEngine) public var arguments: [SQLValue]
+    @_spi(StorageEngine) public var isExact: Bool
 
     /// A condition with its arguments, exact or a superset.
-    package init(sql: String?, arguments: [SQLValue], isExact: Bool) {
+    @_spi(StorageEngine) public init(sql: String?, arguments: [SQLValue], isExact: Bool) {
         self.sql = sql
         self.arguments = arguments
         self.isExact = isExact
     }
 
     /// A condition exactly equal to the predicate part.
-    package static func exact(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
+    @_spi(StorageEngine) public static func exact(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
         SQLCondition(sql: sql, arguments: arguments, isExact: true)
     }
 
     /// A condition that keeps every match and maybe more.
-    package static func superset(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
+    @_spi(StorageEngine) public static func superset(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
         SQLCondition(sql: sql, arguments: arguments, isExact: false)
     }
 
     /// No SQL for this part: the residual checks it on every row.
-    package static let residualOnly = SQLCondition(sql: nil, arguments: [], isExact: false)
+    @_spi(StorageEngine) public static let residualOnly = SQLCondition(sql: nil, arguments: [], isExact: false)
 
     /// Both conditions (exact when both are).
-    package func and(_ other: SQLCondition) -> SQLCondition {
+    @_spi(StorageEngine) public func and(_ other: SQLCondition) -> SQLCondition {
         switch (sql, other.sql) {
         case (nil, _): return SQLCondition(sql: other.sql, arguments: other.arguments, isExact: isExact && other.isExact)
         case (_, nil): return SQLCondition(sql: sql, arguments: arguments, isExact: isExact && other.isExact)
