@@ -108,7 +108,10 @@ let package = Package(
         .target(
             name: "RecordStoreConformance",
             dependencies: ["RecordStoreCore", "PredicateLanguage"],
-            path: "Sources/RecordStoreConformance"
+            path: "Sources/RecordStoreConformance",
+            // The cities data set, so that a package of its own gets it (Bundle.module): the same
+            // bytes as Datasets/cities15000.jsonl.gz, which git stores once.
+            resources: [.copy("Resources/cities15000.jsonl.gz")]
         ),
         // The PostgreSQL engine: the same store on a database server, through PostgresNIO.
         .target(

@@ -13,7 +13,7 @@ import RecordStoreCore
 /// let store = Store(engine: MyEngine())
 /// let reference = Store.inMemory()
 /// for target in [store, reference] {
-///     try await EngineConformance.loadCities(from: "Datasets/cities15000.jsonl.gz", into: target)
+///     try await EngineConformance.loadCities(into: target)   // the data set this library ships
 /// }
 /// for testCase in ConformanceCase.cities15000 {
 ///     #expect(try await EngineConformance.differences(testCase, in: store, reference: reference) == [])
@@ -23,7 +23,42 @@ public enum EngineConformance {
     /// The record type of the cities data set.
     public static let cityType = "City"
 
-    /// Imports a GeoNames cities file (`Datasets/cities15000.jsonl.gz`) as `City` records
+    /// The file name of the cities data set, a resource of this library (the same bytes as the
+    /// repository's `Datasets/cities15000.jsonl.gz`).
+    public static let citiesDatasetName = "cities15000.jsonl.gz"
+
+    /// The path of the cities data set this library ships as a resource, so that a package of
+    /// its own needs no copy of the repository's `Datasets/` folder.
+    ///
+    /// ```swift
+    /// let path = try EngineConformance.citiesDatasetPath()
+    /// ```
+    ///
+    /// - Throws: ``RecordStoreError/invalidStoreLocation(_:reason:)`` when the resource bundle
+    ///   lacks the file (a build that left the library's resources out).
+    public static func citiesDatasetPath() throws(RecordStoreError) -> String {
+        let candidates = [
+            Bundle.module.resourceURL?.appendingPathComponent(citiesDatasetName),
+            Bundle.module.url(forResource: "cities15000.jsonl", withExtension: "gz"),
+        ]
+        for case let url? in candidates where FileManager.default.fileExists(atPath: url.path) {
+            return url.path
+        }
+        throw .invalidStoreLocation(citiesDatasetName, reason: "the resource bundle of RecordStoreConformance (\(Bundle.module.bundlePath)) has no such file")
+    }
+
+    /// Imports the cities data set this library ships (``citiesDatasetPath()``) into a store, as
+    /// ``loadCities(from:into:)`` does.
+    ///
+    /// ```swift
+    /// try await EngineConformance.loadCities(into: store)
+    /// ```
+    public static func loadCities(into store: Store) async throws(RecordStoreError) {
+        try await loadCities(from: citiesDatasetPath(), into: store)
+    }
+
+    /// Imports a GeoNames cities file (`Datasets/cities15000.jsonl.gz`, or the copy this library
+    /// ships: ``loadCities(into:)``) as `City` records
     /// named by their `geonameid`, with a `location` made of each city's latitude and longitude,
     /// and declares the field `missingField` (a string no record has) that some cases sort by.
     public static func loadCities(from path: String, into store: Store) async throws(RecordStoreError) {

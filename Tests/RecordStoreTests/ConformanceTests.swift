@@ -31,4 +31,11 @@ struct ConformanceTests {
             #expect(differences == [], "\(engine)")
         }
     }
+
+    @Test("The data set the conformance library ships is the repository's Datasets/cities15000.jsonl.gz")
+    func shippedDataset() throws {
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: EngineConformance.citiesDatasetPath()))
+        let repository = try Data(contentsOf: URL(fileURLWithPath: CitiesFixture.datasetPath))
+        #expect(shipped == repository)
+    }
 }
