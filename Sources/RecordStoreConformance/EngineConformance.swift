@@ -15,7 +15,7 @@ import RecordStoreCore
 /// for target in [store, reference] {
 ///     try await EngineConformance.loadCities(into: target)   // the data set this library ships
 /// }
-/// for testCase in ConformanceCase.cities15000 {
+/// for testCase in ConformanceCase.all {
 ///     #expect(try await EngineConformance.differences(testCase, in: store, reference: reference) == [])
 /// }
 /// ```
@@ -70,10 +70,22 @@ public enum EngineConformance {
         try await store.optimize()
     }
 
-    /// Runs one case on both stores: the records' names in order (the first `limit` of them)
-    /// must equal the reference's, and the count must be the case's expected count. Returns
-    /// each difference as a sentence; an empty list when the engine agrees.
+    /// Runs one case and returns each difference as a sentence; an empty list when the engine
+    /// agrees.
+    ///
+    /// A query case runs on both stores: the records' names in order (the first `limit` of them)
+    /// must equal the reference's, and the count must be the case's expected count. A behaviour
+    /// case (``ConformanceCase/behavior``) runs on `store` alone, in zones of its own, and
+    /// compares each result with the exact one expected; an error it did not expect is a
+    /// difference too.
+    ///
+    /// ```swift
+    /// let differences = try await EngineConformance.differences(ConformanceCase(behavior: .saves), in: store, reference: reference)
+    /// ```
     public static func differences(_ testCase: ConformanceCase, in store: Store, reference: Store) async throws -> [String] {
+        if let behavior = testCase.behavior {
+            return await differences(behavior, in: store)
+        }
         let predicate = try FormatPredicate(format: testCase.format, argumentArray: testCase.arguments)
         let expected = try await recordNames(testCase, predicate: predicate, in: reference)
         let names = try await recordNames(testCase, predicate: predicate, in: store)
@@ -87,6 +99,27 @@ public enum EngineConformance {
             differences.append("\(testCase): counted \(count), expected \(testCase.expectedCount)")
         }
         return differences
+    }
+
+    /// Runs one behaviour check on a store, then deletes the zones it made.
+    private static func differences(_ behavior: StoreBehavior, in store: Store) async -> [String] {
+        var check = BehaviorCheck(behavior, store: store)
+        do throws(RecordStoreError) {
+            switch behavior {
+            case .saves: try await checkSaves(&check)
+            case .conflicts: try await checkConflicts(&check)
+            case .savePolicies: try await checkSavePolicies(&check)
+            case .zones: try await checkZones(&check)
+            case .changeHistory: try await checkChangeHistory(&check)
+            case .changeHistoryPaging: try await checkChangeHistoryPaging(&check)
+            case .assets: try await checkAssets(&check)
+            case .liveChanges: try await checkLiveChanges(&check)
+            }
+        } catch {
+            check.fail("unexpected error: \(error)")
+        }
+        await check.cleanUp()
+        return check.differences
     }
 
     private static func recordNames(_ testCase: ConformanceCase, predicate: FormatPredicate, in store: Store) async throws(RecordStoreError) -> [String] {

@@ -51,7 +51,7 @@ struct ExternalEngineTests {
         #expect(try store.count(ofType: "City", matching: FormatPredicate.truePredicate) == 34_006)
     }
 
-    @Test("Every conformance case: same records in the same order, and the expected count", arguments: ConformanceCase.cities15000)
+    @Test("Every conformance case: same records in the same order, the expected count, the store's behaviours", arguments: ConformanceCase.all)
     func conformance(_ testCase: ConformanceCase) async throws {
         let (store, reference) = try Self.stores.get()
         #expect(try await EngineConformance.differences(testCase, in: store, reference: reference) == [])
