@@ -8,7 +8,7 @@ import PredicateLanguage
 /// let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect)
 /// prepared.plan.whereClause   // t."$zone" = ? AND ...
 /// ```
-@_spi(StorageEngine) public struct PreparedQuery {
+@_spi(StorageEngine) public struct PreparedQuery: Sendable {
     /// The query.
     @_spi(StorageEngine) public let specification: QuerySpecification
     /// The record type's schema.

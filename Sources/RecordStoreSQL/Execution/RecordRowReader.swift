@@ -10,7 +10,7 @@ import PredicateLanguage
 /// let sql = "SELECT \(reader.selection) FROM \"City\" AS t WHERE ..."
 /// let record = try reader.record(from: row)
 /// ```
-@_spi(StorageEngine) public struct RecordRowReader {
+@_spi(StorageEngine) public struct RecordRowReader: Sendable {
     @_spi(StorageEngine) public let schema: RecordTypeSchema
     @_spi(StorageEngine) public let zone: ZoneID
     @_spi(StorageEngine) public let dialect: any SQLDialect

@@ -7,7 +7,7 @@ import PredicateLanguage
 /// MemberAggregate(path: "@avg.salary")   // MemberAggregate(function: .average, field: "salary")
 /// MemberAggregate(path: "@count")        // nil (a count reads no field)
 /// ```
-@_spi(StorageEngine) public struct MemberAggregate: Equatable {
+@_spi(StorageEngine) public struct MemberAggregate: Equatable, Sendable {
     /// `@sum`, `@avg`, `@min` or `@max`.
     @_spi(StorageEngine) public var function: CollectionOperator
     /// The members' field it reads (a plain field name, no further key).

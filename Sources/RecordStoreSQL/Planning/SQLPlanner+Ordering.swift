@@ -3,7 +3,7 @@ import PredicateLanguage
 
 extension SQLPlanner {
     /// How SQL orders by one sort key.
-    @_spi(StorageEngine) public enum OrderExpression {
+    @_spi(StorageEngine) public enum OrderExpression: Sendable {
         /// Every record sees the same value (a field no record has): the key does not change the order.
         case constant
         /// The expression to order by, with its arguments; `derived` is the derived column it

@@ -28,7 +28,7 @@ import PredicateLanguage
 /// let planner = SQLPlanner(dialect: SQLiteDialect(registry: registry), schema: schema, recordType: "City")
 /// let plan = try planner.plan(specification)
 /// ```
-@_spi(StorageEngine) public struct SQLPlanner {
+@_spi(StorageEngine) public struct SQLPlanner: Sendable {
     @_spi(StorageEngine) public let dialect: any SQLDialect
     /// The record type's schema; nil when the type has no records yet.
     @_spi(StorageEngine) public let schema: RecordTypeSchema?
