@@ -10,6 +10,12 @@ let package = Package(
         .library(name: "RecordStore", targets: ["RecordStore"]),
         .library(name: "QueryBuilder", targets: ["QueryBuilder"]),
         .library(name: "RecordStorePostgres", targets: ["RecordStorePostgres"]),
+        // For engine authors: the engine contract (RecordStoreCore) and the SQL planner and executor
+        // (RecordStoreSQL), both published under `@_spi(StorageEngine)`. An engine of another package
+        // depends on this product and writes `@_spi(StorageEngine) import RecordStoreCore` (and
+        // `@_spi(StorageEngine) import RecordStoreSQL` for a SQL engine); Tests/ExternalEnginePackage
+        // is one, built by .ci/external-engine-package.
+        .library(name: "RecordStoreEngineKit", targets: ["RecordStoreCore", "RecordStoreSQL"]),
         .library(name: "RecordStoreConformance", targets: ["RecordStoreConformance"]),
         .library(name: "QueryServer", targets: ["QueryServer"]),
         .library(name: "QueryModel", targets: ["QueryModel"]),
@@ -102,7 +108,10 @@ let package = Package(
         .target(
             name: "RecordStoreConformance",
             dependencies: ["RecordStoreCore", "PredicateLanguage"],
-            path: "Sources/RecordStoreConformance"
+            path: "Sources/RecordStoreConformance",
+            // The cities data set, so that a package of its own gets it (Bundle.module): the same
+            // bytes as Datasets/cities15000.jsonl.gz, which git stores once.
+            resources: [.copy("Resources/cities15000.jsonl.gz")]
         ),
         // The PostgreSQL engine: the same store on a database server, through PostgresNIO.
         .target(

@@ -1,6 +1,7 @@
 import Foundation
 import PredicateLanguage
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// Live queries (`Store.observe`) on the SQLite engine: the latency from a commit to the change
 /// set delivered to 1 and to 100 observers (p50, p99, beside the commit's own time); the import

@@ -4,7 +4,7 @@ import Foundation
 import PostgresNIO
 import PredicateLanguage
 import RecordStore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The PostgreSQL section's imports and sizes.
 extension PostgresSection {

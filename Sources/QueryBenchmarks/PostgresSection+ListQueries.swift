@@ -4,7 +4,7 @@ import Foundation
 import PostgresNIO
 import PredicateLanguage
 import RecordStore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// `ANY` tests over a list on PostgreSQL, against hand-written SQL on the same tables.
 extension PostgresSection {

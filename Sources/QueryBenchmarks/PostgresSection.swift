@@ -6,7 +6,7 @@ import PostgresNIO
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 import RecordStorePostgres
 
 /// The PostgreSQL engine on cities1000, against the same work written by hand through

@@ -3,7 +3,7 @@ import GRDB
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 #if PostgreSQL
 import PostgresNIO
 #endif

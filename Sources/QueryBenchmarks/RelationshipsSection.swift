@@ -3,7 +3,7 @@ import GRDB
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Key paths through relationships on SQLite (issue #30): a generated graph of 100,000 records
 /// (2,000 departments, 98,000 employees, each referencing a department), and three queries that

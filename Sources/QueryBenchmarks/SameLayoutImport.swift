@@ -3,7 +3,7 @@ import GRDB
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The fair import and size baseline: hand-written batched inserts that build the layout the
 /// SQLite engine builds for cities1000 under an ``IndexPolicy`` (the type table with an index per

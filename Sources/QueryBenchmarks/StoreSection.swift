@@ -3,7 +3,7 @@ import GRDB
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The SQLite engine on `cities1000` (170,391 records): bulk import with the default indexes
 /// (``IndexPolicy/automatic``) against hand-written batched GRDB inserts into the same, already

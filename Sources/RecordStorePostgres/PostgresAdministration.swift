@@ -2,7 +2,7 @@
 #if PostgreSQL
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Server administration the package's tests need (ending connections, as a restart would).
 package enum PostgresAdministration {

@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Assets in the store's tables, so that every server over the database sees the same assets,
 /// as it sees the same records:

@@ -2,7 +2,7 @@
 #if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import PredicateLanguage
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The catalog an engine plans its queries against without reading it first, and the check
 /// that keeps this exact.

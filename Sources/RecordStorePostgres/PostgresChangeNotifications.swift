@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Live queries on PostgreSQL: every write transaction sends what it changed with `NOTIFY` on
 /// the store's channel (delivered to every listening client when, and only when, it commits, in

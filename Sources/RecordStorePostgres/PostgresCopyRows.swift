@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Rows for `COPY table (columns) FROM STDIN` in PostgreSQL's text format: one line per row,
 /// values separated by tabs, `\N` for null, and backslash escapes for the characters the

@@ -2,7 +2,7 @@
 #if PostgreSQL
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// PostgreSQL: double-quoted identifiers, `$1, $2, ...` placeholders, `TRUE`/`FALSE`, nulls
 /// placed explicitly (PostgreSQL puts them last ascending; the store puts them first), and

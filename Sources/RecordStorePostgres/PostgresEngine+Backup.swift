@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Backups of a PostgreSQL store without `pg_dump`: one `REPEATABLE READ, READ ONLY`
 /// transaction reads every table of the store's schema (assets included: they are rows of

@@ -5,7 +5,7 @@ import Logging
 import PostgresNIO
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The PostgreSQL engine: the store's tables in a PostgreSQL database (``PostgresLayout``),
 /// queries planned by the shared planner with ``PostgresDialect`` and run by the shared

@@ -3,7 +3,7 @@
 import PostgresNIO
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Why a write transaction must run again from its start: another transaction changed what
 /// this one read (a record written or created meanwhile, the schema changed, a serialization

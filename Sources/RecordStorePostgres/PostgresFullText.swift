@@ -1,7 +1,7 @@
 // Part of the PostgreSQL trait: without it, this module is empty.
 #if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// How a PostgreSQL store keeps a record's full-text words: a `tsvector` of the words the
 /// evaluator's tokenizer makes (``FullTextTokenizer``), with a GIN index, and how `self CONTAINS`

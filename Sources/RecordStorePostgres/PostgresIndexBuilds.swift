@@ -3,7 +3,7 @@
 import Foundation
 import Logging
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Index builds that do not run row by row, nor inside the schema change that asks for them.
 ///

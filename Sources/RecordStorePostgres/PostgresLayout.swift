@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The names of what the PostgreSQL engine stores beside ``TableLayout``'s tables and columns,
 /// and how each field type is declared.

@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Brings a store written by an earlier version of the engine to the current layout when it is
 /// opened, and records its version in `$metadata` (`layoutVersion`; a store without one is

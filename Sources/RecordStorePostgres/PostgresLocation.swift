@@ -3,7 +3,7 @@
 import Foundation
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// A PostgreSQL store's URL, parsed: `postgres://user:password@host:port/database` (also
 /// `postgresql://`), with these query parameters:

@@ -1,7 +1,7 @@
 // Part of the PostgreSQL trait: without it, this module is empty.
 #if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// PostgreSQL's `EXPLAIN` of a statement, as lines, with the indexes it uses.
 ///

@@ -3,7 +3,7 @@
 import Foundation
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Writes records into their PostgreSQL tables: the typed row with its ``DerivedColumn``s,
 /// full-text tokens and location point columns, the registry entry, and the list tables.

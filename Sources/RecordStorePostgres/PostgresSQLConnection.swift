@@ -3,7 +3,7 @@
 import Foundation
 import PostgresNIO
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// One row PostgreSQL returned, converted to ``SQLValue``s by column type: booleans and
 /// integers as integers, floating point as reals, `numeric` (what `SUM` and `AVG` of integers

@@ -3,7 +3,7 @@
 import Foundation
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Creates the store's tables in PostgreSQL and keeps the record-type tables in step with the
 /// schema (``PostgresLayout``): typed columns, derived columns (filled in Swift), list tables,

@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The store's metadata in `$metadata`: its identifier and cursor key (made once, kept for the
 /// store's life, so a cursor one process made continues in another), the version of its layout

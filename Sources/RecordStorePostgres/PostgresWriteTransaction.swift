@@ -2,7 +2,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// A PostgreSQL write transaction as ``SaveProcedure`` uses it. The engine opened it (`BEGIN`,
 /// read committed) on one leased connection and commits when the procedure returns.

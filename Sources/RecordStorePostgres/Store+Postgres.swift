@@ -1,7 +1,7 @@
 // Part of the PostgreSQL trait: without it, this module is empty.
 #if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 extension StoreScheme {
     /// PostgreSQL databases: `postgres://user:password@host:port/database` (also

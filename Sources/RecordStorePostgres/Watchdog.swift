@@ -2,7 +2,7 @@
 #if PostgreSQL
 @_spi(StorageEngine) import RecordStoreCore
 import PredicateLanguage
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Runs `body` in a task of its own and returns what it returns, unless a watchdog gives up
 /// first: every `interval`, `giveUp(waited)` says whether to stop waiting (an error to throw)

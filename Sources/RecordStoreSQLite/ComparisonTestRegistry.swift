@@ -1,6 +1,6 @@
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The comparisons the SQL function `query_test` runs with the evaluator, by number:
 /// a query binds the number, so the SQL is exact by construction and holds no predicate text.

@@ -1,6 +1,6 @@
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Passes row-by-row progress to a ``StoreOpeningProgressHandler`` at most ten times a second
 /// (and always the last row), so that reporting never slows the work.

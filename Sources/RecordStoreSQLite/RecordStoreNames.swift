@@ -1,5 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// GRDB exports a `Record` too: inside this engine, `Record` is always the store's record.
 typealias Record = RecordStoreCore.Record

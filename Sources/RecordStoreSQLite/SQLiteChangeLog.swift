@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The change log in a SQLite store: one row per committed write transaction, holding what it
 /// changed (``CommittedChangesCoding``), so that live queries in other processes (and other

@@ -1,6 +1,6 @@
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// A GRDB `Row` as the shared SQL code reads it.
 struct SQLiteRow: SQLRow {

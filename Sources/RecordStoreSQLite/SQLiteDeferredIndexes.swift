@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Bulk loading with the B-tree indexes built once at the end: an import into a new or small
 /// record type drops (or never creates) the type's field indexes (locations' band indexes

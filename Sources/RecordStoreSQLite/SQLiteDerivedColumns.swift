@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Keeps the ``DerivedColumn``s of a record type's table in step with its schema: the columns
 /// a field's flags ask for exist, are filled from the field, and have their index.

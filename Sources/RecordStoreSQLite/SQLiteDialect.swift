@@ -1,6 +1,6 @@
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// SQLite: double-quoted identifiers, `?` placeholders, `1`/`0` for booleans, nulls first
 /// ascending (SQLite's default), `BINARY` (code-point) string order, FTS5 tables, band indexes

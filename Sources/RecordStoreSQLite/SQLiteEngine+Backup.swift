@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Backups of a SQLite store: the database file copied by SQLite's online backup API (one read
 /// transaction, so one snapshot, while writers go on in the WAL), as `store.sqlite` in the

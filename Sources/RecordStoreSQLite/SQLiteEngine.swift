@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The SQLite engine: a GRDB `DatabasePool` in WAL mode (readers run during writes), a table per
 /// record type, and queries planned into SQL plus a residual predicate, run by the shared

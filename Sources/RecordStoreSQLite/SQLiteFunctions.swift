@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The functions and collations every connection of a SQLite store registers.
 enum SQLiteFunctions {

@@ -1,5 +1,5 @@
 import GRDB
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The change history's tables in a SQLite store (``SQLExecutor``'s history functions read and
 /// write them): the one-row `$history`, `$tombstones`, `$deletedZones`, and the `position`

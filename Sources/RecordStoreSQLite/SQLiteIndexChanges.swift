@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Brings a record type's storage in step with a changed declaration of its fields' index types
 /// (``IndexPolicy`` says what each type builds), on a populated table:

@@ -1,5 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 /// The SQLite engine's own tables beside ``TableLayout``: an FTS5 table per record type with
 /// searchable fields. (A location field's index is a B-tree on the record table,
 /// ``SQLiteLocationGrid``.)

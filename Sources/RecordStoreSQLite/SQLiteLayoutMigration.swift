@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Brings a database file written by an earlier version of the engine to the current layout,
 /// when the store opens, in the opening transaction. The layout version is kept in the

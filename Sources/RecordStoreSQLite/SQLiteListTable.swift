@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The list table of a record type (``TableLayout/listTable(_:)``): one row per member of its
 /// queryable list fields, `(record, field, position, value)`, with the folded forms of string members in `value$c`

@@ -1,5 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// A queryable location field's spatial index on SQLite: a B-tree over the row's half-degree
 /// band of latitude, its longitude and its latitude,

@@ -1,6 +1,6 @@
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// SQLite's `EXPLAIN QUERY PLAN` of a statement: its lines, and the indexes they name
 /// (B-tree indexes, and the FTS5 virtual tables).

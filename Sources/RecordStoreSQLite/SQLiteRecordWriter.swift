@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Writes records into their type tables (string fields in NFC, with the client's spelling
 /// when it differs, ``StoredSpelling``, and their ``DerivedColumn``s) and

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The rows SQLite's planner expects each step of `EXPLAIN QUERY PLAN` to visit, from the
 /// statistics `ANALYZE` keeps in `sqlite_stat1` (the store runs it after imports and when it

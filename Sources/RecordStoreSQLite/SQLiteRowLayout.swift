@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// How the rows of one record type are written: the table's columns in the order the insert
 /// binds them (the metadata, then per field its value, its spelling column, its derived columns

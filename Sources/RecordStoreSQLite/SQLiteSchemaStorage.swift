@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Creates the store's tables and keeps the record-type tables in step with the schema.
 struct SQLiteSchemaStorage {

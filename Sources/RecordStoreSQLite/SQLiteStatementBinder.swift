@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Binds a prepared statement's parameters one value at a time, straight from the values the
 /// writer computes, then runs it: a row of a bulk write costs no `StatementArguments` (an array

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Named values in the store's `$metadata` table (``SQLiteStoreSecret/table``): the layout
 /// version, the collation version of the stored sort keys, the record types whose indexes a

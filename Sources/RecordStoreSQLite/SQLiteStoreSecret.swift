@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// The `$metadata` table: the store's random identifier and cursor-signing key, created
 /// with the store and kept for its lifetime, so cursors stay valid across connections.

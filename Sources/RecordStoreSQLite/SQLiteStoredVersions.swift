@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Reads the stored versions of records (their type, change tag, creation date and row) a few
 /// hundred at a time: the registry for the records of each zone, then each record type's table

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// Converts between the shared ``SQLValue`` and GRDB's `DatabaseValue`.
 enum SQLiteValueConversion {

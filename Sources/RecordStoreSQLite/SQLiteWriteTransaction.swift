@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 /// A SQLite write transaction as ``SaveProcedure`` uses it: the catalog, the registry of
 /// stored records, the zones, the schema storage and the record writer, all on one connection.

@@ -1,5 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 extension SortComparison {
     /// The name of the SQLite collation registered for this comparison (nil for `.compare`,
     /// which is SQLite's `BINARY`).

@@ -1,5 +1,5 @@
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 extension Store {
     /// Opens (creating when needed) a SQLite store at a file path. A file written by an older
     /// version is brought to the current layout first, in one transaction; `progress` hears how

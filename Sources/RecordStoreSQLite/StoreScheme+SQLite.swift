@@ -1,6 +1,6 @@
 import Foundation
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 
 extension StoreScheme {
     /// SQLite files: a plain path, `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH` or `file:///PATH`

@@ -2,22 +2,16 @@
 
 #if PostgreSQL
 import RecordStore
-@_spi(StorageEngine) import RecordStoreCore
 import RecordStorePostgres
 
 /// The Swift blocks of Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, run in order.
 enum WritingAStorageEngineExample {
     static func run() async throws {
-        try program1()
-        try await program2()
+        try await program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 16.
-    static func program1() throws {
-    }
-
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 171.
-    static func program2() async throws {
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 188.
+    static func program1() async throws {
         StoreRegistry.shared.register(.postgres)
         let store = try await Store.open(url: DocumentationExampleSupport.postgresURL("postgres://app@localhost/cities"))
         _ = store

@@ -1,4 +1,5 @@
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 /// The observations of a context that want to hear when its pending changes change (an insert,
 /// update or delete registered, a rollback, a save), so that a builder query's observation shows

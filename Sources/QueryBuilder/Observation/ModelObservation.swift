@@ -1,4 +1,5 @@
 import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
 
 extension Query {
     /// Observes the query: yields its models now, then again after every change, with the change

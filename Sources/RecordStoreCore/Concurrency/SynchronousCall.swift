@@ -23,7 +23,7 @@ import Foundation
 /// See the "Concepts" article of RecordStoreCore for how it differs from `BlockingWork`.
 @_spi(StorageEngine) public enum SynchronousCall {
     /// Whether the current task is work a synchronous caller waits for on its own thread.
-    @TaskLocal package static var isWaiting = false
+    @_spi(StorageEngine) @TaskLocal public static var isWaiting = false
 
     /// Runs `work` to its end on the calling thread and returns its result or throws its error.
     ///

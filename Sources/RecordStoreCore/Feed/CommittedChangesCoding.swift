@@ -8,9 +8,9 @@
 /// let bytes = CommittedChangesCoding.encode(changes)
 /// let again = try CommittedChangesCoding.decode(bytes)   // equal, minus `savedRecords`
 /// ```
-package enum CommittedChangesCoding {
+@_spi(StorageEngine) public enum CommittedChangesCoding {
     /// The format's version, the first byte.
-    package static let version: UInt8 = 1
+    @_spi(StorageEngine) public static let version: UInt8 = 1
 
     /// The description as bytes with its records listed while that takes at most `longest`
     /// bytes; a larger commit (an import's batch) is encoded by its record types instead
@@ -20,13 +20,13 @@ package enum CommittedChangesCoding {
     /// ```swift
     /// let bytes = CommittedChangesCoding.encode(changes, listingAtMost: 8_000)
     /// ```
-    package static func encode(_ changes: CommittedChanges, listingAtMost longest: Int) -> [UInt8] {
+    @_spi(StorageEngine) public static func encode(_ changes: CommittedChanges, listingAtMost longest: Int) -> [UInt8] {
         let listed = encode(changes)
         return listed.count > longest ? encode(changes.summarized) : listed
     }
 
     /// The description as bytes (the saved records are left out).
-    package static func encode(_ changes: CommittedChanges) -> [UInt8] {
+    @_spi(StorageEngine) public static func encode(_ changes: CommittedChanges) -> [UInt8] {
         var output: [UInt8] = [version]
         output.reserveCapacity(16 + changes.entries.count * 32)
         appendNumber(UInt64(bitPattern: changes.sequence), to: &output)
@@ -47,7 +47,7 @@ package enum CommittedChangesCoding {
     }
 
     /// Reads what ``encode(_:)`` wrote.
-    package static func decode(_ bytes: [UInt8]) throws(RecordStoreError) -> CommittedChanges {
+    @_spi(StorageEngine) public static func decode(_ bytes: [UInt8]) throws(RecordStoreError) -> CommittedChanges {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == version, let sequence = reader.number(), let entryCount = reader.count() else {
             throw .storage("a change notification is not in a format this version reads")
@@ -92,18 +92,18 @@ package enum CommittedChangesCoding {
 
     /// Reads numbers and strings; nil past the end or on bad data.
     private struct Reader {
-        package let bytes: [UInt8]
-        package var position = 0
+        @_spi(StorageEngine) public let bytes: [UInt8]
+        @_spi(StorageEngine) public var position = 0
 
-        package var isAtEnd: Bool { position == bytes.count }
+        @_spi(StorageEngine) public var isAtEnd: Bool { position == bytes.count }
 
-        package mutating func byte() -> UInt8? {
+        @_spi(StorageEngine) public mutating func byte() -> UInt8? {
             guard position < bytes.count else { return nil }
             defer { position += 1 }
             return bytes[position]
         }
 
-        package mutating func number() -> UInt64? {
+        @_spi(StorageEngine) public mutating func number() -> UInt64? {
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while let byte = byte() {
@@ -116,12 +116,12 @@ package enum CommittedChangesCoding {
         }
 
         /// A count no larger than the bytes left (each counted item takes at least one byte).
-        package mutating func count() -> Int? {
+        @_spi(StorageEngine) public mutating func count() -> Int? {
             guard let value = number(), value <= UInt64(bytes.count - position) else { return nil }
             return Int(value)
         }
 
-        package mutating func string() -> String? {
+        @_spi(StorageEngine) public mutating func string() -> String? {
             guard let length = count() else { return nil }
             defer { position += length }
             return String(validating: bytes[position..<(position + length)], as: UTF8.self)

@@ -10,18 +10,19 @@ import PredicateLanguage
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `ChangeFeed`,
 /// `ChangeSource` and `ObservationInbox`.
-package final class Wakeup: Sendable {
+@_spi(StorageEngine) public final class Wakeup: Sendable {
     private struct State {
-        package var signalled = false
-        package var waiter: CheckedContinuation<Void, Never>?
+        var signalled = false
+        var waiter: CheckedContinuation<Void, Never>?
     }
 
     private let state = LockedState(State())
 
-    package init() {}
+    /// A signal not yet given.
+    @_spi(StorageEngine) public init() {}
 
     /// Wakes the waiter, or the next one to wait.
-    package func signal() {
+    @_spi(StorageEngine) public func signal() {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             guard let waiter = state.waiter else {
                 state.signalled = true
@@ -34,7 +35,7 @@ package final class Wakeup: Sendable {
     }
 
     /// Waits until signalled, the time passes, or the task is cancelled.
-    package func wait(upTo duration: Duration) async {
+    @_spi(StorageEngine) public func wait(upTo duration: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: duration) }
             group.addTask { await self.waitForSignal() }

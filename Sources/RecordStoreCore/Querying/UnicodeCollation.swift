@@ -24,17 +24,17 @@ import PredicateLanguage
 /// UnicodeCollation.localizedStandard.compare("File 2", "File 10")   // .orderedAscending
 /// UnicodeCollation.localized.compare("resume", "résumé")            // .orderedAscending
 /// ```
-package final class UnicodeCollation: @unchecked Sendable {
+@_spi(StorageEngine) public final class UnicodeCollation: @unchecked Sendable {
     // An ICU collator is only read after it is configured here; ICU allows comparisons and sort
     // keys on one collator from several threads at once.
     private let collator: OpaquePointer?
 
     /// The root collation: accents and case are secondary and tertiary differences.
-    package static let localized = UnicodeCollation(strength: UCOL_TERTIARY, numeric: false)
+    @_spi(StorageEngine) public static let localized = UnicodeCollation(strength: UCOL_TERTIARY, numeric: false)
     /// The root collation without case differences (which then only break ties).
-    package static let localizedCaseInsensitive = UnicodeCollation(strength: UCOL_SECONDARY, numeric: false)
+    @_spi(StorageEngine) public static let localizedCaseInsensitive = UnicodeCollation(strength: UCOL_SECONDARY, numeric: false)
     /// The root collation with numbers inside strings compared by value.
-    package static let localizedStandard = UnicodeCollation(strength: UCOL_TERTIARY, numeric: true)
+    @_spi(StorageEngine) public static let localizedStandard = UnicodeCollation(strength: UCOL_TERTIARY, numeric: true)
 
     private init(strength: UColAttributeValue, numeric: Bool) {
         var status = U_ZERO_ERROR
@@ -54,7 +54,7 @@ package final class UnicodeCollation: @unchecked Sendable {
 
     /// The version of ICU's root collation (`ucol_getVersion`, as `a.b.c.d`): stored sort keys
     /// are valid only for the version that made them.
-    package static let version: String = {
+    @_spi(StorageEngine) public static let version: String = {
         guard let collator = localized.collator else { return "code-points" }
         var info: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &info) { bytes in
@@ -69,7 +69,7 @@ package final class UnicodeCollation: @unchecked Sendable {
 
     /// The order of two strings: the collation's, then the code points of their NFC forms for
     /// strings it finds equal (so canonically equivalent spellings are equal).
-    package func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
+    @_spi(StorageEngine) public func compare(_ lhs: String, _ rhs: String) -> ComparisonResult {
         guard let collator else { return SortComparison.compare.compare(lhs, rhs) }
         var left = lhs
         var right = rhs
@@ -99,7 +99,7 @@ package final class UnicodeCollation: @unchecked Sendable {
     /// ```swift
     /// let keys = names.map(UnicodeCollation.localized.sortKey)   // sort by keys: memcmp order
     /// ```
-    package func sortKey(_ string: String) -> [UInt8] {
+    @_spi(StorageEngine) public func sortKey(_ string: String) -> [UInt8] {
         guard let collator else { return Array(TextFolding.normalized(string).utf8) }
         let units = Array(string.utf16)
         // One buffer for the key and the UTF-8 bytes after it; grown once if ICU needs more.

@@ -8,9 +8,9 @@ import PredicateLanguage
 /// let aggregate = AggregateStatement(prepared, groupBy: ["countrycode"], aggregates: [total], dialect: dialect)
 /// try connection.forEachRow(aggregate.statement) { row in rows.append(aggregate.dictionary(from: row)); return true }
 /// ```
-package struct AggregateStatement {
+@_spi(StorageEngine) public struct AggregateStatement {
     /// The statement to run.
-    package let statement: SQLStatement
+    @_spi(StorageEngine) public let statement: SQLStatement
     /// Each selected column: its name in the dictionary, and the field type to decode it as
     /// (nil: a number the database computed).
     private let columns: [(name: String, type: FieldType?)]
@@ -18,7 +18,7 @@ package struct AggregateStatement {
     /// The statement for a prepared query (whose plan has no residual). A key through a to-one
     /// (`department.name`) reads the referenced record's value (``PreparedQuery/walkedValue(_:)``);
     /// throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` for one SQL does not read.
-    package init(_ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], dialect: any SQLDialect) throws(RecordStoreError) {
+    @_spi(StorageEngine) public init(_ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], dialect: any SQLDialect) throws(RecordStoreError) {
         let schema = prepared.schema
         var selectionArguments: [SQLValue] = []
         func columnAndType(_ key: String) throws(RecordStoreError) -> (String, FieldType)? {
@@ -64,7 +64,7 @@ package struct AggregateStatement {
     }
 
     /// The dictionary of one row: group-by values and aggregates, nil values left out.
-    package func dictionary(from row: some SQLRow) -> [String: Value] {
+    @_spi(StorageEngine) public func dictionary(from row: some SQLRow) -> [String: Value] {
         var result: [String: Value] = [:]
         for (index, column) in columns.enumerated() {
             let stored = row.value(at: index)

@@ -9,17 +9,17 @@ import PredicateLanguage
 /// try connection.forEachRow(execution.statement) { row in try execution.accept(row) }
 /// execution.count
 /// ```
-package struct CountExecution {
+@_spi(StorageEngine) public struct CountExecution {
     /// The one statement to run.
-    package let statement: SQLStatement
+    @_spi(StorageEngine) public let statement: SQLStatement
     /// The count so far.
-    package private(set) var count = 0
+    @_spi(StorageEngine) public private(set) var count = 0
     private let reader: RecordRowReader
     private let residual: CompiledPredicate?
     private let searchable: [String]
 
     /// Starts counting a query's matches.
-    package init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
+    @_spi(StorageEngine) public init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
         reader = prepared.reader(dialect: dialect)
         residual = try prepared.compiledResidual()
         searchable = prepared.schema.searchableFieldNames
@@ -28,7 +28,7 @@ package struct CountExecution {
     }
 
     /// Takes one row; always wants more.
-    package mutating func accept(_ row: some SQLRow) throws -> Bool {
+    @_spi(StorageEngine) public mutating func accept(_ row: some SQLRow) throws -> Bool {
         guard let residual else {
             if case .integer(let total) = row.value(at: 0) { count = Int(total) }
             return false

@@ -10,21 +10,21 @@ import PredicateLanguage
 /// let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
 /// return ExplainedQuery.plan(engine: name, prepared: prepared, statement: statement, details: lines, indexes: names)
 /// ```
-package enum ExplainedQuery {
+@_spi(StorageEngine) public enum ExplainedQuery {
     /// The plan of a query on a record type that has no records (nor a table) yet.
-    package static func noRecords(engine: String, query: QuerySpecification) -> QueryPlan {
+    @_spi(StorageEngine) public static func noRecords(engine: String, query: QuerySpecification) -> QueryPlan {
         QueryPlan(engine: engine, sql: "", arguments: [], residual: nil, indexesUsed: [],
                   queryPlanDetails: ["record type '\(query.recordType)' has no records: the result is empty"])
     }
 
     /// The statement an engine explains: the first one the query runs.
-    package static func firstStatement(of prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) -> SQLStatement {
+    @_spi(StorageEngine) public static func firstStatement(of prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) -> SQLStatement {
         try SelectExecution(prepared, dialect: dialect).firstStatement
     }
 
     /// The plan of a prepared query: its statement, residual, and the database's own explanation.
     /// `estimatedRows` holds the rows each line of `details` is expected to visit (nil where unknown).
-    package static func plan(
+    @_spi(StorageEngine) public static func plan(
         engine: String, prepared: PreparedQuery, statement: SQLStatement, details: [String], indexes: [String], estimatedRows: [Int?]
     ) -> QueryPlan {
         var details = details

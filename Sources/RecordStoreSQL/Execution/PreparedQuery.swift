@@ -8,23 +8,23 @@ import PredicateLanguage
 /// let prepared = try PreparedQuery(specification, catalog: catalog, zoneExists: true, dialect: dialect)
 /// prepared.plan.whereClause   // t."$zone" = ? AND ...
 /// ```
-package struct PreparedQuery {
+@_spi(StorageEngine) public struct PreparedQuery: Sendable {
     /// The query.
-    package let specification: QuerySpecification
+    @_spi(StorageEngine) public let specification: QuerySpecification
     /// The record type's schema.
-    package let schema: RecordTypeSchema
+    @_spi(StorageEngine) public let schema: RecordTypeSchema
     /// The plan the executor runs.
-    package private(set) var plan: SQLPlan
+    @_spi(StorageEngine) public private(set) var plan: SQLPlan
     /// A condition every statement of the query also checks, in the statement's own snapshot:
     /// that the catalog the query was planned against is still the stored one. A server engine
     /// that plans against a catalog it keeps sets it, and reads the catalog again when the
     /// check fails (see `PostgresEngine`); nil when the catalog was read in the query's snapshot.
-    package var catalogCheck: SQLCondition?
+    @_spi(StorageEngine) public var catalogCheck: SQLCondition?
     private let planner: SQLPlanner
 
     /// Validates and plans a query. Throws the validation's error (an unknown record type or
     /// field among them), or ``RecordStoreError/zoneNotFound(_:)``.
-    package init(
+    @_spi(StorageEngine) public init(
         _ specification: QuerySpecification, catalog: SchemaCatalog, zoneExists: Bool, dialect: any SQLDialect
     ) throws(RecordStoreError) {
         let schema = try QueryValidation.check(specification, catalog: catalog, allowsRelationshipWalks: true)
@@ -60,7 +60,7 @@ package struct PreparedQuery {
     /// Throws ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` when it walks a
     /// relationship SQL does not read, or when the evaluator checks a residual on the rows (the
     /// rows it reads then lack the walked values).
-    package func walkedValue(_ key: String) throws(RecordStoreError) -> (sql: String, arguments: [SQLValue], type: FieldType)? {
+    @_spi(StorageEngine) public func walkedValue(_ key: String) throws(RecordStoreError) -> (sql: String, arguments: [SQLValue], type: FieldType)? {
         guard let walked = planner.walkedKey(key) else { return nil }
         guard plan.residual == nil, let value = planner.relationshipValue(key) else {
             throw .relationshipWalkNotPlanned(walked.relationship, recordType: schema.name)
@@ -81,7 +81,7 @@ package struct PreparedQuery {
 
     /// A statement whose condition the database's parser might refuse (deeply nested or very
     /// long), to try preparing before running; nil when the condition is ordinary.
-    package var parserCheck: SQLStatement? {
+    @_spi(StorageEngine) public var parserCheck: SQLStatement? {
         guard plan.residual != specification.predicate else { return nil }
         let nesting = plan.whereClause.utf8.reduce(0) { $1 == UInt8(ascii: "(") ? $0 + 1 : $0 }
         guard nesting > 40 || plan.whereClause.utf8.count > 20_000 else { return nil }
@@ -92,23 +92,23 @@ package struct PreparedQuery {
 
     /// Whether selecting the query's records takes one statement (``SelectExecution`` runs no
     /// keyset segment after the first), so that it reads one snapshot even outside a transaction.
-    package var selectsInOneStatement: Bool {
+    @_spi(StorageEngine) public var selectsInOneStatement: Bool {
         !plan.ordersInSQL || plan.keysetSegments.count <= 1
     }
 
     /// Replaces the plan by a scan of the zone in order, with the whole predicate as residual.
-    package mutating func fallBackToScan() throws(RecordStoreError) {
+    @_spi(StorageEngine) public mutating func fallBackToScan() throws(RecordStoreError) {
         plan = try planner.scanPlan(specification)
     }
 
     /// A reader of the record type's rows.
-    package func reader(dialect: any SQLDialect) -> RecordRowReader {
+    @_spi(StorageEngine) public func reader(dialect: any SQLDialect) -> RecordRowReader {
         RecordRowReader(schema: schema, zone: specification.zone, dialect: dialect)
     }
 
     /// The compiled residual predicate, or nil when SQL is exact. Its evaluations share one
     /// budget of the query's ``QueryCostLimits``: call it once for each run of the query.
-    package func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
+    @_spi(StorageEngine) public func compiledResidual() throws(RecordStoreError) -> CompiledPredicate? {
         guard let residual = plan.residual else { return nil }
         do {
             return try CompiledPredicate(residual, options: specification.costLimits.evaluationOptions(), layout: RecordObject.self)
@@ -118,7 +118,7 @@ package struct PreparedQuery {
     }
 
     /// `FROM "Type" AS t WHERE …` with an optional extra condition, and its arguments.
-    package func fromClause(dialect: any SQLDialect, adding extra: SQLCondition? = nil) -> (String, [SQLValue]) {
+    @_spi(StorageEngine) public func fromClause(dialect: any SQLDialect, adding extra: SQLCondition? = nil) -> (String, [SQLValue]) {
         var sql = "FROM \(dialect.quote(TableLayout.recordTable(specification.recordType))) AS t WHERE \(plan.whereClause)"
         var arguments = plan.whereArguments
         for condition in [extra, catalogCheck] {

@@ -10,13 +10,13 @@ import PredicateLanguage
 /// let sql = "SELECT \(reader.selection) FROM \"City\" AS t WHERE ..."
 /// let record = try reader.record(from: row)
 /// ```
-package struct RecordRowReader {
-    package let schema: RecordTypeSchema
-    package let zone: ZoneID
-    package let dialect: any SQLDialect
+@_spi(StorageEngine) public struct RecordRowReader: Sendable {
+    @_spi(StorageEngine) public let schema: RecordTypeSchema
+    @_spi(StorageEngine) public let zone: ZoneID
+    @_spi(StorageEngine) public let dialect: any SQLDialect
 
     /// A reader of one record type's rows in one zone.
-    package init(schema: RecordTypeSchema, zone: ZoneID, dialect: any SQLDialect) {
+    @_spi(StorageEngine) public init(schema: RecordTypeSchema, zone: ZoneID, dialect: any SQLDialect) {
         self.schema = schema
         self.zone = zone
         self.dialect = dialect
@@ -25,14 +25,14 @@ package struct RecordRowReader {
     /// The columns a query selects, in the order ``record(from:)`` reads them: the row
     /// identifier, the metadata, then every field of the schema (strings as the client spelled
     /// them, ``StoredSpelling``).
-    package var selection: String {
+    @_spi(StorageEngine) public var selection: String {
         let metadata: [MetadataField] = [.recordName, .creationDate, .modificationDate, .recordChangeTag]
         let fields = schema.fields.map { StoredSpelling.readExpression(field: $0, alias: "t", dialect: dialect) }
         return (["t.\(dialect.rowIdentifier)"] + metadata.map { dialect.metadataExpression($0, alias: "t") } + fields).joined(separator: ", ")
     }
 
     /// The record a selected row holds.
-    package func record(from row: some SQLRow) throws -> Record {
+    @_spi(StorageEngine) public func record(from row: some SQLRow) throws -> Record {
         guard case .text(let recordName) = row.value(at: 1) else {
             throw RecordStoreError.storage("a row of '\(schema.name)' has no record name")
         }
@@ -60,7 +60,7 @@ package struct RecordRowReader {
 
     /// A list member read from JSON, given the kind the schema declares (JSON reads
     /// integral numbers as integers; a list of doubles keeps doubles).
-    package static func member(_ value: Value, as elementType: FieldType) -> Value {
+    @_spi(StorageEngine) public static func member(_ value: Value, as elementType: FieldType) -> Value {
         switch (value, elementType) {
         case (.int(let integer), .double): .double(Double(integer))
         default: value

@@ -1,6 +1,6 @@
 @_spi(StorageEngine) import RecordStoreCore
 /// One row a statement returned: column values by position.
-package protocol SQLRow {
+@_spi(StorageEngine) public protocol SQLRow {
     /// The value of the column at a position (0-based) of the statement's selection.
     func value(at index: Int) -> SQLValue
 }
@@ -19,7 +19,8 @@ package protocol SQLRow {
 ///     try SynchronousCall.wait { try await executor.count(specification, on: SQLiteConnection(db)) }
 /// }
 /// ```
-package protocol SQLConnection {
+@_spi(StorageEngine) public protocol SQLConnection {
+    /// The rows the connection's queries return.
     associatedtype Row: SQLRow
     /// Runs a statement that returns no rows.
     func execute(_ statement: SQLStatement) async throws
@@ -37,19 +38,21 @@ package protocol SQLConnection {
 }
 
 extension SQLConnection {
-    package func stoppingStatements<T>(at deadline: ContinuousClock.Instant, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` as it is: a connection that cannot stop its statements leaves the deadline to
+    /// the evaluation budget.
+    @_spi(StorageEngine) public func stoppingStatements<T>(at deadline: ContinuousClock.Instant, _ body: () async throws -> T) async throws -> T {
         try await body()
     }
 
     /// Runs `body` under a query's deadline, when its cost limits set one (see
     /// ``stoppingStatements(at:_:)``).
-    package func stoppingStatements<T>(of prepared: PreparedQuery, _ body: () async throws -> T) async throws -> T {
+    @_spi(StorageEngine) public func stoppingStatements<T>(of prepared: PreparedQuery, _ body: () async throws -> T) async throws -> T {
         guard let deadline = prepared.specification.costLimits.deadline else { return try await body() }
         return try await stoppingStatements(at: deadline, body)
     }
 
     /// The first row of a query, read by `read`; nil when there is none.
-    package func firstRow<T>(_ statement: SQLStatement, _ read: (Row) throws -> T) async throws -> T? {
+    @_spi(StorageEngine) public func firstRow<T>(_ statement: SQLStatement, _ read: (Row) throws -> T) async throws -> T? {
         var result: T?
         try await forEachRow(statement) { row in
             result = try read(row)

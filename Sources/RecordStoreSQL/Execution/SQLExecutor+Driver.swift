@@ -7,12 +7,12 @@ extension SQLExecutor {
     // MARK: Driver
 
     /// The catalog.
-    package func catalog<Connection: SQLConnection>(on connection: Connection) async throws -> SchemaCatalog {
+    @_spi(StorageEngine) public func catalog<Connection: SQLConnection>(on connection: Connection) async throws -> SchemaCatalog {
         try await connection.firstRow(catalogStatement) { row in try catalog(from: row.value(at: 0)) } ?? SchemaCatalog()
     }
 
     /// The zones, the default zone first.
-    package func zones<Connection: SQLConnection>(on connection: Connection) async throws -> [ZoneID] {
+    @_spi(StorageEngine) public func zones<Connection: SQLConnection>(on connection: Connection) async throws -> [ZoneID] {
         var names: [String] = []
         try await connection.forEachRow(zonesStatement) { row in
             if case .text(let name) = row.value(at: 0) { names.append(name) }
@@ -23,12 +23,12 @@ extension SQLExecutor {
 
     /// Creates a zone unless it exists.
     /// Whether a zone exists.
-    package func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
+    @_spi(StorageEngine) public func zoneExists<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws -> Bool {
         try await connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
     }
 
     /// Which of these zones exist.
-    package func existingZones<Connection: SQLConnection>(among zones: Set<ZoneID>, on connection: Connection) async throws -> Set<ZoneID> {
+    @_spi(StorageEngine) public func existingZones<Connection: SQLConnection>(among zones: Set<ZoneID>, on connection: Connection) async throws -> Set<ZoneID> {
         var existing = Set<ZoneID>()
         for zone in zones where try await zoneExists(zone, on: connection) {
             existing.insert(zone)
@@ -37,7 +37,7 @@ extension SQLExecutor {
     }
 
     /// The stored records with these identifiers.
-    package func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
         let catalog = try await catalog(on: connection)
         var found: [RecordID: Record] = [:]
         for id in ids {
@@ -49,7 +49,7 @@ extension SQLExecutor {
     }
 
     /// A query checked and planned against the connection's snapshot; nil when its type has no table.
-    package func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
+    @_spi(StorageEngine) public func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
         let context = try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
         guard let context else { return nil }
         var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
@@ -58,13 +58,13 @@ extension SQLExecutor {
     }
 
     /// The records a query selects, in order.
-    package func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
         guard let prepared = try await prepare(specification, on: connection) else { return [] }
         return try await records(prepared, on: connection)
     }
 
     /// The records a reference lookup finds (the deletion rules' inverse step), one query per batch.
-    package func records<Connection: SQLConnection>(matching lookup: ReferenceLookup, on connection: Connection) async throws -> [Record] {
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(matching lookup: ReferenceLookup, on connection: Connection) async throws -> [Record] {
         var found: [Record] = []
         for specification in lookup.specifications {
             found += try await records(specification, on: connection)
@@ -73,7 +73,7 @@ extension SQLExecutor {
     }
 
     /// The records of a prepared query, in order.
-    package func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)
         try await connection.stoppingStatements(of: prepared) {
             while let statement = execution.nextStatement() {
@@ -84,13 +84,13 @@ extension SQLExecutor {
     }
 
     /// How many records a query selects.
-    package func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
+    @_spi(StorageEngine) public func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
         guard let prepared = try await prepare(specification, on: connection) else { return 0 }
         return try await count(prepared, on: connection)
     }
 
     /// How many records a prepared query selects.
-    package func count<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
+    @_spi(StorageEngine) public func count<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> Int {
         var execution = try CountExecution(prepared, dialect: dialect)
         try await connection.stoppingStatements(of: prepared) {
             try await connection.forEachRow(execution.statement) { row in try execution.accept(row) }
@@ -99,7 +99,7 @@ extension SQLExecutor {
     }
 
     /// The groups and aggregates of a query's matches: SQL `GROUP BY` when SQL filters exactly.
-    package func aggregate<Connection: SQLConnection>(
+    @_spi(StorageEngine) public func aggregate<Connection: SQLConnection>(
         _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
         guard let prepared = try await prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
@@ -112,7 +112,7 @@ extension SQLExecutor {
     }
 
     /// The groups and aggregates of a prepared query whose SQL filters exactly (no residual), in one statement.
-    package func aggregate<Connection: SQLConnection>(
+    @_spi(StorageEngine) public func aggregate<Connection: SQLConnection>(
         _ prepared: PreparedQuery, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
         let aggregate = try AggregateStatement(prepared, groupBy: groupBy, aggregates: aggregates, dialect: dialect)

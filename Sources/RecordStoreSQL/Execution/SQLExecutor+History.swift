@@ -14,7 +14,7 @@ extension SQLExecutor {
 
     /// Takes the store's next change position. On a server, the row stays locked until the
     /// transaction ends: the next writer waits, so positions commit in order.
-    package func nextChangePosition<Connection: SQLConnection>(on connection: Connection) async throws -> Int64 {
+    @_spi(StorageEngine) public func nextChangePosition<Connection: SQLConnection>(on connection: Connection) async throws -> Int64 {
         let statement = SQLStatement(
             "UPDATE \(table(TableLayout.historyTable)) SET position = position + 1 WHERE id = 1 RETURNING position", dialect: dialect)
         guard case .integer(let position)? = try await connection.firstRow(statement, { $0.value(at: 0) }) else {
@@ -26,7 +26,7 @@ extension SQLExecutor {
     /// Records a commit in the history (``RecordWriteTransaction/recordHistory(_:at:date:)``):
     /// updated records take the position (new ones were written with it), deleted ones leave
     /// tombstones, created ones lose any tombstone, and the zones touched take the position.
-    package func recordHistory<Connection: SQLConnection>(
+    @_spi(StorageEngine) public func recordHistory<Connection: SQLConnection>(
         _ changes: CommittedChanges, at position: Int64, date: Date, on connection: Connection
     ) async throws {
         let byZone = Dictionary(grouping: changes.entries, by: \.recordID.zoneID)
@@ -70,7 +70,7 @@ extension SQLExecutor {
 
     /// Creates a zone unless it exists: it takes a change position (its creation, for tokens
     /// and the database's zone changes), and an earlier deletion's tombstone goes.
-    package func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
+    @_spi(StorageEngine) public func createZone<Connection: SQLConnection>(_ zone: ZoneID, on connection: Connection) async throws {
         guard try await !zoneExists(zone, on: connection) else { return }
         let position = try await nextChangePosition(on: connection)
         try await connection.execute(SQLStatement(
@@ -82,7 +82,7 @@ extension SQLExecutor {
 
     /// Records a zone's deletion (after the engine deleted its records and its row): its
     /// records' tombstones go with it, a zone tombstone stays.
-    package func recordZoneDeletion<Connection: SQLConnection>(_ zone: ZoneID, date: Date, on connection: Connection) async throws {
+    @_spi(StorageEngine) public func recordZoneDeletion<Connection: SQLConnection>(_ zone: ZoneID, date: Date, on connection: Connection) async throws {
         let position = try await nextChangePosition(on: connection)
         try await connection.execute(SQLStatement(
             "DELETE FROM \(table(TableLayout.tombstonesTable)) WHERE zone = ?", [.text(TableLayout.zoneKey(zone))], dialect: dialect))
@@ -94,7 +94,7 @@ extension SQLExecutor {
 
     /// Drops the tombstones of deletions before `date` and raises the floor to the last
     /// position dropped.
-    package func pruneHistory<Connection: SQLConnection>(deletedBefore date: Date, on connection: Connection) async throws {
+    @_spi(StorageEngine) public func pruneHistory<Connection: SQLConnection>(deletedBefore date: Date, on connection: Connection) async throws {
         let cutoff = SQLValue.real(date.timeIntervalSinceReferenceDate)
         var highest: Int64 = 0
         for name in [TableLayout.tombstonesTable, TableLayout.deletedZonesTable] {
@@ -114,7 +114,7 @@ extension SQLExecutor {
     /// A zone's history after a place (``StorageEngine/history(of:after:limit:recordTypes:)``),
     /// in the snapshot of the caller's transaction: the registry's and the tombstones' entries
     /// by position (each an index range), merged, then the saved records, read by type.
-    package func history<Connection: SQLConnection>(
+    @_spi(StorageEngine) public func history<Connection: SQLConnection>(
         of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?, on connection: Connection
     ) async throws -> HistoryPage {
         let created = try await connection.firstRow(SQLStatement(
@@ -151,7 +151,7 @@ extension SQLExecutor {
     }
 
     /// The database's zone history after a place (``StorageEngine/zoneHistory(after:limit:)``).
-    package func zoneHistory<Connection: SQLConnection>(after place: HistoryPosition, limit: Int, on connection: Connection) async throws -> ZoneHistoryPage {
+    @_spi(StorageEngine) public func zoneHistory<Connection: SQLConnection>(after place: HistoryPosition, limit: Int, on connection: Connection) async throws -> ZoneHistoryPage {
         let (position, floor) = try await historyBounds(on: connection)
         var entries: [ZoneHistoryEntry] = []
         for (name, isDeletion) in [(TableLayout.zonesTable, false), (TableLayout.deletedZonesTable, true)] {

@@ -17,13 +17,13 @@ import PredicateLanguage
 /// let executor = SQLExecutor(dialect: SQLiteDialect(registry: registry))
 /// let cities = try await executor.records(specification, on: connection)
 /// ```
-package struct SQLExecutor: Sendable {
-    package let dialect: any SQLDialect
+@_spi(StorageEngine) public struct SQLExecutor: Sendable {
+    @_spi(StorageEngine) public let dialect: any SQLDialect
     /// The last catalog read, with the JSON text it came from: decoded once per change.
     private let cachedCatalog = LockedState<(text: String, catalog: SchemaCatalog)>(("", SchemaCatalog()))
 
     /// An executor writing statements for a dialect.
-    package init(dialect: any SQLDialect) {
+    @_spi(StorageEngine) public init(dialect: any SQLDialect) {
         self.dialect = dialect
     }
 
@@ -32,12 +32,12 @@ package struct SQLExecutor: Sendable {
     // MARK: Catalog
 
     /// Reads the stored catalog's JSON text (one row, one column; no row before the first schema).
-    package var catalogStatement: SQLStatement {
+    @_spi(StorageEngine) public var catalogStatement: SQLStatement {
         SQLStatement("SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1", dialect: dialect)
     }
 
     /// Reads a query's context in one statement: the catalog's JSON text and whether the zone exists.
-    package func contextStatement(zone: ZoneID) -> SQLStatement {
+    @_spi(StorageEngine) public func contextStatement(zone: ZoneID) -> SQLStatement {
         SQLStatement(
             "SELECT (SELECT catalog FROM \(quote(TableLayout.schemaTable)) WHERE id = 1), "
                 + "(SELECT count(*) FROM \(quote(TableLayout.zonesTable)) WHERE name = ?)",
@@ -45,7 +45,7 @@ package struct SQLExecutor: Sendable {
     }
 
     /// Stores the catalog.
-    package func saveCatalogStatement(_ catalog: SchemaCatalog) throws -> SQLStatement {
+    @_spi(StorageEngine) public func saveCatalogStatement(_ catalog: SchemaCatalog) throws -> SQLStatement {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(catalog), as: UTF8.self)
@@ -55,7 +55,7 @@ package struct SQLExecutor: Sendable {
     }
 
     /// The catalog a stored JSON text holds (empty text or null: no record type yet).
-    package func catalog(from stored: SQLValue) throws -> SchemaCatalog {
+    @_spi(StorageEngine) public func catalog(from stored: SQLValue) throws -> SchemaCatalog {
         guard case .text(let text) = stored, !text.isEmpty else { return SchemaCatalog() }
         if let cached = cachedCatalog.withLock({ $0.text == text ? $0.catalog : nil }) { return cached }
         let catalog = try JSONDecoder().decode(SchemaCatalog.self, from: Data(text.utf8))
@@ -64,7 +64,7 @@ package struct SQLExecutor: Sendable {
     }
 
     /// The catalog and the zone's existence, from a row of ``contextStatement(zone:)``.
-    package func context(from row: some SQLRow) throws -> (catalog: SchemaCatalog, zoneExists: Bool) {
+    @_spi(StorageEngine) public func context(from row: some SQLRow) throws -> (catalog: SchemaCatalog, zoneExists: Bool) {
         let zoneCount: Int64
         if case .integer(let count) = row.value(at: 1) { zoneCount = count } else { zoneCount = 0 }
         return (try catalog(from: row.value(at: 0)), zoneCount > 0)
@@ -73,31 +73,31 @@ package struct SQLExecutor: Sendable {
     // MARK: Zones
 
     /// Every zone name, in code-point order.
-    package var zonesStatement: SQLStatement {
+    @_spi(StorageEngine) public var zonesStatement: SQLStatement {
         SQLStatement("SELECT name FROM \(quote(TableLayout.zonesTable)) ORDER BY \(dialect.codePointOrder("name"))", dialect: dialect)
     }
 
     /// One row when the zone exists.
-    package func zoneExistsStatement(_ zone: ZoneID) -> SQLStatement {
+    @_spi(StorageEngine) public func zoneExistsStatement(_ zone: ZoneID) -> SQLStatement {
         SQLStatement("SELECT 1 FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", [.text(zone.zoneName)], dialect: dialect)
     }
 
     /// The zones from the names read: the default zone first.
-    package func zones(named names: [String]) -> [ZoneID] {
+    @_spi(StorageEngine) public func zones(named names: [String]) -> [ZoneID] {
         [ZoneID.default] + names.filter { $0 != ZoneID.default.zoneName }.map(ZoneID.init(zoneName:))
     }
 
     // MARK: Lookups
 
     /// The record type of a stored record (no row when it is not stored).
-    package func registryStatement(_ id: RecordID) -> SQLStatement {
+    @_spi(StorageEngine) public func registryStatement(_ id: RecordID) -> SQLStatement {
         SQLStatement(
             "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
             [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)], dialect: dialect)
     }
 
     /// The row of a stored record, read by the reader.
-    package func recordStatement(_ id: RecordID, reader: RecordRowReader) -> SQLStatement {
+    @_spi(StorageEngine) public func recordStatement(_ id: RecordID, reader: RecordRowReader) -> SQLStatement {
         SQLStatement(
             "SELECT \(reader.selection) FROM \(quote(TableLayout.recordTable(reader.schema.name))) AS t "
                 + "WHERE t.\(quote(TableLayout.zoneColumn)) = ? AND t.\(quote(TableLayout.recordNameColumn)) = ?",
@@ -105,13 +105,13 @@ package struct SQLExecutor: Sendable {
     }
 
     /// The reader of a stored record of a type, or nil when the catalog has no such type.
-    package func reader(for id: RecordID, recordType: SQLValue, catalog: SchemaCatalog) -> RecordRowReader? {
+    @_spi(StorageEngine) public func reader(for id: RecordID, recordType: SQLValue, catalog: SchemaCatalog) -> RecordRowReader? {
         guard case .text(let name) = recordType, let schema = catalog.recordTypes[name] else { return nil }
         return RecordRowReader(schema: schema, zone: id.zoneID, dialect: dialect)
     }
 
     /// The rows of a query's matches, grouped and aggregated in Swift (when a residual keeps the work out of SQL).
-    package func aggregatedInSwift(_ records: [Record], groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
+    @_spi(StorageEngine) public func aggregatedInSwift(_ records: [Record], groupBy: [String], aggregates: [AggregateProperty]) throws(RecordStoreError) -> [[String: Value]] {
         try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(records)
     }
 }

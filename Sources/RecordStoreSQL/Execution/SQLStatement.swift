@@ -5,24 +5,25 @@
 /// ```swift
 /// let statement = SQLStatement(sql: "SELECT name FROM \"$zones\" WHERE name = ?", arguments: [.text("Archive")])
 /// ```
-package struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
+@_spi(StorageEngine) public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
     /// The text, placeholders numbered for the dialect.
-    package var sql: String
+    @_spi(StorageEngine) public var sql: String
     /// The values bound to the placeholders.
-    package var arguments: [SQLValue]
+    @_spi(StorageEngine) public var arguments: [SQLValue]
 
     /// Creates a statement.
-    package init(sql: String, arguments: [SQLValue] = []) {
+    @_spi(StorageEngine) public init(sql: String, arguments: [SQLValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
 
     /// A statement written with `?` markers, numbered for a dialect.
-    package init(_ sql: String, _ arguments: [SQLValue] = [], dialect: any SQLDialect) {
+    @_spi(StorageEngine) public init(_ sql: String, _ arguments: [SQLValue] = [], dialect: any SQLDialect) {
         self.init(sql: dialect.numberPlaceholders(sql), arguments: arguments)
     }
 
-    package var description: String {
+    /// The SQL, then its arguments in brackets when it has any, as logs and plans show it.
+    @_spi(StorageEngine) public var description: String {
         arguments.isEmpty ? sql : "\(sql) [\(arguments.map(\.description).joined(separator: ", "))]"
     }
 }

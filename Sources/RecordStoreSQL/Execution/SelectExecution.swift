@@ -16,7 +16,7 @@ import PredicateLanguage
 /// }
 /// let records = execution.finish()
 /// ```
-package struct SelectExecution {
+@_spi(StorageEngine) public struct SelectExecution {
     private let prepared: PreparedQuery
     private let dialect: any SQLDialect
     private let reader: RecordRowReader
@@ -29,7 +29,7 @@ package struct SelectExecution {
     private var nextSegment = 0
 
     /// Starts a query.
-    package init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
+    @_spi(StorageEngine) public init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
         self.prepared = prepared
         self.dialect = dialect
         reader = prepared.reader(dialect: dialect)
@@ -42,7 +42,7 @@ package struct SelectExecution {
     private var plan: SQLPlan { prepared.plan }
 
     /// The next statement to run, or nil when the page is complete.
-    package mutating func nextStatement() -> SQLStatement? {
+    @_spi(StorageEngine) public mutating func nextStatement() -> SQLStatement? {
         if let limit = specification.limit, records.count >= max(0, limit) { return nil }
         guard plan.ordersInSQL else {
             // Every match, unordered; ``finish()`` sorts and pages them.
@@ -58,7 +58,7 @@ package struct SelectExecution {
     }
 
     /// `SELECT … WHERE … ORDER BY … [LIMIT ? OFFSET ?]` for one segment.
-    package func selectStatement(segment: SQLCondition?, remaining limit: Int?) -> SQLStatement {
+    @_spi(StorageEngine) public func selectStatement(segment: SQLCondition?, remaining limit: Int?) -> SQLStatement {
         let (from, whereArguments) = prepared.fromClause(dialect: dialect, adding: segment)
         var sql = "SELECT \(reader.selection) \(from) ORDER BY \(plan.orderBy ?? dialect.literal(true))"
         var arguments = whereArguments + plan.orderArguments
@@ -71,13 +71,13 @@ package struct SelectExecution {
     }
 
     /// The statement `explain` shows: the first one the query runs.
-    package var firstStatement: SQLStatement {
+    @_spi(StorageEngine) public var firstStatement: SQLStatement {
         var copy = self
         return copy.nextStatement() ?? selectStatement(segment: nil, remaining: specification.limit)
     }
 
     /// Takes one row of the current statement; returns whether more rows are wanted.
-    package mutating func accept(_ row: some SQLRow) throws -> Bool {
+    @_spi(StorageEngine) public mutating func accept(_ row: some SQLRow) throws -> Bool {
         let record = try reader.record(from: row)
         if let residual {
             do {
@@ -100,7 +100,7 @@ package struct SelectExecution {
     }
 
     /// The page: the records in order, after the keyset position or offset, at most the limit.
-    package func finish() -> [Record] {
+    @_spi(StorageEngine) public func finish() -> [Record] {
         guard !plan.ordersInSQL else { return records }
         return RecordOrdering(sorts: specification.sorts)
             .page(of: records, after: specification.after, offset: specification.offset, limit: specification.limit)

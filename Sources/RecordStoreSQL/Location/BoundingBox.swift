@@ -4,14 +4,14 @@ import PredicateLanguage
 
 /// A latitude/longitude box holding every point within a radius of a center, with a
 /// margin: the candidates for a radius search, checked exactly afterwards.
-package struct BoundingBox: Sendable, Hashable {
-    package var minimumLatitude: Double
-    package var maximumLatitude: Double
+@_spi(StorageEngine) public struct BoundingBox: Sendable, Hashable {
+    @_spi(StorageEngine) public var minimumLatitude: Double
+    @_spi(StorageEngine) public var maximumLatitude: Double
     /// One range, or two when the box crosses the 180th meridian.
-    package var longitudeRanges: [ClosedRange<Double>]
+    @_spi(StorageEngine) public var longitudeRanges: [ClosedRange<Double>]
 
     /// The box around a circle of `radius` meters.
-    package init(around center: Location, radius: Double) {
+    @_spi(StorageEngine) public init(around center: Location, radius: Double) {
         // A little more than the radius, and a little more than the R*Tree's float precision.
         let margin = 1e-4
         let angular = radius * 1.001 / Location.earthRadius

@@ -10,9 +10,9 @@ import PredicateLanguage
 /// ComparisonKey.singleKey(in: comparison)          // "population"
 /// ComparisonKey.substitute("population", in: comparison)   // SELF * 2 > 1000
 /// ```
-package enum ComparisonKey {
+@_spi(StorageEngine) public enum ComparisonKey {
     /// The one key path a comparison reads, when everything else is constant; nil otherwise.
-    package static func singleKey(in comparison: ComparisonPredicate) -> String? {
+    @_spi(StorageEngine) public static func singleKey(in comparison: ComparisonPredicate) -> String? {
         var keys = Set<String>()
         guard collectKeys(comparison.left, into: &keys), collectKeys(comparison.right, into: &keys), keys.count == 1,
               let key = keys.first, !key.contains("."), !key.contains("@") else { return nil }
@@ -44,14 +44,14 @@ package enum ComparisonKey {
     }
 
     /// The comparison with the key path replaced by `SELF` on both sides.
-    package static func substitute(_ key: String, in comparison: ComparisonPredicate) -> ComparisonPredicate {
+    @_spi(StorageEngine) public static func substitute(_ key: String, in comparison: ComparisonPredicate) -> ComparisonPredicate {
         ComparisonPredicate(
             substitute(key, in: comparison.left), comparison.operator, substitute(key, in: comparison.right),
             modifier: comparison.modifier, options: comparison.options)
     }
 
     /// The expression with the key path replaced by `SELF`.
-    package static func substitute(_ key: String, in expression: FormatExpression) -> FormatExpression {
+    @_spi(StorageEngine) public static func substitute(_ key: String, in expression: FormatExpression) -> FormatExpression {
         switch expression {
         case .keyPath(key): return .evaluatedObject
         case .arithmetic(let operation, let left, let right):

@@ -24,7 +24,7 @@ import PredicateLanguage
 /// DerivedColumn.columns(for: FieldSchema(name: "name", type: .string))   // all five
 /// TableLayout.derivedColumn("name", .caseFolded)   // "name$c"
 /// ```
-package enum DerivedColumn: String, CaseIterable, Sendable {
+@_spi(StorageEngine) public enum DerivedColumn: String, CaseIterable, Sendable {
     /// `[c]` folding: `"Straße"` → `"strasse"`.
     case caseFolded = "c"
     /// `[cd]` folding: `"São Paulo"` → `"sao paulo"`.
@@ -37,7 +37,7 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
     case localizedStandardKey = "localizedStandard"
 
     /// The derived columns a field has, in this order; none for fields that are not strings.
-    package static func columns(for field: FieldSchema) -> [DerivedColumn] {
+    @_spi(StorageEngine) public static func columns(for field: FieldSchema) -> [DerivedColumn] {
         guard field.type == .string else { return [] }
         return allCases.filter { column in
             switch column {
@@ -50,16 +50,16 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
 
     /// The derived columns of a list's members in the list table (`value$c`, `value$cd`): the
     /// folded forms, for lists of strings.
-    package static func memberColumns(for field: FieldSchema) -> [DerivedColumn] {
+    @_spi(StorageEngine) public static func memberColumns(for field: FieldSchema) -> [DerivedColumn] {
         field.type.elementType == .string ? memberForms : []
     }
 
     /// The forms every string list member has in the list table, in column order.
-    package static let memberForms: [DerivedColumn] = [.caseFolded, .caseAndDiacriticFolded]
+    @_spi(StorageEngine) public static let memberForms: [DerivedColumn] = [.caseFolded, .caseAndDiacriticFolded]
 
     /// The folded column that decides comparisons with these options, or nil: `[c]` and `[cd]`
     /// only (`[d]` alone, `[n]` and `[l]` have none).
-    package static func folded(for options: ComparisonOptions) -> DerivedColumn? {
+    @_spi(StorageEngine) public static func folded(for options: ComparisonOptions) -> DerivedColumn? {
         switch options {
         case .caseInsensitive: .caseFolded
         case [.caseInsensitive, .diacriticInsensitive]: .caseAndDiacriticFolded
@@ -69,7 +69,7 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
 
     /// The column whose byte order is this sort comparison's order, or nil (code-point order
     /// needs none: the field itself sorts so).
-    package static func sortColumn(for comparison: SortComparison) -> DerivedColumn? {
+    @_spi(StorageEngine) public static func sortColumn(for comparison: SortComparison) -> DerivedColumn? {
         switch comparison {
         case .compare: nil
         case .caseInsensitive: .caseFolded
@@ -80,7 +80,7 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
     }
 
     /// Whether the column holds a collation sort key (which changes with ICU's version).
-    package var isSortKey: Bool {
+    @_spi(StorageEngine) public var isSortKey: Bool {
         switch self {
         case .caseFolded, .caseAndDiacriticFolded: false
         case .localizedKey, .localizedCaseInsensitiveKey, .localizedStandardKey: true
@@ -88,7 +88,7 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
     }
 
     /// The column's value for a string: folded text, or a sort key as bytes.
-    package func value(of string: String) -> SQLValue {
+    @_spi(StorageEngine) public func value(of string: String) -> SQLValue {
         switch self {
         case .caseFolded: .text(TextFolding.fold(string, options: .caseInsensitive))
         case .caseAndDiacriticFolded: .text(TextFolding.fold(string, options: [.caseInsensitive, .diacriticInsensitive]))
@@ -99,7 +99,7 @@ package enum DerivedColumn: String, CaseIterable, Sendable {
     }
 
     /// The column's value for a field value: derived from a string, null otherwise.
-    package func value(of fieldValue: Value) -> SQLValue {
+    @_spi(StorageEngine) public func value(of fieldValue: Value) -> SQLValue {
         guard case .string(let string) = fieldValue else { return .null }
         return value(of: string)
     }

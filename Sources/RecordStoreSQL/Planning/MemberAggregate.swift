@@ -7,14 +7,14 @@ import PredicateLanguage
 /// MemberAggregate(path: "@avg.salary")   // MemberAggregate(function: .average, field: "salary")
 /// MemberAggregate(path: "@count")        // nil (a count reads no field)
 /// ```
-package struct MemberAggregate: Equatable {
+@_spi(StorageEngine) public struct MemberAggregate: Equatable, Sendable {
     /// `@sum`, `@avg`, `@min` or `@max`.
-    package var function: CollectionOperator
+    @_spi(StorageEngine) public var function: CollectionOperator
     /// The members' field it reads (a plain field name, no further key).
-    package var field: String
+    @_spi(StorageEngine) public var field: String
 
     /// The aggregate a key path after a relationship names, or nil for any other path.
-    package init?(path: String) {
+    @_spi(StorageEngine) public init?(path: String) {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, let function = CollectionOperator(rawValue: parts[0]),
               [.sum, .average, .minimum, .maximum].contains(function),

@@ -11,18 +11,18 @@
 /// let message = RelationshipWalkRefusal.message(relationship: "employees", recordType: "Department")
 /// RelationshipWalkRefusal.error(in: "error: " + message + "12")   // .relationshipWalkNotPlanned("employees", recordType: "Department")
 /// ```
-package enum RelationshipWalkRefusal {
+@_spi(StorageEngine) public enum RelationshipWalkRefusal {
     /// What starts the message (the database may put text before it, and adds the value the
     /// refusal depends on after it).
-    package static let marker = "query: relationship walk refused in SQL: "
+    @_spi(StorageEngine) public static let marker = "query: relationship walk refused in SQL: "
 
     /// The message naming the relationship and its record type: `...: Department.employees;`.
-    package static func message(relationship: String, recordType: String) -> String {
+    @_spi(StorageEngine) public static func message(relationship: String, recordType: String) -> String {
         "\(marker)\(recordType).\(relationship);"
     }
 
     /// The refusal a database error's message carries, or nil.
-    package static func error(in message: String) -> RecordStoreError? {
+    @_spi(StorageEngine) public static func error(in message: String) -> RecordStoreError? {
         guard let start = message.range(of: marker) else { return nil }
         let named = message[start.upperBound...].prefix { $0 != ";" }
         guard let dot = named.firstIndex(of: ".") else { return nil }

@@ -5,19 +5,19 @@
 ///
 /// See the "Concepts" article of RecordStoreCore for how it differs from `FieldCondition`,
 /// `KeyPathCondition`, `AttributeCondition` and `QueryFilter`.
-package struct SQLCondition: Sendable {
-    package var sql: String?
-    package var arguments: [SQLValue]
-    package var isExact: Bool
+@_spi(StorageEngine) public struct SQLCondition: Sendable {
+    @_spi(StorageEngine) public var sql: String?
+    @_spi(StorageEngine) public var arguments: [SQLValue]
+    @_spi(StorageEngine) public var isExact: Bool
     /// Whether evaluating the part may raise an evaluation error on a record's values, as Apple's
     /// evaluation raises (arithmetic on a missing value, `ANY` over a value that is not a
     /// collection). Such a part is the residual's, and in an `AND` so is every part after it: a
     /// record that an earlier part rejects is never evaluated further, and one that a later part
     /// rejects still raises, as `AND` evaluates its parts in order.
-    package var mayRaise: Bool
+    @_spi(StorageEngine) public var mayRaise: Bool
 
     /// A condition with its arguments, exact or a superset.
-    package init(sql: String?, arguments: [SQLValue], isExact: Bool, mayRaise: Bool = false) {
+    @_spi(StorageEngine) public init(sql: String?, arguments: [SQLValue], isExact: Bool, mayRaise: Bool = false) {
         self.sql = sql
         self.arguments = arguments
         self.isExact = isExact
@@ -25,25 +25,25 @@ package struct SQLCondition: Sendable {
     }
 
     /// A condition exactly equal to the predicate part.
-    package static func exact(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
+    @_spi(StorageEngine) public static func exact(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
         SQLCondition(sql: sql, arguments: arguments, isExact: true)
     }
 
     /// A condition that keeps every match and maybe more.
-    package static func superset(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
+    @_spi(StorageEngine) public static func superset(_ sql: String, _ arguments: [SQLValue] = []) -> SQLCondition {
         SQLCondition(sql: sql, arguments: arguments, isExact: false)
     }
 
     /// No SQL for this part: the residual checks it on every row.
-    package static let residualOnly = SQLCondition(sql: nil, arguments: [], isExact: false)
+    @_spi(StorageEngine) public static let residualOnly = SQLCondition(sql: nil, arguments: [], isExact: false)
 
     /// No SQL for this part, which may raise an evaluation error: the residual evaluates it, in
     /// the predicate's order (``mayRaise``).
-    package static let raising = SQLCondition(sql: nil, arguments: [], isExact: false, mayRaise: true)
+    @_spi(StorageEngine) public static let raising = SQLCondition(sql: nil, arguments: [], isExact: false, mayRaise: true)
 
     /// Both conditions, this one first (exact when both are). After a part that may raise, the
     /// other part adds no SQL: it is the residual's, evaluated after the raising part.
-    package func and(_ other: SQLCondition) -> SQLCondition {
+    @_spi(StorageEngine) public func and(_ other: SQLCondition) -> SQLCondition {
         let raises = mayRaise || other.mayRaise
         if mayRaise { return SQLCondition(sql: sql, arguments: arguments, isExact: false, mayRaise: true) }
         switch (sql, other.sql) {

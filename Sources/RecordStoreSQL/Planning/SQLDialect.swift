@@ -16,7 +16,7 @@ import PredicateLanguage
 /// dialect.literal(true)                               // 1
 /// dialect.stringOrder("t.\"name\"", comparison: .compare)   // t."name"
 /// ```
-package protocol SQLDialect: Sendable {
+@_spi(StorageEngine) public protocol SQLDialect: Sendable {
     /// The dialect's name, shown in plans.
     var name: String { get }
     /// A quoted identifier (the name is already checked to be letters, digits, `_` and `$`).
@@ -123,7 +123,7 @@ extension SQLDialect {
     /// An `ORDER BY` term in the store's null order (nil first ascending, last descending):
     /// `x ASC` where that is the database's default, else with `NULLS FIRST`/`NULLS LAST`. A
     /// dialect whose database lacks `NULLS FIRST` writes its own.
-    package func orderTerm(_ expression: String, ascending: Bool) -> String {
+    @_spi(StorageEngine) public func orderTerm(_ expression: String, ascending: Bool) -> String {
         let direction = ascending ? "ASC" : "DESC"
         if sortsNullsFirstAscending { return "\(expression) \(direction)" }
         return "\(expression) \(direction) \(ascending ? "NULLS FIRST" : "NULLS LAST")"
@@ -131,25 +131,25 @@ extension SQLDialect {
 
     /// The clause that pages a select, taking two arguments: the limit (``unlimited`` for none),
     /// then the offset. A dialect whose database spells it otherwise writes its own.
-    package var limitAndOffsetClause: String { "LIMIT ? OFFSET ?" }
+    @_spi(StorageEngine) public var limitAndOffsetClause: String { "LIMIT ? OFFSET ?" }
 
     /// The derived column itself: `t."name$cd"`.
-    package func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
+    @_spi(StorageEngine) public func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
         "\(alias).\(quote(TableLayout.derivedColumn(field, derived)))"
     }
 
     /// The field's column itself: `t."location"`.
-    package func storedValueExpression(field: FieldSchema, alias: String) -> String {
+    @_spi(StorageEngine) public func storedValueExpression(field: FieldSchema, alias: String) -> String {
         "\(alias).\(quote(field.name))"
     }
 
     /// The metadata field's column itself: `t."$modificationDate"`.
-    package func metadataExpression(_ metadata: MetadataField, alias: String) -> String {
+    @_spi(StorageEngine) public func metadataExpression(_ metadata: MetadataField, alias: String) -> String {
         "\(alias).\(quote(TableLayout.column(metadata)))"
     }
 
     /// A string column in code-point order.
-    package func codePointOrder(_ expression: String) -> String {
+    @_spi(StorageEngine) public func codePointOrder(_ expression: String) -> String {
         stringOrder(expression, comparison: .compare) ?? expression
     }
 }

@@ -13,22 +13,22 @@ import PredicateLanguage
 /// plan.whereClause     // t."$zone" = ? AND (t."population" IS NOT NULL AND t."population" > ?)
 /// plan.orderBy         // t."population" DESC, t."$recordName" ASC
 /// ```
-package struct SQLPlan: Sendable {
+@_spi(StorageEngine) public struct SQLPlan: Sendable {
     /// `WHERE` condition (without the keyword), never empty.
-    package var whereClause: String
+    @_spi(StorageEngine) public var whereClause: String
     /// The arguments of the `WHERE` clause.
-    package var whereArguments: [SQLValue]
+    @_spi(StorageEngine) public var whereArguments: [SQLValue]
     /// `ORDER BY` terms (without the keywords); nil when SQL cannot order as the query asks (a
     /// collation the database lacks): the executor then sorts the matches in Swift.
-    package var orderBy: String?
+    @_spi(StorageEngine) public var orderBy: String?
     /// The arguments of the `ORDER BY` terms.
-    package var orderArguments: [SQLValue]
+    @_spi(StorageEngine) public var orderArguments: [SQLValue]
     /// The part of the predicate the evaluator checks on each row; nil when SQL is exact.
-    package var residual: FormatPredicate?
+    @_spi(StorageEngine) public var residual: FormatPredicate?
     /// Keyset paging: conditions added to the `WHERE` clause one after the other, each run in
     /// order until the page is full (empty: no keyset in SQL, one statement).
-    package var keysetSegments: [SQLCondition] = []
+    @_spi(StorageEngine) public var keysetSegments: [SQLCondition] = []
 
     /// Whether SQL returns the rows in the query's order.
-    package var ordersInSQL: Bool { orderBy != nil }
+    @_spi(StorageEngine) public var ordersInSQL: Bool { orderBy != nil }
 }

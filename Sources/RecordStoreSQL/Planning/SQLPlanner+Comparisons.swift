@@ -5,7 +5,7 @@ extension SQLPlanner {
     /// A comparison of a column with a constant that SQL does natively with the evaluator's
     /// meaning, or nil: numbers by value, dates in time, strings equal by code points or
     /// ordered by them, nil tests, `BETWEEN` and `IN`, all without options.
-    package func nativeCondition(_ comparison: ComparisonPredicate, key: String, column: String, type: FieldType) -> SQLCondition? {
+    @_spi(StorageEngine) public func nativeCondition(_ comparison: ComparisonPredicate, key: String, column: String, type: FieldType) -> SQLCondition? {
         guard comparison.options.isEmpty else { return nil }
         var operation = comparison.operator
         let operand: Value
@@ -84,7 +84,7 @@ extension SQLPlanner {
 
     /// The stored form of a constant compared with a field of the type, when SQL compares the
     /// two exactly as the evaluator does and the database binds it exactly; nil otherwise.
-    package func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
+    @_spi(StorageEngine) public func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
         guard let argument = StoredValueEncoding.nativeArgument(constant, fieldType: fieldType),
               dialect.bindsExactly(argument) else { return nil }
         return argument

@@ -12,7 +12,7 @@ extension SQLPlanner {
     /// lets an index seek; when the first key is descending and not nil, the rows where it is nil
     /// (which come last) are a second segment, so that the first stays a plain range `x <= ?` an
     /// index can seek.
-    package func keysetSegments(_ sorts: [Sort], after position: KeysetPosition) -> [SQLCondition]? {
+    @_spi(StorageEngine) public func keysetSegments(_ sorts: [Sort], after position: KeysetPosition) -> [SQLCondition]? {
         typealias Part = (sql: String, arguments: [SQLValue])
         var equalities: [Part] = []
         var alternatives: [Part] = []

@@ -5,7 +5,7 @@ extension SQLPlanner {
     /// `ANY list op c`, `list CONTAINS c`, `c IN list` through the list table: a row of the
     /// list table for the record and field whose member meets the condition. Nil for a list
     /// field that is not queryable (``IndexPolicy``), whose members the list table does not hold.
-    package func listCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+    @_spi(StorageEngine) public func listCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
         let key: String
         let element: ComparisonPredicate
         switch (comparison.left, comparison.operator, comparison.right, comparison.modifier) {

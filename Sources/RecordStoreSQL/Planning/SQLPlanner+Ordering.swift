@@ -3,7 +3,7 @@ import PredicateLanguage
 
 extension SQLPlanner {
     /// How SQL orders by one sort key.
-    package enum OrderExpression {
+    @_spi(StorageEngine) public enum OrderExpression: Sendable {
         /// Every record sees the same value (a field no record has): the key does not change the order.
         case constant
         /// The expression to order by, with its arguments; `derived` is the derived column it
@@ -16,7 +16,7 @@ extension SQLPlanner {
     /// The SQL expression a sort orders by: a column (strings by their ``DerivedColumn`` for the
     /// sort's comparison when the field has it, else in the dialect's collation), or the
     /// distance from a point.
-    package func orderExpression(_ sort: Sort) -> OrderExpression {
+    @_spi(StorageEngine) public func orderExpression(_ sort: Sort) -> OrderExpression {
         if let metadata = MetadataField(rawValue: sort.key) {
             return ordered(dialect.metadataExpression(metadata, alias: alias), type: metadata.fieldType, comparison: sort.comparison)
         }
@@ -47,7 +47,7 @@ extension SQLPlanner {
 
     /// The `ORDER BY` terms and their arguments: the sorts, then the record name; nil when SQL
     /// cannot order as asked. Nil sorts first ascending and last descending on every dialect.
-    package func orderClause(_ sorts: [Sort]) -> (String, [SQLValue])? {
+    @_spi(StorageEngine) public func orderClause(_ sorts: [Sort]) -> (String, [SQLValue])? {
         var terms: [String] = []
         var arguments: [SQLValue] = []
         for sort in sorts {

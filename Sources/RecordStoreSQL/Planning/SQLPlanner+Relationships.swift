@@ -3,11 +3,14 @@ import PredicateLanguage
 
 /// What a planner needs to plan key paths through relationships: the whole catalog (the
 /// destinations' schemas) and the zone the query reads (relationships stay within a zone).
-package struct RelationshipPlanning: Sendable {
-    package var catalog: SchemaCatalog
-    package var zone: ZoneID
+@_spi(StorageEngine) public struct RelationshipPlanning: Sendable {
+    /// The catalog the destinations' schemas are read from.
+    @_spi(StorageEngine) public var catalog: SchemaCatalog
+    /// The zone the query reads, and its relationships' destinations with it.
+    @_spi(StorageEngine) public var zone: ZoneID
 
-    package init(catalog: SchemaCatalog, zone: ZoneID) {
+    /// Relationship planning over a catalog, within a zone.
+    @_spi(StorageEngine) public init(catalog: SchemaCatalog, zone: ZoneID) {
         self.catalog = catalog
         self.zone = zone
     }
@@ -31,7 +34,7 @@ extension SQLPlanner {
     /// Nil when the comparison walks no relationship; ``SQLCondition/residualOnly`` when it walks
     /// one in another way (the store then walks it in Swift, see `RelationshipQuery`), so that a
     /// walk never reads as a field the type does not have.
-    package func relationshipCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+    @_spi(StorageEngine) public func relationshipCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
         guard let planning = relationshipPlanning, mayWalk(comparison) else { return nil }
         var analyzer = RelationshipWalkAnalyzer(catalog: planning.catalog, recordType: recordType)
         guard (try? analyzer.rewrite(.comparison(comparison))) != nil, analyzer.relationshipUses > 0 else { return nil }

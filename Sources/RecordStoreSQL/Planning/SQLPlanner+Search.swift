@@ -33,7 +33,7 @@ extension SQLPlanner {
     /// The dialect's distance (``SQLDialect/distance(latitude:longitude:)``) from a location
     /// field's stored latitude and longitude to two bound values; nil when it has none. Radius
     /// tests and distance sorts both use it.
-    package func distanceExpression(_ field: String) -> String? {
+    @_spi(StorageEngine) public func distanceExpression(_ field: String) -> String? {
         dialect.distance(latitude: column(TableLayout.latitudeColumn(field)), longitude: column(TableLayout.longitudeColumn(field)))
     }
 
@@ -41,7 +41,7 @@ extension SQLPlanner {
     /// the dialect's spatial index narrows the rows to a box around the circle, then the exact
     /// distance is checked through the evaluator (in SQL when the dialect can call it, otherwise
     /// in the residual).
-    package func distanceCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
+    @_spi(StorageEngine) public func distanceCondition(_ comparison: ComparisonPredicate) throws(RecordStoreError) -> SQLCondition? {
         guard comparison.modifier == .direct else { return nil }
         let function: FormatExpression
         let radiusValue: Value

@@ -29,7 +29,7 @@ extension SQLPlanner {
     /// ```swift
     /// // name BEGINSWITH[cd] "São"  →  (t."name$cd" >= ? AND t."name$cd" < ?)  ["sao", "sap"]
     /// ```
-    package func fieldStringCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
+    @_spi(StorageEngine) public func fieldStringCondition(_ comparison: ComparisonPredicate, key: String, field: FieldSchema) -> SQLCondition? {
         guard field.type == .string else { return nil }
         return stringCondition(comparison, subject: .keyPath(key)) { derived in
             guard let derived else { return column(field.name) }
@@ -40,7 +40,7 @@ extension SQLPlanner {
 
     /// The same conditions on a member of a string list in the list table (`l.value`, and its
     /// folded forms `l."value$c"`, `l."value$cd"`), for `ANY names BEGINSWITH[cd] "sao"` and the like.
-    package func memberStringCondition(_ element: ComparisonPredicate, field: FieldSchema) -> SQLCondition? {
+    @_spi(StorageEngine) public func memberStringCondition(_ element: ComparisonPredicate, field: FieldSchema) -> SQLCondition? {
         guard field.type.elementType == .string else { return nil }
         return stringCondition(element, subject: .evaluatedObject) { derived in
             guard let derived else { return "l.value" }
@@ -179,7 +179,7 @@ extension SQLPlanner {
     /// ```swift
     /// SQLPlanner.prefixUpperBound("sao")   // "sap"
     /// ```
-    package static func prefixUpperBound(_ prefix: String) -> String? {
+    @_spi(StorageEngine) public static func prefixUpperBound(_ prefix: String) -> String? {
         var scalars = Array(prefix.unicodeScalars)
         while let last = scalars.popLast() {
             var next = last.value + 1

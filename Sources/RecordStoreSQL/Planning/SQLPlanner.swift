@@ -28,32 +28,33 @@ import PredicateLanguage
 /// let planner = SQLPlanner(dialect: SQLiteDialect(registry: registry), schema: schema, recordType: "City")
 /// let plan = try planner.plan(specification)
 /// ```
-package struct SQLPlanner {
-    package let dialect: any SQLDialect
+@_spi(StorageEngine) public struct SQLPlanner: Sendable {
+    @_spi(StorageEngine) public let dialect: any SQLDialect
     /// The record type's schema; nil when the type has no records yet.
-    package let schema: RecordTypeSchema?
-    package let recordType: String
+    @_spi(StorageEngine) public let schema: RecordTypeSchema?
+    @_spi(StorageEngine) public let recordType: String
     /// The catalog and zone for key paths through relationships; nil plans none of them (they
     /// are left to the residual whole).
-    package var relationshipPlanning: RelationshipPlanning?
+    @_spi(StorageEngine) public var relationshipPlanning: RelationshipPlanning?
 
     /// A planner for one record type.
-    package init(dialect: any SQLDialect, schema: RecordTypeSchema?, recordType: String) {
+    @_spi(StorageEngine) public init(dialect: any SQLDialect, schema: RecordTypeSchema?, recordType: String) {
         self.dialect = dialect
         self.schema = schema
         self.recordType = recordType
     }
 
-    package var row: String { "\(alias).\(dialect.rowIdentifier)" }
+    /// The record table's row identifier, under ``alias``.
+    @_spi(StorageEngine) public var row: String { "\(alias).\(dialect.rowIdentifier)" }
     /// The alias of the record table: `t` in every statement, another inside a correlated
     /// subquery on a relationship's members (whose conditions still read the outer `t`).
-    package var alias = "t"
+    @_spi(StorageEngine) public var alias = "t"
 
     /// A column of the record table, under ``alias``.
-    package func column(_ name: String) -> String { "\(alias).\(dialect.quote(name))" }
+    @_spi(StorageEngine) public func column(_ name: String) -> String { "\(alias).\(dialect.quote(name))" }
 
     /// Plans a query.
-    package func plan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
+    @_spi(StorageEngine) public func plan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
         let condition = try plan(specification.predicate)
         var whereClause = "\(column(TableLayout.zoneColumn)) = ?"
         var arguments: [SQLValue] = [.text(TableLayout.zoneKey(specification.zone))]
@@ -74,7 +75,7 @@ package struct SQLPlanner {
 
     /// A plan that reads every record of the type in the zone, in order, and leaves the whole
     /// predicate to the evaluator: for predicates the database cannot run as planned.
-    package func scanPlan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
+    @_spi(StorageEngine) public func scanPlan(_ specification: QuerySpecification) throws(RecordStoreError) -> SQLPlan {
         var scan = specification
         scan.predicate = .truePredicate
         var plan = try plan(scan)
@@ -116,12 +117,12 @@ package struct SQLPlanner {
     // MARK: Predicates
 
     /// A condition that is always true or always false.
-    package func constant(_ value: Bool) -> SQLCondition {
+    @_spi(StorageEngine) public func constant(_ value: Bool) -> SQLCondition {
         .exact(dialect.literal(value))
     }
 
     /// The SQL condition of one predicate (part): exact, a superset, or none (``SQLCondition/residualOnly``).
-    package func condition(_ predicate: FormatPredicate) throws(RecordStoreError) -> SQLCondition {
+    @_spi(StorageEngine) public func condition(_ predicate: FormatPredicate) throws(RecordStoreError) -> SQLCondition {
         try plan(predicate)
     }
 
@@ -225,7 +226,7 @@ package struct SQLPlanner {
 
     /// The evaluator's comparison of `SELF` with constants run on a stored value through the
     /// dialect's callback; the residual's part when the dialect has none.
-    package func test(_ predicate: FormatPredicate, type: FieldType, value: String) throws(RecordStoreError) -> SQLCondition {
+    @_spi(StorageEngine) public func test(_ predicate: FormatPredicate, type: FieldType, value: String) throws(RecordStoreError) -> SQLCondition {
         try dialect.comparisonTest(predicate, typeCode: StoredValueEncoding.typeCode(type), value: value) ?? .residualOnly
     }
 }

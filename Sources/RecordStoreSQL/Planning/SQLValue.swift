@@ -7,14 +7,20 @@ import Foundation
 /// let arguments: [SQLValue] = [.text("_defaultZone"), .integer(1_000_000)]
 /// arguments.map(\.description)   // ["\"_defaultZone\"", "1000000"]
 /// ```
-package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+@_spi(StorageEngine) public enum SQLValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL `NULL`.
     case null
+    /// A 64-bit integer.
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// Text.
     case text(String)
+    /// Bytes.
     case blob(Data)
 
-    package var description: String {
+    /// The value as a log shows it: text quoted, a blob by its size.
+    @_spi(StorageEngine) public var description: String {
         switch self {
         case .null: "NULL"
         case .integer(let value): String(value)
@@ -25,7 +31,7 @@ package enum SQLValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value as an integer, when it is one.
-    package var integerValue: Int64? {
+    @_spi(StorageEngine) public var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }

@@ -21,15 +21,15 @@ import RecordStoreCore
 /// StoredSpelling.readExpression(field: FieldSchema(name: "name", type: .string), alias: "t", dialect: dialect)
 /// // COALESCE(t."name$raw", t."name")
 /// ```
-package enum StoredSpelling {
+@_spi(StorageEngine) public enum StoredSpelling {
     /// Whether a field has a spelling column: scalar string fields.
-    package static func hasColumn(_ field: FieldSchema) -> Bool {
+    @_spi(StorageEngine) public static func hasColumn(_ field: FieldSchema) -> Bool {
         field.type == .string
     }
 
     /// The spelling column's value for a field value: the string when its UTF-8 bytes differ
     /// from its NFC form's, null otherwise (and for anything that is not a string).
-    package static func value(of fieldValue: Value) -> SQLValue {
+    @_spi(StorageEngine) public static func value(of fieldValue: Value) -> SQLValue {
         value(of: fieldValue, stored: StoredValueEncoding.encode(fieldValue))
     }
 
@@ -41,7 +41,7 @@ package enum StoredSpelling {
     /// let value = Value.string("Sa\u{303}o")
     /// StoredSpelling.value(of: value, stored: StoredValueEncoding.encode(value))   // .text("Sa\u{303}o")
     /// ```
-    package static func value(of fieldValue: Value, stored: SQLValue) -> SQLValue {
+    @_spi(StorageEngine) public static func value(of fieldValue: Value, stored: SQLValue) -> SQLValue {
         guard case .string(let string) = fieldValue, case .text(let normalized) = stored else { return .null }
         return sameBytes(string, normalized) ? .null : .text(string)
     }
@@ -56,7 +56,7 @@ package enum StoredSpelling {
 
     /// The expression that reads a field as the client stored it: `COALESCE(spelling, field)`
     /// for string fields, the column itself for others. `alias` names the record table.
-    package static func readExpression(field: FieldSchema, alias: String, dialect: any SQLDialect) -> String {
+    @_spi(StorageEngine) public static func readExpression(field: FieldSchema, alias: String, dialect: any SQLDialect) -> String {
         let stored = dialect.storedValueExpression(field: field, alias: alias)
         guard hasColumn(field) else { return stored }
         return "COALESCE(\(alias).\(dialect.quote(TableLayout.spellingColumn(field.name))), \(stored))"

@@ -7,9 +7,9 @@ import PredicateLanguage
 /// as integers, doubles as reals, dates as seconds since 2001 (reals, so they sort),
 /// bytes as blobs, locations and references as text. A list is stored whole, as typed JSON,
 /// in the record's row, and member by member (each encoded here) in the list table.
-package enum StoredValueEncoding {
+@_spi(StorageEngine) public enum StoredValueEncoding {
     /// The stored form of a scalar value of a field type.
-    package static func encode(_ value: Value) -> SQLValue {
+    @_spi(StorageEngine) public static func encode(_ value: Value) -> SQLValue {
         switch value {
         case .null, .object: return .null
         case .bool(let flag): return .integer(flag ? 1 : 0)
@@ -25,7 +25,7 @@ package enum StoredValueEncoding {
     }
 
     /// `latitude,longitude` or `latitude,longitude,altitude`, each number printed exactly.
-    package static func encodeLocation(_ location: Location) -> String {
+    @_spi(StorageEngine) public static func encodeLocation(_ location: Location) -> String {
         var text = "\(location.latitude),\(location.longitude)"
         if let altitude = location.altitude { text += ",\(altitude)" }
         return text
@@ -33,7 +33,7 @@ package enum StoredValueEncoding {
 
     /// Parses ``encodeLocation(_:)``'s form, or the bit-pattern form of a location a dialect
     /// rebuilds from its number columns (``bitPatternLocationPrefix``).
-    package static func decodeLocation(_ text: String) -> Location? {
+    @_spi(StorageEngine) public static func decodeLocation(_ text: String) -> Location? {
         if text.hasPrefix(bitPatternLocationPrefix) { return decodeBitPatternLocation(text) }
         let parts = text.split(separator: ",").compactMap { Double($0) }
         guard parts.count >= 2 else { return nil }
@@ -49,7 +49,7 @@ package enum StoredValueEncoding {
     /// ```swift
     /// StoredValueEncoding.decodeLocation("#40486d3c89f40a284002ca57a786c227")   // 48.85341, 2.3488
     /// ```
-    package static let bitPatternLocationPrefix = "#"
+    @_spi(StorageEngine) public static let bitPatternLocationPrefix = "#"
 
     private static func decodeBitPatternLocation(_ text: String) -> Location? {
         let digits = text.utf8.dropFirst()
@@ -60,12 +60,12 @@ package enum StoredValueEncoding {
     }
 
     /// The zone name's length in UTF-8 bytes, a colon, the zone name, then the record name.
-    package static func encodeReference(_ reference: Reference) -> String {
+    @_spi(StorageEngine) public static func encodeReference(_ reference: Reference) -> String {
         "\(reference.zoneName.utf8.count):\(reference.zoneName)\(reference.recordName)"
     }
 
     /// Parses ``encodeReference(_:)``'s form.
-    package static func decodeReference(_ text: String) -> Reference? {
+    @_spi(StorageEngine) public static func decodeReference(_ text: String) -> Reference? {
         guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")),
               let length = Int(String(text[..<colon])) else { return nil }
         let rest = text.utf8[text.utf8.index(after: colon)...]
@@ -76,7 +76,7 @@ package enum StoredValueEncoding {
     }
 
     /// A small code for each scalar type, passed to SQL functions that decode stored values.
-    package static func typeCode(_ type: FieldType) -> Int {
+    @_spi(StorageEngine) public static func typeCode(_ type: FieldType) -> Int {
         switch type {
         case .string: 1
         case .int64: 2
@@ -91,7 +91,7 @@ package enum StoredValueEncoding {
     }
 
     /// The scalar type of a type code.
-    package static func fieldType(code: Int) -> FieldType? {
+    @_spi(StorageEngine) public static func fieldType(code: Int) -> FieldType? {
         switch code {
         case 1: .string
         case 2: .int64
@@ -118,7 +118,7 @@ package enum StoredValueEncoding {
     /// StoredValueEncoding.nativeArgument(.double(3), fieldType: .int64)     // .integer(3)
     /// StoredValueEncoding.nativeArgument(.double(2.5), fieldType: .int64)   // nil
     /// ```
-    package static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
+    @_spi(StorageEngine) public static func nativeArgument(_ constant: Value, fieldType: FieldType) -> SQLValue? {
         switch (fieldType, constant) {
         case (.int64, .int), (.int64, .bool), (.double, .bool), (.bool, .int), (.bool, .bool):
             return encode(constant)
@@ -143,7 +143,7 @@ package enum StoredValueEncoding {
     /// ```swift
     /// StoredValueEncoding.decode(.real(0), as: .date)   // .date(2001-01-01 00:00:00 UTC)
     /// ```
-    package static func decode(_ stored: SQLValue, as type: FieldType) -> Value {
+    @_spi(StorageEngine) public static func decode(_ stored: SQLValue, as type: FieldType) -> Value {
         switch (stored, type) {
         case (.null, _):
             return .null

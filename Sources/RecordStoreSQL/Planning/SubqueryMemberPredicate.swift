@@ -10,9 +10,9 @@ import PredicateLanguage
 /// let predicate = try FormatPredicate(format: "$e.salary > 10")
 /// SubqueryMemberPredicate.rewrite(predicate, variable: "e")?.predicateFormat   // salary > 10
 /// ```
-package enum SubqueryMemberPredicate {
+@_spi(StorageEngine) public enum SubqueryMemberPredicate {
     /// The predicate on each member, or nil.
-    package static func rewrite(_ predicate: FormatPredicate, variable: String) -> FormatPredicate? {
+    @_spi(StorageEngine) public static func rewrite(_ predicate: FormatPredicate, variable: String) -> FormatPredicate? {
         switch predicate {
         case .constant:
             return predicate

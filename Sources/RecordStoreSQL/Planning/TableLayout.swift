@@ -3,28 +3,28 @@
 /// Type and field names are checked identifiers (letters, digits, `_`), and the layout's own
 /// names add `$`, which no type or field name holds, so they never collide. An engine's own
 /// side structures (SQLite's FTS5 and R*Tree tables) are named in its folder.
-package enum TableLayout {
+@_spi(StorageEngine) public enum TableLayout {
     /// The zones table.
-    package static let zonesTable = "$zones"
+    @_spi(StorageEngine) public static let zonesTable = "$zones"
     /// The record-type schemas table.
-    package static let schemaTable = "$schema"
+    @_spi(StorageEngine) public static let schemaTable = "$schema"
     /// Which type holds each record: (zone, record name) -> type.
-    package static let registryTable = "$records"
+    @_spi(StorageEngine) public static let registryTable = "$records"
     /// The change history's one row: the store's last change position and the floor below
     /// which pruned tombstones left it incomplete. The registry's and the zones' `position`
     /// columns hold the position of each record's and zone's last change.
-    package static let historyTable = "$history"
+    @_spi(StorageEngine) public static let historyTable = "$history"
     /// Deleted records: (zone, record name) -> type, position, deletion date.
-    package static let tombstonesTable = "$tombstones"
+    @_spi(StorageEngine) public static let tombstonesTable = "$tombstones"
     /// Deleted zones: name -> position, deletion date.
-    package static let deletedZonesTable = "$deletedZones"
+    @_spi(StorageEngine) public static let deletedZonesTable = "$deletedZones"
 
     /// Metadata columns of a record table.
-    package static let zoneColumn = "$zone"
-    package static let recordNameColumn = "$recordName"
-    package static let creationDateColumn = "$creationDate"
-    package static let modificationDateColumn = "$modificationDate"
-    package static let changeTagColumn = "$recordChangeTag"
+    @_spi(StorageEngine) public static let zoneColumn = "$zone"
+    @_spi(StorageEngine) public static let recordNameColumn = "$recordName"
+    @_spi(StorageEngine) public static let creationDateColumn = "$creationDate"
+    @_spi(StorageEngine) public static let modificationDateColumn = "$modificationDate"
+    @_spi(StorageEngine) public static let changeTagColumn = "$recordChangeTag"
 
     /// The zone as record tables and the registry store it (``zoneColumn``, the registry's
     /// `zone`): its name, except the default zone, stored as the empty string, which names no
@@ -36,39 +36,39 @@ package enum TableLayout {
     /// TableLayout.zoneKey(.default)                        // ""
     /// TableLayout.zoneKey(ZoneID(zoneName: "Archive"))     // "Archive"
     /// ```
-    package static func zoneKey(_ zone: ZoneID) -> String { zone == .default ? "" : zone.zoneName }
+    @_spi(StorageEngine) public static func zoneKey(_ zone: ZoneID) -> String { zone == .default ? "" : zone.zoneName }
 
     /// The zone a stored ``zoneKey(_:)`` stands for.
     ///
     /// ```swift
     /// TableLayout.zone(forKey: "")   // ZoneID.default
     /// ```
-    package static func zone(forKey key: String) -> ZoneID { key.isEmpty ? .default : ZoneID(zoneName: key) }
+    @_spi(StorageEngine) public static func zone(forKey key: String) -> ZoneID { key.isEmpty ? .default : ZoneID(zoneName: key) }
 
     /// The table of a record type.
-    package static func recordTable(_ recordType: String) -> String { recordType }
+    @_spi(StorageEngine) public static func recordTable(_ recordType: String) -> String { recordType }
     /// The list members of a record type: (record, field, position, value).
-    package static func listTable(_ recordType: String) -> String { "\(recordType)$list" }
+    @_spi(StorageEngine) public static func listTable(_ recordType: String) -> String { "\(recordType)$list" }
     /// The latitude column of a location field.
-    package static func latitudeColumn(_ field: String) -> String { "\(field)$latitude" }
+    @_spi(StorageEngine) public static func latitudeColumn(_ field: String) -> String { "\(field)$latitude" }
     /// The longitude column of a location field.
-    package static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
+    @_spi(StorageEngine) public static func longitudeColumn(_ field: String) -> String { "\(field)$longitude" }
     /// A column derived from a string field (``DerivedColumn``): `name$c`, `name$localized`.
-    package static func derivedColumn(_ field: String, _ derived: DerivedColumn) -> String { "\(field)$\(derived.rawValue)" }
+    @_spi(StorageEngine) public static func derivedColumn(_ field: String, _ derived: DerivedColumn) -> String { "\(field)$\(derived.rawValue)" }
     /// The client's spelling of a string field when it is not the NFC form the field's column
     /// holds (``StoredSpelling``): `name$raw`.
-    package static func spellingColumn(_ field: String) -> String { "\(field)$raw" }
+    @_spi(StorageEngine) public static func spellingColumn(_ field: String) -> String { "\(field)$raw" }
     /// The index of a derived column.
-    package static func derivedIndex(_ recordType: String, field: String, _ derived: DerivedColumn) -> String {
+    @_spi(StorageEngine) public static func derivedIndex(_ recordType: String, field: String, _ derived: DerivedColumn) -> String {
         "\(recordType)$\(field)$\(derived.rawValue)$index"
     }
     /// The index of a field. The `$index` suffix keeps it apart from the type's other
     /// objects: `T$list` and `T$fts` would name the list and FTS tables for fields called
     /// `list` and `fts` (SQLite tables and indexes share one namespace).
-    package static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
+    @_spi(StorageEngine) public static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
 
     /// The column of a metadata field.
-    package static func column(_ metadata: MetadataField) -> String {
+    @_spi(StorageEngine) public static func column(_ metadata: MetadataField) -> String {
         switch metadata {
         case .recordName: recordNameColumn
         case .creationDate: creationDateColumn

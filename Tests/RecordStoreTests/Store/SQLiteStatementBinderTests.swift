@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PredicateLanguage
 @_spi(StorageEngine) import RecordStoreCore
-import RecordStoreSQL
+@_spi(StorageEngine) import RecordStoreSQL
 @testable import RecordStoreSQLite
 import Testing
 
