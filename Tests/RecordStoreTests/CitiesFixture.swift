@@ -3,7 +3,7 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// The cities15000 data set loaded once into a store of every ``TestEngine``.

@@ -3,7 +3,7 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// The records the differential tests query: every 130th city of cities15000 (262 cities

@@ -3,7 +3,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// The differences the differential tests found, each with the exact predicate that showed it.

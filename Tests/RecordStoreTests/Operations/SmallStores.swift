@@ -3,7 +3,7 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// Small fresh stores (one of every ``TestEngine``) for tests that write.

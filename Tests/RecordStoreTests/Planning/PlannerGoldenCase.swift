@@ -2,7 +2,7 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// One golden case of the planner: a query and the exact plan the SQLite dialect makes of it.

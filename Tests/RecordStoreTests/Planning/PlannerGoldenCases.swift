@@ -2,7 +2,7 @@ import Foundation
 import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 private let goldenParis = Location(latitude: 48.8566, longitude: 2.3522)

@@ -3,7 +3,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// Golden tests of ``SQLPlanner`` with the SQLite dialect: for each query, the exact SQL text

@@ -3,7 +3,7 @@ import Foundation
 import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 import Testing
 
 /// Assets on PostgreSQL are rows of chunks (`$asset_chunks`), written and read one statement a

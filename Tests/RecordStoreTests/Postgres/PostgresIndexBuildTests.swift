@@ -4,7 +4,7 @@ import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 import Testing
 
 /// Index builds outside the statements that write rows, on PostgreSQL: a bulk import builds the

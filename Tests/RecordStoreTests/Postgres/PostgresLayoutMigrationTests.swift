@@ -4,7 +4,7 @@ import PredicateLanguage
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 import Testing
 
 /// Issue #29, layouts 2 and 3 of the PostgreSQL engine: the B-trees no sort reads end in the

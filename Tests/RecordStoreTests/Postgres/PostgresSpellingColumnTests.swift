@@ -4,7 +4,7 @@ import PredicateLanguage
 @testable import RecordStore
 @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 import Testing
 
 /// Issue #27, item 8, on PostgreSQL: a store written before string fields had their spelling

@@ -4,7 +4,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 import TestSupport
 

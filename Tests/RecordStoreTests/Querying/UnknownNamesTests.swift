@@ -4,7 +4,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// A record type the store has never had, or a field its type has never had, is an error naming

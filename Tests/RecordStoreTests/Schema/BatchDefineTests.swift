@@ -6,7 +6,7 @@ import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 import TestSupport
 
 /// `Store.define(recordTypes:templates:progress:)`, the path of every schema file, is one call

@@ -5,7 +5,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// The derived columns of string fields (folded forms and collation sort keys): what they hold,

@@ -6,7 +6,7 @@ import RecordStorePostgres
 import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// `Store.open(url:)` picks the engine from the location's scheme, and an older SQLite layout

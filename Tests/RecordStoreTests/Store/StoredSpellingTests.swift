@@ -5,7 +5,7 @@ import PredicateLanguage
 import Testing
 @testable import RecordStore
 @testable import RecordStoreCore
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// Issue #27, item 8: "Keep the bytes a client stored, and return them unchanged, as CloudKit does.

@@ -6,7 +6,7 @@ import Testing
 @testable import RecordStore
 @_spi(StorageEngine) @testable import RecordStoreCore
 @testable import RecordStorePostgres
-@testable import RecordStoreSQL
+@_spi(StorageEngine) @testable import RecordStoreSQL
 @testable import RecordStoreSQLite
 
 /// Issue #29: record tables and the registry store the default zone as the empty string
