@@ -18,14 +18,14 @@ struct QueryCommand: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    /// The commands, in the order `--help` lists them. `serve` and `console` are part of the
+    /// The commands, in the order `--help` lists them. `serve`, `console` and `users` are part of the
     /// Server trait; a build without it says how to build them in (``TraitCommands``).
     private static var subcommands: [any ParsableCommand.Type] {
         [
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
             ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
             BackupCommand.self, RestoreCommand.self,
-            ServeCommand.self, ConsoleCommand.self, CheckCommand.self, EvalCommand.self,
+            ServeCommand.self, ConsoleCommand.self, UsersCommand.self, CheckCommand.self, EvalCommand.self,
         ]
     }
 }

@@ -15,11 +15,14 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Paths: /database/1/CONTAINER/ENVIRONMENT/DATABASE/records/query and so on, with ENVIRONMENT \
             development or production and DATABASE public or private. GET /health answers {"status": "ok"}.
-            With --key (server-to-server keys, CloudKit's signed requests) or --api-token (ckAPIToken, \
-            read-only public database), every other request is refused; with neither, anyone may call, \
+            With --key (server-to-server keys, CloudKit's signed requests) or --api-token (ckAPIToken: \
+            the public database to read, and a signed-in user's), every other request is refused; with neither, anyone may call, \
             so the server then listens on loopback only and answers only requests addressed to a \
             loopback name (or an --allowed-host) from no web page but its own console (or an \
-            --allowed-origin). With --tls-certificate and --tls-key it speaks HTTPS.
+            --allowed-origin). With credentials, --allowed-origin lets that origin's pages call the server \
+            (CORS). An API token with a signed-in user's ckWebAuthToken (query users token) reads and \
+            writes the public database and the user's own private one. With --tls-certificate and \
+            --tls-key it speaks HTTPS.
             With --schema FILE.ckdb (CloudKit's schema language, as cktool export-schema writes it) the \
             file's record types, fields and indexes are applied to both environments before serving; a syntax \
             error or a change a store refuses (a field whose type would change) is reported with the \
@@ -50,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("key"), help: ArgumentHelp("A server-to-server key: KEYID=PATH, PATH a PEM file with its P-256 public (or private) key. Repeatable.", valueName: "KEYID=PEM"))
     var keys: [String] = []
 
-    @Option(name: .customLong("api-token"), help: ArgumentHelp("An API token (ckAPIToken) that reads the public database. Repeatable.", valueName: "token"))
+    @Option(name: .customLong("api-token"), help: ArgumentHelp("An API token (ckAPIToken): reads the public database; with a signed-in user (ckWebAuthToken), that user. Repeatable.", valueName: "token"))
     var apiTokens: [String] = []
 
     @Option(help: "Requests a second each key or token may send, with bursts of twice as many (0: no limit).")
@@ -62,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-host"), help: ArgumentHelp("Without credentials: a host name requests may be addressed to besides loopback ones. Repeatable.", valueName: "name"))
     var allowedHosts: [String] = []
 
-    @Option(name: .customLong("allowed-origin"), help: ArgumentHelp("Without credentials: a web origin (https://app.example) whose pages may call the server. Repeatable.", valueName: "origin"))
+    @Option(name: [.customLong("allowed-origin"), .customLong("allow-origin")], help: ArgumentHelp("A web origin (https://app.example) whose pages may call the server (CORS; without credentials, the only other origin answered). Repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
     @Option(help: "Seconds a new connection has to send its request's headers.")

@@ -54,6 +54,19 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
+/// `query users` in a build without the Server trait: says how to build it in.
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Manage the users who sign in to query serve (needs the Server trait: \(TraitCommands.buildHint("users"))).")
+
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+
+    func run() throws {
+        throw TraitCommands.serverFailure("users")
+    }
+}
+
 /// `query console` in a build without the Server trait: says how to build it in.
 struct ConsoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

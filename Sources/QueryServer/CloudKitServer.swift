@@ -138,6 +138,7 @@ public struct CloudKitServer: Sendable {
         let table = RouteTable()
         if configuration.logsRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: ResponseHardeningMiddleware())
+        if !configuration.allowedOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.allowedOrigins)) }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: table))
         router.add(middleware: CanonicalRequestMiddleware())
@@ -148,8 +149,9 @@ public struct CloudKitServer: Sendable {
         }
         let configuration = self.configuration
         let limiters = RequestRateLimiters(configuration: configuration)
+        let sessions = WebAuthSessions(store: service.store, configuration: configuration.webAuth)
         let routes = ServerRoutes(router: router, table: table) { access in
-            AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers, access: access, limiters: limiters)
+            AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers, access: access, limiters: limiters, sessions: sessions)
         }
         for controller in controllers(privateUsers: privateUsers) { controller.addRoutes(to: routes) }
         return (router, table)
@@ -174,7 +176,8 @@ public struct CloudKitServer: Sendable {
             ChangesController(service: service, configuration: configuration),
             SubscriptionsController(service: service, configuration: configuration),
             AssetsController(service: service, configuration: configuration),
-            UsersController(privateUsers: privateUsers),
+            UsersController(privateUsers: privateUsers, directory: UserDirectory(store: service.store), configuration: configuration),
+            SignInController(configuration: configuration),
         ]
     }
 

@@ -110,7 +110,29 @@ struct TestKey: Sendable {
         }
     }
 
-    @Test func anAPITokenReadsThePublicDatabaseOnly() async throws {
+    @Test func aSignatureCoversThePathWithItsQueryStringAsSentOrTheBarePath() async throws {
+        let key = TestKey()
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store, configuration: try Self.configuration(key)) { server in
+            let path = ServerHarness.path("records/query")
+            // CloudKit JS signs the path with the query string it adds to every request.
+            let query = "?ckjsBuildVersion=2604ProjectDev27&ckjsVersion=2.6.4&clientId=7c1d0f3e"
+            let withQuery = try await server.send("POST", path + query, body: Self.queryBody,
+                                                  headers: try Self.signedHeaders(key, body: Self.queryBody, path: path + query))
+            #expect(withQuery.status == 200)
+            #expect(withQuery.records.count == 12)
+            // MistKit signs the bare path, whatever the query string.
+            let bare = try await server.send("POST", path + query, body: Self.queryBody, headers: try Self.signedHeaders(key, body: Self.queryBody, path: path))
+            #expect(bare.status == 200)
+            // A query string other than the one signed is refused.
+            let altered = try await server.send("POST", path + query.replacingOccurrences(of: "2.6.4", with: "2.6.5"), body: Self.queryBody,
+                                                headers: try Self.signedHeaders(key, body: Self.queryBody, path: path + query))
+            #expect(altered.status == 401)
+            #expect(altered.errorCode == "AUTHENTICATION_FAILED")
+        }
+    }
+
+    @Test func anAPITokenWithoutAUserReadsThePublicDatabaseOnly() async throws {
         let store = try await RecordsQueryTests.servedStore()
         try await ServerHarness.withServer(store: store, configuration: try Self.configuration(TestKey())) { server in
             let query = try await server.send("POST", ServerHarness.path("records/query") + "?ckAPIToken=\(Self.token)", body: Self.queryBody)
@@ -118,10 +140,15 @@ struct TestKey: Sendable {
             #expect(query.records.count == 12)
             let write = try await server.send("POST", ServerHarness.path("records/modify") + "?ckAPIToken=\(Self.token)",
                                               body: #"{"operations": [{"operationType": "forceDelete", "record": {"recordName": "paris"}}]}"#)
-            #expect(write.status == 403)
-            #expect(write.errorCode == "ACCESS_DENIED")
+            // Writing, and the private database, need a signed-in user: CloudKit's 421 with where
+            // to sign in.
+            #expect(write.status == 421)
+            #expect(write.errorCode == "AUTHENTICATION_REQUIRED")
+            #expect(write.body["redirectURL"]?.stringValue == "http://127.0.0.1:\(server.port)/auth/signin?container=iCloud.com.example.cities")
             let privateRead = try await server.send("POST", ServerHarness.path("records/query", database: "private") + "?ckAPIToken=\(Self.token)", body: Self.queryBody)
-            #expect(privateRead.errorCode == "ACCESS_DENIED")
+            #expect(privateRead.status == 421)
+            #expect(privateRead.errorCode == "AUTHENTICATION_REQUIRED")
+            #expect(privateRead.body["redirectURL"]?.stringValue == "http://127.0.0.1:\(server.port)/auth/signin?container=iCloud.com.example.cities")
             let wrongToken = try await server.send("POST", ServerHarness.path("records/query") + "?ckAPIToken=guess", body: Self.queryBody)
             #expect(wrongToken.errorCode == "AUTHENTICATION_FAILED")
             #expect(try await store.record(for: RecordID(recordName: "paris")) != nil)

@@ -338,10 +338,11 @@ struct ConsoleBrowserTests {
         #expect(unlocked["errorShown"] == false)
         #expect(unlocked["types"] == ["City"])
         #expect(unlocked["rows"] == 12)
-        // Writes need a server-to-server key: the panel shows the API's refusal, and nothing changes.
+        // Writes need a signed-in user or a server-to-server key: the panel shows the API's
+        // refusal, and nothing changes.
         let refused = try #require(steps["writeRefused"])
         #expect(refused["state"] == "edit")
-        #expect(refused["error"]?.stringValue?.hasPrefix("ACCESS_DENIED ") == true)
+        #expect(refused["error"]?.stringValue?.hasPrefix("AUTHENTICATION_REQUIRED ") == true)
         let refusedName = try #require(refused["recordName"]?.stringValue)
         #expect(try await store.record(for: RecordID(recordName: refusedName))?.fields["name"] != .string("Changed with a token"))
         let resources = unlocked["resources"]?.arrayValue?.compactMap(\.stringValue) ?? []

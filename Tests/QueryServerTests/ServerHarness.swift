@@ -21,6 +21,8 @@ struct ServerHarness {
         let status: Int
         let body: JSONValue
         let contentType: String?
+        /// The answer's header fields, by lowercased name.
+        var headers: [String: String] = [:]
 
         var errorCode: String? { body["serverErrorCode"]?.stringValue }
         var records: [JSONValue] { body["records"]?.arrayValue ?? [] }
@@ -82,7 +84,11 @@ struct ServerHarness {
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = response as? HTTPURLResponse
         let json = data.isEmpty ? JSONValue.null : try JSONValue(parsing: data)
-        return Answer(status: http?.statusCode ?? 0, body: json, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return Answer(status: http?.statusCode ?? 0, body: json, contentType: http?.value(forHTTPHeaderField: "Content-Type"), headers: fields)
     }
 
     /// Sends a request and reads the answer as text (for the routes that answer more than JSON).

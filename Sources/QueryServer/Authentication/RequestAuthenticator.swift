@@ -12,7 +12,8 @@ import Foundation
 /// (`/database/1/...`). A date further than ``maximumClockSkew`` from the server's clock is
 /// refused, so a captured request cannot be replayed later. A request without a body may also
 /// sign `date::subpath` (MistKit does). An API token comes as the `ckAPIToken` query parameter
-/// and reads the public database only.
+/// and reads the public database; with a signed-in user's `ckWebAuthToken` (``WebAuthSessions``)
+/// it is that user.
 ///
 /// ```swift
 /// let caller = try authenticator.caller(keyID: keyID, date: date, signature: signature,
@@ -25,8 +26,11 @@ struct RequestAuthenticator: Sendable {
         case anyone
         /// The holder of a server-to-server key.
         case key(String)
-        /// The holder of an API token: reads the public database only.
+        /// The holder of an API token without a signed-in user: reads the public database only.
         case apiToken
+        /// A signed-in user (an API token with the user's `ckWebAuthToken`), by record name:
+        /// reads and writes the public database and the user's own private one.
+        case user(String)
     }
 
     /// How far a request's date may be from the server's clock.
@@ -73,41 +77,58 @@ struct RequestAuthenticator: Sendable {
     }
 
     /// Checks a claim's signature against the request's path and body (`AUTHENTICATION_FAILED`
-    /// when it does not match). A request without a body may sign its body hash as
-    /// `base64(sha256(""))` or, as MistKit does, as nothing (`date::subpath`): both say the same.
-    func verify(_ claim: Claim, subpath: String, body: some Collection<UInt8>) throws(ServerError) {
+    /// when it does not match). The signed subpath is the path with its query string as sent
+    /// (CloudKit JS signs `/database/1/...?ckjsBuildVersion=...`), or the bare path (MistKit
+    /// signs that): `subpaths` lists what the request may have signed, the one as sent first. A
+    /// request without a body may sign its body hash as `base64(sha256(""))` or, as MistKit
+    /// does, as nothing (`date::subpath`): both say the same.
+    func verify(_ claim: Claim, subpaths: [String], body: some Collection<UInt8>) throws(ServerError) {
         guard let signed = claim.signed else { return }
         guard let key = try? P256.Signing.PublicKey(rawRepresentation: signed.key),
               let signature = try? P256.Signing.ECDSASignature(derRepresentation: signed.signature)
         else { throw ServerError(.authenticationFailed, "the signature does not match the request") }
-        let message = Self.message(date: signed.date, subpath: subpath, body: body)
-        if key.isValidSignature(signature, for: Data(message.utf8)) { return }
-        if body.isEmpty, key.isValidSignature(signature, for: Data("\(signed.date)::\(subpath)".utf8)) { return }
-        throw ServerError(.authenticationFailed, "the signature does not match the request")
+        let digest = Self.bodyDigest(body)
+        for subpath in subpaths {
+            if key.isValidSignature(signature, for: Data("\(signed.date):\(digest):\(subpath)".utf8)) { return }
+            if body.isEmpty, key.isValidSignature(signature, for: Data("\(signed.date)::\(subpath)".utf8)) { return }
+        }
+        throw ServerError(.authenticationFailed, "the signature does not match the request (signed over its path, with or without its query string)")
+    }
+
+    /// What a request may have signed as its subpath: its path with the query string as sent,
+    /// then its bare path (the same once when it has no query string).
+    static func signedSubpaths(target: String, path: String) -> [String] {
+        target == path ? [path] : [target, path]
     }
 
     /// The caller of a request: ``claim(keyID:date:signature:apiToken:now:)`` then
-    /// ``verify(_:subpath:body:)``.
+    /// ``verify(_:subpaths:body:)``.
     func caller(
         keyID: String?, date: String?, signature: String?, apiToken: String?, subpath: String, body: some Collection<UInt8>,
         now: Date = Date()
     ) throws(ServerError) -> Caller {
         let claim = try claim(keyID: keyID, date: date, signature: signature, apiToken: apiToken, now: now)
-        try verify(claim, subpath: subpath, body: body)
+        try verify(claim, subpaths: [subpath], body: body)
         return claim.caller
     }
 
     /// What a server-to-server request signs: `date:base64(sha256(body)):subpath`.
     static func message(date: String, subpath: String, body: some Collection<UInt8>) -> String {
-        let digest = Data(SHA256.hash(data: Data(body))).base64EncodedString()
-        return "\(date):\(digest):\(subpath)"
+        "\(date):\(bodyDigest(body)):\(subpath)"
     }
 
-    /// Whether a caller may use a route of the given access on a database.
+    /// The base64 SHA-256 of a body, as signatures carry it.
+    static func bodyDigest(_ body: some Collection<UInt8>) -> String {
+        Data(SHA256.hash(data: Data(body))).base64EncodedString()
+    }
+
+    /// Whether a caller may use a route of the given access on a database. An API token without
+    /// a user reads the public database; writing, or the private database, needs a signed-in
+    /// user: `AUTHENTICATION_REQUIRED` (the middleware adds where to sign in).
     static func check(_ caller: Caller, access: RouteAccess, database: Namespace.Database) throws(ServerError) {
         guard caller == .apiToken else { return }
-        if access == .write { throw ServerError(.accessDenied, "an API token reads the public database; writing needs a server-to-server key") }
-        if database != .public { throw ServerError(.accessDenied, "an API token reads the public database only") }
+        if access == .write { throw ServerError(.authenticationRequired, "writing needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
+        if database != .public { throw ServerError(.authenticationRequired, "the private database needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
     }
 }
 #endif

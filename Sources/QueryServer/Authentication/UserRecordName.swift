@@ -23,7 +23,18 @@ enum UserRecordName {
     /// The name a database's records carry as their creator and modifier.
     static func owner(of database: Namespace.Database) -> String {
         guard case .private(let user) = database, user != WireRecord.ownerName else { return WireRecord.ownerName }
-        let digest = SHA256Digest.hash(Array("query-user:\(user)".utf8))
+        // A signed-in user's database is named after the user (``ServerUser``'s `privateDatabase`).
+        if user.hasPrefix(signedInDatabasePrefix) { return "_" + user.dropFirst(signedInDatabasePrefix.count) }
+        return name(hashing: "query-user:\(user)")
+    }
+
+    /// What a signed-in user's private database name starts with: `user.`, then the hex digits
+    /// of the user's record name. No key's database name has a `.` (``PrivateDatabaseUser``).
+    static let signedInDatabasePrefix = "user."
+
+    /// A record name made from a text: `_` and the first 32 hex digits of its SHA-256.
+    static func name(hashing text: String) -> String {
+        let digest = SHA256Digest.hash(Array(text.utf8))
         let digits = Array("0123456789abcdef")
         var name = "_"
         for byte in digest.prefix(16) {
@@ -38,7 +49,8 @@ enum UserRecordName {
         switch caller {
         case .anyone: return WireRecord.ownerName
         case .key(let keyID): return owner(of: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
-        case .apiToken: throw ServerError(.authenticationRequired, "an API token stands for no user; users/current needs a server-to-server key")
+        case .user(let userRecordName): return userRecordName
+        case .apiToken: throw ServerError(.authenticationRequired, "an API token stands for no user; sign in (ckWebAuthToken) or use a server-to-server key")
         }
     }
 }

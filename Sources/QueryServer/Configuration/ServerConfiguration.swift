@@ -49,7 +49,9 @@ public struct ServerConfiguration: Sendable {
     public var logsRequests = false
     /// Host names a server without credentials answers besides loopback ones (`LocalAccessMiddleware`).
     public var allowedHosts: [String] = []
-    /// Origins (`https://app.example`) a server without credentials answers besides its own.
+    /// Web origins (`https://app.example`) whose pages may call the server: a server with
+    /// credentials answers their cross-origin requests and preflights (CORS,
+    /// `CrossOriginMiddleware`); a server without credentials answers them besides its own origin.
     public var allowedOrigins: [String] = []
     /// Seconds a new connection has to send its first request's headers.
     public var headerTimeout: Double = 10
@@ -77,6 +79,9 @@ public struct ServerConfiguration: Sendable {
     /// time testing its predicate on the records may take (``QueryLimits``: 100 filters,
     /// 100 tokens, 1,000 values a list, 10,000,000 steps, 10 seconds).
     public var queryLimits = QueryLimits()
+    /// Signed-in users' sessions: how long a web auth token lasts, and how long a replaced one
+    /// keeps working (``WebAuthConfiguration``: 30 minutes, two weeks kept signed in, 60 seconds).
+    public var webAuth = WebAuthConfiguration()
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -44,6 +44,7 @@ final class RequestLogEntry: Sendable {
         case .anyone: "anyone"
         case .key(let keyID): "key:\(keyID)"
         case .apiToken: "apiToken"
+        case .user(let userRecordName): "user:\(userRecordName)"
         }
     }
 

@@ -79,6 +79,7 @@ final class StreamSlots: Sendable {
         switch context.caller {
         case .key(let keyID): "key:" + keyID
         case .apiToken: "token-address:" + context.clientAddress
+        case .user(let userRecordName): "user:" + userRecordName
         case .anyone: "address:" + context.clientAddress
         }
     }

@@ -20,9 +20,16 @@ import NIOCore
 /// also counts against the key ID it claimed, and past that bucket's burst such failures answer
 /// `THROTTLED` instead of `AUTHENTICATION_FAILED`, while the key's valid requests still pass.
 ///
+/// A request with an API token and a signed-in user's `ckWebAuthToken` is that user
+/// (``WebAuthSessions``): its answer, an error's too, carries the session's next token in
+/// `X-Apple-CloudKit-Web-Auth-Token`. A route that needs a user, called without one, answers
+/// `AUTHENTICATION_REQUIRED` with the `redirectURL` of the server's sign-in page. A signature
+/// verifies over the path with its query string as sent, or over the bare path.
+///
 /// ```swift
 /// let reading = router.group("database/1/:container/:environment/:database")
-///     .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: [:], access: .read, limiters: limiters))
+///     .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: [:], access: .read, limiters: limiters,
+///                                               sessions: WebAuthSessions(store: store)))
 /// ```
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
@@ -37,12 +44,16 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let privateUsers: [String: String]
     /// What the routes behind this middleware do (declared with each route, ``ServerRoutes``).
     let access: RouteAccess
+    /// Signed-in users' sessions (`ckWebAuthToken`).
+    let sessions: WebAuthSessions
 
     /// The middleware of the routes of one access. Every instance over one configuration shares
     /// its rate and failure buckets (``RequestRateLimiters``), so that a caller's
     /// requests count alike whichever route they take.
-    init(configuration: ServerConfiguration, privateUsers: [String: String], access: RouteAccess, limiters: RequestRateLimiters) {
+    init(configuration: ServerConfiguration, privateUsers: [String: String], access: RouteAccess, limiters: RequestRateLimiters,
+         sessions: WebAuthSessions) {
         self.configuration = configuration
+        self.sessions = sessions
         self.privateUsers = privateUsers
         self.access = access
         authenticator = RequestAuthenticator(credentials: configuration.credentials)
@@ -70,27 +81,65 @@ struct AuthenticationMiddleware: RouterMiddleware {
             failures.record(address)
             throw error
         }
-        let namespace = try Self.namespace(context.parameters, caller: claim.caller, container: configuration.container, privateUsers: privateUsers)
-        try RequestAuthenticator.check(claim.caller, access: access, database: namespace.database)
-        if case .apiToken = claim.caller { try limiter.admit("token:" + (apiToken ?? "")) }
+        var caller = claim.caller
+        var nextToken: String?
+        if case .apiToken = claim.caller {
+            try limiter.admit("token:" + (apiToken ?? ""))
+            if let webAuthToken = Self.webAuthToken(request) {
+                do {
+                    let signedIn = try await sessions.authenticate(webAuthToken, container: context.parameters.get("container") ?? "")
+                    caller = .user(signedIn.userRecordName)
+                    nextToken = signedIn.nextToken
+                } catch {
+                    if error.code == .authenticationFailed { failures.record(address) }
+                    throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
+                }
+            }
+        }
+        let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: privateUsers)
+        do {
+            try RequestAuthenticator.check(caller, access: access, database: namespace.database)
+        } catch {
+            throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
+        }
         let body = try await Self.body(request, limit: configuration.maximumBodySize)
         do {
-            try authenticator.verify(claim, subpath: request.uri.path, body: body.readableBytesView)
+            try authenticator.verify(claim, subpaths: RequestAuthenticator.signedSubpaths(target: request.head.path ?? request.uri.path, path: request.uri.path),
+                                     body: body.readableBytesView)
         } catch {
             failures.record(address)
             if case .key(let keyID) = claim.caller { try failures.admit("key:" + keyID) }
             throw error
         }
         if case .key(let keyID) = claim.caller { try limiter.admit("key:" + keyID) }
-        context.caller = claim.caller
+        context.caller = caller
         context.namespace = namespace
         context.requestLog.update { log in
-            log.caller = RequestLogEntry.name(of: claim.caller)
+            log.caller = RequestLogEntry.name(of: caller)
             log.environment = namespace.environment.rawValue
             if case .public = namespace.database { log.database = "public" } else { log.database = "private" }
         }
         context.body = body
-        return try await next(request, context)
+        guard let nextToken else { return try await next(request, context) }
+        // The session moved on: every answer, an error's too, hands the client its next token.
+        do {
+            var response = try await next(request, context)
+            response.headers[Self.webAuthTokenHeader] = nextToken
+            return response
+        } catch {
+            throw ServerError.answering(error).adding(Self.webAuthTokenHeader, nextToken)
+        }
+    }
+
+    /// The header that carries a signed-in user's next web auth token, in requests (instead of
+    /// the `ckWebAuthToken` parameter) and in answers.
+    static let webAuthTokenHeader = HTTPField.Name("X-Apple-CloudKit-Web-Auth-Token")!
+
+    /// The request's web auth token: the `ckWebAuthToken` query parameter (percent-decoded), or
+    /// the `X-Apple-CloudKit-Web-Auth-Token` header.
+    static func webAuthToken(_ request: Request) -> String? {
+        if let token = request.uri.queryParameters.get("ckWebAuthToken"), !token.isEmpty { return String(token) }
+        return request.headers[webAuthTokenHeader].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A request's body, at most `limit` bytes.
@@ -117,12 +166,19 @@ struct AuthenticationMiddleware: RouterMiddleware {
         switch parameters.get("database") {
         case "public": return Namespace(environment: environment, database: .public)
         case "private":
-            // Each key is a user of its own; a server without credentials has one user.
-            guard case .key(let keyID) = caller else {
-                if caller == .anyone { return Namespace(environment: environment, database: .private(user: WireRecord.ownerName)) }
-                throw ServerError(.accessDenied, "the private database needs a server-to-server key")
+            // Each key and each signed-in user has a database of its own; a server without
+            // credentials has one user.
+            switch caller {
+            case .key(let keyID):
+                return Namespace(environment: environment, database: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
+            case .user(let userRecordName):
+                return Namespace(environment: environment, database: .private(user: UserRecordName.signedInDatabasePrefix + userRecordName.dropFirst()))
+            case .anyone:
+                return Namespace(environment: environment, database: .private(user: WireRecord.ownerName))
+            case .apiToken:
+                // The route's access check answers it (AUTHENTICATION_REQUIRED, with where to sign in).
+                return Namespace(environment: environment, database: .private(user: WireRecord.ownerName))
             }
-            return Namespace(environment: environment, database: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
         case "shared": throw ServerError(.badRequest, "the shared database is not supported by this server")
         default: throw ServerError(.badRequest, "the database is 'public' or 'private'")
         }

@@ -31,14 +31,10 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
             let response = try await next(request, context)
             logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
             return response
-        } catch let error as ServerError {
-            failure = error
         } catch let error as HTTPError where error.status == .notFound {
             failure = routeError(request)
-        } catch let error as any HTTPResponseError {
-            failure = ServerError(error.status.code >= 500 ? .internalError : .badRequest, "HTTP \(error.status.code) \(error.status.reasonPhrase)")
         } catch {
-            failure = ServerError(.internalError, "the server failed to answer")
+            failure = ServerError.answering(error)
         }
         logger.log(level: failure.code == .internalError ? .error : .debug, "request failed",
                    metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])

@@ -32,7 +32,7 @@ struct LocalAccessMiddleware: RouterMiddleware {
 
     init(allowedHosts: [String], allowedOrigins: [String], scheme: String) {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
-        self.allowedOrigins = Set(allowedOrigins.map { Self.trimmedOrigin($0.lowercased()) })
+        self.allowedOrigins = Set(allowedOrigins.map(CrossOriginMiddleware.normalized))
         self.scheme = scheme
     }
 
@@ -42,7 +42,7 @@ struct LocalAccessMiddleware: RouterMiddleware {
             throw ServerError(.accessDenied, "this server has no credentials and answers only requests to a loopback name or address or an --allowed-host, not to '\(authority.prefix(100))'")
         }
         if let origin = request.headers[.origin]?.lowercased() {
-            guard origin == "\(scheme)://\(authority)" || allowedOrigins.contains(Self.trimmedOrigin(origin)) else {
+            guard origin == "\(scheme)://\(authority)" || allowedOrigins.contains(CrossOriginMiddleware.normalized(origin)) else {
                 throw ServerError(.accessDenied, "this server has no credentials and answers no page from another origin ('\(origin.prefix(100))'); allow it with --allowed-origin")
             }
         }
@@ -67,10 +67,6 @@ struct LocalAccessMiddleware: RouterMiddleware {
         if host == "localhost" || host.hasSuffix(".localhost") || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
-    }
-
-    private static func trimmedOrigin(_ origin: String) -> String {
-        origin.hasSuffix("/") ? String(origin.dropLast()) : origin
     }
 }
 #endif

@@ -119,10 +119,16 @@ public final class CloudKitService: Sendable {
 
     /// Runs a store call, its errors answered as CloudKit's.
     func run<T>(_ body: () async throws(RecordStoreError) -> T) async throws(ServerError) -> T {
+        try await Self.run(body)
+    }
+
+    /// A store call, its errors as the server answers them (``serverError(_:)``), for callers
+    /// that hold a store but no service (``UserDirectory``).
+    static func run<T>(_ body: () async throws(RecordStoreError) -> T) async throws(ServerError) -> T {
         do {
             return try await body()
         } catch {
-            throw Self.serverError(error)
+            throw serverError(error)
         }
     }
 

@@ -75,8 +75,12 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
     public let retryAfter: Int?
     /// The HTTP status when it is not the code's (405 for a wrong method).
     let statusOverride: HTTPResponse.Status?
-    /// Header fields the answer carries besides its body (`Allow` with a 405).
-    let headers: HTTPFields
+    /// Header fields the answer carries besides its body (`Allow` with a 405, a rotated
+    /// `X-Apple-CloudKit-Web-Auth-Token`).
+    var headers: HTTPFields
+    /// Where a user signs in, with `AUTHENTICATION_REQUIRED`: the body's `redirectURL`, as
+    /// CloudKit answers a request that needs a signed-in user.
+    public var redirectURL: String?
 
     /// An error; `retryAfter` only with `THROTTLED`, `TRY_AGAIN_LATER` and `SERVICE_UNAVAILABLE`.
     public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil) {
@@ -103,10 +107,37 @@ public struct ServerError: HTTPResponseError, Sendable, CustomStringConvertible 
             "uuid": .string(RequestUUID.of(context)), "serverErrorCode": .string(code.rawValue), "reason": .string(reason),
         ]
         if let retryAfter { members["retryAfter"] = .integer(Int64(retryAfter)) }
+        if let redirectURL { members["redirectURL"] = .string(redirectURL) }
         var response = JSONResponse.make(.object(members), status: status)
         for field in headers { response.headers.append(field) }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
+    }
+
+    /// A refusal that needs a signed-in user: `AUTHENTICATION_REQUIRED` with where to sign in.
+    static func signInRequired(_ reason: String, redirectURL: String) -> ServerError {
+        var error = ServerError(.authenticationRequired, reason)
+        error.redirectURL = redirectURL
+        return error
+    }
+
+    /// The error with one more header field in its answer.
+    func adding(_ name: HTTPField.Name, _ value: String) -> ServerError {
+        var error = self
+        error.headers[name] = value
+        return error
+    }
+
+    /// Any error a route or middleware threw, as the error CloudKit answers it with: a
+    /// ``ServerError`` as it is, Hummingbird's HTTP errors by their status, anything else
+    /// `INTERNAL_ERROR`. (A request no route took is ``CloudKitErrorMiddleware``'s to tell.)
+    static func answering(_ error: any Error) -> ServerError {
+        switch error {
+        case let error as ServerError: error
+        case let error as any HTTPResponseError:
+            ServerError(error.status.code >= 500 ? .internalError : .badRequest, "HTTP \(error.status.code) \(error.status.reasonPhrase)")
+        default: ServerError(.internalError, "the server failed to answer")
+        }
     }
 
     /// `BAD_REQUEST: resultsLimit is a number from 1 to 200`.
