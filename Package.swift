@@ -39,12 +39,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Signing in through an OpenID Connect provider: its ID tokens (RS256, ES256) and the
+        // discovery document and keys fetched over HTTPS. Server trait only.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         // `swift package generate-documentation` (DocC) for the libraries; .ci/run builds their catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -136,6 +140,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
             ],
             path: "Sources/QueryServer",
             plugins: ["EmbedFilesPlugin"]

@@ -68,6 +68,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: [.customLong("allowed-origin"), .customLong("allow-origin")], help: ArgumentHelp("A web origin (https://app.example) whose pages may call the server (CORS; without credentials, the only other origin answered). Repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
+    @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("The OpenID Connect provider users sign in through (https://login.example.com; its discovery document and keys are fetched over HTTPS).", valueName: "URL"))
+    var oidcIssuer: String?
+
+    @Option(name: .customLong("oidc-client-id"), help: ArgumentHelp("The client ID the provider gave this server (its redirect URI: https://SERVER/auth/callback).", valueName: "id"))
+    var oidcClientID: String?
+
+    @Option(name: .customLong("oidc-client-secret-file"), help: ArgumentHelp("A file holding the client secret (never on the command line).", valueName: "path"))
+    var oidcClientSecretFile: String?
+
+    @Option(name: .customLong("oidc-scope"), help: ArgumentHelp("A scope to ask the provider for besides openid (default: email, profile). Repeatable.", valueName: "scope"))
+    var oidcScopes: [String] = []
+
+    @Option(help: "Minutes a signed-in user's session lasts after their last request (\"keep me signed in\": two weeks).")
+    var sessionMinutes: Double = 30
+
+    @Option(help: "Seconds a signed-in user's previous web auth token keeps working once the next one was handed out.")
+    var tokenGraceSeconds: Double = 60
+
     @Option(help: "Seconds a new connection has to send its request's headers.")
     var headerTimeout: Double = 10
 
@@ -156,6 +174,17 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard queryTimeLimit > 0, queryTimeLimit <= 86_400 else { throw ValidationError("--query-time-limit is more than 0 seconds (and at most 86400)") }
         guard historyRetentionDays > 0, historyRetentionDays <= 36_500 else { throw ValidationError("--history-retention-days is more than 0 (and at most 36500)") }
+        guard (oidcIssuer == nil) == (oidcClientID == nil) else { throw ValidationError("--oidc-issuer and --oidc-client-id go together") }
+        if let oidcIssuer, !oidcIssuer.lowercased().hasPrefix("https://"), !oidcIssuer.lowercased().hasPrefix("http://127."),
+           !oidcIssuer.lowercased().hasPrefix("http://localhost") {
+            throw ValidationError("--oidc-issuer is an https URL (http only on a loopback address, for a provider run for tests)")
+        }
+        guard sessionMinutes > 0, tokenGraceSeconds >= 0 else { throw ValidationError("--session-minutes is more than 0 and --token-grace-seconds 0 or more") }
+        guard (oidcIssuer == nil) == (oidcClientID == nil) else { throw ValidationError("--oidc-issuer and --oidc-client-id go together") }
+        if let oidcIssuer, !IdentityProviderConfiguration.isFetchable(oidcIssuer) {
+            throw ValidationError("--oidc-issuer is an https URL (http only on a loopback address, for a provider run for tests)")
+        }
+        guard sessionMinutes > 0, tokenGraceSeconds >= 0 else { throw ValidationError("--session-minutes is more than 0 and --token-grace-seconds 0 or more") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard ["cloudkit", "full"].contains(rules) else { throw ValidationError("--rules is cloudkit or full") }
@@ -195,6 +224,20 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600
+        configuration.webAuth.sessionLifetime = sessionMinutes * 60
+        configuration.webAuth.rotationGrace = tokenGraceSeconds
+        if let oidcIssuer, let oidcClientID {
+            var secret: String?
+            if let oidcClientSecretFile {
+                do {
+                    secret = try String(contentsOfFile: oidcClientSecretFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                } catch {
+                    throw CommandFailure("--oidc-client-secret-file '\(oidcClientSecretFile)' cannot be read: \(error.localizedDescription)")
+                }
+            }
+            configuration.identityProvider = IdentityProviderConfiguration(
+                issuer: oidcIssuer, clientID: oidcClientID, clientSecret: secret, scopes: oidcScopes.isEmpty ? ["openid", "email", "profile"] : oidcScopes)
+        }
         configuration.queryLimits = QueryLimits(
             maximumFilters: maxQueryFilters, maximumTokens: maxQueryTokens, maximumListMembers: maxQueryListValues,
             maximumEvaluationSteps: maxQuerySteps, evaluationTimeLimit: .milliseconds(Int64((queryTimeLimit * 1000).rounded())))

@@ -177,7 +177,7 @@ public struct CloudKitServer: Sendable {
             SubscriptionsController(service: service, configuration: configuration),
             AssetsController(service: service, configuration: configuration),
             UsersController(privateUsers: privateUsers, directory: UserDirectory(store: service.store), configuration: configuration),
-            SignInController(configuration: configuration),
+            SignInController(configuration: configuration, store: service.store),
         ]
     }
 

@@ -82,6 +82,10 @@ public struct ServerConfiguration: Sendable {
     /// Signed-in users' sessions: how long a web auth token lasts, and how long a replaced one
     /// keeps working (``WebAuthConfiguration``: 30 minutes, two weeks kept signed in, 60 seconds).
     public var webAuth = WebAuthConfiguration()
+    /// The OpenID Connect provider users sign in through (``IdentityProviderConfiguration``), or
+    /// nil: then the sign-in page says that the operator hands out web auth tokens
+    /// (`query users token`).
+    public var identityProvider: IdentityProviderConfiguration?
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -24,23 +24,25 @@ enum SignInPage {
 
     /// The page's URL for a container.
     static func url(origin: String, container: String) -> String {
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        "\(origin)/\(path)?container=\(percentEncoded(container))"
+    }
+
+    /// A text percent-encoded for a URL's query: every byte but ASCII letters, digits and `-._~`.
+    static func percentEncoded(_ text: String) -> String {
         var encoded = ""
-        for byte in container.utf8 {
-            if allowed.contains(byte) {
+        let digits = Array("0123456789ABCDEF")
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 encoded.append(Character(Unicode.Scalar(byte)))
-            } else {
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                encoded.append("%")
+                encoded.append(digits[Int(byte >> 4)])
+                encoded.append(digits[Int(byte & 0x0F)])
             }
         }
-        return "\(origin)/\(path)?container=\(encoded)"
-    }
-}
-
-private extension String {
-    /// The text with zeros before it, to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+        return encoded
     }
 }
 #endif
