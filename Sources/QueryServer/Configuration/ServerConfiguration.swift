@@ -77,6 +77,14 @@ public struct ServerConfiguration: Sendable {
     /// time testing its predicate on the records may take (``QueryLimits``: 100 filters,
     /// 100 tokens, 1,000 values a list, 10,000,000 steps, 10 seconds).
     public var queryLimits = QueryLimits()
+    /// Where `GET /metrics` is served (``MetricsConfiguration``): a port of its own on loopback, the
+    /// main port behind a bearer token, or nowhere (the default).
+    ///
+    /// ```swift
+    /// var configuration = ServerConfiguration(port: 8080)
+    /// configuration.metrics.port = 9464
+    /// ```
+    public var metrics = MetricsConfiguration()
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

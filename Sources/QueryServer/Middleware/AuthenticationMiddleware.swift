@@ -57,8 +57,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let address = "address:" + context.clientAddress
-        try failures.check(address)
+        let log = context.requestLog
+        try log.refuse(.failedAuthentications) { () throws(ServerError) in try failures.check(address) }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maximumBodySize {
+            log.update { $0.refusal = .bodyTooLarge }
             throw ServerError(.quotaExceeded, "the request body is larger than \(configuration.maximumBodySize) bytes")
         }
         let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
@@ -68,20 +70,36 @@ struct AuthenticationMiddleware: RouterMiddleware {
                                             signature: request.headers[Self.signatureHeader], apiToken: apiToken)
         } catch {
             failures.record(address)
+            log.update { $0.refusal = .authentication }
             throw error
         }
         let namespace = try Self.namespace(context.parameters, caller: claim.caller, container: configuration.container, privateUsers: privateUsers)
-        try RequestAuthenticator.check(claim.caller, access: access, database: namespace.database)
-        if case .apiToken = claim.caller { try limiter.admit("token:" + (apiToken ?? "")) }
-        let body = try await Self.body(request, limit: configuration.maximumBodySize)
+        try log.refuse(.authentication) { () throws(ServerError) in
+            try RequestAuthenticator.check(claim.caller, access: access, database: namespace.database)
+        }
+        if case .apiToken = claim.caller {
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("token:" + (apiToken ?? "")) }
+        }
+        let body: ByteBuffer
+        do {
+            body = try await Self.body(request, limit: configuration.maximumBodySize)
+        } catch {
+            if error.code == .quotaExceeded { log.update { $0.refusal = .bodyTooLarge } }
+            throw error
+        }
         do {
             try authenticator.verify(claim, subpath: request.uri.path, body: body.readableBytesView)
         } catch {
             failures.record(address)
-            if case .key(let keyID) = claim.caller { try failures.admit("key:" + keyID) }
+            log.update { $0.refusal = .authentication }
+            if case .key(let keyID) = claim.caller {
+                try log.refuse(.failedAuthentications) { () throws(ServerError) in try failures.admit("key:" + keyID) }
+            }
             throw error
         }
-        if case .key(let keyID) = claim.caller { try limiter.admit("key:" + keyID) }
+        if case .key(let keyID) = claim.caller {
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("key:" + keyID) }
+        }
         context.caller = claim.caller
         context.namespace = namespace
         context.requestLog.update { log in
