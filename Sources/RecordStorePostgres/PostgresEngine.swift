@@ -210,8 +210,7 @@ final class PostgresEngine: StorageEngine {
                 try await client.withConnection { connection in
                     leased.withLock { $0 = connection }
                     if let pool {
-                        let waited = ContinuousClock.now - requested
-                        pool.wait.recordNanoseconds(waited.components.seconds * 1_000_000_000 + waited.components.attoseconds / 1_000_000_000)
+                        pool.wait.recordElapsed(since: requested)
                         pool.inUse.increment()
                     }
                     defer { pool?.inUse.decrement() }

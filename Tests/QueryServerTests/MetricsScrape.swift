@@ -91,15 +91,8 @@ struct MetricsHarness {
 
     /// Sends a request to a port and returns the status and the raw body.
     static func fetch(_ method: String, port: Int, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (status: Int, data: Data) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body {
-            request.httpBody = Data(body.utf8)
-            request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let (data, response) = try await ServerHarness.exchange(method, port: port, path, body: body, headers: headers)
+        return (response?.statusCode ?? 0, data)
     }
 
     /// Sends a request to the main port.

@@ -3,6 +3,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RecordStoreCore
 
 /// Records each request in the server's metrics (``ServerMetrics``) once its answer is made,
 /// before it is written: one count by route, method and status, its latency by route and
@@ -12,8 +13,9 @@ import NIOCore
 /// it sees every answer, refusals included.
 ///
 /// The latency runs until the answer's head is ready: for a streamed answer (an event stream, a
-/// download), until it starts. Response bytes of a body of known length are counted with the
-/// answer; those of a streamed body as they are written.
+/// download), until it starts. Response bytes of a body of known length (a download's too) are
+/// counted with the answer; those of a body of unknown length (an event stream) as they are
+/// written.
 ///
 /// ```swift
 /// router.add(middleware: RequestMetricsMiddleware(metrics: ServerMetrics(factory: factory)))
@@ -41,8 +43,10 @@ struct RequestMetricsMiddleware: RouterMiddleware {
         record(route: route, method: method, status: response.status.code, started: started, log: log)
         let bytesOut = metrics.responseBytes(route: route)
         let assetBytes = route == Self.downloadRoute && response.status == .ok ? metrics.assetBytesDownloaded : nil
-        if let length = response.body.contentLength, assetBytes == nil {
+        if let length = response.body.contentLength {
+            // Counted now: a mapped body would lose its length, and be sent chunked.
             bytesOut.increment(by: length)
+            assetBytes?.increment(by: length)
         } else {
             response.body = response.body.map { buffer in
                 bytesOut.increment(by: buffer.readableBytes)
@@ -55,10 +59,8 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     /// Counts a request with its answer's status.
     private func record(route: String, method: String, status: Int, started: ContinuousClock.Instant, log: RequestLogEntry) {
-        let elapsed = ContinuousClock.now - started
         metrics.request(route: route, method: method, status: status).increment()
-        metrics.duration(route: route, method: method)
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        metrics.duration(route: route, method: method).recordElapsed(since: started)
         let fields = log.current
         metrics.requestBytes(route: route).increment(by: fields.bodyBytes)
         if route == Self.uploadRoute, status == 200 { metrics.assetBytesUploaded.increment(by: fields.bodyBytes) }

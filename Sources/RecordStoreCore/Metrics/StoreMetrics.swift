@@ -142,9 +142,9 @@ public final class StoreMetrics: Sendable {
         StoreMetrics(factory: factory, dimensions: dimensions, engine: engine)
     }
 
-    /// Records an operation that took `nanoseconds`, and whether it failed.
-    package func record(_ operation: Operation, nanoseconds: Int64, failed: Bool) {
-        durations[operation]?.recordNanoseconds(nanoseconds)
+    /// Records an operation that started at `start`, and whether it failed.
+    package func record(_ operation: Operation, since start: ContinuousClock.Instant, failed: Bool) {
+        durations[operation]?.recordElapsed(since: start)
         if failed { errors[operation]?.increment() }
     }
 

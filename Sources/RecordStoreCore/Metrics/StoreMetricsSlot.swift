@@ -50,16 +50,10 @@ package final class StoreMetricsSlot: Sendable {
             }
         }
         if case .failure = outcome {
-            metrics.record(operation, nanoseconds: Self.nanoseconds(since: started), failed: true)
+            metrics.record(operation, since: started, failed: true)
         } else {
-            metrics.record(operation, nanoseconds: Self.nanoseconds(since: started), failed: false)
+            metrics.record(operation, since: started, failed: false)
         }
         return try outcome.get()
-    }
-
-    /// The whole nanoseconds since `start`.
-    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
     }
 }
