@@ -50,6 +50,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // Metrics: the API (CoreMetrics, a few files) in the store, so that a library user's
+        // bootstrapped backend gets the store's metrics; the Prometheus backend only in the server.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation` (DocC) for the libraries; .ci/run builds their catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -78,6 +82,7 @@ let package = Package(
                 "PredicateLanguage",
                 "CFoundationICU",
                 "CZlib",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Sources/RecordStoreCore"
         ),
@@ -126,6 +131,7 @@ let package = Package(
                 "RecordStoreSQL",
                 "PredicateLanguage",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Sources/RecordStorePostgres"
         ),
@@ -142,6 +148,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Sources/QueryServer",
             plugins: ["EmbedFilesPlugin"]

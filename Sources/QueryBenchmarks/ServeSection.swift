@@ -94,6 +94,7 @@ struct ServeSection: BenchmarkSection {
                     ?? "HTTP load from URLSession in this process (install wrk for a second process: apt-get install wrk)")
         try await measureCurl(report: report, store: store, bodies: workload.map(\.body), localRates: localRates, plainURL: url)
         try await measureModify(report: report, session: session, port: port)
+        try await measureInstrumentation(report: report, store: store, workload: workload)
         report.note("\(ProcessInfo.processInfo.activeProcessorCount) cores shared by the server and its clients; queries: name EQUALS, population range sorted, allTokens, NEAR 20 km")
     }
 

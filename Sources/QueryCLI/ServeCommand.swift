@@ -152,6 +152,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Log one line per request (ID, route, database, caller, status, duration, records; never a credential or a record's values).")
     var logRequests = true
 
+    @Option(help: ArgumentHelp("Serve GET /metrics (Prometheus' text format) on this port of its own, bound on --metrics-host.", valueName: "port"))
+    var metricsPort: Int?
+
+    @Option(help: ArgumentHelp("The address the metrics port binds.", valueName: "address"))
+    var metricsHost = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("A file holding a token: GET /metrics on the main port then answers with Authorization: Bearer TOKEN.", valueName: "file"))
+    var metricsTokenFile: String?
+
     func validate() throws {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -187,6 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard sessionMinutes > 0, tokenGraceSeconds >= 0 else { throw ValidationError("--session-minutes is more than 0 and --token-grace-seconds 0 or more") }
         guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-certificate and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port must be from 0 to 65535") }
         guard ["cloudkit", "full"].contains(rules) else { throw ValidationError("--rules is cloudkit or full") }
     }
 
@@ -221,6 +231,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maximumStreamsPerCaller = maxStreamsPerCaller
         configuration.trustedProxies = trustedProxies
         configuration.logsRequests = logRequests
+        configuration.metrics = MetricsConfiguration(port: metricsPort, host: metricsHost, bearerToken: try metricsToken())
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600
@@ -253,6 +264,7 @@ struct ServeCommand: AsyncParsableCommand {
         let opened = try await store.openStore()
         opened.historyRetention = .seconds(historyRetentionDays * 86_400)
         let server = CloudKitServer(store: opened, configuration: configuration)
+        server.bootstrapMetricsSystem()
         let access = credentials.isEmpty
             ? "no credentials: anyone on this machine may call"
             : "\(credentials.keyIDs.count) key(s), \(credentials.apiTokens.count) API token(s)"
@@ -260,11 +272,26 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await server.run { port in
                 FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(access))\n".utf8))
+            } onMetricsListening: { [metricsHost] port in
+                FileHandle.standardError.write(Data("query serve: metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
             }
         } catch let error as SchemaLanguageError {
             // Only the schema's application throws this, before the server listens.
             throw schemaFile?.failure(error) ?? CommandFailure(error.description)
         }
+    }
+
+    /// The token of --metrics-token-file (the file's text without surrounding white space).
+    func metricsToken() throws(CommandFailure) -> String? {
+        guard let metricsTokenFile else { return nil }
+        let token: String
+        do {
+            token = try String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw CommandFailure("--metrics-token-file \(metricsTokenFile): \(error.localizedDescription)")
+        }
+        guard !token.isEmpty else { throw CommandFailure("--metrics-token-file \(metricsTokenFile) is empty") }
+        return token
     }
 }
 #endif

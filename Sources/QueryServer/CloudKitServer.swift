@@ -8,6 +8,8 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import PredicateLanguage
+import CoreMetrics
+import Prometheus
 import RecordStore
 import ServiceLifecycle
 
@@ -45,6 +47,25 @@ public struct CloudKitServer: Sendable {
     public let service: CloudKitService
     /// Where and how the server listens.
     public let configuration: Configuration
+    /// The server's metrics and its stores' (`StoreMetrics`), served as `GET /metrics`
+    /// (``MetricsConfiguration``): a registry of this server's own, so that servers in one process
+    /// (tests) count apart. `query serve` also bootstraps swift-metrics with it, so that the metrics
+    /// of the libraries it uses land there too.
+    ///
+    /// ```swift
+    /// var text: [UInt8] = []
+    /// server.metricsRegistry.emit(into: &text)
+    /// ```
+    public let metricsRegistry: PrometheusCollectorRegistry
+    /// The swift-metrics factory over ``metricsRegistry``: what the server records with, and what a
+    /// store records with to be served beside it.
+    ///
+    /// ```swift
+    /// otherStore.recordMetrics(StoreMetrics(factory: server.metricsFactory, dimensions: [("store", "archive")]))
+    /// ```
+    public let metricsFactory: PrometheusMetricsFactory
+    /// The request metrics (``RequestMetricsMiddleware``), made by ``metricsRegistry``'s factory.
+    let metrics: ServerMetrics
     private let logger: Logger
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
@@ -53,6 +74,11 @@ public struct CloudKitServer: Sendable {
             store: store, predicateRules: configuration.predicateRules, assets: configuration.assets, queryLimits: configuration.queryLimits)
         self.configuration = configuration
         self.logger = logger
+        metricsRegistry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: metricsRegistry)
+        metricsFactory = factory
+        metrics = ServerMetrics(factory: factory)
+        if configuration.metrics.isRecording { service.recordStoreMetrics(factory: factory) }
     }
 
     /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM (requests in
@@ -69,10 +95,23 @@ public struct CloudKitServer: Sendable {
     /// try await server.run { port in print("listening on \(port)") }
     /// ```
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await run(onListening: onListening, onMetricsListening: { _ in })
+    }
+
+    /// Serves as ``run(onListening:)`` does, and learns the bound port of the metrics listener
+    /// (``MetricsConfiguration/port``) once it listens.
+    ///
+    /// ```swift
+    /// try await server.run(onListening: { port in print("listening on \(port)") },
+    ///                      onMetricsListening: { port in print("metrics on \(port)") })
+    /// ```
+    public func run(onListening: @escaping @Sendable (Int) async -> Void,
+                    onMetricsListening: @escaping @Sendable (Int) async -> Void) async throws {
         if let schema = configuration.schema { try await service.applySchema(schema) }  // Both environments (environments apart, #44).
         try await service.startNotifications()
         let privateUsers = try await privateUsers()
-        let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve)
+        let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve,
+                                          gauge: configuration.metrics.isRecording ? metrics.openConnections : nil)
         let clients = ClientConnectionLimiter(cap: configuration.maximumConnectionsPerAddress, reserve: Self.healthReservePerAddress,
                                               exempt: Set(configuration.trustedProxies))
         let header = Self.timeAmount(configuration.headerTimeout)
@@ -96,13 +135,33 @@ public struct CloudKitServer: Sendable {
         // and nothing is logged as an error. The group runs in a task of its own, which the
         // cancellation does not reach: a cancelled service group cancels the server's child
         // tasks, and Hummingbird logs that at error level.
-        let group = ServiceGroup(configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var services: [any Service] = [application]
+        if let port = configuration.metrics.port {
+            services.append(Application(
+                router: MetricsController.metricsRouter(registry: metricsRegistry),
+                configuration: .init(address: .hostname(configuration.metrics.host, port: port), serverName: "query"),
+                onServerRunning: { channel in await onMetricsListening(channel.localAddress?.port ?? 0) },
+                logger: logger))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         let serving = Task { try await group.run() }
         try await withTaskCancellationHandler {
             try await serving.value
         } onCancel: {
             Task { await group.triggerGracefulShutdown() }
         }
+    }
+
+    /// Makes ``metricsRegistry`` the process's swift-metrics backend (`MetricsSystem.bootstrap`), so
+    /// that every library's metrics are served beside the server's. Once per process: a program
+    /// that runs one server calls it (`query serve` does); tests, which run many, do not.
+    ///
+    /// ```swift
+    /// let server = CloudKitServer(store: store, configuration: configuration)
+    /// server.bootstrapMetricsSystem()
+    /// ```
+    public func bootstrapMetricsSystem() {
+        MetricsSystem.bootstrap(metricsFactory)
     }
 
     /// Seconds as NIO's time amount (whole milliseconds).
@@ -136,6 +195,7 @@ public struct CloudKitServer: Sendable {
     ) -> (router: Router<ServerRequestContext>, table: RouteTable) {
         let router = Router(context: ServerRequestContext.self)
         let table = RouteTable()
+        if configuration.metrics.isRecording { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         if configuration.logsRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: ResponseHardeningMiddleware())
         if !configuration.allowedOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.allowedOrigins)) }
@@ -167,14 +227,15 @@ public struct CloudKitServer: Sendable {
     /// The controllers of every route of the server, one per resource; each database route
     /// declares its access.
     func controllers(privateUsers: [String: String]) -> [any RouteController] {
-        [
+        let metricsRoute: [any RouteController] = configuration.metrics.bearerToken.map { [MetricsController(registry: metricsRegistry, bearerToken: $0)] } ?? []
+        return metricsRoute + [
             HealthController(service: service),
             ConsoleController(console: ConsoleDocument(configuration: configuration)),
             RecordsController(service: service, configuration: configuration),
             SchemaController(service: service),
             ZonesController(service: service),
             ChangesController(service: service, configuration: configuration),
-            SubscriptionsController(service: service, configuration: configuration),
+            SubscriptionsController(service: service, configuration: configuration, metrics: metrics),
             AssetsController(service: service, configuration: configuration),
             UsersController(privateUsers: privateUsers, directory: UserDirectory(store: service.store), configuration: configuration),
             SignInController(configuration: configuration, store: service.store),

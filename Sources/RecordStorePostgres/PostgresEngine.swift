@@ -1,5 +1,6 @@
 // Part of the PostgreSQL trait: without it, this module is empty.
 #if PostgreSQL
+import CoreMetrics
 import Foundation
 import Logging
 import PostgresNIO
@@ -196,6 +197,8 @@ final class PostgresEngine: StorageEngine {
         let server = location.server
         let timeout = location.connectTimeout
         let noConnection = "no connection could be made within \(timeout) (is the server running?)"
+        let pool = StoreMetrics.current?.pool
+        let requested = ContinuousClock.now
         do {
             let result = try await withWatchdog(every: min(timeout, .seconds(1)), executor: poolExecutor) { waited in
                 guard let connection = leased.withLock({ $0 }) else {
@@ -206,6 +209,11 @@ final class PostgresEngine: StorageEngine {
             } body: {
                 try await client.withConnection { connection in
                     leased.withLock { $0 = connection }
+                    if let pool {
+                        pool.wait.recordElapsed(since: requested)
+                        pool.inUse.increment()
+                    }
+                    defer { pool?.inUse.decrement() }
                     return try await body(PostgresSQLConnection(connection, logger: logger))
                 }
             }
@@ -213,6 +221,7 @@ final class PostgresEngine: StorageEngine {
             return result
         } catch {
             if leased.withLock({ $0 }) == nil {
+                pool?.timeouts.increment()
                 if case RecordStoreError.serverUnavailable(_, let reason) = PostgresErrorMapping.storeError(error, server: server) {
                     reachability.unreachable(reason: reason)
                 }

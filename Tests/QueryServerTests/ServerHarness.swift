@@ -72,8 +72,9 @@ struct ServerHarness {
         "/database/1/iCloud.com.example.cities/\(environment)/\(database)/\(operation)"
     }
 
-    /// Sends a request with a raw body (sent as `text/plain`, as CloudKit JS does).
-    func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+    /// Sends a request with a raw body (sent as `text/plain`, as CloudKit JS does) to a loopback
+    /// port; the answer's head and its body's bytes.
+    static func exchange(_ method: String, port: Int, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> (data: Data, response: HTTPURLResponse?) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -82,7 +83,12 @@ struct ServerHarness {
             request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
         }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let http = response as? HTTPURLResponse
+        return (data, response as? HTTPURLResponse)
+    }
+
+    /// Sends a request with a raw body (sent as `text/plain`, as CloudKit JS does).
+    func send(_ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]) async throws -> Answer {
+        let (data, http) = try await Self.exchange(method, port: port, path, body: body, headers: headers)
         let json = data.isEmpty ? JSONValue.null : try JSONValue(parsing: data)
         var fields: [String: String] = [:]
         for (name, value) in http?.allHeaderFields ?? [:] {

@@ -86,6 +86,14 @@ public struct ServerConfiguration: Sendable {
     /// nil: then the sign-in page says that the operator hands out web auth tokens
     /// (`query users token`).
     public var identityProvider: IdentityProviderConfiguration?
+    /// Where `GET /metrics` is served (``MetricsConfiguration``): a port of its own on loopback, the
+    /// main port behind a bearer token, or nowhere (the default).
+    ///
+    /// ```swift
+    /// var configuration = ServerConfiguration(port: 8080)
+    /// configuration.metrics.port = 9464
+    /// ```
+    public var metrics = MetricsConfiguration()
 
     /// A configuration; every value has a default that serves loopback on port 8080.
     ///

@@ -1,5 +1,6 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
+import CoreMetrics
 import Hummingbird
 import HummingbirdCore
 import RecordStore
@@ -22,10 +23,13 @@ final class ConnectionCount: Sendable {
     /// Connections above ``cap`` accepted for `/health` only.
     let reserve: Int
     private let open = LockedState(0)
+    /// The gauge of open connections (`query_http_open_connections`), if any.
+    private let gauge: Meter?
 
-    init(cap: Int, reserve: Int) {
+    init(cap: Int, reserve: Int, gauge: Meter? = nil) {
         self.cap = cap
         self.reserve = reserve
+        self.gauge = gauge
     }
 
     /// The connections open now.
@@ -40,8 +44,14 @@ final class ConnectionCount: Sendable {
     /// Hummingbird's view of the count.
     struct Delegate: AvailableConnectionsDelegate {
         let count: ConnectionCount
-        mutating func connectionOpened() { count.open.withLock { $0 += 1 } }
-        mutating func connectionClosed() { count.open.withLock { $0 -= 1 } }
+        mutating func connectionOpened() {
+            count.open.withLock { $0 += 1 }
+            count.gauge?.increment()
+        }
+        mutating func connectionClosed() {
+            count.open.withLock { $0 -= 1 }
+            count.gauge?.decrement()
+        }
         func isAcceptingNewConnections() -> Bool { count.current < count.cap + count.reserve }
     }
 }

@@ -24,6 +24,10 @@ final class RequestLogEntry: Sendable {
         var database: String?
         /// The records of the answer (queries, lookups, modifies, changes).
         var records: Int?
+        /// Why the request was refused before its route ran, if it was (``RefusalReason``).
+        var refusal: RefusalReason?
+        /// The bytes of the request's body read so far.
+        var bodyBytes = 0
     }
 
     private let fields = LockedState(Fields())
@@ -37,6 +41,20 @@ final class RequestLogEntry: Sendable {
 
     /// The fields so far.
     var current: Fields { fields.withLock { $0 } }
+
+    /// Runs a check, and notes `reason` as the request's refusal when it throws.
+    ///
+    /// ```swift
+    /// try context.requestLog.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit(bucket) }
+    /// ```
+    func refuse<T, Failure: Error>(_ reason: RefusalReason, _ check: () throws(Failure) -> T) throws(Failure) -> T {
+        do {
+            return try check()
+        } catch {
+            update { $0.refusal = reason }
+            throw error
+        }
+    }
 
     /// How a caller is named in the log (never a credential).
     static func name(of caller: RequestAuthenticator.Caller) -> String {

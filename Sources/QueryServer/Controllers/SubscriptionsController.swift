@@ -8,17 +8,19 @@ import HTTPTypes
 /// holds among at most ``ServerConfiguration/maximumStreamsPerCaller``.
 ///
 /// ```swift
-/// SubscriptionsController(service: service, configuration: configuration).addRoutes(to: routes)
+/// SubscriptionsController(service: service, configuration: configuration, metrics: metrics).addRoutes(to: routes)
 /// ```
 struct SubscriptionsController: RouteController {
     let service: CloudKitService
     let configuration: ServerConfiguration
+    /// Counts the event streams open and the notifications they send.
+    let metrics: ServerMetrics
 
     /// The header a client resumes an event stream with (or the `lastEventID` query parameter).
     static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
 
     func addRoutes(to routes: ServerRoutes) {
-        let service = self.service
+        let (service, metrics) = (self.service, self.metrics)
         routes.database("subscriptions/list", [.get, .post], access: .read) { _, context in
             JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
         }
@@ -30,10 +32,12 @@ struct SubscriptionsController: RouteController {
         }
         let streams = StreamSlots(cap: configuration.maximumStreamsPerCaller)
         routes.database("subscriptions/events", [.get], access: .read) { request, context in
-            let slot = try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
+            let slot = try context.requestLog.refuse(.streamCap) { () throws(ServerError) in
+                try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
+            }
             let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
             let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
-            return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot)
+            return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot, metrics: metrics)
         }
     }
 }

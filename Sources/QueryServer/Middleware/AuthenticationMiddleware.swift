@@ -68,8 +68,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         let address = "address:" + context.clientAddress
-        try failures.check(address)
+        let log = context.requestLog
+        try log.refuse(.failedAuthentications) { () throws(ServerError) in try failures.check(address) }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > configuration.maximumBodySize {
+            log.update { $0.refusal = .bodyTooLarge }
             throw ServerError(.quotaExceeded, "the request body is larger than \(configuration.maximumBodySize) bytes")
         }
         let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
@@ -79,12 +81,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
                                             signature: request.headers[Self.signatureHeader], apiToken: apiToken)
         } catch {
             failures.record(address)
+            log.update { $0.refusal = .authentication }
             throw error
         }
         var caller = claim.caller
         var nextToken: String?
         if case .apiToken = claim.caller {
-            try limiter.admit("token:" + (apiToken ?? ""))
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("token:" + (apiToken ?? "")) }
             if let webAuthToken = Self.webAuthToken(request) {
                 do {
                     let signedIn = try await sessions.authenticate(webAuthToken, container: context.parameters.get("container") ?? "")
@@ -92,26 +95,40 @@ struct AuthenticationMiddleware: RouterMiddleware {
                     nextToken = signedIn.nextToken
                 } catch {
                     if error.code == .authenticationFailed { failures.record(address) }
+                    log.update { $0.refusal = .authentication }
                     throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
                 }
             }
         }
         let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: privateUsers)
-        do {
-            try RequestAuthenticator.check(caller, access: access, database: namespace.database)
-        } catch {
-            throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
+        try log.refuse(.authentication) { () throws(ServerError) in
+            do {
+                try RequestAuthenticator.check(caller, access: access, database: namespace.database)
+            } catch {
+                throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
+            }
         }
-        let body = try await Self.body(request, limit: configuration.maximumBodySize)
+        let body: ByteBuffer
+        do {
+            body = try await Self.body(request, limit: configuration.maximumBodySize)
+        } catch {
+            if error.code == .quotaExceeded { log.update { $0.refusal = .bodyTooLarge } }
+            throw error
+        }
         do {
             try authenticator.verify(claim, subpaths: RequestAuthenticator.signedSubpaths(target: request.head.path ?? request.uri.path, path: request.uri.path),
                                      body: body.readableBytesView)
         } catch {
             failures.record(address)
-            if case .key(let keyID) = claim.caller { try failures.admit("key:" + keyID) }
+            log.update { $0.refusal = .authentication }
+            if case .key(let keyID) = claim.caller {
+                try log.refuse(.failedAuthentications) { () throws(ServerError) in try failures.admit("key:" + keyID) }
+            }
             throw error
         }
-        if case .key(let keyID) = claim.caller { try limiter.admit("key:" + keyID) }
+        if case .key(let keyID) = claim.caller {
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("key:" + keyID) }
+        }
         context.caller = caller
         context.namespace = namespace
         context.requestLog.update { log in

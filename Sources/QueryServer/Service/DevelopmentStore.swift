@@ -19,6 +19,8 @@ final class DevelopmentStore: Sendable {
     private let production: Store
     /// The opening under way or done.
     private let opening = LockedState<Task<Store, any Error>?>(nil)
+    /// The metrics the store records once opened (``recordMetrics(_:)``).
+    private let metrics = LockedState<StoreMetrics?>(nil)
 
     /// The name of the sibling store (``Store/openSibling(named:mode:schemaLimits:progress:)``).
     static let siblingName = SchemaMode.development.rawValue
@@ -50,6 +52,13 @@ final class DevelopmentStore: Sendable {
         }
     }
 
+    /// Records the store's metrics to `metrics`, once it opens (or now, if it is open).
+    func recordMetrics(_ metrics: StoreMetrics) {
+        self.metrics.withLock { $0 = metrics }
+        let opened = opening.withLock { $0 }
+        Task { if let store = try? await opened?.value { store.recordMetrics(metrics) } }
+    }
+
     /// An opening's error as the server answers it.
     private static func failure(_ error: RecordStoreError) -> ServerError {
         let answer = CloudKitService.serverError(error)
@@ -65,6 +74,7 @@ final class DevelopmentStore: Sendable {
                 let sibling = try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
                 // Its change history is kept as long as the served store's (`--history-retention-days`).
                 sibling.historyRetention = production.historyRetention
+                if let metrics = self.metrics.withLock({ $0 }) { sibling.recordMetrics(metrics) }
                 return sibling
             }
             current = started

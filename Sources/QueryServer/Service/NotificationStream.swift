@@ -1,5 +1,6 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
+import CoreMetrics
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -26,14 +27,19 @@ enum NotificationStream {
 
     /// The streaming response for a hub's events.
     /// `slot` is the stream's place among its caller's (``StreamSlots``): held as long as the
-    /// answer is, and so released however the stream ends.
-    static func response(_ events: AsyncStream<NotificationHub.Event>, container: String, slot: StreamSlots.Slot) -> Response {
-        let chunks = chunks(of: events, container: container)
+    /// answer is, and so released however the stream ends. While it is written, the stream counts
+    /// among the subscribers of `metrics`, and each notification it forwards among those sent.
+    static func response(_ events: AsyncStream<NotificationHub.Event>, container: String, slot: StreamSlots.Slot,
+                         metrics: ServerMetrics) -> Response {
+        let chunks = chunks(of: events, container: container, sent: metrics.notificationsSent)
+        let subscribers = metrics.subscribers
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
                 withExtendedLifetime(slot) {}
+                subscribers.increment()
+                defer { subscribers.decrement() }
                 // Reconnect after a second; and the headers go out at once.
                 try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
                 for await chunk in chunks.cancelOnGracefulShutdown() {
@@ -44,12 +50,15 @@ enum NotificationStream {
     }
 
     /// The text of the events, with a heartbeat comment whenever the stream was idle.
-    static func chunks(of events: AsyncStream<NotificationHub.Event>, container: String) -> AsyncStream<String> {
+    /// `sent` counts the notifications forwarded.
+    static func chunks(of events: AsyncStream<NotificationHub.Event>, container: String, sent: Counter) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(NotificationHub.retainedNotifications))
         let forwarding = Task {
             for await event in events {
                 switch event {
-                case .notification(let notification): continuation.yield(notification.serverSentEvent(container: container))
+                case .notification(let notification):
+                    sent.increment()
+                    continuation.yield(notification.serverSentEvent(container: container))
                 case .reset(let reason): continuation.yield(QueryNotification.resetEvent(reason: reason))
                 }
             }

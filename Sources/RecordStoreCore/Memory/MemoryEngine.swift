@@ -176,6 +176,8 @@ package final class MemoryEngine: StorageEngine {
         } catch {
             throw RecordStoreError(evaluating: error)
         }
+        // Every candidate is read and tested in Swift: the whole predicate is the memory engine's residual.
+        query.tally?.add(rowsRead: candidates.count, residualTested: candidates.count, residualRejected: candidates.count - matches.count)
         return (matches, generation)
     }
 

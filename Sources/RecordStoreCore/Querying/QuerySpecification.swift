@@ -32,6 +32,9 @@ import PredicateLanguage
     /// The limits on the work of the predicate's evaluation, across every record the query
     /// tests (``QueryCostLimits``); none by default.
     @_spi(StorageEngine) public var costLimits: QueryCostLimits = .none
+    /// Where the engine counts the rows it reads and its residual predicate tests (``QueryTally``),
+    /// for the store's metrics; nil when nobody counts. No part of the query's identity.
+    @_spi(StorageEngine) public var tally: QueryTally? = nil
 
     /// Creates a specification.
     @_spi(StorageEngine) public init(

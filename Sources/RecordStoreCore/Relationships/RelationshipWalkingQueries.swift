@@ -22,31 +22,44 @@ import PredicateLanguage
 /// ```
 package struct RelationshipWalkingQueries: Sendable {
     package let base: any StorageEngine
+    /// The store's metrics: each query's duration, and the rows it read and returned.
+    package let metrics: StoreMetricsSlot
 
     /// The records a query selects, in order.
     package func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
-        try await answer(query, keys: query.sorts.map(\.key)) { (walking) throws(RecordStoreError) in
-            try await walking.records(on: base)
-        } direct: { () throws(RecordStoreError) in
-            try await base.records(query)
+        let tally = QueryTally()
+        var query = query
+        query.tally = tally
+        let records = try await metrics.measure(.query) { () async throws(RecordStoreError) in
+            try await answer(query, keys: query.sorts.map(\.key)) { (walking) throws(RecordStoreError) in
+                try await walking.records(on: base)
+            } direct: { () throws(RecordStoreError) in
+                try await base.records(query)
+            }
         }
+        metrics.current.recordQuery(tally, returned: records.count)
+        return records
     }
 
     /// How many records a query selects.
     package func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
-        try await answer(query, keys: []) { (walking) throws(RecordStoreError) in
-            try await walking.matches(on: base).projected.count
-        } direct: { () throws(RecordStoreError) in
-            try await base.count(query)
+        try await metrics.measure(.count) { () async throws(RecordStoreError) in
+            try await answer(query, keys: []) { (walking) throws(RecordStoreError) in
+                try await walking.matches(on: base).projected.count
+            } direct: { () throws(RecordStoreError) in
+                try await base.count(query)
+            }
         }
     }
 
     /// One row per group of the matching records.
     package func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
-        try await answer(query, keys: groupBy + aggregates.map(\.key)) { (walking) throws(RecordStoreError) in
-            try await Aggregation(groupBy: groupBy, aggregates: aggregates).rows(walking.matches(on: base).projected)
-        } direct: { () throws(RecordStoreError) in
-            try await base.aggregate(query, groupBy: groupBy, aggregates: aggregates)
+        try await metrics.measure(.aggregate) { () async throws(RecordStoreError) in
+            try await answer(query, keys: groupBy + aggregates.map(\.key)) { (walking) throws(RecordStoreError) in
+                try await Aggregation(groupBy: groupBy, aggregates: aggregates).rows(walking.matches(on: base).projected)
+            } direct: { () throws(RecordStoreError) in
+                try await base.aggregate(query, groupBy: groupBy, aggregates: aggregates)
+            }
         }
     }
 

@@ -58,7 +58,7 @@ extension Store {
         case .changedKeys:
             var attempt = 1
             while true {
-                let stored = try await engine.records(for: records.map(\.recordID).filter(\.canBeStored))
+                let stored = try await lookup(records.map(\.recordID).filter(\.canBeStored))
                 do {
                     return try await save(records.map { $0.merged(into: stored[$0.recordID]) })
                 } catch .conflict where attempt < 8 {
@@ -102,7 +102,7 @@ extension Store {
     /// ```
     public func record(for id: RecordID) async throws(RecordStoreError) -> Record? {
         guard id.canBeStored else { return nil }
-        return try await engine.records(for: [id])[id]
+        return try await lookup([id])[id]
     }
 
     /// Refreshes the query planner's statistics; the importer calls it after a bulk import.

@@ -33,12 +33,15 @@ public final class Store: Sendable {
     public let schemaLimits: SchemaLimits
     /// How long the change history keeps tombstones, and when it was last pruned.
     package let historyUpkeep = LockedState(HistoryUpkeep())
+    /// The metrics the store records (``recordMetrics(_:)``), shared with ``queryEngine``.
+    package let metricsSlot: StoreMetricsSlot
 
     /// A store over an engine; its saves grow the schema at most as far as `schemaLimits` allows.
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development, schemaLimits: SchemaLimits = .unlimited) {
         self.engine = engine
+        metricsSlot = StoreMetricsSlot(engine: engine.name)
         // Queries that walk relationships are answered the same way on every engine.
-        queryEngine = RelationshipWalkingQueries(base: engine)
+        queryEngine = RelationshipWalkingQueries(base: engine, metrics: metricsSlot)
         self.mode = mode
         self.schemaLimits = schemaLimits
     }
@@ -48,7 +51,15 @@ public final class Store: Sendable {
     package func write(_ changes: RecordChangeSet) async throws(RecordStoreError) -> [Record] {
         var changes = changes
         changes.schemaLimits = schemaLimits
-        return try await engine.modify(changes, mode: mode)
+        let metrics = metricsSlot.current
+        do {
+            let saved = try await metricsSlot.measure(.save) { () async throws(RecordStoreError) in try await engine.modify(changes, mode: mode) }
+            metrics.recordWrite(saved: changes.saving.count, deleted: changes.deleting.count)
+            return saved
+        } catch {
+            if case .conflict = error { metrics.recordConflict() }
+            throw error
+        }
     }
 
     /// The engine's name: `memory`, `sqlite`, or `postgres`.

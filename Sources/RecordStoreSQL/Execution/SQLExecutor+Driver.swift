@@ -80,6 +80,7 @@ extension SQLExecutor {
                 try await connection.forEachRow(statement) { row in try execution.accept(row) }
             }
         }
+        execution.tally()
         return execution.finish()
     }
 

@@ -27,6 +27,9 @@ import PredicateLanguage
     private var skip: Int
     /// The next keyset segment to run (or 0 for the one statement without segments).
     private var nextSegment = 0
+    /// The rows read, and those the residual predicate tested and turned away (``QueryTally``).
+    @_spi(StorageEngine) public private(set) var rowsRead = 0
+    @_spi(StorageEngine) public private(set) var residualRejected = 0
 
     /// Starts a query.
     @_spi(StorageEngine) public init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
@@ -79,9 +82,13 @@ import PredicateLanguage
     /// Takes one row of the current statement; returns whether more rows are wanted.
     @_spi(StorageEngine) public mutating func accept(_ row: some SQLRow) throws -> Bool {
         let record = try reader.record(from: row)
+        rowsRead += 1
         if let residual {
             do {
-                guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else { return true }
+                guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else {
+                    residualRejected += 1
+                    return true
+                }
             } catch {
                 throw RecordStoreError(evaluating: error)
             }
@@ -97,6 +104,11 @@ import PredicateLanguage
         records.append(record)
         if let limit = specification.limit, records.count >= limit { return false }
         return true
+    }
+
+    /// Adds the rows read to the query's tally (``QuerySpecification/tally``), if it has one.
+    @_spi(StorageEngine) public func tally() {
+        specification.tally?.add(rowsRead: rowsRead, residualTested: residual == nil ? 0 : rowsRead, residualRejected: residualRejected)
     }
 
     /// The page: the records in order, after the keyset position or offset, at most the limit.

@@ -18,7 +18,7 @@ extension Store {
     /// let found = try await store.records(for: [RecordID(recordName: "2988507")])
     /// ```
     public func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Result<Record, RecordStoreError>] {
-        Self.lookupResults(ids, found: try await engine.records(for: ids.filter(\.canBeStored)))
+        Self.lookupResults(ids, found: try await lookup(ids.filter(\.canBeStored)))
     }
 
     private static func lookupResults(_ ids: [RecordID], found: [RecordID: Record]) -> [RecordID: Result<Record, RecordStoreError>] {

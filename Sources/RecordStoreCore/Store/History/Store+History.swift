@@ -142,7 +142,7 @@ extension Store {
     /// Prunes, or (`onlyWhenDue`) only when the last pruning is an hour old or this handle made none.
     private func pruneHistory(now: Date, onlyWhenDue: Bool) async throws(RecordStoreError) {
         guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: now, onlyWhenDue: onlyWhenDue) }) else { return }
-        try await engine.pruneHistory(deletedBefore: cutoff)
+        try await metricsSlot.measure(.historyPrune) { () async throws(RecordStoreError) in try await engine.pruneHistory(deletedBefore: cutoff) }
     }
 
     /// A page of history entries read with `limit + 1`: the first `limit`, whether more wait,

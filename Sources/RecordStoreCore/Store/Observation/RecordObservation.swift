@@ -64,6 +64,8 @@ package final class LiveQuery: @unchecked Sendable {
     private var live: LiveResults?
     private var layout: SectionLayout?
     private var isSubscribed = false
+    /// The metrics that counted this observation among the live queries, while it is subscribed.
+    private var liveQueryMetrics: StoreMetrics?
     private var isFinished = false
     /// Whether the query walks relationships: its results then depend on records of other
     /// types, which the changed records alone cannot decide, so every delivered commit reads it again.
@@ -79,6 +81,7 @@ package final class LiveQuery: @unchecked Sendable {
 
     deinit {
         if isSubscribed { store.engine.changeFeed.unsubscribe(inbox) }
+        liveQueryMetrics?.recordLiveQuery(started: false)
     }
 
     package func next() async throws(RecordStoreError) -> ResultsChange? {
@@ -98,6 +101,8 @@ package final class LiveQuery: @unchecked Sendable {
             store.engine.changeFeed.unsubscribe(inbox)
             isSubscribed = false
         }
+        liveQueryMetrics?.recordLiveQuery(started: false)
+        liveQueryMetrics = nil
         live = nil
     }
 
@@ -110,6 +115,9 @@ package final class LiveQuery: @unchecked Sendable {
         }
         await store.engine.changeFeed.subscribe(inbox)
         isSubscribed = true
+        let metrics = store.metrics
+        metrics.recordLiveQuery(started: true)
+        liveQueryMetrics = metrics
         if Task.isCancelled {
             finish()
             return nil
