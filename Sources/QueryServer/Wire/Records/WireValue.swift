@@ -4,8 +4,9 @@ import Foundation
 import PredicateLanguage
 
 /// Field values in CloudKit's wire shape, `{"value": ..., "type": "..."}`, and back: one field's
-/// ``JSONValue`` to a store `Value` and back (``WireRecord`` does whole records; ``TypedJSON``
-/// reads the command line's `{"$date": ...}` mapping instead of CloudKit's typed objects).
+/// raw ``JSONValue`` and type to a store `Value` and back (``WireFieldValue`` decodes a request's
+/// field value dictionary through it; ``WireRecord`` does whole records; ``TypedJSON`` reads the
+/// command line's `{"$date": ...}` mapping instead of CloudKit's typed objects).
 ///
 /// | type | value | store value |
 /// |---|---|---|
@@ -23,22 +24,11 @@ import PredicateLanguage
 /// `latitude` (a location) or `recordName` (a reference), an array (a list).
 ///
 /// ```swift
-/// try WireValue.value(from: ["value": 42, "type": "INT64"], path: "fields.population")   // .int(42)
+/// try WireValue.value(42, type: "INT64", path: "fields.population.value")   // .int(42)
 /// WireValue.json(.date(date), numbersAsStrings: false)   // {"value": 1714564800000, "type": "TIMESTAMP"}
 /// ```
 enum WireValue {
     // MARK: From the wire
-
-    /// The store value a field value dictionary (`{value, type}`) holds; `path` is where the
-    /// dictionary is in the request (`operations[0].record.fields.population`), for errors that
-    /// name the member and the type it should have.
-    static func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
-        let object = try RequestObject(fieldValue, path: path)
-        // A null value is a value (it clears a field); only an absent one is missing.
-        guard let raw = object.members["value"] else { throw ServerError(.badRequest, "\(object.path("value")) is missing (the field's value)") }
-        let type = try object.string("type", "a field type such as \"STRING\"")
-        return try value(raw, type: type, path: object.path("value"))
-    }
 
     /// A raw JSON value (at `path`) read as a type (nil: typed by its JSON).
     static func value(_ raw: JSONValue, type: String?, path: String) throws(ServerError) -> Value {
@@ -112,31 +102,12 @@ enum WireValue {
 
     /// A location dictionary (at `path`): `latitude` and `longitude` in degrees, `altitude` in meters.
     static func location(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
-        let expected = "a location {\"latitude\": number, \"longitude\": number}"
-        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
-        let object = try RequestObject(raw, path: path)
-        guard let latitude = try object.number("latitude"), let longitude = try object.number("longitude") else {
-            throw ServerError(.badRequest, "\(path) is \(expected)")
-        }
-        let location = Location(latitude: latitude, longitude: longitude, altitude: try object.number("altitude"))
-        guard location.isValid else {
-            throw ServerError(.badRequest, "\(path): latitude must be within ±90 and longitude within ±180 degrees")
-        }
-        return .location(location)
+        .location(try RequestBodyDecoder.decode(LocationDictionary.self, from: raw, at: path).location)
     }
 
     /// A reference dictionary (at `path`): `recordName`, and `zoneID.zoneName` (the default zone when absent).
     static func reference(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
-        let expected = "a reference {\"recordName\": string, \"zoneID\": {\"zoneName\": string}}"
-        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
-        let object = try RequestObject(raw, path: path)
-        let name = try object.requiredString("recordName")
-        guard !name.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordName")) is empty") }
-        let zone = try object.decode("zoneID", as: ZoneIDRequest.self)?.zoneName ?? Reference.defaultZoneName
-        guard !AssetWire.isReserved(zoneName: zone) else {
-            throw ServerError(.badRequest, "\(object.path("zoneID")): the zone '\(zone)' is reserved for assets (send an ASSETID value)")
-        }
-        return .reference(Reference(recordName: name, zoneName: zone))
+        .reference(try RequestBodyDecoder.decode(ReferenceDictionary.self, from: raw, at: path).reference)
     }
 
     // MARK: To the wire
