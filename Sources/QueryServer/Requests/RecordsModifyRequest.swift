@@ -61,15 +61,14 @@ struct RecordsModifyRequest: Decodable {
             var values: [String: Value] = [:]
             var deleteSelf = Set<String>()
             for name in fields.allKeys {
-                let path = fields.path(name)
                 guard name.stringValue != DeleteSelfReferences.fieldName else {
-                    throw ServerError(.badRequest, "\(path): the field name is reserved (the server keeps the references' DELETE_SELF actions in it)")
+                    throw ServerError(.badRequest, "\(fields.path(name)): the field name is reserved (the server keeps the references' DELETE_SELF actions in it)")
                 }
                 // A field value is an object: null is of the wrong kind here, not a missing member.
-                guard try !fields.decodeNil(forKey: name) else { throw ServerError(.badRequest, "\(path) is an object, not null") }
+                guard try !fields.decodeNil(forKey: name) else { throw ServerError(.badRequest, "\(fields.path(name)) is an object, not null") }
                 let field = try fields.decode(WireFieldValue.self, forKey: name)
                 values[name.stringValue] = field.value
-                if try ReferenceAction.of(field.json, path: path) == .deleteSelf { deleteSelf.insert(name.stringValue) }
+                if try ReferenceAction.of(field.json, path: fields.path(name)) == .deleteSelf { deleteSelf.insert(name.stringValue) }
             }
             return (values, deleteSelf)
         }

@@ -8,16 +8,20 @@
 /// ```
 struct JSONKey: CodingKey {
     let stringValue: String
-    let intValue: Int?
+    /// The index, -1 for a name: three words, so that the key fits an existential's inline buffer
+    /// (a coding path is an array of `any CodingKey`, and a request's path grows at every level).
+    private let index: Int
+
+    var intValue: Int? { index >= 0 ? index : nil }
 
     init(stringValue: String) {
         self.stringValue = stringValue
-        intValue = nil
+        index = -1
     }
 
     init(intValue: Int) {
         stringValue = String(intValue)
-        self.intValue = intValue
+        index = intValue
     }
 
     /// A path such as `operations[0].subscription`, written as it is at the start of a coding path.
@@ -32,11 +36,12 @@ extension Array where Element == any CodingKey {
         var path = ""
         for key in self {
             if let index = key.intValue {
-                path += "[\(index)]"
-            } else if path.isEmpty {
-                path = key.stringValue
+                path += "["
+                path += String(index)
+                path += "]"
             } else {
-                path += "." + key.stringValue
+                if !path.isEmpty { path += "." }
+                path += key.stringValue
             }
         }
         return path

@@ -57,12 +57,6 @@ struct JSONValueDecoder: Decoder, SingleValueDecodingContainer {
                                          underlyingError: RequestMismatch(expected: expected, actual: value.kindName)))
     }
 
-    /// A scalar of `value` at `path`.
-    static func scalar<T: JSONScalar>(_ value: JSONValue, at path: [any CodingKey], nullIsMissing: Bool) throws -> T {
-        guard let scalar = T.scalar(value) else { throw mismatch(value, T.self, at: path, expected: T.expectation, nullIsMissing: nullIsMissing) }
-        return scalar
-    }
-
     // MARK: A single value
 
     func decodeNil() -> Bool { value.isNull }

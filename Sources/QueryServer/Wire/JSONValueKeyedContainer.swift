@@ -38,12 +38,20 @@ struct JSONValueKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func scalar<T: JSONScalar>(_ key: Key) throws -> T {
-        try JSONValueDecoder.scalar(try member(key, expected: T.expectation), at: codingPath + [key], nullIsMissing: true)
+        let value = try member(key, expected: T.expectation)
+        guard let scalar = T.scalar(value) else { throw mismatch(value, T.self, key) }
+        return scalar
     }
 
     private func scalarIfPresent<T: JSONScalar>(_ key: Key) throws -> T? {
         guard let value = members[key.stringValue], !value.isNull else { return nil }
-        return try JSONValueDecoder.scalar(value, at: codingPath + [key], nullIsMissing: true) as T
+        guard let scalar = T.scalar(value) else { throw mismatch(value, T.self, key) }
+        return scalar
+    }
+
+    /// The error of a scalar member that is not a `T` (its path made only then).
+    private func mismatch<T: JSONScalar>(_ value: JSONValue, _ type: T.Type, _ key: Key) -> DecodingError {
+        JSONValueDecoder.mismatch(value, type, at: codingPath + [key], expected: T.expectation, nullIsMissing: true)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) }

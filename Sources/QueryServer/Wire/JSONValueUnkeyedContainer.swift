@@ -24,11 +24,14 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next element and its path, the container moving past it.
     private mutating func next(_ type: Any.Type) throws -> (value: JSONValue, path: [any CodingKey]) {
-        guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [JSONKey(intValue: currentIndex)], debugDescription: "the array has no more elements"))
-        }
+        guard !isAtEnd else { throw endOfArray(type) }
         defer { currentIndex += 1 }
         return (elements[currentIndex], codingPath + [JSONKey(intValue: currentIndex)])
+    }
+
+    /// The error of reading past the last element.
+    private func endOfArray(_ type: Any.Type) -> DecodingError {
+        .valueNotFound(type, .init(codingPath: codingPath + [JSONKey(intValue: currentIndex)], debugDescription: "the array has no more elements"))
     }
 
     /// The decoder of the next element, for a type (nil: a nested container).
@@ -38,8 +41,13 @@ struct JSONValueUnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     private mutating func scalar<T: JSONScalar>() throws -> T {
-        let (value, path) = try next(T.self)
-        return try JSONValueDecoder.scalar(value, at: path, nullIsMissing: false)
+        guard !isAtEnd else { throw endOfArray(T.self) }
+        let value = elements[currentIndex]
+        guard let scalar = T.scalar(value) else {
+            throw JSONValueDecoder.mismatch(value, T.self, at: codingPath + [JSONKey(intValue: currentIndex)], expected: T.expectation, nullIsMissing: false)
+        }
+        currentIndex += 1
+        return scalar
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -22,11 +22,10 @@ struct WireFieldValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard container.contains(.value) else { throw container.missing(.value, expected: "the field's value") }
-        let type = try container.decodeIfPresent(String.self, forKey: .type, expected: #"a field type such as "STRING""#)
-        let raw = try container.decodeNil(forKey: .value) ? JSONValue.null : container.decode(SentJSON.self, forKey: .value).json
-        value = try WireValue.value(raw, type: type, path: container.path(.value))
         json = try SentJSON(from: decoder).json
+        guard let raw = json["value"] else { throw container.missing(.value, expected: "the field's value") }
+        let type = try container.decodeIfPresent(String.self, forKey: .type, expected: #"a field type such as "STRING""#)
+        value = try WireValue.value(raw, type: type, path: container.path(.value))
     }
 }
 #endif

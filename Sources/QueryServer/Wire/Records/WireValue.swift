@@ -31,27 +31,27 @@ enum WireValue {
     // MARK: From the wire
 
     /// A raw JSON value (at `path`) read as a type (nil: typed by its JSON).
-    static func value(_ raw: JSONValue, type: String?, path: String) throws(ServerError) -> Value {
+    static func value(_ raw: JSONValue, type: String?, path: @autoclosure () -> String) throws(ServerError) -> Value {
         if raw.isNull { return .null }
-        guard let type else { return try inferred(raw, path: path) }
+        guard let type else { return try inferred(raw, path: path()) }
         if type.hasSuffix("_LIST") {
             guard let elements = raw.arrayValue else {
-                throw ServerError(.badRequest, "\(path) is an array (\(type)), not \(raw.kindName)")
+                throw ServerError(.badRequest, "\(path()) is an array (\(type)), not \(raw.kindName)")
             }
             let elementType = String(type.dropLast("_LIST".count))
             var members: [Value] = []
             members.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                members.append(try scalar(element, type: elementType, path: "\(path)[\(index)]"))
+                members.append(try scalar(element, type: elementType, path: "\(path())[\(index)]"))
             }
             return .list(members)
         }
-        return try scalar(raw, type: type, path: path)
+        return try scalar(raw, type: type, path: path())
     }
 
-    private static func scalar(_ raw: JSONValue, type: String, path: String) throws(ServerError) -> Value {
+    private static func scalar(_ raw: JSONValue, type: String, path: @autoclosure () -> String) throws(ServerError) -> Value {
         func wrong(_ expected: String) -> ServerError {
-            ServerError(.badRequest, "\(path) is \(expected) (\(type)), not \(raw.kindName)")
+            ServerError(.badRequest, "\(path()) is \(expected) (\(type)), not \(raw.kindName)")
         }
         switch type {
         case "STRING":
@@ -71,18 +71,18 @@ enum WireValue {
             guard let text = raw.stringValue, let data = Data(base64Encoded: text) else { throw wrong("base64 text") }
             return .bytes(data)
         case "LOCATION":
-            return try location(raw, path: path)
+            return try location(raw, path: path())
         case "REFERENCE":
-            return try reference(raw, path: path)
+            return try reference(raw, path: path())
         case "ASSETID":
             // Resolved against the store before saving (AssetWire, CloudKitService+Assets).
-            return try AssetWire.pendingValue(raw, path: path)
+            return try AssetWire.pendingValue(raw, path: path())
         default:
-            throw ServerError(.badRequest, "\(path): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSETID, or one of them with _LIST)")
+            throw ServerError(.badRequest, "\(path()): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSETID, or one of them with _LIST)")
         }
     }
 
-    private static func inferred(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
+    private static func inferred(_ raw: JSONValue, path: @autoclosure () -> String) throws(ServerError) -> Value {
         switch raw {
         case .null: return .null
         case .string(let text): return .string(text)
@@ -91,12 +91,12 @@ enum WireValue {
         case .bool(let flag): return .int(flag ? 1 : 0)
         case .array(let elements):
             var members: [Value] = []
-            for (index, element) in elements.enumerated() { members.append(try inferred(element, path: "\(path)[\(index)]")) }
+            for (index, element) in elements.enumerated() { members.append(try inferred(element, path: "\(path())[\(index)]")) }
             return .list(members)
         case .object:
-            if raw["latitude"] != nil { return try location(raw, path: path) }
-            if raw["recordName"] != nil { return try reference(raw, path: path) }
-            throw ServerError(.badRequest, "\(path) is an object, which needs a \"type\" (LOCATION or REFERENCE)")
+            if raw["latitude"] != nil { return try location(raw, path: path()) }
+            if raw["recordName"] != nil { return try reference(raw, path: path()) }
+            throw ServerError(.badRequest, "\(path()) is an object, which needs a \"type\" (LOCATION or REFERENCE)")
         }
     }
 
