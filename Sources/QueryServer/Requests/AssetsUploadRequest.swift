@@ -7,12 +7,12 @@ import PredicateLanguage
 /// `size` is this server's extension: the file's size in bytes, which its upload must then have.
 ///
 /// ```swift
-/// let request = try AssetsUploadRequest(body: ["tokens": [["recordType": "Note", "fieldName": "attachment", "recordName": "n1"]]])
+/// let request = try RequestBodyDecoder.decode(AssetsUploadRequest.self, from: ["tokens": [["recordType": "Note", "fieldName": "attachment", "recordName": "n1"]]])
 /// request.tokens[0].fieldName   // "attachment"
 /// ```
-struct AssetsUploadRequest: RequestDecodable {
+struct AssetsUploadRequest: Decodable {
     /// One asset field.
-    struct Token: RequestDecodable {
+    struct Token: Decodable {
         let recordType: String
         let fieldName: String
         /// The record the file is for (CloudKit lets a new record go unnamed; so does this server).
@@ -20,23 +20,33 @@ struct AssetsUploadRequest: RequestDecodable {
         /// The file's size in bytes, when the client tells it.
         let size: Int64?
 
-        init(_ object: RequestObject) throws(ServerError) {
-            recordType = try object.requiredString("recordType")
-            fieldName = try object.requiredString("fieldName")
-            recordName = try object.string("recordName") ?? ""
-            size = try object.integer("size", "the file's size in bytes (an integer)")
-            if let size, size < 0 { throw ServerError(.badRequest, "\(object.path("size")) is negative") }
-            guard !recordType.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordType")) is empty") }
-            guard !fieldName.isEmpty else { throw ServerError(.badRequest, "\(object.path("fieldName")) is empty") }
+        private enum CodingKeys: String, CodingKey {
+            case recordType, fieldName, recordName, size
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            recordType = try container.decode(String.self, forKey: .recordType)
+            fieldName = try container.decode(String.self, forKey: .fieldName)
+            recordName = try container.decodeIfPresent(String.self, forKey: .recordName) ?? ""
+            size = try container.decodeIfPresent(Int64.self, forKey: .size, expected: "the file's size in bytes (an integer)")
+            if let size, size < 0 { throw ServerError(.badRequest, "\(container.path(.size)) is negative") }
+            guard !recordType.isEmpty else { throw ServerError(.badRequest, "\(container.path(.recordType)) is empty") }
+            guard !fieldName.isEmpty else { throw ServerError(.badRequest, "\(container.path(.fieldName)) is empty") }
         }
     }
 
     let zoneID: ZoneIDRequest?
     let tokens: [Token]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        zoneID = try object.decode("zoneID")
-        tokens = try object.decodeRequiredArray("tokens", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, tokens
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        tokens = try container.decodeBatch([Token].self, forKey: .tokens, maximumCount: RequestLimits.maximumBatch)
     }
 }
 #endif

@@ -5,13 +5,13 @@ import RecordStore
 /// The body of `records/changes`: `zoneID` (a custom zone; required), `syncToken` (absent for
 /// the first fetch), `resultsLimit` (1 to 200, default 200), `desiredKeys`, `numbersAsStrings`.
 /// Each zone of `changes/zone` has the same keys, with `desiredRecordTypes`; the request's own
-/// keys apply to every zone that does not give its own.
+/// keys apply to every zone that does not give its own (``init(_:defaults:)``).
 ///
 /// ```swift
-/// let request = try RecordZoneChangesRequest(body: ["zoneID": ["zoneName": "Notes"], "resultsLimit": 50])
+/// let request = try RequestBodyDecoder.decode(RecordZoneChangesRequest.self, from: ["zoneID": ["zoneName": "Notes"], "resultsLimit": 50])
 /// request.resultsLimit   // 50
 /// ```
-struct RecordZoneChangesRequest: RequestDecodable {
+struct RecordZoneChangesRequest: Decodable {
     let zoneID: ZoneIDRequest
     let syncToken: ChangeToken?
     let resultsLimit: Int
@@ -19,21 +19,45 @@ struct RecordZoneChangesRequest: RequestDecodable {
     let desiredRecordTypes: [String]?
     let numbersAsStrings: Bool
 
-    init(_ object: RequestObject) throws(ServerError) {
-        try self.init(object, defaults: nil)
+    /// What a zone of the request says, each key nil when it does not say it.
+    struct Sent: Decodable {
+        let zoneID: ZoneIDRequest
+        let syncToken: ChangeToken?
+        let resultsLimit: Int?
+        let desiredKeys: [String]?
+        let desiredRecordTypes: [String]?
+        let numbersAsStrings: Bool?
+
+        private enum CodingKeys: String, CodingKey {
+            case zoneID, syncToken, resultsLimit, desiredKeys, desiredRecordTypes, numbersAsStrings
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            guard let zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID) else {
+                throw ServerError(.badRequest, "\(container.path(.zoneID)) is required: fetching record changes is supported only for custom zones")
+            }
+            self.zoneID = zoneID
+            syncToken = try container.decodeIfPresent(String.self, forKey: .syncToken).map(ChangeToken.init(stringValue:))
+            resultsLimit = try container.decodeIfPresent(ResultsLimit.self, forKey: .resultsLimit)?.value
+            desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
+            desiredRecordTypes = try container.decodeIfPresent([String].self, forKey: .desiredRecordTypes)
+            numbersAsStrings = try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings)
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        self.init(try Sent(from: decoder), defaults: nil)
     }
 
     /// A zone of `changes/zone`, its missing keys taken from the request's.
-    init(_ object: RequestObject, defaults: DatabaseZoneChangesRequest.Defaults?) throws(ServerError) {
-        guard let zoneID: ZoneIDRequest = try object.decode("zoneID") else {
-            throw ServerError(.badRequest, "\(object.path("zoneID")) is required: fetching record changes is supported only for custom zones")
-        }
-        self.zoneID = zoneID
-        syncToken = try object.string("syncToken").map(ChangeToken.init(stringValue:))
-        resultsLimit = object.has("resultsLimit") ? try RecordsQueryRequest.resultsLimit(object) : defaults?.resultsLimit ?? RequestLimits.maximumBatch
-        desiredKeys = try object.strings("desiredKeys") ?? defaults?.desiredKeys
-        desiredRecordTypes = try object.strings("desiredRecordTypes") ?? defaults?.desiredRecordTypes
-        numbersAsStrings = try object.bool("numbersAsStrings") ?? defaults?.numbersAsStrings ?? false
+    init(_ sent: Sent, defaults: DatabaseZoneChangesRequest.Defaults?) {
+        zoneID = sent.zoneID
+        syncToken = sent.syncToken
+        resultsLimit = sent.resultsLimit ?? defaults?.resultsLimit ?? RequestLimits.maximumBatch
+        desiredKeys = sent.desiredKeys ?? defaults?.desiredKeys
+        desiredRecordTypes = sent.desiredRecordTypes ?? defaults?.desiredRecordTypes
+        numbersAsStrings = sent.numbersAsStrings ?? defaults?.numbersAsStrings ?? false
     }
 }
 
@@ -41,10 +65,10 @@ struct RecordZoneChangesRequest: RequestDecodable {
 /// the defaults for them: `resultsLimit`, `desiredKeys`, `desiredRecordTypes`, `numbersAsStrings`.
 ///
 /// ```swift
-/// let request = try DatabaseZoneChangesRequest(body: ["zones": [["zoneID": ["zoneName": "Notes"]]]])
+/// let request = try RequestBodyDecoder.decode(DatabaseZoneChangesRequest.self, from: ["zones": [["zoneID": ["zoneName": "Notes"]]]])
 /// request.zones.count   // 1
 /// ```
-struct DatabaseZoneChangesRequest: RequestDecodable {
+struct DatabaseZoneChangesRequest: Decodable {
     /// What the request says for every zone that does not say it itself.
     struct Defaults {
         let resultsLimit: Int
@@ -55,16 +79,18 @@ struct DatabaseZoneChangesRequest: RequestDecodable {
 
     let zones: [RecordZoneChangesRequest]
 
-    init(_ object: RequestObject) throws(ServerError) {
+    private enum CodingKeys: String, CodingKey {
+        case zones, resultsLimit, desiredKeys, desiredRecordTypes, numbersAsStrings
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Defaults(
-            resultsLimit: try RecordsQueryRequest.resultsLimit(object), desiredKeys: try object.strings("desiredKeys"),
-            desiredRecordTypes: try object.strings("desiredRecordTypes"), numbersAsStrings: try object.bool("numbersAsStrings") ?? false)
-        let elements = try object.requiredArray("zones", "an array of objects", maximumCount: RequestLimits.maximumBatch)
-        var zones: [RecordZoneChangesRequest] = []
-        for (index, element) in elements.enumerated() {
-            zones.append(try RecordZoneChangesRequest(RequestObject(element, path: "\(object.path("zones"))[\(index)]"), defaults: defaults))
-        }
-        self.zones = zones
+            resultsLimit: try container.resultsLimit(.resultsLimit), desiredKeys: try container.decodeIfPresent([String].self, forKey: .desiredKeys),
+            desiredRecordTypes: try container.decodeIfPresent([String].self, forKey: .desiredRecordTypes),
+            numbersAsStrings: try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings) ?? false)
+        let zones = try container.decodeBatch([RecordZoneChangesRequest.Sent].self, forKey: .zones, maximumCount: RequestLimits.maximumBatch)
+        self.zones = zones.map { RecordZoneChangesRequest($0, defaults: defaults) }
     }
 }
 
@@ -72,18 +98,23 @@ struct DatabaseZoneChangesRequest: RequestDecodable {
 /// its older name `metaSyncToken`; absent for the first fetch) and `resultsLimit`.
 ///
 /// ```swift
-/// let request = try DatabaseChangesRequest(body: ["resultsLimit": 10])
+/// let request = try RequestBodyDecoder.decode(DatabaseChangesRequest.self, from: ["resultsLimit": 10])
 /// request.syncToken   // nil
 /// ```
-struct DatabaseChangesRequest: RequestDecodable {
+struct DatabaseChangesRequest: Decodable {
     let syncToken: ChangeToken?
     let resultsLimit: Int
 
-    init(_ object: RequestObject) throws(ServerError) {
-        var text = try object.string("syncToken")
-        if text == nil { text = try object.string("metaSyncToken") }
+    private enum CodingKeys: String, CodingKey {
+        case syncToken, metaSyncToken, resultsLimit
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var text = try container.decodeIfPresent(String.self, forKey: .syncToken)
+        if text == nil { text = try container.decodeIfPresent(String.self, forKey: .metaSyncToken) }
         syncToken = text.map(ChangeToken.init(stringValue:))
-        resultsLimit = try RecordsQueryRequest.resultsLimit(object)
+        resultsLimit = try container.resultsLimit(.resultsLimit)
     }
 }
 #endif

@@ -14,10 +14,10 @@ import RecordStore
 /// | `createdUserRecordName`, `___createdBy`, `modifiedUserRecordName`, `___modifiedBy` | the server's one owner, `_defaultOwner` |
 ///
 /// ```swift
-/// let field = try FieldReference(RequestObject(["systemFieldName": "createdTimestamp"], path: "query.sortBy[0]"))
+/// let field = try RequestBodyDecoder.decode(FieldReference.self, from: ["systemFieldName": "createdTimestamp"], at: "query.sortBy[0]")
 /// field.sortKey   // "creationDate"
 /// ```
-enum FieldReference: Equatable {
+enum FieldReference: Equatable, Decodable {
     /// The field names that stand for every searchable field in the full-text comparators.
     static let allTokensFieldNames: Set<String> = ["allTokens", "___all", "self"]
 
@@ -29,12 +29,17 @@ enum FieldReference: Equatable {
     case owner
     case allTokens
 
-    /// The field a filter or sort object names.
-    init(_ object: RequestObject) throws(ServerError) {
-        let place = object.path
-        if let name = try object.string("systemFieldName") {
+    private enum CodingKeys: String, CodingKey {
+        case systemFieldName, fieldName
+    }
+
+    /// The field a filter or sort object names (decoded from the filter's or sort's own object).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let place = decoder.codingPath.jsonPath
+        if let name = try container.decodeIfPresent(String.self, forKey: .systemFieldName) {
             self = try Self.system(name, place: place)
-        } else if let name = try object.string("fieldName") {
+        } else if let name = try container.decodeIfPresent(String.self, forKey: .fieldName) {
             if name.hasPrefix("___") {
                 self = try Self.system(name, place: place)
             } else if Self.allTokensFieldNames.contains(name) {
@@ -46,7 +51,7 @@ enum FieldReference: Equatable {
                 self = .field(name)
             }
         } else {
-            throw ServerError(.badRequest, "\(place).fieldName is missing (a string, or a systemFieldName instead)")
+            throw container.missing(.fieldName, expected: "a string, or a systemFieldName instead")
         }
     }
 
@@ -92,9 +97,9 @@ enum FieldReference: Equatable {
         }
     }
 
-    /// A filter's value, as this field takes it (a reference or string for the record name and owner).
-    func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
-        let value = try WireValue.value(from: fieldValue, path: path)
+    /// A filter's value (its `fieldValue`, at `path`), as this field takes it (a reference or
+    /// string for the record name and owner).
+    func value(_ value: Value, path: String) throws(ServerError) -> Value {
         if AssetWire.pending(value) != nil || value.listValue?.contains(where: { AssetWire.pending($0) != nil }) == true {
             throw ServerError(.badRequest, "\(path): a filter cannot compare assets (ASSETID); test the field for presence instead")
         }

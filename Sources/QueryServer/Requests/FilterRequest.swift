@@ -3,16 +3,16 @@
 import PredicateLanguage
 
 /// One filter of `query.filterBy`: `{comparator, fieldName | systemFieldName, fieldValue:
-/// {value, type}, distance}`. The field value is read here (``WireValue``, as its field takes
-/// it); whether it fits the type the schema gives its field is checked by `QueryFilter`, which
-/// has the schema.
+/// {value, type}, distance}`. The field value is read here (``WireFieldValue``, as its field
+/// takes it); whether it fits the type the schema gives its field is checked by `QueryFilter`,
+/// which has the schema.
 ///
 /// ```swift
-/// let filter = try FilterRequest(RequestObject(["comparator": "EQUALS", "fieldName": "countrycode",
-///                                               "fieldValue": ["value": "FR"]], path: "query.filterBy[0]"))
+/// let filter = try RequestBodyDecoder.decode(FilterRequest.self, from: ["comparator": "EQUALS", "fieldName": "countrycode",
+///                                                                       "fieldValue": ["value": "FR"]], at: "query.filterBy[0]")
 /// filter.value   // .string("FR")
 /// ```
-struct FilterRequest: RequestDecodable {
+struct FilterRequest: Decodable {
     let comparator: String
     let field: FieldReference
     /// The value compared with; a reference's zone is the namespace's once the query is stored
@@ -23,13 +23,18 @@ struct FilterRequest: RequestDecodable {
     /// Where the filter is in the body (`query.filterBy[0]`), for the errors of its translation.
     let path: String
 
-    init(_ object: RequestObject) throws(ServerError) {
-        path = object.path
-        comparator = try object.requiredString("comparator")
-        field = try FieldReference(object)
-        let fieldValue = try object.required("fieldValue", "a field value {\"value\": ..., \"type\": ...}")
-        value = try field.value(from: fieldValue, path: object.path("fieldValue"))
-        distance = try object.number("distance", "a number of meters")
+    private enum CodingKeys: String, CodingKey {
+        case comparator, fieldValue, distance
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = decoder.codingPath.jsonPath
+        comparator = try container.decode(String.self, forKey: .comparator)
+        field = try FieldReference(from: decoder)
+        let fieldValue = try container.decode(WireFieldValue.self, forKey: .fieldValue, expected: #"a field value {"value": ..., "type": ...}"#)
+        value = try field.value(fieldValue.value, path: container.path(.fieldValue))
+        distance = try container.decodeIfPresent(Double.self, forKey: .distance, expected: "a number of meters")
     }
 }
 #endif

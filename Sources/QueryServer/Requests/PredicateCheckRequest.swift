@@ -8,10 +8,10 @@ import PredicateLanguage
 /// against a schema).
 ///
 /// ```swift
-/// let request = try PredicateCheckRequest(body: ["predicate": "name == %@", "arguments": ["Paris"], "rules": "full"])
+/// let request = try RequestBodyDecoder.decode(PredicateCheckRequest.self, from: ["predicate": "name == %@", "arguments": ["Paris"], "rules": "full"])
 /// request.rules   // .full
 /// ```
-struct PredicateCheckRequest: RequestDecodable {
+struct PredicateCheckRequest: Decodable {
     let predicate: String
     let arguments: [Value]
     /// The rule profile asked for; nil for the server's.
@@ -19,14 +19,19 @@ struct PredicateCheckRequest: RequestDecodable {
     /// The record type whose schema the predicate is checked against; nil for none.
     let recordType: String?
 
-    init(_ object: RequestObject) throws(ServerError) {
-        predicate = try object.requiredString("predicate", "an NSPredicate format string")
-        recordType = try object.string("recordType", "a record type name")
-        arguments = try TypedJSON.values(object, "arguments")
+    private enum CodingKeys: String, CodingKey {
+        case predicate, recordType, arguments, rules
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        predicate = try container.decode(String.self, forKey: .predicate, expected: "an NSPredicate format string")
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType, expected: "a record type name")
+        arguments = try container.decodeIfPresent([TypedJSON].self, forKey: .arguments)?.map(\.value) ?? []
         let expected = #""cloudkit", "full" or "coredata""#
-        if let name = try object.string("rules", expected) {
+        if let name = try container.decodeIfPresent(String.self, forKey: .rules, expected: expected) {
             guard let rules = PredicateRules.allCases.first(where: { $0.requestName == name.lowercased() }) else {
-                throw ServerError(.badRequest, "\(object.path("rules")) is \(expected)")
+                throw ServerError(.badRequest, "\(container.path(.rules)) is \(expected)")
             }
             self.rules = rules
         } else {

@@ -8,22 +8,27 @@ import PredicateLanguage
 /// command line's JSON mapping, read by ``TypedJSON``).
 ///
 /// ```swift
-/// let query = try RecordQueryRequest(RequestObject(["recordType": "City", "sortBy": [["fieldName": "name"]]], path: "query"))
+/// let query = try RequestBodyDecoder.decode(RecordQueryRequest.self, from: ["recordType": "City", "sortBy": [["fieldName": "name"]]], at: "query")
 /// query.sortBy.count   // 1
 /// ```
-struct RecordQueryRequest: RequestDecodable {
+struct RecordQueryRequest: Decodable {
     let recordType: String
     private(set) var filterBy: [FilterRequest]
     let sortBy: [SortRequest]
     let predicate: String?
     private(set) var arguments: [Value]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        recordType = try object.requiredString("recordType")
-        filterBy = try object.decodeArray("filterBy") ?? []
-        sortBy = try object.decodeArray("sortBy") ?? []
-        predicate = try object.string("predicate", "an NSPredicate format string")
-        arguments = try TypedJSON.values(object, "arguments")
+    private enum CodingKeys: String, CodingKey {
+        case recordType, filterBy, sortBy, predicate, arguments
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordType = try container.decode(String.self, forKey: .recordType)
+        filterBy = try container.decodeIfPresent([FilterRequest].self, forKey: .filterBy) ?? []
+        sortBy = try container.decodeIfPresent([SortRequest].self, forKey: .sortBy) ?? []
+        predicate = try container.decodeIfPresent(String.self, forKey: .predicate, expected: "an NSPredicate format string")
+        arguments = try container.decodeIfPresent([TypedJSON].self, forKey: .arguments)?.map(\.value) ?? []
     }
 
     /// The query with its references (in `filterBy` values and `arguments`) in a namespace's

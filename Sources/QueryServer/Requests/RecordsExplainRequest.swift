@@ -6,18 +6,23 @@ import PredicateLanguage
 /// `resultsLimit`, `query`), its `query` required (a `continuationMarker` is not read).
 ///
 /// ```swift
-/// let request = try RecordsExplainRequest(body: ["query": ["recordType": "City", "predicate": "population > 1000000"]])
+/// let request = try RequestBodyDecoder.decode(RecordsExplainRequest.self, from: ["query": ["recordType": "City", "predicate": "population > 1000000"]])
 /// request.query.recordType   // "City"
 /// ```
-struct RecordsExplainRequest: RequestDecodable {
+struct RecordsExplainRequest: Decodable {
     let zoneID: ZoneIDRequest?
     let resultsLimit: Int
     let query: RecordQueryRequest
 
-    init(_ object: RequestObject) throws(ServerError) {
-        zoneID = try object.decode("zoneID")
-        resultsLimit = try RecordsQueryRequest.resultsLimit(object)
-        query = try object.decodeRequired("query")
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, resultsLimit, query
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        resultsLimit = try container.resultsLimit(.resultsLimit)
+        query = try container.decode(RecordQueryRequest.self, forKey: .query)
     }
 }
 #endif

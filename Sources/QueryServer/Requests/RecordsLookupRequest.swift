@@ -6,20 +6,25 @@ import PredicateLanguage
 /// `zoneID`, `desiredKeys` (for every record without its own), `numbersAsStrings`.
 ///
 /// ```swift
-/// let request = try RecordsLookupRequest(body: ["records": [["recordName": "2988507"]]])
+/// let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: ["records": [["recordName": "2988507"]]])
 /// request.records[0].recordName   // "2988507"
 /// ```
-struct RecordsLookupRequest: RequestDecodable {
+struct RecordsLookupRequest: Decodable {
     /// One record to look up.
-    struct Entry: RequestDecodable {
+    struct Entry: Decodable {
         let recordName: String
         /// The fields to answer for this record; nil for the request's.
         let desiredKeys: [String]?
 
-        init(_ object: RequestObject) throws(ServerError) {
-            recordName = try object.requiredString("recordName")
-            guard !recordName.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordName")) is empty") }
-            desiredKeys = try object.strings("desiredKeys")
+        private enum CodingKeys: String, CodingKey {
+            case recordName, desiredKeys
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            recordName = try container.decode(String.self, forKey: .recordName)
+            guard !recordName.isEmpty else { throw ServerError(.badRequest, "\(container.path(.recordName)) is empty") }
+            desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
         }
     }
 
@@ -28,11 +33,16 @@ struct RecordsLookupRequest: RequestDecodable {
     let desiredKeys: [String]?
     let records: [Entry]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        zoneID = try object.decode("zoneID")
-        numbersAsStrings = try object.bool("numbersAsStrings") ?? false
-        desiredKeys = try object.strings("desiredKeys")
-        records = try object.decodeRequiredArray("records", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, numbersAsStrings, desiredKeys, records
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        numbersAsStrings = try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings) ?? false
+        desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
+        records = try container.decodeBatch([Entry].self, forKey: .records, maximumCount: RequestLimits.maximumBatch)
     }
 }
 #endif

@@ -8,12 +8,12 @@ import RecordStore
 /// change tag for an update, a record type for a create) is checked by ``ModifyOperation``.
 ///
 /// ```swift
-/// let request = try RecordsModifyRequest(body: ["operations": [["operationType": "forceDelete", "record": ["recordName": "r1"]]]])
+/// let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: ["operations": [["operationType": "forceDelete", "record": ["recordName": "r1"]]]])
 /// request.operations[0].operationType   // .forceDelete
 /// ```
-struct RecordsModifyRequest: RequestDecodable {
+struct RecordsModifyRequest: Decodable {
     /// One operation: `{operationType, record: {recordName, recordType, recordChangeTag, fields}, desiredKeys}`.
-    struct Operation: RequestDecodable {
+    struct Operation: Decodable {
         let operationType: ModifyOperation.Kind
         let recordName: String?
         let recordType: String?
@@ -26,37 +26,49 @@ struct RecordsModifyRequest: RequestDecodable {
         /// Where the operation is in the body (`operations[3]`).
         let path: String
 
-        init(_ object: RequestObject) throws(ServerError) {
-            path = object.path
+        private enum CodingKeys: String, CodingKey {
+            case operationType, record, desiredKeys
+        }
+
+        private enum RecordKeys: String, CodingKey {
+            case recordName, recordType, recordChangeTag, fields
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = decoder.codingPath.jsonPath
             let expected = "one of " + ModifyOperation.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            let typeName = try object.requiredString("operationType", expected)
+            let typeName = try container.decode(String.self, forKey: .operationType, expected: expected)
             guard let kind = ModifyOperation.Kind(rawValue: typeName) else {
-                throw ServerError(.badRequest, "\(object.path("operationType")) is \(expected), not '\(typeName.prefix(80))'")
+                throw ServerError(.badRequest, "\(container.path(.operationType)) is \(expected), not '\(typeName.prefix(80))'")
             }
             operationType = kind
-            let record = try RequestObject(try object.required("record", "an object"), path: object.path("record"))
-            recordName = try record.string("recordName")
-            recordType = try record.string("recordType")
-            recordChangeTag = try record.string("recordChangeTag")
+            let record = try container.nestedContainer(keyedBy: RecordKeys.self, forKey: .record)
+            recordName = try record.decodeIfPresent(String.self, forKey: .recordName)
+            recordType = try record.decodeIfPresent(String.self, forKey: .recordType)
+            recordChangeTag = try record.decodeIfPresent(String.self, forKey: .recordChangeTag)
             let decoded: (values: [String: Value], deleteSelf: Set<String>) = kind.isDeletion ? ([:], []) : try Self.fields(of: record)
             fields = decoded.values
             deleteSelfFields = decoded.deleteSelf
-            desiredKeys = try object.strings("desiredKeys")
+            desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
         }
 
         /// The `fields` of a record object (absent meaning none), each a field value at its path,
         /// and the names of those whose references carry `DELETE_SELF`.
-        private static func fields(of record: RequestObject) throws(ServerError) -> (values: [String: Value], deleteSelf: Set<String>) {
-            guard let fields = try record.object("fields") else { return ([:], []) }
+        private static func fields(of record: KeyedDecodingContainer<RecordKeys>) throws -> (values: [String: Value], deleteSelf: Set<String>) {
+            guard try !record.decodeNil(forKey: .fields) else { return ([:], []) }
+            let fields = try record.nestedContainer(keyedBy: JSONKey.self, forKey: .fields)
             var values: [String: Value] = [:]
             var deleteSelf = Set<String>()
-            values.reserveCapacity(fields.members.count)
-            for (name, fieldValue) in fields.members {
-                guard name != DeleteSelfReferences.fieldName else {
+            for name in fields.allKeys {
+                guard name.stringValue != DeleteSelfReferences.fieldName else {
                     throw ServerError(.badRequest, "\(fields.path(name)): the field name is reserved (the server keeps the references' DELETE_SELF actions in it)")
                 }
-                values[name] = try WireValue.value(from: fieldValue, path: fields.path(name))
-                if try ReferenceAction.of(fieldValue, path: fields.path(name)) == .deleteSelf { deleteSelf.insert(name) }
+                // A field value is an object: null is of the wrong kind here, not a missing member.
+                guard try !fields.decodeNil(forKey: name) else { throw ServerError(.badRequest, "\(fields.path(name)) is an object, not null") }
+                let field = try fields.decode(WireFieldValue.self, forKey: name)
+                values[name.stringValue] = field.value
+                if try ReferenceAction.of(field.json, path: fields.path(name)) == .deleteSelf { deleteSelf.insert(name.stringValue) }
             }
             return (values, deleteSelf)
         }
@@ -67,11 +79,16 @@ struct RecordsModifyRequest: RequestDecodable {
     let atomic: Bool
     let operations: [Operation]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        zoneID = try object.decode("zoneID")
-        numbersAsStrings = try object.bool("numbersAsStrings") ?? false
-        atomic = try object.bool("atomic") ?? true
-        operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, numbersAsStrings, atomic, operations
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        numbersAsStrings = try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings) ?? false
+        atomic = try container.decodeIfPresent(Bool.self, forKey: .atomic) ?? true
+        operations = try container.decodeBatch([Operation].self, forKey: .operations, maximumCount: RequestLimits.maximumBatch)
     }
 }
 #endif

@@ -7,10 +7,10 @@ import PredicateLanguage
 /// `query` (``RecordQueryRequest``), as ``Source``.
 ///
 /// ```swift
-/// let request = try RecordsQueryRequest(body: ["query": ["recordType": "City"], "resultsLimit": 10])
+/// let request = try RequestBodyDecoder.decode(RecordsQueryRequest.self, from: ["query": ["recordType": "City"], "resultsLimit": 10])
 /// request.resultsLimit   // 10
 /// ```
-struct RecordsQueryRequest: RequestDecodable {
+struct RecordsQueryRequest: Decodable {
     let zoneID: ZoneIDRequest?
     let resultsLimit: Int
     /// The fields to answer; nil for every field.
@@ -25,26 +25,21 @@ struct RecordsQueryRequest: RequestDecodable {
         case continuation(marker: String)
     }
 
-    init(_ object: RequestObject) throws(ServerError) {
-        zoneID = try object.decode("zoneID")
-        resultsLimit = try Self.resultsLimit(object)
-        desiredKeys = try object.strings("desiredKeys")
-        numbersAsStrings = try object.bool("numbersAsStrings") ?? false
-        if let marker = try object.string("continuationMarker") {
-            source = .continuation(marker: marker)
-        } else {
-            source = .query(try object.decodeRequired("query"))
-        }
+    private enum CodingKeys: String, CodingKey {
+        case zoneID, resultsLimit, desiredKeys, numbersAsStrings, continuationMarker, query
     }
 
-    /// `resultsLimit`: 1 to 200; absent, the most.
-    static func resultsLimit(_ object: RequestObject) throws(ServerError) -> Int {
-        let expected = "a number from 1 to \(RequestLimits.maximumBatch)"
-        guard let limit = try object.integer("resultsLimit", expected) else { return RequestLimits.maximumBatch }
-        guard limit >= 1, limit <= Int64(RequestLimits.maximumBatch) else {
-            throw ServerError(.badRequest, "\(object.path("resultsLimit")) is \(expected)")
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        resultsLimit = try container.resultsLimit(.resultsLimit)
+        desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
+        numbersAsStrings = try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings) ?? false
+        if let marker = try container.decodeIfPresent(String.self, forKey: .continuationMarker) {
+            source = .continuation(marker: marker)
+        } else {
+            source = .query(try container.decode(RecordQueryRequest.self, forKey: .query))
         }
-        return Int(limit)
     }
 }
 #endif

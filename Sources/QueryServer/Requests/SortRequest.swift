@@ -7,20 +7,25 @@ import PredicateLanguage
 /// LOCATION}`).
 ///
 /// ```swift
-/// let sort = try SortRequest(RequestObject(["fieldName": "population", "ascending": false], path: "query.sortBy[0]"))
+/// let sort = try RequestBodyDecoder.decode(SortRequest.self, from: ["fieldName": "population", "ascending": false], at: "query.sortBy[0]")
 /// sort.ascending   // false
 /// ```
-struct SortRequest: RequestDecodable {
+struct SortRequest: Decodable {
     let field: FieldReference
     let ascending: Bool
     let relativeLocation: Location?
 
-    init(_ object: RequestObject) throws(ServerError) {
-        field = try FieldReference(object)
-        ascending = try object.bool("ascending") ?? true
-        if let relative = object["relativeLocation"] {
+    private enum CodingKeys: String, CodingKey {
+        case ascending, relativeLocation
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        field = try FieldReference(from: decoder)
+        ascending = try container.decodeIfPresent(Bool.self, forKey: .ascending) ?? true
+        if let relative = try container.decodeIfPresent(SentJSON.self, forKey: .relativeLocation)?.json {
             // Either a location dictionary or a field value {value: location, type: LOCATION}.
-            let path = object.path("relativeLocation")
+            let path = container.path(.relativeLocation)
             guard case .location(let origin) = try WireValue.location(relative["value"] ?? relative, path: path) else {
                 throw ServerError(.badRequest, "\(path) is a location")
             }

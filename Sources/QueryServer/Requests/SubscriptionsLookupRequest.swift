@@ -5,23 +5,24 @@ import PredicateLanguage
 /// The body of `subscriptions/lookup`: `subscriptions`, at most 200 of `{subscriptionID}`.
 ///
 /// ```swift
-/// let request = try SubscriptionsLookupRequest(body: ["subscriptions": [["subscriptionID": "big-cities"]]])
+/// let request = try RequestBodyDecoder.decode(SubscriptionsLookupRequest.self, from: ["subscriptions": [["subscriptionID": "big-cities"]]])
 /// request.subscriptionIDs   // ["big-cities"]
 /// ```
-struct SubscriptionsLookupRequest: RequestDecodable {
-    /// One subscription to look up.
-    struct Entry: RequestDecodable {
+struct SubscriptionsLookupRequest: Decodable {
+    /// One subscription named (to look up, or to delete).
+    struct Entry: Decodable {
         let subscriptionID: String
-
-        init(_ object: RequestObject) throws(ServerError) {
-            subscriptionID = try object.requiredString("subscriptionID")
-        }
     }
 
     let subscriptionIDs: [String]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        let entries: [Entry] = try object.decodeRequiredArray("subscriptions", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case subscriptions
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decodeBatch([Entry].self, forKey: .subscriptions, maximumCount: RequestLimits.maximumBatch)
         subscriptionIDs = entries.map(\.subscriptionID)
     }
 }

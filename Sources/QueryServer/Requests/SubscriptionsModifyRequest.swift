@@ -7,12 +7,12 @@ import PredicateLanguage
 /// operations are decoded one by one as they are applied (``operation(_:)``).
 ///
 /// ```swift
-/// let request = try SubscriptionsModifyRequest(body: ["operations": [["operationType": "delete", "subscription": ["subscriptionID": "s1"]]]])
+/// let request = try RequestBodyDecoder.decode(SubscriptionsModifyRequest.self, from: ["operations": [["operationType": "delete", "subscription": ["subscriptionID": "s1"]]]])
 /// try request.operation(0).operationType   // .delete
 /// ```
-struct SubscriptionsModifyRequest: RequestDecodable {
+struct SubscriptionsModifyRequest: Decodable {
     /// One operation: `{operationType: "create" | "update" | "delete", subscription}`.
-    struct Operation: RequestDecodable {
+    struct Operation: Decodable {
         enum Kind: String {
             case create, update, delete
         }
@@ -23,28 +23,39 @@ struct SubscriptionsModifyRequest: RequestDecodable {
         /// Where the subscription is in the body (`operations[0].subscription`).
         let subscriptionPath: String
 
-        init(_ object: RequestObject) throws(ServerError) {
+        private enum CodingKeys: String, CodingKey {
+            case operationType, subscription
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
             let expected = #""create", "update" or "delete""#
-            let typeName = try object.requiredString("operationType", expected)
+            let typeName = try container.decode(String.self, forKey: .operationType, expected: expected)
             guard let kind = Kind(rawValue: typeName) else {
-                throw ServerError(.badRequest, "\(object.path("operationType")) is \(expected), not \"\(typeName.prefix(40))\"")
+                throw ServerError(.badRequest, "\(container.path(.operationType)) is \(expected), not \"\(typeName.prefix(40))\"")
             }
             operationType = kind
-            subscriptionPath = object.path("subscription")
-            subscription = try object.required("subscription", "an object")
+            subscriptionPath = container.path(.subscription)
+            subscription = try container.decode(SentJSON.self, forKey: .subscription, expected: "an object").json
         }
     }
 
     /// The operations as sent, each decoded by ``operation(_:)``.
     let operations: [JSONValue]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        operations = try object.requiredArray("operations", "an array of {operationType, subscription}", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case operations
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        operations = try container.decodeBatch([SentJSON].self, forKey: .operations, maximumCount: RequestLimits.maximumBatch,
+                                               expected: "an array of {operationType, subscription}").map(\.json)
     }
 
     /// The operation at `index`, decoded.
     func operation(_ index: Int) throws(ServerError) -> Operation {
-        try Operation(RequestObject(operations[index], path: "operations[\(index)]"))
+        try RequestBodyDecoder.decode(Operation.self, from: operations[index], at: "operations[\(index)]")
     }
 }
 #endif

@@ -6,14 +6,10 @@ import PredicateLanguage
 /// `zoneID`).
 ///
 /// ```swift
-/// let request = try ZonesLookupRequest(body: ["zones": [["zoneName": "staff"]]])
+/// let request = try RequestBodyDecoder.decode(ZonesLookupRequest.self, from: ["zones": [["zoneName": "staff"]]])
 /// request.zones.map(\.zoneName)   // ["staff"]
 /// ```
-struct ZonesLookupRequest: RequestDecodable {
+struct ZonesLookupRequest: Decodable {
     let zones: [ZoneIDRequest]
-
-    init(_ object: RequestObject) throws(ServerError) {
-        zones = try object.decodeRequiredArray("zones")
-    }
 }
 #endif

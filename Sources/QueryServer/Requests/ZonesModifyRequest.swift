@@ -6,12 +6,12 @@ import PredicateLanguage
 /// "delete", zone: {zoneID: {zoneName}}}` (or `zone: {zoneName}`).
 ///
 /// ```swift
-/// let request = try ZonesModifyRequest(body: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "staff"]]]]])
+/// let request = try RequestBodyDecoder.decode(ZonesModifyRequest.self, from: ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "staff"]]]]])
 /// request.operations[0].operationType   // .create
 /// ```
-struct ZonesModifyRequest: RequestDecodable {
+struct ZonesModifyRequest: Decodable {
     /// One operation on a zone.
-    struct Operation: RequestDecodable {
+    struct Operation: Decodable {
         enum Kind: String {
             case create, delete
         }
@@ -19,21 +19,31 @@ struct ZonesModifyRequest: RequestDecodable {
         let operationType: Kind
         let zone: ZoneIDRequest
 
-        init(_ object: RequestObject) throws(ServerError) {
+        private enum CodingKeys: String, CodingKey {
+            case operationType, zone
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
             let expected = #""create" or "delete""#
-            let typeName = try object.requiredString("operationType", expected)
+            let typeName = try container.decode(String.self, forKey: .operationType, expected: expected)
             guard let kind = Kind(rawValue: typeName) else {
-                throw ServerError(.badRequest, "\(object.path("operationType")) is \(expected), not '\(typeName.prefix(80))'")
+                throw ServerError(.badRequest, "\(container.path(.operationType)) is \(expected), not '\(typeName.prefix(80))'")
             }
             operationType = kind
-            zone = try object.decodeRequired("zone")
+            zone = try container.decode(ZoneIDRequest.self, forKey: .zone)
         }
     }
 
     let operations: [Operation]
 
-    init(_ object: RequestObject) throws(ServerError) {
-        operations = try object.decodeRequiredArray("operations", maximumCount: RequestLimits.maximumBatch)
+    private enum CodingKeys: String, CodingKey {
+        case operations
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        operations = try container.decodeBatch([Operation].self, forKey: .operations, maximumCount: RequestLimits.maximumBatch)
     }
 }
 #endif

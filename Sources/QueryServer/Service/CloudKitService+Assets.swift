@@ -27,7 +27,7 @@ extension CloudKitService {
     /// at most ``AssetConfiguration/maximumSize``). Answers `{"tokens": [{recordName, fieldName,
     /// url}]}` in the order asked.
     func requestUploads(_ body: JSONValue, in namespace: Namespace, links: AssetLinks) async throws(ServerError) -> JSONValue {
-        let request = try AssetsUploadRequest(body: body)
+        let request = try RequestBodyDecoder.decode(AssetsUploadRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         do {
             _ = try store.assetStorage()

@@ -19,7 +19,7 @@ extension CloudKitService {
 
     /// ``recordChanges(_:in:)`` with the links of the answer's assets (``AssetLinks``).
     func recordChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
-        let request = try RecordZoneChangesRequest(body: body)
+        let request = try RequestBodyDecoder.decode(RecordZoneChangesRequest.self, from: body)
         try Self.requirePrivateDatabase(namespace, operation: "records/changes")
         return try await zoneChanges(request, in: namespace, style: answerStyle(namespace, links: links))
     }
@@ -33,7 +33,7 @@ extension CloudKitService {
     /// ``zoneChanges(_:in:)`` with the links of the answer's assets (``AssetLinks``).
     func zoneChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
-        let request = try DatabaseZoneChangesRequest(body: body)
+        let request = try RequestBodyDecoder.decode(DatabaseZoneChangesRequest.self, from: body)
         try Self.requirePrivateDatabase(namespace, operation: "changes/zone")
         var zones: [JSONValue] = []
         for zone in request.zones {
@@ -52,7 +52,7 @@ extension CloudKitService {
     /// `changes/database`: the zones created, changed or deleted since the database's
     /// `syncToken` (`{zoneID}` or `{zoneID, deleted: true}`), the next token and `moreComing`.
     public func databaseChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try DatabaseChangesRequest(body: body)
+        let request = try RequestBodyDecoder.decode(DatabaseChangesRequest.self, from: body)
         try Self.requirePrivateDatabase(namespace, operation: "changes/database")
         return try await changedZones(request, in: namespace, withTokens: false)
     }
@@ -60,7 +60,7 @@ extension CloudKitService {
     /// `zones/changes`: as `changes/database`, each changed zone a zone dictionary with its
     /// current `syncToken`; answered in the public database too.
     public func zonesChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try DatabaseChangesRequest(body: body)
+        let request = try RequestBodyDecoder.decode(DatabaseChangesRequest.self, from: body)
         _ = try await zone(nil, in: namespace)
         return try await changedZones(request, in: namespace, withTokens: true)
     }

@@ -21,7 +21,7 @@ extension CloudKitService {
     /// answer["indexesUsed"]   // ["City$population$index"]
     /// ```
     public func explain(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try RecordsExplainRequest(body: body)
+        let request = try RequestBodyDecoder.decode(RecordsExplainRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let query = try await recordQuery(request.query, in: namespace)

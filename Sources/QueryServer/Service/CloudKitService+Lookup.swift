@@ -13,7 +13,7 @@ extension CloudKitService {
     /// ``lookup(_:in:)`` with the links of the answer's assets (``AssetLinks``).
     func lookup(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
-        let request = try RecordsLookupRequest(body: body)
+        let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
         let numbersAsStrings = request.numbersAsStrings

@@ -21,7 +21,7 @@ extension CloudKitService {
     /// ``modify(_:in:)`` with the links of the answer's assets (``AssetLinks``).
     func modify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
-        let request = try RecordsModifyRequest(body: body)
+        let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
         let numbersAsStrings = request.numbersAsStrings

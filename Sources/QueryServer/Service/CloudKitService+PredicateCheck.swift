@@ -30,7 +30,7 @@ extension CloudKitService {
     /// answer["error"]?["column"]   // 8
     /// ```
     public func checkPredicate(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try PredicateCheckRequest(body: body)
+        let request = try RequestBodyDecoder.decode(PredicateCheckRequest.self, from: body)
         let text = request.predicate
         let values = request.arguments
         let rules = request.rules ?? predicateRules

@@ -29,7 +29,7 @@ extension CloudKitService {
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON
     /// (the server writes it straight into bytes, ``QueryAnswer/jsonBytes()``).
     func queryAnswer(_ body: JSONValue, in namespace: Namespace, links: AssetLinks? = nil) async throws(ServerError) -> QueryAnswer {
-        let request = try RecordsQueryRequest(body: body)
+        let request = try RequestBodyDecoder.decode(RecordsQueryRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let desiredKeys = ReferenceAction.keepingActions(request.desiredKeys)

@@ -12,7 +12,7 @@ extension CloudKitService {
     /// `{subscriptionID, serverErrorCode, reason}` (`NOT_FOUND` for an update or a deletion of a
     /// subscription that does not exist, `BAD_REQUEST` for one this server cannot take).
     public func modifySubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try SubscriptionsModifyRequest(body: body)
+        let request = try RequestBodyDecoder.decode(SubscriptionsModifyRequest.self, from: body)
         let storage = SubscriptionStorage(namespace: namespace, service: self)
         var answers: [JSONValue] = []
         for (index, entry) in request.operations.enumerated() {
@@ -40,9 +40,8 @@ extension CloudKitService {
             try await storage.save(subscription)
             return subscription.json
         case .delete:
-            let definition = try RequestObject(operation.subscription, path: operation.subscriptionPath)
-            let identifier = try definition.requiredString("subscriptionID")
-            guard !identifier.isEmpty else { throw ServerError(.badRequest, "\(definition.path("subscriptionID")) is empty") }
+            let identifier = try RequestBodyDecoder.decode(SubscriptionsLookupRequest.Entry.self, from: operation.subscription, at: operation.subscriptionPath).subscriptionID
+            guard !identifier.isEmpty else { throw ServerError(.badRequest, "\(operation.subscriptionPath).subscriptionID is empty") }
             guard try await storage.delete(identifier) else { throw ServerError(.notFound, "no subscription '\(identifier.prefix(80))' to delete") }
             return .object(["subscriptionID": .string(identifier), "deleted": .bool(true)])
         }
@@ -57,7 +56,7 @@ extension CloudKitService {
     /// `subscriptions/lookup`: the subscriptions of `subscriptions: [{subscriptionID}]`, in order;
     /// a missing one is an error entry (`NOT_FOUND`).
     public func lookupSubscriptions(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try SubscriptionsLookupRequest(body: body)
+        let request = try RequestBodyDecoder.decode(SubscriptionsLookupRequest.self, from: body)
         let storage = SubscriptionStorage(namespace: namespace, service: self)
         var answers: [JSONValue] = []
         for identifier in request.subscriptionIDs {

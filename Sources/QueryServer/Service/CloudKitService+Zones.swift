@@ -18,7 +18,7 @@ extension CloudKitService {
 
     /// `zones/lookup`: zones by name (`zones: [{zoneName}]`), each found zone or a `ZONE_NOT_FOUND` entry.
     public func lookupZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try ZonesLookupRequest(body: body)
+        let request = try RequestBodyDecoder.decode(ZonesLookupRequest.self, from: body)
         _ = try await zone(nil, in: namespace)
         let store = try await bookkeepingStore(for: namespace.environment)
         let stored = Set(try await run { () async throws(RecordStoreError) in try await store.zones() })
@@ -39,7 +39,7 @@ extension CloudKitService {
     /// zone: {zoneID: {zoneName}}}]`). Deleting a zone deletes its records; the default zone
     /// cannot be deleted.
     public func modifyZones(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        let request = try ZonesModifyRequest(body: body)
+        let request = try RequestBodyDecoder.decode(ZonesModifyRequest.self, from: body)
         let store = try await bookkeepingStore(for: namespace.environment)
         var entries: [JSONValue] = []
         for operation in request.operations {

@@ -57,53 +57,34 @@ struct QuerySubscription: Sendable {
     /// The longest subscription ID taken.
     static let longestIdentifier = 255
 
-    /// Reads and checks a subscription dictionary of a request (at `path`, for errors).
+    /// Reads and checks a subscription dictionary of a request (at `path`, for errors,
+    /// ``SubscriptionRequest``), its query against the store.
     init(_ value: JSONValue, path: String, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
-        let object = try RequestObject(value, path: path)
-        let identifier = try object.requiredString("subscriptionID")
-        guard !identifier.isEmpty, identifier.utf8.count <= Self.longestIdentifier, !identifier.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw ServerError(.badRequest, "\(object.path("subscriptionID")) has 1 to \(Self.longestIdentifier) bytes and no control characters")
-        }
-        switch try object.string("subscriptionType", #""query""#) ?? "query" {
-        case "query": break
-        case "zone": throw ServerError(.badRequest, "zone subscriptions are not supported by this server; subscribe with a query")
-        case let other: throw ServerError(.badRequest, "\(object.path("subscriptionType")) is \"query\", not \"\(other.prefix(40))\"")
-        }
-        let query = try await service.recordQuery(try object.decodeRequired("query"), in: namespace)
+        let request = try RequestBodyDecoder.decode(SubscriptionRequest.self, from: value, at: path)
+        let query = try await service.recordQuery(request.query, in: namespace)
         // In production, a subscription is held to the rules a `records/query` of it meets: a
         // known record type, known fields, and the index types the filter needs.
         let store = try await service.store(for: namespace)
         if store.mode == .production {
             try await service.run { () async throws(RecordStoreError) in try await store.check(query) }
         }
-        let expected = #"an array of "create", "update" or "delete""#
-        let keywords = try object.requiredArray("firesOn", expected)
-        guard !keywords.isEmpty else { throw ServerError(.badRequest, "\(object.path("firesOn")) is empty; it is \(expected)") }
-        var reasons = Set<Reason>()
-        for (index, keyword) in keywords.enumerated() {
-            guard let reason = Reason.allCases.first(where: { $0.firesOnKeyword == keyword.stringValue }) else {
-                throw ServerError(.badRequest, "\(object.path("firesOn"))[\(index)] is \"create\", \"update\" or \"delete\", not \(keyword.kindName)")
-            }
-            reasons.insert(reason)
-        }
-        let once = try object.bool("firesOnce") ?? false
-        let zone = try await service.zone(try object.decode("zoneID"), in: namespace)
+        let zone = try await service.zone(request.zoneID, in: namespace)
 
-        subscriptionID = identifier
+        subscriptionID = request.subscriptionID
         recordType = query.recordType
         predicate = query.predicate
         self.zone = zone
-        firesOn = reasons
-        firesOnce = once
+        firesOn = request.firesOn
+        firesOnce = request.firesOnce
         var members: [String: JSONValue] = [
-            "subscriptionID": .string(identifier),
+            "subscriptionID": .string(request.subscriptionID),
             "subscriptionType": .string("query"),
-            "query": object.members["query"] ?? .null,
-            "firesOn": .array(Reason.allCases.filter(reasons.contains).map { .string($0.firesOnKeyword) }),
+            "query": request.queryJSON,
+            "firesOn": .array(Reason.allCases.filter(request.firesOn.contains).map { .string($0.firesOnKeyword) }),
             "firesOnce": .bool(firesOnce),
             "zoneID": .object(["zoneName": .string(namespace.clientZoneName(zone) ?? zone.zoneName)]),
         ]
-        if let info = object["notificationInfo"] { members["notificationInfo"] = info }
+        if let info = request.notificationInfo { members["notificationInfo"] = info }
         json = .object(members)
     }
 

@@ -12,10 +12,10 @@ import RecordStore
 /// so nothing a client sends is spliced into the predicate's text.
 ///
 /// ```swift
-/// let query = try RecordQueryRequest(RequestObject(["recordType": "City", "filterBy": [
+/// let query = try RequestBodyDecoder.decode(RecordQueryRequest.self, from: ["recordType": "City", "filterBy": [
 ///     ["comparator": "EQUALS", "fieldName": "countrycode", "fieldValue": ["value": "FR"]],
 ///     ["comparator": "GREATER_THAN", "fieldName": "population", "fieldValue": ["value": 500000]],
-/// ]], path: "query"))
+/// ]], at: "query")
 /// let predicate = try QueryFilter.predicate(from: query.filterBy)
 /// predicate.predicateFormat   // countrycode == "FR" AND population > 500000
 /// ```

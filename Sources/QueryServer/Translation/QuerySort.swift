@@ -8,7 +8,7 @@ import RecordStore
 /// nothing (every record has the one owner) and is left out.
 ///
 /// ```swift
-/// let query = try RecordQueryRequest(RequestObject(["recordType": "City", "sortBy": [["fieldName": "population", "ascending": false]]], path: "query"))
+/// let query = try RequestBodyDecoder.decode(RecordQueryRequest.self, from: ["recordType": "City", "sortBy": [["fieldName": "population", "ascending": false]]], at: "query")
 /// QuerySort.sorts(from: query.sortBy)   // [Sort("population", ascending: false)]
 /// ```
 ///

@@ -22,20 +22,20 @@ enum ReferenceAction: String, CaseIterable {
 
     /// The action of a field value dictionary (at `path`) holding a reference or a list of
     /// references; nil for any other value. A missing `action` is `NONE`.
-    static func of(_ fieldValue: JSONValue, path: String) throws(ServerError) -> ReferenceAction? {
+    static func of(_ fieldValue: JSONValue, path: @autoclosure () -> String) throws(ServerError) -> ReferenceAction? {
         guard let value = fieldValue["value"] else { return nil }
         if case .object = value {
-            return value["recordName"] == nil ? nil : try action(of: value, path: "\(path).value")
+            return value["recordName"] == nil ? nil : try action(of: value, path: "\(path()).value")
         }
         guard let elements = value.arrayValue, !elements.isEmpty,
               elements.allSatisfy({ element in if case .object = element { element["recordName"] != nil } else { false } }) else { return nil }
         var actions: [ReferenceAction] = []
-        for (index, element) in elements.enumerated() { actions.append(try action(of: element, path: "\(path).value[\(index)]")) }
+        for (index, element) in elements.enumerated() { actions.append(try action(of: element, path: "\(path()).value[\(index)]")) }
         let deletesSelf = actions.map { $0 == .deleteSelf }
         guard Set(deletesSelf).count == 1 else {
             throw ServerError(
                 .badRequest,
-                "\(path): the references of a list must share their action (DELETE_SELF for every element, or for none); this list mixes DELETE_SELF with \(actions.first { $0 != .deleteSelf }?.rawValue ?? "NONE")")
+                "\(path()): the references of a list must share their action (DELETE_SELF for every element, or for none); this list mixes DELETE_SELF with \(actions.first { $0 != .deleteSelf }?.rawValue ?? "NONE")")
         }
         return actions[0]
     }

@@ -6,18 +6,23 @@ import PredicateLanguage
 /// `zones/lookup` and `zones/modify` entries may nest it).
 ///
 /// ```swift
-/// let zone = try ZoneIDRequest(RequestObject(["zoneID": ["zoneName": "staff"]], path: "zones[0]"))
+/// let zone = try RequestBodyDecoder.decode(ZoneIDRequest.self, from: ["zoneID": ["zoneName": "staff"]], at: "zones[0]")
 /// zone.zoneName   // "staff"
 /// ```
-struct ZoneIDRequest: RequestDecodable {
+struct ZoneIDRequest: Decodable {
     /// The zone's name as the client knows it.
     let zoneName: String
 
-    init(_ object: RequestObject) throws(ServerError) {
-        if !object.has("zoneName"), let nested: ZoneIDRequest = try object.decode("zoneID") {
+    private enum CodingKeys: String, CodingKey {
+        case zoneName, zoneID
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decodeNil(forKey: .zoneName), let nested = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID) {
             zoneName = nested.zoneName
         } else {
-            zoneName = try object.requiredString("zoneName")
+            zoneName = try container.decode(String.self, forKey: .zoneName)
         }
     }
 }

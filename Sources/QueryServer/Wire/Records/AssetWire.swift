@@ -27,17 +27,11 @@ enum AssetWire {
 
     // MARK: From the wire
 
-    /// The pending value of an asset dictionary at `path`.
+    /// The pending value of an asset dictionary at `path` (``AssetDictionary``).
     static func pendingValue(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
-        let expected = "an asset {\"fileChecksum\": string, \"size\": integer, \"receipt\": string} (ASSETID, from assets/upload)"
-        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
-        let object = try RequestObject(raw, path: path)
-        guard let receipt = try object.string("receipt", "the receipt of the upload"), !receipt.isEmpty else {
-            throw ServerError(.badRequest, "\(object.path("receipt")) is missing: an ASSETID value needs the receipt its upload answered")
-        }
-        let checksum = try object.string("fileChecksum", "the file's checksum (base64)") ?? ""
-        let size = try object.integer("size").map(String.init) ?? ""
-        return .reference(Reference(recordName: "\(size)|\(checksum)|\(receipt)", zoneName: receiptZone))
+        let asset = try RequestBodyDecoder.decode(AssetDictionary.self, from: raw, at: path)
+        let size = asset.size.map(String.init) ?? ""
+        return .reference(Reference(recordName: "\(size)|\(asset.fileChecksum)|\(asset.receipt)", zoneName: receiptZone))
     }
 
     /// What a pending value holds: the size and checksum given (nil: not given) and the receipt;

@@ -4,8 +4,9 @@ import Foundation
 import PredicateLanguage
 
 /// Field values in CloudKit's wire shape, `{"value": ..., "type": "..."}`, and back: one field's
-/// ``JSONValue`` to a store `Value` and back (``WireRecord`` does whole records; ``TypedJSON``
-/// reads the command line's `{"$date": ...}` mapping instead of CloudKit's typed objects).
+/// raw ``JSONValue`` and type to a store `Value` and back (``WireFieldValue`` decodes a request's
+/// field value dictionary through it; ``WireRecord`` does whole records; ``TypedJSON`` reads the
+/// command line's `{"$date": ...}` mapping instead of CloudKit's typed objects).
 ///
 /// | type | value | store value |
 /// |---|---|---|
@@ -23,45 +24,34 @@ import PredicateLanguage
 /// `latitude` (a location) or `recordName` (a reference), an array (a list).
 ///
 /// ```swift
-/// try WireValue.value(from: ["value": 42, "type": "INT64"], path: "fields.population")   // .int(42)
+/// try WireValue.value(42, type: "INT64", path: "fields.population.value")   // .int(42)
 /// WireValue.json(.date(date), numbersAsStrings: false)   // {"value": 1714564800000, "type": "TIMESTAMP"}
 /// ```
 enum WireValue {
     // MARK: From the wire
 
-    /// The store value a field value dictionary (`{value, type}`) holds; `path` is where the
-    /// dictionary is in the request (`operations[0].record.fields.population`), for errors that
-    /// name the member and the type it should have.
-    static func value(from fieldValue: JSONValue, path: String) throws(ServerError) -> Value {
-        let object = try RequestObject(fieldValue, path: path)
-        // A null value is a value (it clears a field); only an absent one is missing.
-        guard let raw = object.members["value"] else { throw ServerError(.badRequest, "\(object.path("value")) is missing (the field's value)") }
-        let type = try object.string("type", "a field type such as \"STRING\"")
-        return try value(raw, type: type, path: object.path("value"))
-    }
-
     /// A raw JSON value (at `path`) read as a type (nil: typed by its JSON).
-    static func value(_ raw: JSONValue, type: String?, path: String) throws(ServerError) -> Value {
+    static func value(_ raw: JSONValue, type: String?, path: @autoclosure () -> String) throws(ServerError) -> Value {
         if raw.isNull { return .null }
-        guard let type else { return try inferred(raw, path: path) }
+        guard let type else { return try inferred(raw, path: path()) }
         if type.hasSuffix("_LIST") {
             guard let elements = raw.arrayValue else {
-                throw ServerError(.badRequest, "\(path) is an array (\(type)), not \(raw.kindName)")
+                throw ServerError(.badRequest, "\(path()) is an array (\(type)), not \(raw.kindName)")
             }
             let elementType = String(type.dropLast("_LIST".count))
             var members: [Value] = []
             members.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                members.append(try scalar(element, type: elementType, path: "\(path)[\(index)]"))
+                members.append(try scalar(element, type: elementType, path: "\(path())[\(index)]"))
             }
             return .list(members)
         }
-        return try scalar(raw, type: type, path: path)
+        return try scalar(raw, type: type, path: path())
     }
 
-    private static func scalar(_ raw: JSONValue, type: String, path: String) throws(ServerError) -> Value {
+    private static func scalar(_ raw: JSONValue, type: String, path: @autoclosure () -> String) throws(ServerError) -> Value {
         func wrong(_ expected: String) -> ServerError {
-            ServerError(.badRequest, "\(path) is \(expected) (\(type)), not \(raw.kindName)")
+            ServerError(.badRequest, "\(path()) is \(expected) (\(type)), not \(raw.kindName)")
         }
         switch type {
         case "STRING":
@@ -81,18 +71,18 @@ enum WireValue {
             guard let text = raw.stringValue, let data = Data(base64Encoded: text) else { throw wrong("base64 text") }
             return .bytes(data)
         case "LOCATION":
-            return try location(raw, path: path)
+            return try location(raw, path: path())
         case "REFERENCE":
-            return try reference(raw, path: path)
+            return try reference(raw, path: path())
         case "ASSETID":
             // Resolved against the store before saving (AssetWire, CloudKitService+Assets).
-            return try AssetWire.pendingValue(raw, path: path)
+            return try AssetWire.pendingValue(raw, path: path())
         default:
-            throw ServerError(.badRequest, "\(path): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSETID, or one of them with _LIST)")
+            throw ServerError(.badRequest, "\(path()): unknown field type '\(type.prefix(80))' (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSETID, or one of them with _LIST)")
         }
     }
 
-    private static func inferred(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
+    private static func inferred(_ raw: JSONValue, path: @autoclosure () -> String) throws(ServerError) -> Value {
         switch raw {
         case .null: return .null
         case .string(let text): return .string(text)
@@ -101,42 +91,23 @@ enum WireValue {
         case .bool(let flag): return .int(flag ? 1 : 0)
         case .array(let elements):
             var members: [Value] = []
-            for (index, element) in elements.enumerated() { members.append(try inferred(element, path: "\(path)[\(index)]")) }
+            for (index, element) in elements.enumerated() { members.append(try inferred(element, path: "\(path())[\(index)]")) }
             return .list(members)
         case .object:
-            if raw["latitude"] != nil { return try location(raw, path: path) }
-            if raw["recordName"] != nil { return try reference(raw, path: path) }
-            throw ServerError(.badRequest, "\(path) is an object, which needs a \"type\" (LOCATION or REFERENCE)")
+            if raw["latitude"] != nil { return try location(raw, path: path()) }
+            if raw["recordName"] != nil { return try reference(raw, path: path()) }
+            throw ServerError(.badRequest, "\(path()) is an object, which needs a \"type\" (LOCATION or REFERENCE)")
         }
     }
 
     /// A location dictionary (at `path`): `latitude` and `longitude` in degrees, `altitude` in meters.
     static func location(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
-        let expected = "a location {\"latitude\": number, \"longitude\": number}"
-        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
-        let object = try RequestObject(raw, path: path)
-        guard let latitude = try object.number("latitude"), let longitude = try object.number("longitude") else {
-            throw ServerError(.badRequest, "\(path) is \(expected)")
-        }
-        let location = Location(latitude: latitude, longitude: longitude, altitude: try object.number("altitude"))
-        guard location.isValid else {
-            throw ServerError(.badRequest, "\(path): latitude must be within ±90 and longitude within ±180 degrees")
-        }
-        return .location(location)
+        .location(try RequestBodyDecoder.decode(LocationDictionary.self, from: raw, at: path).location)
     }
 
     /// A reference dictionary (at `path`): `recordName`, and `zoneID.zoneName` (the default zone when absent).
     static func reference(_ raw: JSONValue, path: String) throws(ServerError) -> Value {
-        let expected = "a reference {\"recordName\": string, \"zoneID\": {\"zoneName\": string}}"
-        guard case .object = raw else { throw ServerError(.badRequest, "\(path) is \(expected), not \(raw.kindName)") }
-        let object = try RequestObject(raw, path: path)
-        let name = try object.requiredString("recordName")
-        guard !name.isEmpty else { throw ServerError(.badRequest, "\(object.path("recordName")) is empty") }
-        let zone = try object.decode("zoneID", as: ZoneIDRequest.self)?.zoneName ?? Reference.defaultZoneName
-        guard !AssetWire.isReserved(zoneName: zone) else {
-            throw ServerError(.badRequest, "\(object.path("zoneID")): the zone '\(zone)' is reserved for assets (send an ASSETID value)")
-        }
-        return .reference(Reference(recordName: name, zoneName: zone))
+        .reference(try RequestBodyDecoder.decode(ReferenceDictionary.self, from: raw, at: path).reference)
     }
 
     // MARK: To the wire
