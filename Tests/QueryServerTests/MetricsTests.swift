@@ -91,7 +91,7 @@ import TestSupport
             let modify = ServerHarness.path("records/modify") + "?ckAPIToken=\(AuthenticationTests.token)"
             #expect(try await server.fetch("POST", query, body: AuthenticationTests.queryBody).status == 200)
             #expect(try await server.fetch("POST", query, body: AuthenticationTests.queryBody).status == 429)  // THROTTLED
-            #expect(try await server.fetch("POST", modify, body: Self.create).status == 403)  // a token does not write
+            #expect(try await server.fetch("POST", modify, body: Self.create).status == 421)  // a token without a user does not write
             let signedPath = ServerHarness.path("records/query")
             var forged = try AuthenticationTests.signedHeaders(key, body: AuthenticationTests.queryBody, path: signedPath)
             forged["X-Apple-CloudKit-Request-SignatureV1"] = Data(repeating: 7, count: 64).base64EncodedString()

@@ -81,9 +81,9 @@ struct SignInController: RouteController {
             }
             var context = context
             context.body = try await AuthenticationMiddleware.body(request, limit: 64 << 10)
-            let exchange = try ExchangeRequest(body: try context.json())
+            let exchange = try RequestBodyDecoder.decode(ExchangeRequest.self, from: try context.json())
             let (token, user) = try await flow.exchange(idToken: exchange.idToken, nonce: exchange.nonce, container: exchange.container,
-                                                        keepsSignedIn: exchange.keepsSignedIn)
+                                                        keepsSignedIn: exchange.keepSignedIn ?? false)
             return JSONResponse.make(.object(["ckWebAuthToken": .string(token), "userRecordName": .string(user.userRecordName)]))
         }
     }

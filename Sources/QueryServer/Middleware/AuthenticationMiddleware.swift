@@ -86,27 +86,30 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         var caller = claim.caller
         var nextToken: String?
-        if case .apiToken = claim.caller {
+        // A signed-in user's request pays its rate before the store reads its session; an API
+        // token's request without a user pays it once its access is checked.
+        if case .apiToken = claim.caller, let webAuthToken = Self.webAuthToken(request) {
             try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("token:" + (apiToken ?? "")) }
-            if let webAuthToken = Self.webAuthToken(request) {
-                do {
-                    let signedIn = try await sessions.authenticate(webAuthToken, container: context.parameters.get("container") ?? "")
-                    caller = .user(signedIn.userRecordName)
-                    nextToken = signedIn.nextToken
-                } catch {
-                    if error.code == .authenticationFailed { failures.record(address) }
-                    log.update { $0.refusal = .authentication }
-                    throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
-                }
+            do {
+                let signedIn = try await sessions.authenticate(webAuthToken, container: context.parameters.get("container") ?? "")
+                caller = .user(signedIn.userRecordName)
+                nextToken = signedIn.nextToken
+            } catch {
+                if error.code == .authenticationFailed { failures.record(address) }
+                log.update { $0.refusal = .authentication }
+                throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
             }
         }
         let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: privateUsers)
         try log.refuse(.authentication) { () throws(ServerError) in
-            do {
+            do throws(ServerError) {
                 try RequestAuthenticator.check(caller, access: access, database: namespace.database)
             } catch {
                 throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
             }
+        }
+        if case .apiToken = caller {
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("token:" + (apiToken ?? "")) }
         }
         let body: ByteBuffer
         do {

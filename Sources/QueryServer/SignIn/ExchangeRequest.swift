@@ -6,20 +6,12 @@ import PredicateLanguage
 /// `keepSignedIn` optional.
 ///
 /// ```swift
-/// let request = try ExchangeRequest(body: ["idToken": "eyJ...", "container": "iCloud.com.example.notes"])
+/// let request = try RequestBodyDecoder.decode(ExchangeRequest.self, from: ["idToken": "eyJ...", "container": "iCloud.com.example.notes"])
 /// ```
-struct ExchangeRequest {
+struct ExchangeRequest: Decodable {
     let idToken: String
     let container: String
     let nonce: String?
-    let keepsSignedIn: Bool
-
-    init(body: JSONValue) throws(ServerError) {
-        let object = try RequestObject(body, path: "")
-        idToken = try object.requiredString("idToken")
-        container = try object.requiredString("container")
-        nonce = try object.string("nonce")
-        keepsSignedIn = try object.bool("keepSignedIn") ?? false
-    }
+    let keepSignedIn: Bool?
 }
 #endif

@@ -18,7 +18,7 @@ extension UserDirectory {
     /// `users/discover`: the identities of the discoverable users the lookups name.
     func discover(_ body: JSONValue) async throws(ServerError) -> JSONValue {
         var users: [JSONValue] = []
-        for lookup in try UserLookupRequest(body: body, member: "lookupInfos").lookups {
+        for lookup in try RequestBodyDecoder.decode(UserDiscoverRequest.self, from: body).lookupInfos {
             if let user = try await discoverable(lookup) { users.append(user.identityDictionary(lookupInfo: lookup.json)) }
         }
         return .object(["users": .array(users)])
@@ -27,7 +27,7 @@ extension UserDirectory {
     /// `users/lookup/email`: the discoverable users of the email addresses given.
     func lookUpByEmail(_ body: JSONValue) async throws(ServerError) -> JSONValue {
         var users: [JSONValue] = []
-        for (index, lookup) in try UserLookupRequest(body: body, member: "users").lookups.enumerated() {
+        for (index, lookup) in try RequestBodyDecoder.decode(UserLookupRequest.self, from: body).users.enumerated() {
             guard lookup.emailAddress != nil else { throw ServerError(.badRequest, "users[\(index)].emailAddress is missing (a string)") }
             if let user = try await discoverable(lookup) { users.append(user.userDictionary(withEmail: true)) }
         }
@@ -37,7 +37,7 @@ extension UserDirectory {
     /// `users/lookup/id`: the discoverable users of the record names given.
     func lookUpByRecordName(_ body: JSONValue) async throws(ServerError) -> JSONValue {
         var users: [JSONValue] = []
-        for (index, lookup) in try UserLookupRequest(body: body, member: "users").lookups.enumerated() {
+        for (index, lookup) in try RequestBodyDecoder.decode(UserLookupRequest.self, from: body).users.enumerated() {
             guard lookup.userRecordName != nil else { throw ServerError(.badRequest, "users[\(index)].userRecordName is missing (a string)") }
             if let user = try await discoverable(lookup) { users.append(user.userDictionary(withEmail: false)) }
         }
@@ -54,7 +54,7 @@ extension UserDirectory {
 
     /// The discoverable user a lookup names (by record name first, then email address), or nil.
     /// Phone numbers are not kept: a lookup by phone number alone finds nobody.
-    private func discoverable(_ lookup: UserLookupRequest.Lookup) async throws(ServerError) -> ServerUser? {
+    private func discoverable(_ lookup: UserLookup) async throws(ServerError) -> ServerUser? {
         var found: ServerUser?
         if let name = lookup.userRecordName {
             found = try await user(named: name)

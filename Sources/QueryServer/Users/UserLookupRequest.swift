@@ -2,43 +2,56 @@
 #if Server
 import PredicateLanguage
 
-/// The body of `users/discover` (`lookupInfos`: `{emailAddress}`, `{userRecordName}` or
-/// `{phoneNumber}` each), `users/lookup/email` (`users`: `{emailAddress}` each) and
-/// `users/lookup/id` (`users`: `{userRecordName}` each), as CloudKit's reference gives them.
+/// One user a user route asks for, as CloudKit's user identity lookup information dictionary
+/// names them: `emailAddress`, `userRecordName` or `phoneNumber`.
 ///
 /// ```swift
-/// let request = try UserLookupRequest(body: ["lookupInfos": [["emailAddress": "ada@example.org"]]], member: "lookupInfos")
-/// request.lookups.first?.emailAddress   // "ada@example.org"
+/// let request = try RequestBodyDecoder.decode(UserDiscoverRequest.self, from: ["lookupInfos": [["emailAddress": "ada@example.org"]]])
+/// request.lookupInfos.first?.emailAddress   // "ada@example.org"
 /// ```
-struct UserLookupRequest {
-    /// One user asked for, as the request names them.
-    struct Lookup {
-        var emailAddress: String?
-        var userRecordName: String?
-        var phoneNumber: String?
-        /// The lookup as sent, which `users/discover` answers each found user with.
-        let json: JSONValue
-    }
+struct UserLookup: Decodable, JSONExpectation {
+    static var expectation: String { "an object (emailAddress, userRecordName or phoneNumber)" }
+    static var arrayExpectation: String { "an array of objects" }
 
-    /// The most users one request may ask for.
-    static let maximumCount = 200
+    let emailAddress: String?
+    let userRecordName: String?
+    let phoneNumber: String?
+    /// The lookup as sent, which `users/discover` answers each found user with.
+    let json: JSONValue
 
-    let lookups: [Lookup]
+    private enum CodingKeys: String, CodingKey { case emailAddress, userRecordName, phoneNumber }
 
-    /// The lookups of a body's `member` array.
-    init(body: JSONValue, member: String) throws(ServerError) {
-        let object = try RequestObject(body, path: "")
-        var lookups: [Lookup] = []
-        for (index, element) in try object.requiredArray(member, maximumCount: Self.maximumCount).enumerated() {
-            let lookup = try RequestObject(element, path: "\(member)[\(index)]")
-            let found = Lookup(emailAddress: try lookup.string("emailAddress"), userRecordName: try lookup.string("userRecordName"),
-                               phoneNumber: try lookup.string("phoneNumber"), json: element)
-            guard found.emailAddress != nil || found.userRecordName != nil || found.phoneNumber != nil else {
-                throw ServerError(.badRequest, "\(member)[\(index)] names no user (emailAddress, userRecordName or phoneNumber)")
-            }
-            lookups.append(found)
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        emailAddress = try container.decodeIfPresent(String.self, forKey: .emailAddress)
+        userRecordName = try container.decodeIfPresent(String.self, forKey: .userRecordName)
+        phoneNumber = try container.decodeIfPresent(String.self, forKey: .phoneNumber)
+        json = try SentJSON(from: decoder).json
+        guard emailAddress != nil || userRecordName != nil || phoneNumber != nil else {
+            throw ServerError(.badRequest, "\(decoder.codingPath.jsonPath) names no user (emailAddress, userRecordName or phoneNumber)")
         }
-        self.lookups = lookups
+    }
+}
+
+/// The body of `users/discover`: `lookupInfos`, at most 200 ``UserLookup``s.
+struct UserDiscoverRequest: Decodable {
+    let lookupInfos: [UserLookup]
+
+    private enum CodingKeys: String, CodingKey { case lookupInfos }
+
+    init(from decoder: any Decoder) throws {
+        lookupInfos = try decoder.container(keyedBy: CodingKeys.self).decodeBatch([UserLookup].self, forKey: .lookupInfos, maximumCount: 200)
+    }
+}
+
+/// The body of `users/lookup/email` and `users/lookup/id`: `users`, at most 200 ``UserLookup``s.
+struct UserLookupRequest: Decodable {
+    let users: [UserLookup]
+
+    private enum CodingKeys: String, CodingKey { case users }
+
+    init(from decoder: any Decoder) throws {
+        users = try decoder.container(keyedBy: CodingKeys.self).decodeBatch([UserLookup].self, forKey: .users, maximumCount: 200)
     }
 }
 #endif
