@@ -238,14 +238,6 @@ let package = Package(
             path: "Tests/RecordStoreTests",
             exclude: ["Schema/Fixtures"]
         ),
-        // An engine written as one in another package would be: without `package` access, it
-        // sees only the contract RecordStoreCore publishes under @_spi(StorageEngine).
-        .testTarget(
-            name: "ExternalEngineTests",
-            dependencies: ["RecordStore", "RecordStoreCore", "RecordStoreConformance", "PredicateLanguage"],
-            path: "Tests/ExternalEngineTests",
-            packageAccess: false
-        ),
         // A user's file: one import (QueryModel), no `package` access.
         .testTarget(
             name: "OneImportTests",
