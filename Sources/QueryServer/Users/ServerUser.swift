@@ -9,7 +9,7 @@ import RecordStore
 /// and whether other users may discover them (`users/discover`, `users/lookup/...`).
 ///
 /// Users are kept in the served store (``UserDirectory``), so every server over one store knows
-/// the same users. Each has a private database of their own (``privateDatabase``).
+/// the same users. Each has a private database of their own.
 ///
 /// ```swift
 /// let user = ServerUser(givenName: "Ada", familyName: "Lovelace", emailAddress: "ada@example.org")
