@@ -168,6 +168,16 @@ import Testing
             #expect(error.code == .authenticationRequired)
             #expect(error.reason == "the web auth token has expired; sign in again")
         }
+        // A session that ended is removed when the user opens another: its token, checked at a
+        // moment it was still valid, finds no session.
+        let ended = try await sessions.open(userRecordName: ada.userRecordName, container: Self.container, now: start)
+        _ = try await sessions.open(userRecordName: ada.userRecordName, container: Self.container, now: start.addingTimeInterval(1801))
+        do {
+            _ = try await sessions.authenticate(ended, container: Self.container, now: start.addingTimeInterval(10))
+            Issue.record("a removed session's token was taken")
+        } catch {
+            #expect(error.reason == "the session of this web auth token has ended (signed out or revoked); sign in again")
+        }
         // "Keep me signed in" lasts two weeks.
         let kept = try await sessions.open(userRecordName: ada.userRecordName, container: Self.container, keepsSignedIn: true, now: start)
         let later = try await sessions.authenticate(kept, container: Self.container, now: start.addingTimeInterval(13 * 86_400))

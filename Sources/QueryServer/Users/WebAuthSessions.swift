@@ -19,7 +19,8 @@ import RecordStore
 /// (CloudKit JS sends requests in parallel with one token), and answers with the current token.
 /// A session ends ``WebAuthConfiguration/sessionLifetime`` after its last request (or
 /// ``WebAuthConfiguration/keepSignedInLifetime``), or when it is revoked
-/// (``revokeAll(userRecordName:)``, `query users revoke`).
+/// (``revokeAll(userRecordName:)``, `query users revoke`). A user's ended sessions are removed
+/// when they open a new one.
 ///
 /// ```swift
 /// let sessions = WebAuthSessions(store: store)
@@ -85,7 +86,35 @@ public struct WebAuthSessions: Sendable {
                               container: container, turn: 1, turnStarted: now, expires: expiry(after: now, keepsSignedIn: keepsSignedIn),
                               keepsSignedIn: keepsSignedIn, changeTag: nil)
         try await save(session)
+        try await removeEnded(userRecordName: userRecordName, now: now)
         return turnToken(of: session)
+    }
+
+    /// Removes the user's sessions that ended (their records would otherwise stay for good).
+    private func removeEnded(userRecordName: String, now: Date) async throws(ServerError) {
+        let ended = try await sessionRecords(of: userRecordName).filter { record in
+            if case .date(let expires)? = record["expires"] { return expires <= now }
+            return true
+        }
+        guard !ended.isEmpty else { return }
+        try await CloudKitService.run { () async throws(RecordStoreError) in try await store.delete(ended.map(\.recordID)) }
+    }
+
+    /// The session records of a user.
+    private func sessionRecords(of userRecordName: String) async throws(ServerError) -> [Record] {
+        let predicate: FormatPredicate
+        do {
+            predicate = try FormatPredicate(format: "user == %@", argumentArray: [.string(userRecordName)])
+        } catch {
+            throw ServerError(.internalError, "the session lookup could not be written: \(error)")
+        }
+        return try await CloudKitService.run { () async throws(RecordStoreError) -> [Record] in
+            do throws(RecordStoreError) {
+                return try await store.records(ofType: Self.recordType, matching: predicate, zone: Self.zone)
+            } catch .zoneNotFound, .unknownRecordType {
+                return []
+            }
+        }
     }
 
     /// Ends every session of a user: their tokens stop working on every server. Returns how many ended.
@@ -95,22 +124,10 @@ public struct WebAuthSessions: Sendable {
     /// ```
     @discardableResult
     public func revokeAll(userRecordName: String) async throws(ServerError) -> Int {
-        let predicate: FormatPredicate
-        do {
-            predicate = try FormatPredicate(format: "user == %@", argumentArray: [.string(userRecordName)])
-        } catch {
-            throw ServerError(.internalError, "the session lookup could not be written: \(error)")
-        }
-        return try await CloudKitService.run { () async throws(RecordStoreError) -> Int in
-            let records: [Record]
-            do throws(RecordStoreError) {
-                records = try await store.records(ofType: Self.recordType, matching: predicate, zone: Self.zone)
-            } catch .zoneNotFound, .unknownRecordType {
-                return 0
-            }
-            if !records.isEmpty { try await store.delete(records.map(\.recordID)) }
-            return records.count
-        }
+        let records = try await sessionRecords(of: userRecordName)
+        guard !records.isEmpty else { return 0 }
+        try await CloudKitService.run { () async throws(RecordStoreError) in try await store.delete(records.map(\.recordID)) }
+        return records.count
     }
 
     /// Checks a token sent to a container: the user it signs in, and the token the answer
