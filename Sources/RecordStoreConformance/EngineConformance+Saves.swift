@@ -4,7 +4,8 @@ import RecordStoreCore
 
 extension EngineConformance {
     /// ``StoreBehavior/saves``: saved records read back as saved, updates take new change
-    /// tags, deletions remove records (and ignore identifiers that are not stored).
+    /// tags, deletions remove records (and ignore identifiers that are not stored), and a save
+    /// that names its author stamps it (``checkAuthors(_:zone:)``).
     static func checkSaves(_ check: inout BehaviorCheck) async throws(RecordStoreError) {
         let store = check.store
         let zone = try await check.makeZone()
@@ -32,6 +33,39 @@ extension EngineConformance {
         let results = try await store.records(for: [a, b])
         check.expect(results[b].flatMap { try? $0.get()["name"] }, .string("Beta"), "records(for:) finds b")
         if case .failure(.recordNotFound(a))? = results[a] {} else { check.fail("records(for:) answers \(String(describing: results[a])) for the deleted a, not recordNotFound") }
+        try await checkAuthors(&check, zone: zone)
+    }
+
+    /// The authors of saves: the user a save names is the last modifier of what it saves and
+    /// the creator of what it creates; an update keeps the creator; both are metadata that
+    /// predicates and sorts name. (The zone holds b, saved without an author.)
+    private static func checkAuthors(_ check: inout BehaviorCheck, zone: ZoneID) async throws(RecordStoreError) {
+        let store = check.store
+        let b = RecordID(recordName: "b", zoneID: zone), c = RecordID(recordName: "c", zoneID: zone), d = RecordID(recordName: "d", zoneID: zone)
+        let created = try await store.modify(
+            saving: [BehaviorCheck.city(c, "Gamma", 3), BehaviorCheck.city(d, "Delta", 4)], deleting: [], author: "_ada")
+        guard case .success(let gamma)? = created.saveResults[c] else { return check.fail("the save by _ada answers \(created.errors)") }
+        check.expect(gamma.creatorUserRecordName, "_ada", "the creator of a record saved by _ada")
+        check.expect(gamma.lastModifiedUserRecordName, "_ada", "the last modifier of a record saved by _ada")
+        var changed = gamma
+        changed["population"] = .int(30)
+        let updated = try await store.modify(saving: [changed], deleting: [], author: "_grace")
+        check.expect(updated.isSuccess, true, "the update by _grace succeeds")
+        let read = try await store.record(for: c)
+        check.expect(read?.creatorUserRecordName, "_ada", "an update keeps the creator")
+        check.expect(read?.lastModifiedUserRecordName, "_grace", "an update names its author the last modifier")
+        let unnamed = try await store.record(for: b)
+        check.expect(unnamed?.creatorUserRecordName, nil, "a record saved without an author has no creator")
+
+        let predicate: FormatPredicate
+        do { predicate = try FormatPredicate(format: "creatorUserRecordName == %@", argumentArray: [.string("_ada")]) } catch {
+            return check.fail("the creator predicate does not parse: \(error)")
+        }
+        let byAda = try await store.records(ofType: cityType, matching: predicate, sorts: [Sort("name")], zone: zone)
+        check.expect(BehaviorCheck.names(byAda), ["d", "c"], "the records _ada created, by name")
+        let byModifier = try await store.records(
+            ofType: cityType, matching: .truePredicate, sorts: [Sort("lastModifiedUserRecordName", ascending: false), Sort("name")], zone: zone)
+        check.expect(BehaviorCheck.names(byModifier), ["c", "d", "b"], "the records by last modifier, descending (no author last)")
     }
 
     /// ``StoreBehavior/conflicts``: stale change tags and new records over stored ones are

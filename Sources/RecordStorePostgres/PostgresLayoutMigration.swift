@@ -26,6 +26,9 @@ import Foundation
 ///   opening holds it). A stored word longer than a `tsvector` holds (2,047 bytes; the index
 ///   took 2,600) is left out, as the writer leaves it out: a query for it reads the records.
 ///   Rows written before keep `name$cd` and their locations' text, which read as before.
+/// - 4: record tables have the creator and last modifier columns (``TableLayout/creatorColumn``,
+///   ``TableLayout/lastModifierColumn``), added null (no table is rewritten): no record saved
+///   before named its author.
 ///
 /// A store of a later version than this engine's is opened as it is: its layout answers the
 /// same queries.
@@ -37,7 +40,7 @@ struct PostgresLayoutMigration {
     let connection: PostgresSQLConnection
 
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 3
+    static let currentVersion: Int64 = 4
 
     private var metadata: PostgresStoreMetadata { PostgresStoreMetadata(connection: connection) }
 
@@ -59,6 +62,7 @@ struct PostgresLayoutMigration {
             try await fillRecordNameIndexPages(catalog)
             try await redefineRegistryPositionIndex()
         }
+        if stored < 4 { try await addAuthorColumns(catalog) }
         try await metadata.setValue(Data(String(Self.currentVersion).utf8), named: "layoutVersion")
     }
 
@@ -72,6 +76,18 @@ struct PostgresLayoutMigration {
         }
         try await connection.execute(SQLStatement(
             sql: "UPDATE \(PostgresDialect.quote(TableLayout.registryTable)) SET zone = $1 WHERE zone = $2", arguments: arguments))
+    }
+
+    /// Step 4: the creator and last modifier columns of every record table, null (adding a
+    /// nullable column without a default rewrites nothing).
+    private func addAuthorColumns(_ catalog: SchemaCatalog) async throws {
+        for schema in catalog.sorted {
+            let table = PostgresDialect.quote(TableLayout.recordTable(schema.name))
+            try await connection.execute(SQLStatement(sql: """
+                ALTER TABLE IF EXISTS \(table) ADD COLUMN IF NOT EXISTS \(PostgresDialect.quote(TableLayout.creatorColumn)) text COLLATE "C",
+                    ADD COLUMN IF NOT EXISTS \(PostgresDialect.quote(TableLayout.lastModifierColumn)) text COLLATE "C"
+                """))
+        }
     }
 
     /// Step 3: each `text[]` of full-text words becomes a `tsvector`.

@@ -46,7 +46,8 @@ struct PostgresRecordWriter {
             for chunk in Self.chunks(members, size: 5_000) {
                 try await connection.forEachRow(SQLStatement(
                     sql: "SELECT \(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)), \(quote(PostgresLayout.rowColumn)), "
-                        + "\(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn)) FROM \(quote(TableLayout.recordTable(recordType))) "
+                        + "\(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn)), \(quote(TableLayout.creatorColumn)) "
+                        + "FROM \(quote(TableLayout.recordTable(recordType))) "
                         + "WHERE (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn))) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
                     arguments: Self.identifierArrays(chunk))) { row in
                     guard case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1),
@@ -55,8 +56,10 @@ struct PostgresRecordWriter {
                     if case .text(let text) = row.value(at: 3) { tag = text }
                     var creation: Date?
                     if case .real(let seconds) = row.value(at: 4) { creation = Date(timeIntervalSinceReferenceDate: seconds) }
+                    var creator: String?
+                    if case .text(let text) = row.value(at: 5) { creator = text }
                     versions[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = StoredVersion(
-                        recordType: recordType, changeTag: tag, creationDate: creation, rowReference: rowID)
+                        recordType: recordType, changeTag: tag, creationDate: creation, creatorUserRecordName: creator, rowReference: rowID)
                     return true
                 }
             }
@@ -116,6 +119,7 @@ struct PostgresRecordWriter {
         var columns: [(String, String)] = [
             (TableLayout.zoneColumn, "?"), (TableLayout.recordNameColumn, "?"), (TableLayout.creationDateColumn, "?"),
             (TableLayout.modificationDateColumn, "?"), (TableLayout.changeTagColumn, "?"),
+            (TableLayout.creatorColumn, "?"), (TableLayout.lastModifierColumn, "?"),
         ]
         for field in schema.fields {
             columns.append((field.name, field.type == .bool ? "?::integer::boolean" : "?"))
@@ -170,6 +174,8 @@ struct PostgresRecordWriter {
             record.creationDate.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null,
             PostgresLayout.storedModificationDate(creation: record.creationDate, modification: record.modificationDate),
             record.recordChangeTag.map(SQLValue.text) ?? .null,
+            record.creatorUserRecordName.map(SQLValue.text) ?? .null,
+            record.lastModifiedUserRecordName.map(SQLValue.text) ?? .null,
         ]
         var tokens: [String] = []
         for field in schema.fields {

@@ -165,6 +165,8 @@ struct PostgresSchemaStorage {
                 \(quote(TableLayout.zoneColumn)) text COLLATE "C" NOT NULL,
                 \(quote(TableLayout.recordNameColumn)) text COLLATE "C" NOT NULL,
                 \(quote(TableLayout.changeTagColumn)) text COLLATE "C",
+                \(quote(TableLayout.creatorColumn)) text COLLATE "C",
+                \(quote(TableLayout.lastModifierColumn)) text COLLATE "C",
                 UNIQUE (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn))) WITH (fillfactor = 100))
             """)
     }

@@ -20,6 +20,8 @@ import PredicateLanguage
 ///   (``TableLayout/zoneKey(_:)``), no longer by its name.
 /// - 5: a queryable location field is indexed by a B-tree on its latitude band and longitude
 ///   (``SQLiteLocationGrid``), no longer by an R*Tree table.
+/// - 6: record tables have the creator and last modifier columns (``TableLayout/creatorColumn``,
+///   ``TableLayout/lastModifierColumn``), added null: no record saved before named its author.
 ///
 /// Whatever the version, the sort keys are computed again when ICU's collation version differs
 /// from the one that made them.
@@ -29,7 +31,7 @@ import PredicateLanguage
 /// ```
 enum SQLiteLayoutMigration {
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 5
+    static let currentVersion: Int64 = 6
 
     /// Migrates the database to ``currentVersion`` when it is older.
     static func migrate(_ db: Database, catalog: SchemaCatalog, progress: StoreOpeningProgressHandler? = nil) throws {
@@ -60,6 +62,7 @@ enum SQLiteLayoutMigration {
             if version < 3 { try addSpellingColumns(db, catalog: catalog) }
             if version < 4 { try storeDefaultZoneAsKey(db, catalog: catalog) }
             if version < 5 { try replaceLocationRTrees(db, catalog: catalog, progress: progress) }
+            if version < 6 { try addAuthorColumns(db, catalog: catalog) }
             try setVersion(currentVersion, db)
         }
         try derivedColumns.refreshSortKeys(catalog)
@@ -95,6 +98,18 @@ enum SQLiteLayoutMigration {
                 try db.execute(sql: "DROP TABLE IF EXISTS \(SQLiteDialect.quote(SQLiteLocationGrid.formerRTreeTable(schema.name, field: field.name)))")
             }
             try SQLiteSchemaStorage().ensureIndexes(schema, db, progress: progress)
+        }
+    }
+
+    /// Version 5 to 6: the creator and last modifier columns of every record table, null.
+    private static func addAuthorColumns(_ db: Database, catalog: SchemaCatalog) throws {
+        for schema in catalog.sorted {
+            let table = TableLayout.recordTable(schema.name)
+            guard try db.tableExists(table) else { continue }
+            let existing = Set(try db.columns(in: table).map(\.name))
+            for column in [TableLayout.creatorColumn, TableLayout.lastModifierColumn] where !existing.contains(column) {
+                try db.execute(sql: "ALTER TABLE \(SQLiteDialect.quote(table)) ADD COLUMN \(SQLiteDialect.quote(column)) TEXT")
+            }
         }
     }
 

@@ -57,8 +57,7 @@ struct SQLiteRowLayout {
     init(_ schema: RecordTypeSchema) {
         recordType = schema.name
         let table = Self.quote(TableLayout.recordTable(schema.name))
-        var columns = [TableLayout.zoneColumn, TableLayout.recordNameColumn, TableLayout.creationDateColumn,
-                       TableLayout.modificationDateColumn, TableLayout.changeTagColumn]
+        var columns = [TableLayout.zoneColumn] + TableLayout.storedMetadata.map(TableLayout.column)
         var fields: [Field] = []
         for field in schema.fields {
             let layout = Field(
@@ -91,6 +90,8 @@ struct SQLiteRowLayout {
         try row.bind(record.creationDate?.timeIntervalSinceReferenceDate)
         try row.bind(record.modificationDate?.timeIntervalSinceReferenceDate)
         try row.bind(record.recordChangeTag)
+        try row.bind(record.creatorUserRecordName)
+        try row.bind(record.lastModifiedUserRecordName)
         for field in fields {
             let value = record.fields[field.schema.name] ?? .null
             if case .list = value {

@@ -47,7 +47,9 @@ struct SQLiteSchemaStorage {
                 \(quote(TableLayout.recordNameColumn)) TEXT NOT NULL,
                 \(quote(TableLayout.creationDateColumn)) REAL,
                 \(quote(TableLayout.modificationDateColumn)) REAL,
-                \(quote(TableLayout.changeTagColumn)) TEXT);
+                \(quote(TableLayout.changeTagColumn)) TEXT,
+                \(quote(TableLayout.creatorColumn)) TEXT,
+                \(quote(TableLayout.lastModifierColumn)) TEXT);
             CREATE UNIQUE INDEX IF NOT EXISTS \(quote("\(recordType)$$record")) ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)));
             """)
         try SQLiteListTable(recordType: recordType).create(db, withSearchIndexes: !SQLiteDeferredIndexes(db: db).isDeferred(recordType))

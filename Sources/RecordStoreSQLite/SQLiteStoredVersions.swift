@@ -42,7 +42,8 @@ enum SQLiteStoredVersions {
                 for chunk in chunks(stored) {
                     let rows = try Row.fetchCursor(
                         db.cachedStatement(sql: """
-                            SELECT \(quote(TableLayout.recordNameColumn)), rowid, \(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn))
+                            SELECT \(quote(TableLayout.recordNameColumn)), rowid, \(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn)),
+                                   \(quote(TableLayout.creatorColumn))
                             FROM \(quote(TableLayout.recordTable(recordType)))
                             WHERE \(quote(TableLayout.zoneColumn)) = ? AND \(quote(TableLayout.recordNameColumn)) IN (\(placeholders(chunk.count)))
                             """),
@@ -52,7 +53,7 @@ enum SQLiteStoredVersions {
                         let creation: Double? = row[3]
                         versions[RecordID(recordName: name, zoneID: zone)] = StoredVersion(
                             recordType: recordType, changeTag: row[2], creationDate: creation.map(Date.init(timeIntervalSinceReferenceDate:)),
-                            rowReference: row[1])
+                            creatorUserRecordName: row[4], rowReference: row[1])
                     }
                 }
             }

@@ -2,8 +2,8 @@
 #if Server
 import RecordStore
 
-/// The `userRecordName` of a caller: what `users/current` answers, and what the records of its
-/// private database carry in `created` and `modified`. (Zone IDs keep `_defaultOwner` as their
+/// The `userRecordName` of a caller: what `users/current` answers, and what the records it saves
+/// carry in `created` and `modified` (``RecordWriter``). (Zone IDs keep `_defaultOwner` as their
 /// `ownerRecordName` for now, in records as in the zones routes, so that the two agree.)
 ///
 /// A key's name is `_` and the first 32 hex digits of the SHA-256 of its private database user
@@ -11,16 +11,15 @@ import RecordStore
 /// stable for a key across restarts and servers, one-to-one with the key's private database, and
 /// without the key ID in it. A server without credentials has one user, `_defaultOwner`.
 ///
-/// The store keeps no author of a record, so the public database, which every caller writes,
-/// names `_defaultOwner` in `created` and `modified`; a private database has one writer, its
-/// owner, whose name its records carry.
+/// A record saved without an author (imported, or saved through the library) shows its
+/// database's owner: `_defaultOwner` in the public database, the owner in a private one.
 ///
 /// ```swift
 /// UserRecordName.owner(of: .private(user: "k_2D1"))   // "_" + 32 hex digits
 /// UserRecordName.owner(of: .public)                   // "_defaultOwner"
 /// ```
 enum UserRecordName {
-    /// The name a database's records carry as their creator and modifier.
+    /// The name a database's records without an author show as their creator and modifier.
     static func owner(of database: Namespace.Database) -> String {
         guard case .private(let user) = database, user != WireRecord.ownerName else { return WireRecord.ownerName }
         // A signed-in user's database is named after the user (``ServerUser``'s `privateDatabase`).

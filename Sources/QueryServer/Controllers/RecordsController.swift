@@ -32,7 +32,9 @@ struct RecordsController: RouteController {
         }
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return Self.answer(try await service.modify(try context.json(), in: try context.requireNamespace(), links: links), context: context)
+            let namespace = try context.requireNamespace()
+            let writer = context.writer ?? RecordWriter.owner(of: namespace.database)
+            return Self.answer(try await service.modify(try context.json(), in: namespace, writer: writer, links: links), context: context)
         }
     }
 

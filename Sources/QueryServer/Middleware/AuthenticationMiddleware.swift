@@ -134,6 +134,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         context.caller = caller
         context.namespace = namespace
+        context.writer = RecordWriter.of(caller, database: namespace.database, privateUsers: privateUsers)
         context.requestLog.update { log in
             log.caller = RequestLogEntry.name(of: caller)
             log.environment = namespace.environment.rawValue

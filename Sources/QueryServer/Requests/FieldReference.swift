@@ -11,7 +11,11 @@ import RecordStore
 /// | `recordName`, `___recordID` | `recordName` |
 /// | `createdTimestamp`, `___createTime` | `creationDate` |
 /// | `modifiedTimestamp`, `___modTime` | `modificationDate` |
-/// | `createdUserRecordName`, `___createdBy`, `modifiedUserRecordName`, `___modifiedBy` | the server's one owner, `_defaultOwner` |
+/// | `createdUserRecordName`, `___createdBy` | `creatorUserRecordName` |
+/// | `modifiedUserRecordName`, `___modifiedBy` | `lastModifiedUserRecordName` |
+///
+/// A filter on the creator compares user record names (a `REFERENCE` to the user, or its
+/// name): records saved before the server named their authors have none, and match no user.
 ///
 /// ```swift
 /// let field = try RequestBodyDecoder.decode(FieldReference.self, from: ["systemFieldName": "createdTimestamp"], at: "query.sortBy[0]")
@@ -25,8 +29,10 @@ enum FieldReference: Equatable, Decodable {
     case recordName
     case creationDate
     case modificationDate
-    /// The user who created or last modified a record: this server has one owner.
-    case owner
+    /// The user whose save created the record.
+    case creator
+    /// The user whose save last changed the record.
+    case lastModifier
     case allTokens
 
     private enum CodingKeys: String, CodingKey {
@@ -60,7 +66,8 @@ enum FieldReference: Equatable, Decodable {
         case "recordName", "___recordID": return .recordName
         case "createdTimestamp", "___createTime": return .creationDate
         case "modifiedTimestamp", "___modTime": return .modificationDate
-        case "createdUserRecordName", "___createdBy", "modifiedUserRecordName", "___modifiedBy": return .owner
+        case "createdUserRecordName", "___createdBy": return .creator
+        case "modifiedUserRecordName", "___modifiedBy": return .lastModifier
         default:
             throw ServerError(.badRequest, "\(place): unknown system field '\(name.prefix(80))' (recordName, createdTimestamp, modifiedTimestamp, createdUserRecordName, modifiedUserRecordName)")
         }
@@ -81,30 +88,33 @@ enum FieldReference: Equatable, Decodable {
         case .recordName: return "recordName"
         case .creationDate: return "creationDate"
         case .modificationDate: return "modificationDate"
-        case .owner: return bind(.string(WireRecord.ownerName))
+        case .creator: return "creatorUserRecordName"
+        case .lastModifier: return "lastModifiedUserRecordName"
         case .allTokens: return "self"
         }
     }
 
-    /// The key to sort by, or nil when the field orders nothing (every record has the one owner).
+    /// The key to sort by, or nil when the field orders nothing (every searchable field at once).
     var sortKey: String? {
         switch self {
         case .field(let name): name
         case .recordName: "recordName"
         case .creationDate: "creationDate"
         case .modificationDate: "modificationDate"
-        case .owner, .allTokens: nil
+        case .creator: "creatorUserRecordName"
+        case .lastModifier: "lastModifiedUserRecordName"
+        case .allTokens: nil
         }
     }
 
     /// A filter's value (its `fieldValue`, at `path`), as this field takes it (a reference or
-    /// string for the record name and owner).
+    /// string for the record name and the users).
     func value(_ value: Value, path: String) throws(ServerError) -> Value {
         if AssetWire.pending(value) != nil || value.listValue?.contains(where: { AssetWire.pending($0) != nil }) == true {
             throw ServerError(.badRequest, "\(path): a filter cannot compare assets (ASSETID); test the field for presence instead")
         }
         switch self {
-        case .recordName, .owner:
+        case .recordName, .creator, .lastModifier:
             if case .reference(let reference) = value { return .string(reference.recordName) }
             if case .list(let members) = value {
                 return .list(members.map { member in

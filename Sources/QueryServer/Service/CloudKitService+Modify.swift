@@ -14,12 +14,18 @@ extension CloudKitService {
     /// its receipt must be this server's, unexpired and made for that field of that record, its
     /// `fileChecksum` and `size` the receipt's, and its bytes stored; they are then kept for good
     /// (no longer removed as an unreferenced upload).
+    ///
+    /// The saved records name the database's owner as their creator and last modifier.
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        try await modify(body, in: namespace, links: nil)
+        try await modify(body, in: namespace, writer: .owner(of: namespace.database), links: nil)
     }
 
-    /// ``modify(_:in:)`` with the links of the answer's assets (``AssetLinks``).
-    func modify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+    /// ``modify(_:in:)`` for a writer (the user the saves name, ``RecordWriter``), with the
+    /// links of the answer's assets (``AssetLinks``). A writer that changes only its own records
+    /// gets `ACCESS_DENIED` for an operation on another user's record; its deletions and forced
+    /// saves then expect the change tag of the record it checked, so that a record changed
+    /// meanwhile is a conflict, never a write past the check.
+    func modify(_ body: JSONValue, in namespace: Namespace, writer: RecordWriter, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
@@ -35,7 +41,7 @@ extension CloudKitService {
         }
 
         // What the operations start from: the stored records they name.
-        let readIDs = operations.filter(\.kind.readsStoredRecord).map(\.id)
+        let readIDs = operations.filter { writer.changesOnlyOwnRecords ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)
         let stored = readIDs.isEmpty ? [:] : try await run { () async throws(RecordStoreError) in try await store.records(for: readIDs) }
         func storedRecord(_ id: RecordID) -> Record? {
             if case .success(let record)? = stored[id] { return record }
@@ -47,6 +53,11 @@ extension CloudKitService {
         var deletions: [RecordID] = []
         var expectedTags: [RecordID: String] = [:]
         for (index, operation) in operations.enumerated() {
+            if let record = storedRecord(operation.id), !writer.mayChange(record) {
+                outcomes[index] = .failure(ModifyFailure(
+                    .accessDenied, "record '\(operation.id.recordName)' was created by another user: only its creator changes or deletes it"))
+                continue
+            }
             switch operation.kind {
             case .delete:
                 guard storedRecord(operation.id) != nil else {
@@ -54,9 +65,10 @@ extension CloudKitService {
                     continue
                 }
                 deletions.append(operation.id)
-                expectedTags[operation.id] = operation.changeTag
+                expectedTags[operation.id] = operation.changeTag ?? (writer.changesOnlyOwnRecords ? storedRecord(operation.id)?.recordChangeTag : nil)
             case .forceDelete:
                 deletions.append(operation.id)
+                if writer.changesOnlyOwnRecords, let tag = storedRecord(operation.id)?.recordChangeTag { expectedTags[operation.id] = tag }
             default:
                 switch operation.recordToSave(stored: storedRecord(operation.id)) {
                 case .success(let record):
@@ -79,7 +91,7 @@ extension CloudKitService {
         // A request that would grow the schema past the store's limits writes nothing.
         try await checkSchemaGrowth(of: saves, in: store)
         let result = try await run { () async throws(RecordStoreError) in
-            try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic)
+            try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic, author: writer.userRecordName)
         }
         var answers: [JSONValue] = []
         answers.reserveCapacity(operations.count)

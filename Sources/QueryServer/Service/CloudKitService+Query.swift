@@ -93,7 +93,8 @@ extension CloudKitService {
         let schema = try await run { () async throws(RecordStoreError) in try await store.schema(for: recordType) }
         var fieldTypes: [String: FieldType] = [:]
         for field in schema?.fields ?? [] { fieldTypes[field.name] = field.type }
-        var predicate = try QueryFilter.predicate(from: request.filterBy, fieldTypes: fieldTypes, limits: queryLimits)
+        var predicate = try QueryFilter.predicate(
+            from: request.filterBy, fieldTypes: fieldTypes, limits: queryLimits, owner: UserRecordName.owner(of: namespace.database))
         if let text = request.predicate {
             // This server's extension: an NSPredicate format string, held to the server's rules.
             let extra = try formatPredicate(text, arguments: request.arguments)

@@ -28,15 +28,21 @@ enum QueryFilter {
     /// its field's type is `BAD_REQUEST` (a field the schema does not know takes any value).
     /// More filters than `limits` allow, a list value or a token search longer than they allow,
     /// is `BAD_REQUEST` naming the limit.
+    ///
+    /// A record saved without an author (imported, or saved through the library) shows the
+    /// database's `owner` in `created` and `modified` (``RecordAnswerStyle``): a filter on the
+    /// creator or last modifier that names the owner (`EQUALS`, `NOT_EQUALS`, `IN`, `NOT_IN`)
+    /// treats such a record as the owner's, so that it finds what the answers show.
     static func predicate(
-        from filters: [FilterRequest], fieldTypes: [String: FieldType] = [:], limits: QueryLimits = QueryLimits()
+        from filters: [FilterRequest], fieldTypes: [String: FieldType] = [:], limits: QueryLimits = QueryLimits(),
+        owner: String = WireRecord.ownerName
     ) throws(ServerError) -> FormatPredicate {
         try limits.checkFilters(filters.count)
         var clauses: [String] = []
         var arguments: [Value] = []
         for filter in filters {
             if case .list(let members) = filter.value { try limits.checkList(members.count, place: "\(filter.path).fieldValue") }
-            let clause = try translate(filter, fieldTypes: fieldTypes, limits: limits, arguments: &arguments)
+            let clause = try translate(filter, fieldTypes: fieldTypes, limits: limits, owner: owner, arguments: &arguments)
             clauses.append("(\(clause))")
         }
         guard !clauses.isEmpty else { return .truePredicate }
@@ -49,7 +55,7 @@ enum QueryFilter {
 
     /// One filter as a clause of the predicate's text, its values appended to `arguments`.
     private static func translate(
-        _ filter: FilterRequest, fieldTypes: [String: FieldType], limits: QueryLimits, arguments: inout [Value]
+        _ filter: FilterRequest, fieldTypes: [String: FieldType], limits: QueryLimits, owner: String, arguments: inout [Value]
     ) throws(ServerError) -> String {
         let place = filter.path
         let comparator = filter.comparator
@@ -69,6 +75,31 @@ enum QueryFilter {
         if let distance = filter.distance {
             return try distanceClause(comparator, key: key, value: value, distance: distance, place: place, bind: bind)
         }
+        if field == .creator || field == .lastModifier, let names = namesOwner(value, owner: owner) {
+            // Records without an author are the owner's (see ``predicate(from:fieldTypes:limits:owner:)``).
+            switch (comparator, names) {
+            case ("EQUALS", true), ("IN", true): return "\(key()) == nil OR \(try clause(comparator, field: field, key: key, value: value, place: place, limits: limits, bind: bind))"
+            case ("NOT_EQUALS", true), ("NOT_IN", true): return "\(key()) != nil AND \(try clause(comparator, field: field, key: key, value: value, place: place, limits: limits, bind: bind))"
+            default: break
+            }
+        }
+        return try clause(comparator, field: field, key: key, value: value, place: place, limits: limits, bind: bind)
+    }
+
+    /// Whether a filter's value names the owner: the owner's name, or a list holding it; nil
+    /// for a value that is neither a string nor a list.
+    private static func namesOwner(_ value: Value, owner: String) -> Bool? {
+        switch value {
+        case .string(let name): name == owner
+        case .list(let members): members.contains(.string(owner))
+        default: nil
+        }
+    }
+
+    /// One comparison of a field (its text from `key`) with a value.
+    private static func clause(
+        _ comparator: String, field: FieldReference, key: () -> String, value: Value, place: String, limits: QueryLimits, bind: (Value) -> String
+    ) throws(ServerError) -> String {
         switch comparator {
         case "EQUALS": return "\(key()) == \(bind(value))"
         case "NOT_EQUALS": return "\(key()) != \(bind(value))"

@@ -42,10 +42,10 @@ import Foundation
     /// Adds to `plan` what the deletion rules of its deletions do, and to `stored` the stored
     /// versions of the records they delete or rewrite (for the commit's description). Throws
     /// ``RecordStoreError/deleteDenied(_:relationship:recordType:blockedBy:)`` when a deny rule
-    /// blocks a deletion.
+    /// blocks a deletion. A rewritten record names `author` (the deletion's) as its last modifier.
     @_spi(StorageEngine) public static func apply<Transaction: RecordWriteTransaction>(
         to plan: inout WritePlan, stored: inout [RecordID: StoredVersion], saving: [Record], catalog: SchemaCatalog,
-        now: Date = Date(), in transaction: inout Transaction
+        author: String? = nil, now: Date = Date(), in transaction: inout Transaction
     ) async throws {
         let deleteSelfTypes = DeleteSelfReferences.referencingFields(in: catalog)
         guard !plan.deletions.isEmpty, !deleteSelfTypes.isEmpty || catalog.recordTypes.values.contains(where: { !$0.relationships.isEmpty }) else { return }
@@ -172,7 +172,7 @@ import Foundation
                     record.fields[field] = nil
                 }
             }
-            plan.writes.append(WritePlan.Write(record: SaveRules.stamped(record, stored: version, now: now, tags: &tags), replacing: version, byDeletionRule: true))
+            plan.writes.append(WritePlan.Write(record: SaveRules.stamped(record, stored: version, author: author, now: now, tags: &tags), replacing: version, byDeletionRule: true))
         }
     }
 

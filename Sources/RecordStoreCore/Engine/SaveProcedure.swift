@@ -20,7 +20,8 @@ import Foundation
         var stored = try await transaction.storedVersions(of: save.identifiersToRead)
         var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
-        try await DeletionRuleExpansion.apply(to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, in: &transaction)
+        try await DeletionRuleExpansion.apply(
+            to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, author: changes.author, in: &transaction)
         // Decided: the change position comes before any write (a server engine holds it until
         // the commit, so that positions commit in order).
         if !plan.isEmpty { plan.changePosition = try await transaction.nextChangePosition() }

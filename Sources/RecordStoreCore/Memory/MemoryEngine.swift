@@ -235,7 +235,9 @@ extension MemoryEngine.State: RecordWriteTransaction {
         var versions: [RecordID: StoredVersion] = [:]
         for id in ids {
             if let record = records[id.zoneID]?[id] {
-                versions[id] = StoredVersion(recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate)
+                versions[id] = StoredVersion(
+                    recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate,
+                    creatorUserRecordName: record.creatorUserRecordName)
             }
         }
         return versions

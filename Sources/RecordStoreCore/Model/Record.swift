@@ -5,8 +5,9 @@ import PredicateLanguage
 ///
 /// Fields hold `Value`s of the types ``FieldType`` lists (strings, 64-bit integers,
 /// doubles, booleans, dates, bytes, locations, references, and lists of each).
-/// The store sets the metadata (`creationDate`, `modificationDate`,
-/// `recordChangeTag`) when it saves a record.
+/// The store sets the metadata (`creationDate`, `modificationDate`, `recordChangeTag`,
+/// and the users who created and last modified the record when a save names its author)
+/// when it saves a record.
 ///
 /// ```swift
 /// var paris = Record(recordType: "City", recordID: RecordID(recordName: "2988507"))
@@ -26,6 +27,13 @@ public struct Record: Sendable, Hashable {
     public internal(set) var creationDate: Date?
     /// When the record was last saved; nil before the first save.
     public internal(set) var modificationDate: Date?
+    /// The user whose save created the record (`CKRecord.creatorUserRecordID`'s record name),
+    /// when that save named an author (``Store/modify(saving:deleting:expectedChangeTags:atomically:author:)``);
+    /// nil otherwise.
+    public internal(set) var creatorUserRecordName: String?
+    /// The user whose save last changed the record (`CKRecord.lastModifiedUserRecordID`'s
+    /// record name), when that save named an author; nil otherwise.
+    public internal(set) var lastModifiedUserRecordName: String?
     /// The version the store gave this record when it was last saved: a save of a
     /// record whose change tag differs from the stored one is a conflict.
     /// Nil for a record that was never saved.
@@ -41,7 +49,8 @@ public struct Record: Sendable, Hashable {
     /// Creates a record with all of its metadata, as an engine reads it back.
     @_spi(StorageEngine) public init(
         recordType: String, recordID: RecordID, fields: [String: Value],
-        creationDate: Date?, modificationDate: Date?, recordChangeTag: String?
+        creationDate: Date?, modificationDate: Date?, recordChangeTag: String?,
+        creatorUserRecordName: String? = nil, lastModifiedUserRecordName: String? = nil
     ) {
         self.recordType = recordType
         self.recordID = recordID
@@ -49,6 +58,8 @@ public struct Record: Sendable, Hashable {
         self.creationDate = creationDate
         self.modificationDate = modificationDate
         self.recordChangeTag = recordChangeTag
+        self.creatorUserRecordName = creatorUserRecordName
+        self.lastModifiedUserRecordName = lastModifiedUserRecordName
     }
 
     /// The value of a field, or nil when the record has no such field.
@@ -78,6 +89,7 @@ extension Record {
     public static let metadataFieldNames: Set<String> = [
         MetadataField.recordName.rawValue, MetadataField.creationDate.rawValue,
         MetadataField.modificationDate.rawValue, MetadataField.recordChangeTag.rawValue,
+        MetadataField.creatorUserRecordName.rawValue, MetadataField.lastModifiedUserRecordName.rawValue,
     ]
 
     /// The value of a field or metadata name as a predicate sees it (`.null` when missing).
@@ -99,6 +111,8 @@ extension Record {
         case .creationDate: creationDate.map(Value.date) ?? .null
         case .modificationDate: modificationDate.map(Value.date) ?? .null
         case .recordChangeTag: recordChangeTag.map(Value.string) ?? .null
+        case .creatorUserRecordName: creatorUserRecordName.map(Value.string) ?? .null
+        case .lastModifiedUserRecordName: lastModifiedUserRecordName.map(Value.string) ?? .null
         }
     }
 }
@@ -109,11 +123,13 @@ extension Record {
     case creationDate
     case modificationDate
     case recordChangeTag
+    case creatorUserRecordName
+    case lastModifiedUserRecordName
 
     /// The type the metadata value has.
     @_spi(StorageEngine) public var fieldType: FieldType {
         switch self {
-        case .recordName, .recordChangeTag: .string
+        case .recordName, .recordChangeTag, .creatorUserRecordName, .lastModifiedUserRecordName: .string
         case .creationDate, .modificationDate: .date
         }
     }

@@ -25,12 +25,16 @@
     /// How far the saves may grow the schema (the store's ``SchemaLimits``; checked when the
     /// records are admitted, before anything is written).
     @_spi(StorageEngine) public var schemaLimits: SchemaLimits
+    /// The user the saves are made by: the saved records' ``Record/lastModifiedUserRecordName``,
+    /// and the ``Record/creatorUserRecordName`` of those the write creates. Nil: nobody named.
+    @_spi(StorageEngine) public var author: String?
 
     /// Creates a change set.
     @_spi(StorageEngine) public init(
         saving: [Record] = [], deleting: [RecordID] = [], expectedChangeTags: [RecordID: String] = [:], overwriting: Set<RecordID> = [],
-        schemaLimits: SchemaLimits = .unlimited
+        schemaLimits: SchemaLimits = .unlimited, author: String? = nil
     ) {
+        self.author = author
         self.saving = saving
         self.deleting = deleting
         self.expectedChangeTags = expectedChangeTags

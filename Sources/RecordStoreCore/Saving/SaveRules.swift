@@ -37,7 +37,7 @@ package enum SaveRules {
             guard zone == .default || existingZones.contains(zone) else { throw .zoneNotFound(zone) }
             let version = stored[record.recordID]
             if !changes.overwriting.contains(record.recordID) { try checkConflict(record, stored: version) }
-            writes.append(WritePlan.Write(record: stamped(record, stored: version, now: now, tags: &tags), replacing: version))
+            writes.append(WritePlan.Write(record: stamped(record, stored: version, author: changes.author, now: now, tags: &tags), replacing: version))
         }
         for id in changes.deleting {
             let version = stored[id]
@@ -60,10 +60,13 @@ package enum SaveRules {
         }
     }
 
-    /// The record with its new change tag (from `tags`) and dates.
-    package static func stamped(_ record: Record, stored: StoredVersion?, now: Date, tags: inout ChangeTagGenerator) -> Record {
+    /// The record with its new change tag (from `tags`), dates and authors: an update keeps the
+    /// stored creation date and creator, and `author` is its last modifier.
+    package static func stamped(_ record: Record, stored: StoredVersion?, author: String?, now: Date, tags: inout ChangeTagGenerator) -> Record {
         var saved = record
         saved.creationDate = stored?.creationDate ?? now
+        saved.creatorUserRecordName = stored == nil ? author : stored?.creatorUserRecordName
+        saved.lastModifiedUserRecordName = author
         saved.modificationDate = now
         saved.recordChangeTag = tags.next(different: stored?.changeTag)
         return saved

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a save needs to know of a record already stored: its type, change tag and creation
-/// date, and where the engine keeps it.
+/// What a save needs to know of a record already stored: its type, change tag, creation
+/// date and creator, and where the engine keeps it.
 ///
 /// ```swift
 /// let stored = try transaction.storedVersions(of: [id])[id]   // nil: not stored
@@ -13,14 +13,19 @@ import Foundation
     @_spi(StorageEngine) public var changeTag: String?
     /// The stored creation date, carried over by an update.
     @_spi(StorageEngine) public var creationDate: Date?
+    /// The stored creator (``Record/creatorUserRecordName``), carried over by an update.
+    @_spi(StorageEngine) public var creatorUserRecordName: String?
     /// The engine's own handle on the stored row (SQLite's `rowid`); nil when the engine has none.
     @_spi(StorageEngine) public var rowReference: Int64?
 
     /// Creates a stored version.
-    @_spi(StorageEngine) public init(recordType: String, changeTag: String?, creationDate: Date?, rowReference: Int64? = nil) {
+    @_spi(StorageEngine) public init(
+        recordType: String, changeTag: String?, creationDate: Date?, creatorUserRecordName: String? = nil, rowReference: Int64? = nil
+    ) {
         self.recordType = recordType
         self.changeTag = changeTag
         self.creationDate = creationDate
+        self.creatorUserRecordName = creatorUserRecordName
         self.rowReference = rowReference
     }
 }

@@ -26,7 +26,7 @@ import PredicateLanguage
     /// identifier, the metadata, then every field of the schema (strings as the client spelled
     /// them, ``StoredSpelling``).
     @_spi(StorageEngine) public var selection: String {
-        let metadata: [MetadataField] = [.recordName, .creationDate, .modificationDate, .recordChangeTag]
+        let metadata = TableLayout.storedMetadata
         let fields = schema.fields.map { StoredSpelling.readExpression(field: $0, alias: "t", dialect: dialect) }
         return (["t.\(dialect.rowIdentifier)"] + metadata.map { dialect.metadataExpression($0, alias: "t") } + fields).joined(separator: ", ")
     }
@@ -39,7 +39,7 @@ import PredicateLanguage
         var fields: [String: Value] = [:]
         fields.reserveCapacity(schema.fields.count)
         for (offset, field) in schema.fields.enumerated() {
-            let stored = row.value(at: 5 + offset)
+            let stored = row.value(at: Self.firstFieldPosition + offset)
             if case .null = stored { continue }
             if let elementType = field.type.elementType {
                 // A list is stored whole as typed JSON (its members also sit in the list table, for queries).
@@ -55,8 +55,13 @@ import PredicateLanguage
         return Record(
             recordType: schema.name, recordID: RecordID(recordName: recordName, zoneID: zone), fields: fields,
             creationDate: Self.date(row.value(at: 2)), modificationDate: Self.date(row.value(at: 3)),
-            recordChangeTag: Self.text(row.value(at: 4)))
+            recordChangeTag: Self.text(row.value(at: 4)),
+            creatorUserRecordName: Self.text(row.value(at: 5)), lastModifiedUserRecordName: Self.text(row.value(at: 6)))
     }
+
+    /// Where the first field's column is in a selected row: after the row identifier and the
+    /// metadata (``TableLayout/storedMetadata``).
+    private static let firstFieldPosition = 1 + TableLayout.storedMetadata.count
 
     /// A list member read from JSON, given the kind the schema declares (JSON reads
     /// integral numbers as integers; a list of doubles keeps doubles).

@@ -25,6 +25,13 @@
     @_spi(StorageEngine) public static let creationDateColumn = "$creationDate"
     @_spi(StorageEngine) public static let modificationDateColumn = "$modificationDate"
     @_spi(StorageEngine) public static let changeTagColumn = "$recordChangeTag"
+    @_spi(StorageEngine) public static let creatorColumn = "$creatorUserRecordName"
+    @_spi(StorageEngine) public static let lastModifierColumn = "$lastModifiedUserRecordName"
+    /// The metadata columns every record table has, in the order rows are written and read
+    /// (after the zone): ``RecordRowReader`` selects them in this order.
+    @_spi(StorageEngine) public static let storedMetadata: [MetadataField] = [
+        .recordName, .creationDate, .modificationDate, .recordChangeTag, .creatorUserRecordName, .lastModifiedUserRecordName,
+    ]
 
     /// The zone as record tables and the registry store it (``zoneColumn``, the registry's
     /// `zone`): its name, except the default zone, stored as the empty string, which names no
@@ -74,6 +81,8 @@
         case .creationDate: creationDateColumn
         case .modificationDate: modificationDateColumn
         case .recordChangeTag: changeTagColumn
+        case .creatorUserRecordName: creatorColumn
+        case .lastModifiedUserRecordName: lastModifierColumn
         }
     }
 }

@@ -54,11 +54,11 @@ enum WireRecord {
         bytes.append(UInt8(ascii: "}"))
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
-            writeStamp(created, owner: style.owner, into: &bytes)
+            writeStamp(created, owner: record.creatorUserRecordName ?? style.owner, into: &bytes)
         }
         if let modified = record.modificationDate {
             bytes.append(contentsOf: #","modified":"#.utf8)
-            writeStamp(modified, owner: style.owner, into: &bytes)
+            writeStamp(modified, owner: record.lastModifiedUserRecordName ?? style.owner, into: &bytes)
         }
         bytes.append(contentsOf: #","fields":{"#.utf8)
         var first = true

@@ -1,4 +1,4 @@
-/// The steps of ``Store/modify(saving:deleting:expectedChangeTags:atomically:)`` and the
+/// The steps of ``Store/modify(saving:deleting:expectedChangeTags:atomically:author:)`` and the
 /// per-record outcome they add up to: one transaction for an atomic batch, or one per record
 /// and deletion otherwise. The synchronous and `async` drivers only run the steps.
 ///
@@ -23,23 +23,25 @@ package struct ModifyBatch {
 
     /// The steps of a modify; the saves of `overwriting` replace what is stored (``SavePolicy/allKeys``).
     package init(
-        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID> = [], atomically: Bool
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID> = [], atomically: Bool,
+        author: String? = nil
     ) {
         self.records = records
         self.ids = ids
         self.atomically = atomically
         if atomically {
-            steps = [RecordChangeSet(saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags, overwriting: overwriting)]
+            steps = [RecordChangeSet(
+                saving: records, deleting: ids.filter(\.canBeStored), expectedChangeTags: expectedChangeTags, overwriting: overwriting, author: author)]
             subjects = [.all]
             return
         }
         for index in records.indices {
-            steps.append(RecordChangeSet(saving: [records[index]], overwriting: overwriting.intersection([records[index].recordID])))
+            steps.append(RecordChangeSet(saving: [records[index]], overwriting: overwriting.intersection([records[index].recordID]), author: author))
             subjects.append(.save(index))
         }
         for (index, id) in ids.enumerated() {
             if id.canBeStored {
-                steps.append(RecordChangeSet(deleting: [id], expectedChangeTags: expectedChangeTags.filter { $0.key == id }))
+                steps.append(RecordChangeSet(deleting: [id], expectedChangeTags: expectedChangeTags.filter { $0.key == id }, author: author))
                 subjects.append(.delete(index))
             } else if let expected = expectedChangeTags[id] {
                 // A record that cannot be stored is never there: expecting a version of it is a conflict.

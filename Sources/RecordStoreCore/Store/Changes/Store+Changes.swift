@@ -42,19 +42,28 @@ extension Store {
     /// has that change tag or is gone (what a Core Data context needs to delete only the
     /// version it read).
     ///
+    /// `author` names the user the write is made for (a server's signed-in user, say): each
+    /// saved record gets it as its ``Record/lastModifiedUserRecordName``, and a record the
+    /// write creates as its ``Record/creatorUserRecordName`` too (an update keeps its creator).
+    /// Both are metadata a predicate or sort can name (`creatorUserRecordName == %@`).
+    ///
     /// ```swift
     /// let result = try store.modify(saving: [changedCity], deleting: [RecordID(recordName: "old")])
     /// guard result.isSuccess else { print(result.errors) }
     ///
     /// // Delete "old" only if nobody changed it since we read it.
     /// try store.modify(saving: [], deleting: [old.recordID], expectedChangeTags: [old.recordID: old.recordChangeTag ?? ""])
+    ///
+    /// // Saved on behalf of a user: they are its creator and last modifier.
+    /// let saved = try store.modify(saving: [newCity], deleting: [], author: "_0d9c1e7f2a6b4c3d8e5f1a2b3c4d5e6f")
     /// ```
     @discardableResult
     public func modify(
-        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true,
+        author: String? = nil
     ) throws(RecordStoreError) -> ModifyResult {
         try synchronously {
-            try await self.modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically)
+            try await self.modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically, author: author)
         }
     }
 
@@ -65,19 +74,21 @@ extension Store {
     /// ```
     @discardableResult
     public func modify(
-        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true,
+        author: String? = nil
     ) async throws(RecordStoreError) -> ModifyResult {
-        try await modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: [], atomically: atomically)
+        try await modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: [], atomically: atomically, author: author)
     }
 
-    /// The modify of `modify(saving:deleting:expectedChangeTags:atomically:)`, where the
+    /// The modify of `modify(saving:deleting:expectedChangeTags:atomically:author:)`, where the
     /// saves of `overwriting` replace what is stored without checking change tags (a
     /// `ModelContext`'s inserts).
     package func modify(
-        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID>, atomically: Bool
+        saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID>, atomically: Bool,
+        author: String? = nil
     ) async throws(RecordStoreError) -> ModifyResult {
         var batch = ModifyBatch(
-            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: overwriting, atomically: atomically)
+            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: overwriting, atomically: atomically, author: author)
         for (index, step) in batch.steps.enumerated() {
             let outcome: Result<[Record], RecordStoreError>
             do {

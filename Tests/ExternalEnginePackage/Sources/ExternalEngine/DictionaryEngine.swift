@@ -30,7 +30,9 @@ final class DictionaryEngine: StorageEngine {
             var versions: [RecordID: StoredVersion] = [:]
             for id in ids {
                 guard let record = records[id] else { continue }
-                versions[id] = StoredVersion(recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate)
+                versions[id] = StoredVersion(
+                    recordType: record.recordType, changeTag: record.recordChangeTag, creationDate: record.creationDate,
+                    creatorUserRecordName: record.creatorUserRecordName)
             }
             return versions
         }
