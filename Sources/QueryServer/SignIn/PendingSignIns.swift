@@ -8,7 +8,8 @@ import RecordStore
 /// travel through the browser (the PKCE verifier, the nonce), by the `state` sent to the
 /// provider. Kept in the served store (records of the type `QueryServerSignIn` in the zone
 /// `users/signins`), so that the callback may reach another server than the sign-in did; each
-/// is taken once, and lasts ``lifetime`` seconds.
+/// is taken once, and lasts ``lifetime`` seconds. A sign-in nobody finished is removed when a
+/// later one starts (``removeAbandoned(now:)``).
 ///
 /// ```swift
 /// let pending = PendingSignIns(store: store)
@@ -48,8 +49,9 @@ struct PendingSignIns: Sendable {
 
     let store: Store
 
-    /// Keeps a sign-in until its callback.
-    func save(_ signIn: SignIn) async throws(ServerError) {
+    /// Keeps a sign-in until its callback, and removes the sign-ins abandoned before it.
+    func save(_ signIn: SignIn, now: Date = Date()) async throws(ServerError) {
+        try await removeAbandoned(now: now)
         var record = Record(recordType: Self.recordType, recordID: RecordID(recordName: signIn.state, zoneID: Self.zone))
         record["verifier"] = .string(signIn.verifier)
         record["nonce"] = .string(signIn.nonce)
@@ -65,6 +67,25 @@ struct PendingSignIns: Sendable {
             try await store.createZone(Self.zone)
             if try await store.schema(for: Self.recordType) == nil { try await store.define(Self.schema) }
             _ = try await store.save([record])
+        }
+    }
+
+    /// Removes the sign-ins that expired without their callback: saved more than ``lifetime``
+    /// seconds before `now` (by their creation date, which every record has queryable).
+    func removeAbandoned(now: Date = Date()) async throws(ServerError) {
+        let predicate: FormatPredicate
+        do {
+            predicate = try FormatPredicate(format: "creationDate < %@", argumentArray: [.date(now.addingTimeInterval(-Self.lifetime))])
+        } catch {
+            throw ServerError(.internalError, "the abandoned sign-ins' query could not be written: \(error)")
+        }
+        try await CloudKitService.run { () async throws(RecordStoreError) in
+            do throws(RecordStoreError) {
+                let abandoned = try await store.records(ofType: Self.recordType, matching: predicate, zone: Self.zone)
+                if !abandoned.isEmpty { try await store.delete(abandoned.map(\.recordID)) }
+            } catch .zoneNotFound, .unknownRecordType {
+                return
+            }
         }
     }
 
