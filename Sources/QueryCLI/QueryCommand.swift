@@ -25,7 +25,7 @@ struct QueryCommand: AsyncParsableCommand {
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
             ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
             BackupCommand.self, RestoreCommand.self,
-            ServeCommand.self, ConsoleCommand.self, UsersCommand.self, CheckCommand.self, EvalCommand.self,
+            ServeCommand.self, ConsoleCommand.self, UsersCommand.self, RolesCommand.self, CheckCommand.self, EvalCommand.self,
         ]
     }
 }

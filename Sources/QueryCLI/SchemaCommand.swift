@@ -41,7 +41,8 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     /// `query schema apply FILE.ckdb`: creates the file's record types and fields and sets their
-    /// indexes; roles and grants are kept in the file only (not enforced). `query schema apply
+    /// indexes; its roles and grants become the store's security policy, which `query serve`
+    /// enforces in the public database. `query schema apply
     /// Model.xcdatamodeld` (an `.xcdatamodel` folder, or its `contents` file): the model's
     /// entities as record types, with their relationships, and its fetch request templates.
     struct Apply: AsyncParsableCommand {
@@ -51,7 +52,9 @@ struct SchemaCommand: AsyncParsableCommand {
             discussion: """
                 Creates the record types and fields and sets their indexes (QUERYABLE, SORTABLE, SEARCHABLE).
                 A field whose type would change, and ASSET and ENCRYPTED fields, are refused and nothing changes.
-                Roles and GRANT lines are read but not enforced.
+                Roles (CREATE ROLE) and GRANT lines become the store's security policy, which query serve
+                enforces in the public database (a record type without GRANT lines has CloudKit's defaults:
+                the world reads, signed-in users create, the creator writes); query roles assigns roles.
                 A Core Data model (Model.xcdatamodeld, an .xcdatamodel folder or its contents file) gives record
                 types (its entities' attributes, indexed as the model indexes them, and relationships, which
                 key paths walk: department.name == "Sales") and fetch request templates (query find --template NAME).
@@ -79,11 +82,8 @@ struct SchemaCommand: AsyncParsableCommand {
             }
             let fieldCount = document.recordTypes.reduce(0) { $0 + $1.userFields.count }
             print("Applied \(Self.counted(document.recordTypes.count, "record type")) (\(Self.counted(fieldCount, "field")))")
-            if !document.roles.isEmpty {
-                print("note: \(Self.counted(document.roles.count, "CREATE ROLE line")) kept, not enforced")
-            }
-            if document.grantCount > 0 {
-                print("note: \(Self.counted(document.grantCount, "GRANT line")) kept, not enforced")
+            if !document.roles.isEmpty || document.grantCount > 0 {
+                print("Security: \(Self.counted(document.roles.count, "role")), \(Self.counted(document.grantCount, "grant")) (enforced by query serve in the public database)")
             }
         }
 
@@ -141,7 +141,7 @@ struct SchemaCommand: AsyncParsableCommand {
             commandName: "export",
             abstract: "Print the schema in CloudKit's schema language (.ckdb) or as JSON.",
             discussion: """
-                System fields are printed in their default form; the store keeps no roles or grants, so none are printed.
+                System fields are printed in their default form, with the roles and grants of the store's security policy.
                 CloudKit's schema language has no syntax for fetch request templates or for relationships beyond
                 their REFERENCE and LIST<REFERENCE> fields: --format json lists them (as "fetchRequestTemplates",
                 and "relationships" by record type, with destination, inverse and deletion rule); the .ckdb form

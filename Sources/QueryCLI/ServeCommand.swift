@@ -68,6 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: [.customLong("allowed-origin"), .customLong("allow-origin")], help: ArgumentHelp("A web origin (https://app.example) whose pages may call the server (CORS; without credentials, the only other origin answered). Repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
+    @Option(name: .customLong("key-held-to-roles"), help: ArgumentHelp("A server-to-server key ID that the public database's security roles (GRANTs) hold like a signed-in user, rather than giving it full access. Repeatable.", valueName: "key-id"))
+    var keysHeldToRoles: [String] = []
+
     @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("The OpenID Connect provider users sign in through (https://login.example.com; its discovery document and keys are fetched over HTTPS).", valueName: "URL"))
     var oidcIssuer: String?
 
@@ -223,6 +226,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.failedAuthenticationRate = failedAuthenticationRate
         configuration.allowedHosts = allowedHosts
         configuration.allowedOrigins = allowedOrigins
+        configuration.keysHeldToSecurityRoles = Set(keysHeldToRoles)
         configuration.headerTimeout = headerTimeout
         configuration.bodyTimeout = bodyTimeout
         configuration.idleTimeout = idleTimeout

@@ -67,6 +67,19 @@ struct UsersCommand: ParsableCommand {
     }
 }
 
+/// `query roles` in a build without the Server trait: says how to build it in.
+struct RolesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roles",
+        abstract: "Assign custom security roles to users (needs the Server trait: \(TraitCommands.buildHint("roles"))).")
+
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
+
+    func run() throws {
+        throw TraitCommands.serverFailure("roles")
+    }
+}
+
 /// `query console` in a build without the Server trait: says how to build it in.
 struct ConsoleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

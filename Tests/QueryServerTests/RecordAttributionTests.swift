@@ -117,21 +117,22 @@ import Testing
 
     @Test("A key writes any public record and is named as its modifier; a user is refused a key's record")
     func keysAndUsers() async throws {
-        #expect(RecordWriter.of(.user("_ada"), database: .public, privateUsers: [:]) == RecordWriter(userRecordName: "_ada", changesOnlyOwnRecords: true))
-        #expect(RecordWriter.of(.user("_ada"), database: .private(user: "user.ada"), privateUsers: [:])
-                == RecordWriter(userRecordName: "_ada", changesOnlyOwnRecords: false))
-        let key = try #require(RecordWriter.of(.key("key-1"), database: .public, privateUsers: [:]))
-        #expect(key.changesOnlyOwnRecords == false)
+        #expect(RequestPrincipal.of(.user("_ada"), database: .public, privateUsers: [:]) == RequestPrincipal(userRecordName: "_ada", followsSecurityRoles: true))
+        #expect(RequestPrincipal.of(.user("_ada"), database: .private(user: "user.ada"), privateUsers: [:])
+                == RequestPrincipal(userRecordName: "_ada", followsSecurityRoles: false))
+        let key = RequestPrincipal.of(.key("key-1"), database: .public, privateUsers: [:])
+        #expect(key.followsSecurityRoles == false)
         #expect(key.userRecordName == UserRecordName.owner(of: .private(user: PrivateDatabaseUser.name(keyID: "key-1"))))
-        #expect(RecordWriter.of(.apiToken, database: .public, privateUsers: [:]) == nil)
-        #expect(RecordWriter.of(.anyone, database: .public, privateUsers: [:]) == RecordWriter(userRecordName: "_defaultOwner", changesOnlyOwnRecords: false))
+        #expect(RequestPrincipal.of(.key("key-1"), database: .public, privateUsers: [:], keysHeldToRoles: ["key-1"]).followsSecurityRoles)
+        #expect(RequestPrincipal.of(.apiToken, database: .public, privateUsers: [:]) == RequestPrincipal(userRecordName: nil, followsSecurityRoles: true))
+        #expect(RequestPrincipal.of(.anyone, database: .public, privateUsers: [:]) == RequestPrincipal(userRecordName: "_defaultOwner", followsSecurityRoles: false))
 
         // A record the service saves for the database's owner (a key's, here): a user may not change it.
         let store = try TestEngine.sqlite.makeStore()
         let (_, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
         try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
             let namespace = Namespace(environment: .development, database: .public)
-            _ = try await server.service.modify(Self.modify(Self.operation("create", "k1", title: "the team's")), in: namespace, writer: key, links: nil)
+            _ = try await server.service.modify(Self.modify(Self.operation("create", "k1", title: "the team's")), in: namespace, principal: key, links: nil)
             let adaClient = Client(server, token: adaToken)
             let read = try await adaClient.post("records/lookup", ["records": [["recordName": "k1"]]], database: "public")
             #expect(read.records.first?["created"]?["userRecordName"]?.stringValue == key.userRecordName)

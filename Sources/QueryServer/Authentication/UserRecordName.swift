@@ -3,7 +3,7 @@
 import RecordStore
 
 /// The `userRecordName` of a caller: what `users/current` answers, and what the records it saves
-/// carry in `created` and `modified` (``RecordWriter``). (Zone IDs keep `_defaultOwner` as their
+/// carry in `created` and `modified` (``RequestPrincipal``). (Zone IDs keep `_defaultOwner` as their
 /// `ownerRecordName` for now, in records as in the zones routes, so that the two agree.)
 ///
 /// A key's name is `_` and the first 32 hex digits of the SHA-256 of its private database user

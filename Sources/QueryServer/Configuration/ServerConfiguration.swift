@@ -53,6 +53,10 @@ public struct ServerConfiguration: Sendable {
     /// credentials answers their cross-origin requests and preflights (CORS,
     /// `CrossOriginMiddleware`); a server without credentials answers them besides its own origin.
     public var allowedOrigins: [String] = []
+    /// The server-to-server keys (by key ID) that the public database's security roles hold like
+    /// a signed-in user (their `users/current` name as the user); other keys have full access,
+    /// standing for the team's own servers.
+    public var keysHeldToSecurityRoles: Set<String> = []
     /// Seconds a new connection has to send its first request's headers.
     public var headerTimeout: Double = 10
     /// Seconds a request has to send its whole body once its headers arrived.

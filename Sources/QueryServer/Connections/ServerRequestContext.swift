@@ -30,9 +30,9 @@ struct ServerRequestContext: RequestContext {
     var caller: RequestAuthenticator.Caller = .anyone
     /// The request's namespace (set by ``AuthenticationMiddleware`` on the database routes).
     var namespace: Namespace?
-    /// Who the request writes records for (set by ``AuthenticationMiddleware`` on the database
-    /// routes; nil for an API token without a signed-in user).
-    var writer: RecordWriter?
+    /// Who the request acts for, and whether security roles hold it (set by
+    /// ``AuthenticationMiddleware`` on the database routes; nil elsewhere).
+    var principal: RequestPrincipal?
     /// The request's body, read by ``AuthenticationMiddleware`` once the caller passed its checks.
     var body = ByteBuffer()
     /// What the request's log line says, filled in by the middleware and the route

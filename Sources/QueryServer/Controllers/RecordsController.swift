@@ -19,7 +19,7 @@ struct RecordsController: RouteController {
         routes.database("records/query", [.post], access: .read) { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            let answer = try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), links: links)
+            let answer = try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), principal: context.principal, links: links)
             context.requestLog.update { $0.records = answer.batch.records.count }
             return JSONResponse.make(bytes: answer.jsonBytes())
         }
@@ -28,13 +28,14 @@ struct RecordsController: RouteController {
         }
         routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return Self.answer(try await service.lookup(try context.json(), in: try context.requireNamespace(), links: links), context: context)
+            let answer = try await service.lookup(try context.json(), in: try context.requireNamespace(), principal: context.principal, links: links)
+            return Self.answer(answer, context: context)
         }
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
             let namespace = try context.requireNamespace()
-            let writer = context.writer ?? RecordWriter.owner(of: namespace.database)
-            return Self.answer(try await service.modify(try context.json(), in: namespace, writer: writer, links: links), context: context)
+            let principal = context.principal ?? .owner(of: namespace.database)
+            return Self.answer(try await service.modify(try context.json(), in: namespace, principal: principal, links: links), context: context)
         }
     }
 

@@ -134,7 +134,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         context.caller = caller
         context.namespace = namespace
-        context.writer = RecordWriter.of(caller, database: namespace.database, privateUsers: privateUsers)
+        context.principal = RequestPrincipal.of(
+            caller, database: namespace.database, privateUsers: privateUsers, keysHeldToRoles: configuration.keysHeldToSecurityRoles)
         context.requestLog.update { log in
             log.caller = RequestLogEntry.name(of: caller)
             log.environment = namespace.environment.rawValue

@@ -10,8 +10,9 @@ extension CloudKitService {
         try await lookup(body, in: namespace, links: nil)
     }
 
-    /// ``lookup(_:in:)`` with the links of the answer's assets (``AssetLinks``).
-    func lookup(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+    /// ``lookup(_:in:)`` for a principal, with the links of the answer's assets (``AssetLinks``).
+    /// A record the principal's grants do not let it read is `ACCESS_DENIED` in its entry.
+    func lookup(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal? = nil, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
         let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
@@ -21,9 +22,13 @@ extension CloudKitService {
             (id: RecordID(recordName: entry.recordName, zoneID: zone), keys: (entry.desiredKeys ?? request.desiredKeys).map(Set.init))
         }
         let store = try await self.store(for: namespace)
+        let check = try await securityCheck(for: principal ?? .owner(of: namespace.database), in: store)
         let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
         return .object(["records": .array(requests.map { request in
             if case .success(let record)? = found[request.id] {
+                if let check, !check.mayRead(record) {
+                    return Self.recordError(request.id.recordName, .accessDenied, check.reason(.read, recordType: record.recordType, recordName: request.id.recordName))
+                }
                 return WireRecord.json(record, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings, style: style)
             }
             return Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found")

@@ -17,15 +17,17 @@ extension CloudKitService {
     ///
     /// The saved records name the database's owner as their creator and last modifier.
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        try await modify(body, in: namespace, writer: .owner(of: namespace.database), links: nil)
+        try await modify(body, in: namespace, principal: .owner(of: namespace.database), links: nil)
     }
 
-    /// ``modify(_:in:)`` for a writer (the user the saves name, ``RecordWriter``), with the
-    /// links of the answer's assets (``AssetLinks``). A writer that changes only its own records
-    /// gets `ACCESS_DENIED` for an operation on another user's record; its deletions and forced
-    /// saves then expect the change tag of the record it checked, so that a record changed
-    /// meanwhile is a conflict, never a write past the check.
-    func modify(_ body: JSONValue, in namespace: Namespace, writer: RecordWriter, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+    /// ``modify(_:in:)`` for a principal (the user the saves name, and whether security roles
+    /// hold them: ``RequestPrincipal``), with the links of the answer's assets (``AssetLinks``).
+    /// An operation the grants refuse is `ACCESS_DENIED` for its record: `CREATE` on the record
+    /// type for a create (and for a replace that changes the type), `WRITE` on the stored record
+    /// for every other operation. A held principal's deletions and forced saves then expect the
+    /// change tag of the record that was checked, so that a record changed meanwhile is a
+    /// conflict, never a write past the check.
+    func modify(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
@@ -33,6 +35,7 @@ extension CloudKitService {
         let numbersAsStrings = request.numbersAsStrings
         // In production, a new record type or field is refused (a per-record BAD_REQUEST).
         let store = try await self.store(for: namespace)
+        let check = try await securityCheck(for: principal, in: store)
         let atomic = request.atomic
         var operations: [ModifyOperation] = []
         for operation in request.operations { operations.append(try ModifyOperation(operation, zone: zone, namespace: namespace)) }
@@ -41,7 +44,7 @@ extension CloudKitService {
         }
 
         // What the operations start from: the stored records they name.
-        let readIDs = operations.filter { writer.changesOnlyOwnRecords ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)
+        let readIDs = operations.filter { check != nil ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)
         let stored = readIDs.isEmpty ? [:] : try await run { () async throws(RecordStoreError) in try await store.records(for: readIDs) }
         func storedRecord(_ id: RecordID) -> Record? {
             if case .success(let record)? = stored[id] { return record }
@@ -53,9 +56,8 @@ extension CloudKitService {
         var deletions: [RecordID] = []
         var expectedTags: [RecordID: String] = [:]
         for (index, operation) in operations.enumerated() {
-            if let record = storedRecord(operation.id), !writer.mayChange(record) {
-                outcomes[index] = .failure(ModifyFailure(
-                    .accessDenied, "record '\(operation.id.recordName)' was created by another user: only its creator changes or deletes it"))
+            if let check, let refusal = Self.refusal(of: operation, stored: storedRecord(operation.id), check: check) {
+                outcomes[index] = .failure(refusal)
                 continue
             }
             switch operation.kind {
@@ -65,10 +67,10 @@ extension CloudKitService {
                     continue
                 }
                 deletions.append(operation.id)
-                expectedTags[operation.id] = operation.changeTag ?? (writer.changesOnlyOwnRecords ? storedRecord(operation.id)?.recordChangeTag : nil)
+                expectedTags[operation.id] = operation.changeTag ?? (check != nil ? storedRecord(operation.id)?.recordChangeTag : nil)
             case .forceDelete:
                 deletions.append(operation.id)
-                if writer.changesOnlyOwnRecords, let tag = storedRecord(operation.id)?.recordChangeTag { expectedTags[operation.id] = tag }
+                if check != nil, let tag = storedRecord(operation.id)?.recordChangeTag { expectedTags[operation.id] = tag }
             default:
                 switch operation.recordToSave(stored: storedRecord(operation.id)) {
                 case .success(let record):
@@ -91,7 +93,7 @@ extension CloudKitService {
         // A request that would grow the schema past the store's limits writes nothing.
         try await checkSchemaGrowth(of: saves, in: store)
         let result = try await run { () async throws(RecordStoreError) in
-            try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic, author: writer.userRecordName)
+            try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic, author: principal.userRecordName)
         }
         var answers: [JSONValue] = []
         answers.reserveCapacity(operations.count)
@@ -113,6 +115,22 @@ extension CloudKitService {
             }
         }
         return .object(["records": .array(answers)])
+    }
+
+    /// The `ACCESS_DENIED` of an operation the grants refuse, or nil when they allow it: `CREATE`
+    /// for a new record (a create, or a forced replace of a record that is not there) and for the
+    /// new type of a replace, `WRITE` on the stored record otherwise.
+    private static func refusal(of operation: ModifyOperation, stored: Record?, check: SecurityCheck) -> ModifyFailure? {
+        let name = operation.id.recordName
+        guard let stored, operation.kind != .create else {
+            guard let type = operation.recordType, !operation.kind.isDeletion else { return nil }
+            return check.mayCreate(type) ? nil : ModifyFailure(.accessDenied, check.reason(.create, recordType: type, recordName: name))
+        }
+        if !check.mayWrite(stored) { return ModifyFailure(.accessDenied, check.reason(.write, recordType: stored.recordType, recordName: name)) }
+        if let type = operation.recordType, type != stored.recordType, operation.kind == .replace || operation.kind == .forceReplace, !check.mayCreate(type) {
+            return ModifyFailure(.accessDenied, check.reason(.create, recordType: type, recordName: name))
+        }
+        return nil
     }
 
     /// The error entry of an operation the store refused; a conflict carries the stored record.

@@ -28,33 +28,46 @@ extension CloudKitService {
 
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON
     /// (the server writes it straight into bytes, ``QueryAnswer/jsonBytes()``).
-    func queryAnswer(_ body: JSONValue, in namespace: Namespace, links: AssetLinks? = nil) async throws(ServerError) -> QueryAnswer {
+    ///
+    /// A `principal` held to security roles reads only what the record type grants it `READ`
+    /// on: a type it may not read is `ACCESS_DENIED` as a whole, and a type whose `READ` is granted
+    /// to `_creator` alone answers the records it created.
+    func queryAnswer(
+        _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal? = nil, links: AssetLinks? = nil
+    ) async throws(ServerError) -> QueryAnswer {
         let request = try RequestBodyDecoder.decode(RecordsQueryRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let desiredKeys = ReferenceAction.keepingActions(request.desiredKeys)
         let store = try await self.store(for: namespace)
+        let check = try await securityCheck(for: principal ?? .owner(of: namespace.database), in: store)
 
         let batch: QueryBatch
         switch request.source {
         case .continuation(let text):
             let cursor: QueryCursor
+            let recordType: String
             do {
                 cursor = try QueryCursor(string: text)
-                let (_, cursorZone) = try store.query(of: cursor)
+                let (query, cursorZone) = try store.query(of: cursor)
                 // A marker made for another zone or namespace continues nothing here.
                 guard cursorZone == zone else { throw ServerError(.badRequest, "the continuationMarker was made for another zone") }
+                recordType = query.recordType
             } catch let error as ServerError {
                 throw error
             } catch {
                 throw ServerError(.badRequest, "the continuationMarker is not one this server made: \(error)")
             }
+            if let check, check.readAccess(to: recordType) == .none { throw check.denial(.read, recordType: recordType) }
             let costLimits = queryLimits.costLimits()
-            batch = try await runQuery { () async throws(RecordStoreError) in
+            var continued = try await runQuery { () async throws(RecordStoreError) in
                 try await store.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: limit, costLimits: costLimits)
             }
+            // A marker another user made answers this caller only what they may read.
+            if let check { continued.records.removeAll { !check.mayRead($0) } }
+            batch = continued
         case .query(let queryRequest):
-            let query = try await recordQuery(queryRequest, in: namespace)
+            let query = try await recordQuery(queryRequest, in: namespace, check: check)
             let costLimits = queryLimits.costLimits()
             batch = try await runQuery { () async throws(RecordStoreError) in
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit, costLimits: costLimits)
@@ -86,7 +99,10 @@ extension CloudKitService {
     /// namespace's zone names. A `filterBy` value that does not fit the type the schema gives its
     /// field is `BAD_REQUEST` naming the field and its type; so is a query larger than the
     /// server's ``QueryLimits`` allow (filters, tokens, list values), naming the limit.
-    func recordQuery(_ request: RecordQueryRequest, in namespace: Namespace) async throws(ServerError) -> RecordQuery {
+    ///
+    /// With a security `check`, a record type the caller may not read is `ACCESS_DENIED`, and
+    /// one whose `READ` goes to `_creator` alone gets `creatorUserRecordName == the caller`.
+    func recordQuery(_ request: RecordQueryRequest, in namespace: Namespace, check: SecurityCheck? = nil) async throws(ServerError) -> RecordQuery {
         let request = try request.stored(in: namespace)
         let recordType = request.recordType
         let store = try await self.store(for: namespace)
@@ -101,10 +117,26 @@ extension CloudKitService {
             predicate = predicate == .truePredicate ? extra : .and([predicate, extra])
         }
         try queryLimits.check(predicate)
+        if let check {
+            switch check.readAccess(to: recordType) {
+            case .allRecords: break
+            case .ownRecords: predicate = .and([predicate, try Self.createdBy(check.principal.userRecordName)])
+            case .none: throw check.denial(.read, recordType: recordType)
+            }
+        }
         do {
             return try RecordQuery(recordType: recordType, predicate: predicate, sorts: QuerySort.sorts(from: request.sortBy))
         } catch {
             throw Self.serverError(error)
+        }
+    }
+
+    /// The records a user created: `creatorUserRecordName == user`.
+    private static func createdBy(_ user: String?) throws(ServerError) -> FormatPredicate {
+        do {
+            return try FormatPredicate(format: "creatorUserRecordName == %@", argumentArray: [user.map(Value.string) ?? .null])
+        } catch {
+            throw ServerError(.internalError, "the creator's condition could not be written: \(error)")
         }
     }
 

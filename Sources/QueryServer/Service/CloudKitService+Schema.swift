@@ -45,15 +45,15 @@ extension CloudKitService {
 
     /// The record types a namespace's schema answers list, by name: those its environment's
     /// schema declares, and those with records in the environment's public zones or in the
-    /// namespace's own zones. The server's own record type (its stored subscriptions) is never
-    /// listed.
+    /// namespace's own zones. The store's and the server's own record types (``SystemRecordTypes``:
+    /// the security policy, users, sessions, sign-ins, subscriptions) are never listed.
     func visibleRecordTypes(in namespace: Namespace) async throws(ServerError) -> [RecordTypeSchema] {
         let store = try await bookkeepingStore(for: namespace.environment)
         let (catalog, zones) = try await run { () async throws(RecordStoreError) in (try await store.engine.catalog(), try await store.zones()) }
         let publicDatabase = Namespace(environment: namespace.environment, database: .public)
         let searched = zones.filter { publicDatabase.clientZoneName($0) != nil || namespace.clientZoneName($0) != nil }
         var visible: [RecordTypeSchema] = []
-        for recordType in catalog.sorted where recordType.name != SubscriptionStorage.recordType {
+        for recordType in catalog.sorted where !SystemRecordTypes.contains(recordType.name) {
             if catalog.declaredRecordTypes.contains(recordType.name) {
                 visible.append(recordType)
             } else if try await hasRecords(of: recordType.name, in: searched, store: store) {

@@ -83,6 +83,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A template's predicate uses this `$VARIABLE` and no value was given for it; `variables`
     /// are all the template's variables, by name.
     case missingSubstitutionVariable(String, template: String, variables: [String])
+    /// A custom role the store's security policy does not declare (`CREATE ROLE`); `declaredRoles`
+    /// are the ones it does.
+    case unknownRole(String, declaredRoles: [String])
     /// A relationship cannot be defined: its destination or inverse is missing, or its field has
     /// another type (`reason` says which).
     case invalidRelationship(String, recordType: String, reason: String)
@@ -201,6 +204,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .missingSubstitutionVariable(let variable, let template, let variables):
             let list = variables.map { "$\($0)" }.joined(separator: ", ")
             return "Fetch request template '\(template)' needs a value for $\(variable) (its variables: \(list))"
+        case .unknownRole(let role, let declared):
+            let list = declared.isEmpty ? "the schema declares none (CREATE ROLE in a .ckdb file)" : "the schema declares " + declared.map { "'\($0)'" }.joined(separator: ", ")
+            return "There is no role '\(role)': \(list)"
         case .invalidRelationship(let name, let type, let reason):
             return "Relationship '\(name)' of record type '\(type)' cannot be defined: \(reason)"
         case .notARelationship(let field, let type, let keyPath):

@@ -15,8 +15,8 @@
 /// print(document.ckdbText)                          // the canonical layout
 /// ```
 ///
-/// `Store.apply(_:)` creates its record types and fields in a store; roles and grants are
-/// kept in the document and printed back, but the store does not enforce them.
+/// `Store.apply(_:)` creates its record types and fields in a store, and keeps its roles and
+/// grants as the store's ``SecurityPolicy`` (which a server enforces in the public database).
 public struct CloudKitSchemaDocument: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The roles `CREATE ROLE` lines create, in the order written.
     public var roles: [String]
@@ -62,7 +62,7 @@ public struct CloudKitSchemaDocument: Sendable, Hashable, Codable, CustomStringC
         })
     }
 
-    /// How many `GRANT` lines the record types hold (kept, not enforced).
+    /// How many `GRANT` lines the record types hold.
     public var grantCount: Int {
         recordTypes.reduce(0) { $0 + $1.grants.count }
     }

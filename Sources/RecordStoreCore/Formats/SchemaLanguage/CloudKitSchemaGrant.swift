@@ -1,5 +1,6 @@
-/// A `GRANT` line of a record type: permissions for a role. The store keeps grants in the
-/// document and prints them back, but does not enforce them.
+/// A `GRANT` line of a record type: permissions for a role. A store keeps the grants of the
+/// documents applied to it as its ``SecurityPolicy``, which a server enforces in the public
+/// database.
 ///
 /// ```swift
 /// let grant = CloudKitSchemaGrant(permissions: [.write, .create, .read], role: "DeptManager")

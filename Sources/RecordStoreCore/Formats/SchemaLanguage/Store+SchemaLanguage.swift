@@ -3,8 +3,9 @@ extension Store {
     /// flags, in either schema mode. Nothing is changed when the document cannot be applied
     /// (an `ASSET` field, a field whose type would change: see
     /// ``CloudKitSchemaDocument/storeSchemas(applyingTo:)``). Fields and types the document does
-    /// not mention are left as they are. Roles and grants are not enforced (the store keeps none),
-    /// and system fields' attributes are not stored. `progress` hears each index a PostgreSQL
+    /// not mention are left as they are. The document's roles join the store's
+    /// ``SecurityPolicy``, and each record type it names takes its grants (none: the defaults);
+    /// a server enforces them in the public database. System fields' attributes are not stored. `progress` hears each index a PostgreSQL
     /// store builds on a table that holds records (``define(_:progress:)-5x8qf``).
     ///
     /// ```swift
@@ -38,17 +39,25 @@ extension Store {
         let current: [RecordTypeSchema]
         do { current = try await schema() } catch { throw .store(error) }
         let planned = try document.storeSchemas(applyingTo: current)
-        do { try await define(recordTypes: planned, templates: [], progress: progress) } catch { throw .store(error) }
+        do {
+            try await define(recordTypes: planned, templates: [], progress: progress)
+            let policy = try await securityPolicy()
+            let applied = policy.applying(document)
+            if applied != policy { try await setSecurityPolicy(applied) }
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// The store's schema as a `.ckdb` document (``CloudKitSchemaDocument/init(storeSchema:)``):
-    /// system fields in their default form, no grants.
+    /// system fields in their default form, with the roles and grants of its ``SecurityPolicy``,
+    /// and without the ``SystemRecordTypes``.
     ///
     /// ```swift
     /// print(try store.schemaDocument().ckdbText)
     /// ```
     public func schemaDocument() throws(RecordStoreError) -> CloudKitSchemaDocument {
-        CloudKitSchemaDocument(storeSchema: try schema())
+        try synchronously { try await self.schemaDocument() }
     }
 
     /// The store's schema as a `.ckdb` document (async).
@@ -57,6 +66,7 @@ extension Store {
     /// print(try await store.schemaDocument().ckdbText)
     /// ```
     public func schemaDocument() async throws(RecordStoreError) -> CloudKitSchemaDocument {
-        CloudKitSchemaDocument(storeSchema: try await schema())
+        let schema = try await schema().filter { !SystemRecordTypes.contains($0.name) }
+        return try await securityPolicy().annotating(CloudKitSchemaDocument(storeSchema: schema))
     }
 }

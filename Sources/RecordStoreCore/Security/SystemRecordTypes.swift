@@ -1,0 +1,19 @@
+/// The record types a store keeps for itself and for `query serve` (its security policy and role
+/// holders; the server's users, sessions, sign-ins and subscriptions), in zones of their own that
+/// no client reaches. A schema export (``Store/schemaDocument()-8o7ck``) leaves them out: they are
+/// not the app's schema.
+///
+/// ```swift
+/// SystemRecordTypes.contains("QuerySecurityPolicy")   // true
+/// SystemRecordTypes.contains("City")                  // false
+/// ```
+public enum SystemRecordTypes {
+    /// The names.
+    public static let names: Set<String> = [
+        "QuerySecurityPolicy", "QuerySecurityRoleMember",
+        "QueryServerUser", "QueryServerSession", "QueryServerSignIn", "QueryServerSubscription",
+    ]
+
+    /// Whether a record type is one of them.
+    public static func contains(_ recordType: String) -> Bool { names.contains(recordType) }
+}

@@ -1,0 +1,256 @@
+import EngineTestSupport
+import Foundation
+import PredicateLanguage
+@testable import QueryServer
+import RecordStore
+import Testing
+import TestSupport
+
+/// The public database's security roles, checked against an oracle written apart from the
+/// server: random grant sets over two record types, three callers of every kind (signed-in
+/// users, one holding a custom role; a caller with an API token alone; a server-to-server key),
+/// every operation from every caller, and the store afterwards exactly what the allowed
+/// operations made of it.
+@Suite(.serialized) struct SecurityRolesTests {
+    static let types = ["Note", "Tag"]
+    static let roles = ["_world", "_icloud", "_creator", "Moderator"]
+    static let permissions = ["READ", "CREATE", "WRITE"]
+
+    /// A caller, as the oracle sees it.
+    struct Caller: Sendable, CustomStringConvertible {
+        enum Kind: Sendable { case user(name: String, token: String), anonymous, key }
+        var label: String
+        var kind: Kind
+        var roles: Set<String> = []
+        var userRecordName: String? {
+            if case .user(let name, _) = kind { return name }
+            return nil
+        }
+        var description: String { label }
+        var isAnonymous: Bool {
+            if case .anonymous = kind { return true }
+            return false
+        }
+        var isKey: Bool {
+            if case .key = kind { return true }
+            return false
+        }
+    }
+
+    // MARK: The oracle: CloudKit's rules, written from Apple's documentation, apart from the server.
+
+    /// Whether a caller has a permission on a record of a type made by `creator` (nil for a
+    /// record being created), under `grants` (role -> permissions; nil: the type declares none).
+    static func oracleAllows(_ permission: String, grants: [String: Set<String>]?, caller: Caller, creator: String?) -> Bool {
+        if case .key = caller.kind { return true }
+        let effective = grants ?? ["_world": ["READ"], "_icloud": ["CREATE"], "_creator": ["WRITE"]]
+        for (role, granted) in effective where granted.contains(permission) {
+            switch role {
+            case "_world": return true
+            case "_icloud": if caller.userRecordName != nil { return true }
+            case "_creator":
+                if let name = caller.userRecordName, permission == "CREATE" || creator == name { return true }
+            default: if caller.roles.contains(role) { return true }
+            }
+        }
+        return false
+    }
+
+    /// What a query of a type answers a caller: nil for ACCESS_DENIED, or the record names.
+    static func oracleQuery(_ type: String, grants: [String: Set<String>]?, caller: Caller, records: [String: (type: String, creator: String)]) -> [String]? {
+        if case .key = caller.kind { return records.filter { $0.value.type == type }.keys.sorted() }
+        let effective = grants ?? ["_world": ["READ"], "_icloud": ["CREATE"], "_creator": ["WRITE"]]
+        let reading = effective.filter { $0.value.contains("READ") }.keys
+        let broad = reading.contains("_world") || (reading.contains("_icloud") && caller.userRecordName != nil)
+            || reading.contains { caller.roles.contains($0) }
+        let own = reading.contains("_creator") && caller.userRecordName != nil
+        guard broad || own else { return nil }
+        return records.filter { $0.value.type == type && (broad || $0.value.creator == caller.userRecordName) }.keys.sorted()
+    }
+
+    // MARK: Requests.
+
+    /// Sends a request as a caller to the development database (API token, web auth token, or a key's signature).
+    static func send(_ caller: Caller, _ operation: String, _ body: JSONValue, server: ServerHarness, key: TestKey) async throws -> ServerHarness.Answer {
+        let text = String(decoding: body.jsonBytes(), as: UTF8.self)
+        let path = ServerHarness.path(operation, environment: "development", database: "public")
+        switch caller.kind {
+        case .user(_, let token):
+            return try await server.send("POST", path + "?ckAPIToken=\(WebAuthTests.apiToken)&ckWebAuthToken=\(token)", body: text)
+        case .anonymous:
+            return try await server.send("POST", path + "?ckAPIToken=\(WebAuthTests.apiToken)", body: text)
+        case .key:
+            return try await server.send("POST", path, body: text, headers: try AuthenticationTests.signedHeaders(key, body: text, path: path))
+        }
+    }
+
+    /// A server with the web app's API token and one key.
+    static func configuration(_ key: TestKey) throws -> CloudKitServer.Configuration {
+        var configuration = try AuthenticationTests.configuration(key)
+        configuration.credentials.apiTokens = [WebAuthTests.apiToken]
+        return configuration
+    }
+
+    /// A random grant set for a type: nil (no grants: the defaults) a quarter of the time.
+    static func randomGrants(_ random: inout SplitMix64) -> [String: Set<String>]? {
+        if random.chance(25) { return nil }
+        var grants: [String: Set<String>] = [:]
+        for role in roles {
+            let granted = Set(permissions.filter { _ in random.chance(40) })
+            if !granted.isEmpty { grants[role] = granted }
+        }
+        return grants.isEmpty ? nil : grants
+    }
+
+    static func ckdb(_ grants: [String: [String: Set<String>]?]) -> String {
+        var text = "DEFINE SCHEMA\n    CREATE ROLE Moderator;\n"
+        for type in types {
+            var items = ["title STRING QUERYABLE SORTABLE"]
+            for role in roles {
+                guard let granted = grants[type]??[role] else { continue }
+                let quoted = role.hasPrefix("_") ? "\"\(role)\"" : role
+                items.append("GRANT \(permissions.filter(granted.contains).joined(separator: ", ")) TO \(quoted)")
+            }
+            text += "    RECORD TYPE \(type) (\(items.joined(separator: ", ")));\n"
+        }
+        return text
+    }
+
+    static func modify(_ type: String, _ operationType: String, _ recordName: String, title: String? = nil) -> JSONValue {
+        var record: [String: JSONValue] = ["recordName": .string(recordName), "recordType": .string(type)]
+        if let title { record["fields"] = ["title": ["value": .string(title)]] }
+        return ["operations": [["operationType": .string(operationType), "record": .object(record)]]]
+    }
+
+    @Test("Every operation from every caller does what random grant sets allow, and refusals change nothing", arguments: [TestEngine.sqlite, TestEngine.postgres])
+    func oracle(engine: TestEngine) async throws {
+        let key = TestKey()
+        var random = SplitMix64(seed: 4_711)
+        for trial in 0..<5 {
+            var grants: [String: [String: Set<String>]?] = [:]
+            for type in Self.types { grants[type] = Self.randomGrants(&random) }
+            let ckdb = Self.ckdb(grants)
+            let store = try engine.makeStore()
+            try await Self.check(ckdb: ckdb, grants: grants, store: store, key: key, trial: trial)
+        }
+    }
+
+    /// One trial: the grants applied, users and records made, every operation sent and checked.
+    static func check(ckdb: String, grants: [String: [String: Set<String>]?], store: Store, key: TestKey, trial: Int) async throws {
+        try await ServerHarness.withServer(store: store, configuration: try configuration(key)) { server in
+            let development = try await server.developmentStore()
+            try await ServerHarness.define(ckdb, in: development)
+            var callers: [Caller] = []
+            for (label, roles) in [("ada", ["Moderator"]), ("bob", [])] {
+                let user = try await UserDirectory(store: store).add(ServerUser(givenName: label, emailAddress: "\(label)@example.org", isDiscoverable: false))
+                let token = try await WebAuthSessions(store: store).open(userRecordName: user.userRecordName, container: WebAuthTests.container)
+                for role in roles { try await development.assignRole(role, to: user.userRecordName) }
+                callers.append(Caller(label: label, kind: .user(name: user.userRecordName, token: token), roles: Set(roles)))
+            }
+            callers.append(Caller(label: "anonymous", kind: .anonymous))
+            callers.append(Caller(label: "key", kind: .key))
+            let ada = try #require(callers[0].userRecordName), bob = try #require(callers[1].userRecordName)
+
+            // The records: each type has one of Ada's and one of Bob's, saved past the grants, in
+            // the development public database's zone.
+            let zone = try Self.zone()
+            try await development.createZone(zone)
+            var model: [String: (type: String, creator: String)] = [:]
+            var titles: [String: String] = [:]
+            for type in Self.types {
+                for (name, author) in [("\(type)-ada", ada), ("\(type)-bob", bob)] {
+                    let record = Record(recordType: type, recordID: RecordID(recordName: name, zoneID: zone), fields: ["title": .string("first")])
+                    #expect(try await development.modify(saving: [record], deleting: [], author: author).isSuccess)
+                    model[name] = (type, author)
+                    titles[name] = "first"
+                }
+            }
+            let context = "trial \(trial):\n\(ckdb)"
+
+            for caller in callers {
+                for type in Self.types {
+                    let typeGrants = grants[type] ?? nil
+                    // A query of the whole type.
+                    let query = try await send(caller, "records/query", ["query": ["recordType": .string(type), "sortBy": [["systemFieldName": "recordName"]]]], server: server, key: key)
+                    if let expected = oracleQuery(type, grants: typeGrants, caller: caller, records: model) {
+                        #expect(query.status == 200 && query.recordNames == expected, "\(caller) queries \(type): \(query.status) \(query.body)\n\(context)")
+                    } else {
+                        #expect(query.status == 403 && query.body["serverErrorCode"] == "ACCESS_DENIED", "\(caller) queries \(type): \(query.status)\n\(context)")
+                    }
+                    // A lookup of every record of the type.
+                    let names = model.filter { $0.value.type == type }.keys.sorted()
+                    let lookup = try await send(caller, "records/lookup", ["records": .array(names.map { ["recordName": .string($0)] })], server: server, key: key)
+                    for (index, name) in names.enumerated() {
+                        let allowed = oracleAllows("READ", grants: typeGrants, caller: caller, creator: model[name]?.creator)
+                        let code = lookup.records.count > index ? lookup.records[index]["serverErrorCode"]?.stringValue : "missing"
+                        let entry = code
+                        #expect((code == nil) == allowed && (allowed || code == "ACCESS_DENIED"),
+                                "\(caller) looks up \(name): \(String(describing: entry))\n\(context)")
+                    }
+                    // A create.
+                    let created = "\(type)-new-\(caller.label)"
+                    let create = try await send(caller, "records/modify", modify(type, "create", created, title: "new"), server: server, key: key)
+                    try expectWrite(create, allowed: oracleAllows("CREATE", grants: typeGrants, caller: caller, creator: nil), caller: caller, what: "creates \(created)", context: context)
+                    if create.records.first?["serverErrorCode"] == nil, create.status == 200 {
+                        model[created] = (type, caller.userRecordName ?? UserRecordName.owner(of: .private(user: PrivateDatabaseUser.name(keyID: AuthenticationTests.keyID))))
+                        titles[created] = "new"
+                    }
+                    // An update of every record of the type that was there before.
+                    for name in names {
+                        let update = try await send(caller, "records/modify", modify(type, "forceUpdate", name, title: caller.label), server: server, key: key)
+                        let allowed = oracleAllows("WRITE", grants: typeGrants, caller: caller, creator: model[name]?.creator)
+                        try expectWrite(update, allowed: allowed, caller: caller, what: "updates \(name)", context: context)
+                        if allowed, !caller.isAnonymous { titles[name] = caller.label }
+                    }
+                }
+            }
+            try await expectStored(titles, in: development, context: context)
+            // Deletions last: every caller but the key (which may delete everything) tries every record, in order.
+            for caller in callers where !caller.isKey {
+                for name in model.keys.sorted() {
+                    guard let stored = model[name] else { continue }
+                    let delete = try await send(caller, "records/modify", modify(stored.type, "forceDelete", name), server: server, key: key)
+                    let allowed = oracleAllows("WRITE", grants: grants[stored.type] ?? nil, caller: caller, creator: stored.creator)
+                    try expectWrite(delete, allowed: allowed, caller: caller, what: "deletes \(name)", context: context)
+                    if allowed, !caller.isAnonymous {
+                        model[name] = nil
+                        titles[name] = nil
+                    }
+                }
+            }
+            try await expectStored(titles, in: development, context: context)
+        }
+    }
+
+    /// The development public database's default zone, as the store names it.
+    static func zone() throws -> ZoneID {
+        try Namespace(environment: .development, database: .public).storedZone(ZoneID.default.zoneName)
+    }
+
+    /// The store holds exactly what the allowed operations made: these records, with these titles.
+    static func expectStored(_ titles: [String: String], in store: Store, context: String) async throws {
+        var stored: [String: String] = [:]
+        for type in Self.types {
+            for record in try await store.records(ofType: type, matching: .truePredicate, zone: try Self.zone()) {
+                stored[record.recordID.recordName] = record["title"]?.stringValue
+            }
+        }
+        #expect(stored == titles, "\(context)")
+    }
+
+    /// A modify's answer: allowed, the record saved or deleted; refused, ACCESS_DENIED for a user
+    /// and AUTHENTICATION_REQUIRED (421) for a caller who is not signed in.
+    static func expectWrite(_ answer: ServerHarness.Answer, allowed: Bool, caller: Caller, what: String, context: String) throws {
+        if case .anonymous = caller.kind {
+            #expect(answer.status == 421 && answer.body["serverErrorCode"] == "AUTHENTICATION_REQUIRED", "\(caller) \(what): \(answer.status)\n\(context)")
+            return
+        }
+        #expect(answer.status == 200, "\(caller) \(what): \(answer.status) \(answer.body)\n\(context)")
+        let code = answer.records.first?["serverErrorCode"]?.stringValue
+        if allowed {
+            #expect(code == nil, "\(caller) \(what): \(answer.body)\n\(context)")
+        } else {
+            #expect(code == "ACCESS_DENIED", "\(caller) \(what): \(answer.body)\n\(context)")
+        }
+    }
+}
