@@ -54,6 +54,11 @@ struct ConsoleSignInTests {
         #expect(firstPrivate["owner"] == "Private database of Ada Lovelace")
         #expect(firstPrivate["rows"] == [])
         #expect(firstPrivate["token"] != first["token"])
+        // On a phone the header wraps: nothing past the viewport, nothing cut.
+        let phone = try #require(steps["signedInLayout360"])
+        #expect(phone["past"] == [])
+        #expect(phone["cut"] == [])
+        #expect(phone["pageScrollsSideways"] == false)
 
         // A record saved in her private database, and there only.
         let saved = try #require(steps["firstSaved"])

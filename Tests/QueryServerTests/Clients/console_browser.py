@@ -292,6 +292,8 @@ def signin_flow(driver, base, api_token, first_token, second_token):
     choose_database(console, "private")
     report("firstPrivate", **session_state(console))
     console.screenshot("signed-in")
+    report("signedInLayout360", **layout_at(console, 360))
+    layout_at(console, 1280)
 
     console.find("#new-record").click()
     panel.wait_state("new")
