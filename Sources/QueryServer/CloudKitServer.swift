@@ -230,7 +230,7 @@ public struct CloudKitServer: Sendable {
         let metricsRoute: [any RouteController] = configuration.metrics.bearerToken.map { [MetricsController(registry: metricsRegistry, bearerToken: $0)] } ?? []
         return metricsRoute + [
             HealthController(service: service),
-            ConsoleController(console: ConsoleDocument(configuration: configuration)),
+            ConsoleController(configuration: configuration),
             RecordsController(service: service, configuration: configuration),
             SchemaController(service: service),
             ZonesController(service: service),

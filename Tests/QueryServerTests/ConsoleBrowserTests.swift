@@ -16,6 +16,18 @@ enum ConsoleBrowser {
         PythonClient.python != nil && FileManager.default.isExecutableFile(atPath: chromium)
             && FileManager.default.isExecutableFile(atPath: chromedriver)
     }
+
+    /// The Python that drives the browser; a test that runs (under CI, always) fails when it, the
+    /// browser or its driver is missing.
+    static func requiredPython(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)",
+                                  sourceLocation: sourceLocation)
+        for program in [chromium, chromedriver] {
+            try #require(FileManager.default.isExecutableFile(atPath: program),
+                         "CI is set, so \(program) must be installed (apt-get install chromium chromium-driver)", sourceLocation: sourceLocation)
+        }
+        return python
+    }
 }
 
 /// The query console in a real browser: headless Chromium driven through Selenium (PyPI, in the
@@ -80,10 +92,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test func typingSortingPagingThePlanTheSchemaAndTheMap() async throws {
-        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
-        for program in [ConsoleBrowser.chromium, ConsoleBrowser.chromedriver] {
-            try #require(FileManager.default.isExecutableFile(atPath: program), "CI is set, so \(program) must be installed (apt-get install chromium chromium-driver)")
-        }
+        let python = try ConsoleBrowser.requiredPython()
         let store = try await Self.france()
         let (status, output, schema) = try await ServerHarness.withServer(store: store) { server in
             let schema = try await server.send("GET", ServerHarness.path("schema")).body
@@ -316,7 +325,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test func withCredentialsThePageAsksForTheAPITokenAndSendsIt() async throws {
-        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        let python = try ConsoleBrowser.requiredPython()
         var credentials = ServerCredentials()
         credentials.apiTokens = ["console-token"]
         let store = try await RecordsQueryTests.servedStore()
@@ -397,7 +406,7 @@ struct ConsoleBrowserTests {
     }
 
     @Test func theRecordPanelShowsEveryFieldAndWritesThroughModifyWithTheChangeTag() async throws {
-        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        let python = try ConsoleBrowser.requiredPython()
         let store = try await RecordsQueryTests.servedStore()
         let (status, output, order) = try await ServerHarness.withServer(store: store) { server in
             let order = try await store.records(matching: RecordQuery(recordType: "City", predicate: .truePredicate), resultsLimit: 20)
@@ -471,6 +480,12 @@ struct ConsoleBrowserTests {
         #expect(deleted["rows"]?.arrayValue?.contains("toulouse") == true)
         #expect(deleted["rows"]?.arrayValue?.contains("toulouse-2") == false)
         #expect(steps["editProblems"]?["problems"] == [])
+        // Without credentials there is no sign-in: the private database is the server's one user's.
+        let local = try #require(steps["localPrivate"])
+        #expect(local["owner"] == "Private database of _defaultOwner")
+        #expect(local["user"] == "_defaultOwner")
+        #expect(local["identity"] == .null)
+        #expect(local["token"] == .null)
 
         // What the store holds at the end.
         #expect(try await store.record(for: RecordID(recordName: "toulouse-2")) == nil)
@@ -491,7 +506,7 @@ struct ConsoleBrowserTests {
     }()
 
     @Test func exportWritesEveryPageAsQueryExportDoes() async throws {
-        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python (with selenium)")
+        let python = try ConsoleBrowser.requiredPython()
         TestEngine.registerEngines()
         let path = TestEngine.temporaryDatabasePath("console-export")
         let store = try Store.open(StoreLocation("sqlite:" + path))

@@ -56,6 +56,8 @@ import Testing
             #expect(page.status == 200)
             #expect(page.body.contains(#"data-container="iCloud.org.example.a&amp;b""#))
             #expect(page.body.contains(#"data-token-required="true""#))
+            // No identity provider: users paste a token (query users token), there is no sign-in page to open.
+            #expect(page.body.contains(#"data-sign-in="""#))
             #expect(page.body.contains(#"data-rules="full""#))
             // The extension routes need the token like every other route.
             let path = "/database/1/iCloud.org.example.a&b/production/public/schema"
@@ -68,9 +70,27 @@ import Testing
         }
     }
 
+    @Test func withAnIdentityProviderThePageNamesTheSignInPage() async throws {
+        var credentials = ServerCredentials()
+        credentials.apiTokens = ["secret-token"]
+        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials)
+        configuration.identityProvider = IdentityProviderConfiguration(issuer: "https://id.example", clientID: "query", clientSecret: "s3cret")
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            let page = try await server.fetchText("/")
+            #expect(page.body.contains(#"data-token-required="true" data-sign-in="/auth/signin""#))
+        }
+        // A provider without API tokens signs nobody in (a web auth token counts only beside an API token).
+        configuration.credentials = ServerCredentials()
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            let page = try await server.fetchText("/")
+            #expect(page.body.contains(#"data-token-required="false" data-sign-in="""#))
+        }
+    }
+
     @Test func settingsAreEscapedInThePage() {
         let document = ConsoleDocument(container: #"a"b<c>&'d"#, tokenRequired: false, rules: .coreData)
-        #expect(document.html.contains(#"<body data-container="a&quot;b&lt;c&gt;&amp;&#39;d" data-environment="production" data-database="public" data-token-required="false" data-rules="coredata">"#))
+        #expect(document.html.contains(#"<body data-container="a&quot;b&lt;c&gt;&amp;&#39;d" data-environment="production" data-database="public" data-token-required="false" data-sign-in="" data-rules="coredata">"#))
     }
 
     @Test func schemaListsEachTypeWithItsFieldsTypesAndIndexes() async throws {

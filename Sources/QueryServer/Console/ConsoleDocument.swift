@@ -16,8 +16,16 @@ import PredicateLanguage
 /// style and script by their SHA-256 hashes and connections to the page's own origin only
 /// (`default-src 'none'`), so no CDN, font or map tile is ever loaded. The page is part of the
 /// binary (no resource bundle to carry along). The settings it starts with (container,
-/// environment, database, whether an API token is needed, the `query.predicate` rules) are
-/// written into it as attributes of `<body>`.
+/// environment, database, whether an API token is needed, the server's sign-in page when it
+/// has an identity provider, the `query.predicate` rules) are written into it as attributes of
+/// `<body>`.
+///
+/// On a server with API tokens, the page signs a user in with a session of its own: the
+/// server's sign-in page in a popup (which posts the `ckWebAuthToken` back to the page's own
+/// origin), or a token pasted from `query users token`. It keeps the token in `sessionStorage`,
+/// sends it with every request and takes the rotated one from each answer
+/// (`X-Apple-CloudKit-Web-Auth-Token`), and shows whose private database it shows
+/// (`users/caller`).
 ///
 /// ```swift
 /// let console = ConsoleDocument(container: "iCloud.com.example.cities", tokenRequired: false, rules: .cloudKit)
@@ -46,16 +54,18 @@ public struct ConsoleDocument: Sendable {
     public let contentSecurityPolicy: String
 
     /// The page for a server: the container it serves (or `container`), the production public
-    /// database, an API token field when the server has credentials, and its predicate rules.
+    /// database, an API token field when the server has credentials, the path of its sign-in
+    /// page when users sign in through an identity provider (`signInPath`; without it, users
+    /// paste a token), and its predicate rules.
     ///
     /// ```swift
-    /// let console = ConsoleDocument(container: "iCloud.example", tokenRequired: true, rules: .full)
+    /// let console = ConsoleDocument(container: "iCloud.example", tokenRequired: true, signInPath: "/auth/signin", rules: .full)
     /// ```
     public init(container: String = defaultContainer, environment: String = "production", database: String = "public",
-                tokenRequired: Bool, rules: PredicateRules) {
+                tokenRequired: Bool, signInPath: String? = nil, rules: PredicateRules) {
         let settings = [
             ("data-container", container), ("data-environment", environment), ("data-database", database),
-            ("data-token-required", tokenRequired ? "true" : "false"), ("data-rules", rules.requestName),
+            ("data-token-required", tokenRequired ? "true" : "false"), ("data-sign-in", signInPath ?? ""), ("data-rules", rules.requestName),
         ].map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: " ")
         html = ConsolePage.render(settings: settings)
         contentSecurityPolicy = [
@@ -68,12 +78,6 @@ public struct ConsoleDocument: Sendable {
             "form-action 'none'",
             "frame-ancestors 'none'",
         ].joined(separator: "; ")
-    }
-
-    /// The page for a server's configuration.
-    init(configuration: ServerConfiguration) {
-        self.init(container: configuration.container ?? Self.defaultContainer, tokenRequired: !configuration.credentials.isEmpty,
-                  rules: configuration.predicateRules)
     }
 
     /// The HTTP answer: the page, its Content-Security-Policy, and no caching or sniffing.

@@ -1,6 +1,7 @@
 """Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
 
-    console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER]
+    console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER
+                                 | --signin API_TOKEN FIRST_USER_TOKEN SECOND_USER_TOKEN | --popup API_TOKEN]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
@@ -9,7 +10,10 @@ screenshots of the main views there (console-*.png). With --token, the server ha
 the script checks that the page asks for the API token and then sends it (and that a write is
 refused). With --edit, it opens, edits, creates, copies and deletes records in the record panel,
 with a second client (plain HTTP) making conflicts. With --export, it exports the City records as
-JSON lines and CSV into FOLDER.
+JSON lines and CSV into FOLDER. With --signin, the server has an API token and two users: the
+script pastes the first user's web auth token, saves a record in their private database, signs
+out, and pastes the second user's. With --popup, the server has an identity provider
+(oidc_provider.py): the script signs in through the popup.
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -221,6 +225,112 @@ def token_flow(driver, base, token):
     report("writeRefused", state=panel.state(), error=panel.error(), recordName=panel.shown()["recordName"])
 
 
+CONTAINER = "iCloud.com.example.cities"
+
+
+def session_state(console):
+    """What the page shows of its session: who is signed in, whose private database, the
+    buttons, and the web auth token it keeps in sessionStorage."""
+    owner = console.find("#database-owner")
+    return {
+        "identity": console.find("#identity").text if console.find("#session").is_displayed() else None,
+        "owner": owner.text if owner.is_displayed() else None,
+        "signInShown": console.find("#sign-in").is_displayed(),
+        "pasteShown": console.find("#web-auth-token").is_displayed(),
+        "signOutShown": console.find("#sign-out").is_displayed(),
+        "user": console.driver.execute_script("return document.body.dataset.user"),
+        "token": console.driver.execute_script("return sessionStorage.getItem(arguments[0])", "query-console-web-auth:" + CONTAINER),
+        "rows": [row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")],
+    }
+
+
+def choose_database(console, name):
+    """Picks the database (its options have no value attribute), waiting for the query it reruns."""
+    console.rerun(lambda: Select(console.find("#database")).select_by_visible_text(name))
+
+
+def settled(console):
+    return console.driver.execute_script("return document.body.dataset.busy === undefined")
+
+
+def unlock(console, base, api_token):
+    """Opens the console and gives it the API token: the public database's first page shows."""
+    console.driver.get(base + "/")
+    console.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    console.find("#api-token").send_keys(api_token + Keys.TAB)
+    console.wait.until(lambda d: console.generation() >= 1 and settled(console))
+    console.wait.until(lambda d: console.find("#identity").text == "Not signed in")
+
+
+def signed_in(console, action):
+    """Runs `action` (a sign-in), then waits for the user's name and the page's new results."""
+    generation = console.generation()
+    action()
+    console.wait.until(lambda d: console.find("#identity").text.startswith("Signed in as ")
+                       and console.generation() > generation and settled(console))
+
+
+def paste_token(console, token):
+    signed_in(console, lambda: console.find("#web-auth-token").send_keys(token + Keys.TAB))
+
+
+def policy_problems(driver):
+    return [entry.get("message") for entry in driver.get_log("browser") if "Content Security Policy" in entry.get("message", "")]
+
+
+def signin_flow(driver, base, api_token, first_token, second_token):
+    """A pasted token signs the console in: the user's name, their private database, a record
+    saved there; signed out, the private database asks for a sign-in; the second user's console
+    does not see the first user's record."""
+    console = Console(driver)
+    panel = Panel(console)
+    unlock(console, base, api_token)
+    report("signedOut", **session_state(console))
+
+    paste_token(console, first_token)
+    report("firstSignedIn", **session_state(console))
+    choose_database(console, "private")
+    report("firstPrivate", **session_state(console))
+    console.screenshot("signed-in")
+    report("signedInLayout360", **layout_at(console, 360))
+    layout_at(console, 1280)
+
+    console.find("#new-record").click()
+    panel.wait_state("new")
+    console.find("#new-record-name").send_keys("ada-secret")
+    panel.fill({"name": "Ada's secret city", "population": "1815"})
+    panel.click("#detail-save")
+    panel.wait_state("view")
+    console.wait.until(lambda d: console.find_all('#results-table tbody tr[data-record-name="ada-secret"]') and settled(console))
+    saved = panel.error()
+    panel.click("#detail-close")
+    report("firstSaved", error=saved, **session_state(console))
+
+    console.find("#sign-out").click()
+    console.wait.until(lambda d: console.find("#request-error").is_displayed() and settled(console))
+    error = console.find("#request-error")
+    report("signedOutPrivate", error=error.text, prompt=len(error.find_elements(By.CSS_SELECTOR, ".sign-in-prompt")),
+           **session_state(console))
+
+    paste_token(console, second_token)
+    report("secondPrivate", errorShown=console.find("#request-error").is_displayed(), **session_state(console))
+    report("signinProblems", problems=policy_problems(driver))
+
+
+def popup_flow(driver, base, api_token):
+    """Sign in opens the server's sign-in page in a popup; the provider signs Ada in and the
+    page it answers hands the console her token."""
+    console = Console(driver)
+    unlock(console, base, api_token)
+    report("beforePopup", **session_state(console))
+    signed_in(console, lambda: console.find("#sign-in").click())
+    console.wait.until(lambda d: len(d.window_handles) == 1)
+    report("popup", windows=len(driver.window_handles), **session_state(console))
+    choose_database(console, "private")
+    report("popupPrivate", **session_state(console))
+    report("popupProblems", problems=policy_problems(driver))
+
+
 def api(base, operation, body, token=None):
     """A second client: one request to the server's API, its JSON answer (an error's too)."""
     url = f"{base}/database/1/iCloud.com.example.cities/production/public/{operation}"
@@ -401,6 +511,10 @@ def edit_flow(driver, base):
     logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     report("editProblems", problems=[entry.get("message") for entry in logs])
 
+    # Without credentials, the private database is the server's one user's.
+    choose_database(console, "private")
+    report("localPrivate", **session_state(console))
+
 
 def export_flow(driver, base, folder):
     """Export: every record of the query through the cursor (pages of ten), as JSON lines and CSV,
@@ -435,6 +549,18 @@ def main():
     if len(sys.argv) > 2 and sys.argv[2] == "--edit":
         try:
             edit_flow(driver, base)
+        finally:
+            driver.quit()
+        return
+    if len(sys.argv) > 5 and sys.argv[2] == "--signin":
+        try:
+            signin_flow(driver, base, sys.argv[3], sys.argv[4], sys.argv[5])
+        finally:
+            driver.quit()
+        return
+    if len(sys.argv) > 3 and sys.argv[2] == "--popup":
+        try:
+            popup_flow(driver, base, sys.argv[3])
         finally:
             driver.quit()
         return

@@ -31,20 +31,27 @@
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
-    constructor(code, reason) { super(reason); this.code = code; this.reason = reason; }
+    /// `redirectURL`: where a user signs in, when the server needs one (AUTHENTICATION_REQUIRED).
+    constructor(code, reason, redirectURL) { super(reason); this.code = code; this.reason = reason; this.redirectURL = redirectURL || null; }
   }
 
-  function basePath() {
+  /// The routes' prefix for the database picked, or for `database`.
+  function basePath(database) {
     // A path segment: what a container name may hold unencoded stays as it is (the server
     // matches the segment as sent).
     const container = $('container').value.trim().replace(/[^A-Za-z0-9._~!$&'()*+,;=:@-]/gu, encodeURIComponent);
-    return '/database/1/' + container + '/' + $('environment').value + '/' + $('database').value + '/';
+    return '/database/1/' + container + '/' + $('environment').value + '/' + (database || $('database').value) + '/';
   }
 
-  async function call(path, body) {
-    let url = basePath() + path;
+  /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or `database`.
+  async function call(path, body, database, retried) {
+    const query = [];
     const token = $('api-token').value;
-    if (token) url += '?ckAPIToken=' + encodeURIComponent(token);
+    if (token) query.push('ckAPIToken=' + encodeURIComponent(token));
+    // The console's own session: the signed-in user's token, which each answer replaces.
+    const sent = webAuthToken();
+    if (sent) query.push('ckWebAuthToken=' + encodeURIComponent(sent));
+    const url = basePath(database) + path + (query.length > 0 ? '?' + query.join('&') : '');
     // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
     // server without credentials refuses; to its own origin the page sends its origin.
     const options = body === undefined ? { method: 'GET', referrerPolicy: 'same-origin' }
@@ -55,10 +62,17 @@
     } catch (error) {
       throw new Failure('NETWORK', 'the server did not answer (' + error.message + ')');
     }
+    takeWebAuthToken(sent, response.headers.get('X-Apple-CloudKit-Web-Auth-Token'));
     let json = null;
     try { json = await response.json(); } catch (_) { json = null; }
     if (!response.ok) {
-      if (json && json.serverErrorCode) throw new Failure(json.serverErrorCode, json.reason || '');
+      if (json && json.serverErrorCode === 'AUTHENTICATION_REQUIRED' && sent) {
+        // Sent with a token that another answer replaced meanwhile: once more with the new one.
+        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true);
+        // The session ended (expired, revoked, or its token replaced long ago): sign in again.
+        if (webAuthToken() === sent) sessionEnded();
+      }
+      if (json && json.serverErrorCode) throw new Failure(json.serverErrorCode, json.reason || '', json.redirectURL);
       throw new Failure('HTTP ' + response.status, response.statusText);
     }
     return json;
@@ -81,13 +95,158 @@
     return node;
   }
 
+  /// A failure as the page shows it: its code and reason, and, where the server needs a signed-in
+  /// user (AUTHENTICATION_REQUIRED with where to sign in), how to sign in.
+  function failureNodes(failure) {
+    const nodes = [element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure))];
+    if (failure.code === 'AUTHENTICATION_REQUIRED' && failure.redirectURL) nodes.push(signInPrompt());
+    return nodes;
+  }
+
   function showRequestError(failure) {
     const box = $('request-error');
-    box.replaceChildren(element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure)));
+    box.replaceChildren(...failureNodes(failure));
     box.classList.remove('hidden');
   }
 
   function hideRequestError() { $('request-error').classList.add('hidden'); }
+
+  // ---- Signing in: the console's own session, apart from any app's. The signed-in user's web
+  // auth token is kept per container in sessionStorage (this tab only, gone when it closes); the
+  // server's sign-in page hands it over from a popup, or the user pastes one that
+  // `query users token` made. Each answer carries the session's next token.
+
+  const WEB_AUTH_KEY = 'query-console-web-auth:';
+  /// Where the tokens are kept when the browser keeps no sessionStorage.
+  const unstoredTokens = new Map();
+  let signInWindow = null;
+
+  function webAuthKey() { return WEB_AUTH_KEY + $('container').value.trim(); }
+
+  function webAuthToken() {
+    try { return sessionStorage.getItem(webAuthKey()) || ''; } catch (_) { return unstoredTokens.get(webAuthKey()) || ''; }
+  }
+
+  function keepWebAuthToken(token) {
+    try {
+      if (token) sessionStorage.setItem(webAuthKey(), token); else sessionStorage.removeItem(webAuthKey());
+    } catch (_) {
+      if (token) unstoredTokens.set(webAuthKey(), token); else unstoredTokens.delete(webAuthKey());
+    }
+  }
+
+  /// The next token an answer carries replaces the one the request sent, if that one is still
+  /// the current one (an answer to an older token, arriving late, never turns the session back).
+  function takeWebAuthToken(sent, next) {
+    if (sent && next && next !== sent && webAuthToken() === sent) keepWebAuthToken(next);
+  }
+
+  /// The server's sign-in page in a popup: it posts the token back to this page's origin.
+  function signIn() {
+    const url = settings.signIn + '?container=' + encodeURIComponent($('container').value.trim())
+      + '&origin=' + encodeURIComponent(location.origin);
+    signInWindow = window.open(url, 'query-console-sign-in', 'popup,width=520,height=680');
+  }
+
+  /// A token from the sign-in popup: only from this page's own origin, from the window it opened.
+  function receiveSignIn(event) {
+    if (event.origin !== location.origin || !signInWindow || event.source !== signInWindow) return;
+    const token = event.data && event.data.ckWebAuthToken;
+    if (typeof token !== 'string' || token === '') return;
+    signInWindow = null;
+    startSession(token);
+  }
+
+  function startSession(token) {
+    keepWebAuthToken(token);
+    state.sessionEnded = false;
+    sessionChanged();
+  }
+
+  function signOut() {
+    keepWebAuthToken('');
+    state.sessionEnded = false;
+    sessionChanged();
+  }
+
+  function sessionEnded() {
+    keepWebAuthToken('');
+    state.sessionEnded = true;
+    state.identity = null;
+    renderSession();
+  }
+
+  function sessionChanged() {
+    // What the page showed the previous user is not shown to the next.
+    state.records = [];
+    state.nextMarker = null;
+    state.resultsOf = null;
+    renderResults();
+    if (detail.mode) closeDetail();
+    state.identity = null;
+    renderSession();
+    loadIdentity();
+    loadSchema();
+  }
+
+  /// Who the page's requests are: `users/caller` of the public database (on a server without
+  /// credentials, its one user, `_defaultOwner`).
+  let identitySequence = 0;
+  async function loadIdentity() {
+    const sequence = ++identitySequence;
+    let identity;
+    try {
+      identity = { user: await call('users/caller', undefined, 'public') };
+    } catch (failure) {
+      identity = { failure };
+    }
+    if (sequence !== identitySequence) return;
+    state.identity = identity;
+    renderSession();
+  }
+
+  /// A user's name as the page shows it: the name the server has, else the email address, else the record name.
+  function userName(user) {
+    const name = user.nameComponents || {};
+    const parts = [name.givenName, name.familyName].filter(Boolean);
+    if (parts.length > 0) return parts.join(' ');
+    return (user.lookupInfo && user.lookupInfo.emailAddress) || user.userRecordName;
+  }
+
+  /// The header's session (who is signed in, Sign in, the token box, Sign out) and whose
+  /// private database the page shows.
+  function renderSession() {
+    const tokens = settings.tokenRequired === 'true';
+    const signedIn = tokens && webAuthToken() !== '';
+    const user = state.identity && state.identity.user;
+    $('session').classList.toggle('hidden', !tokens);
+    $('sign-in').classList.toggle('hidden', signedIn || !settings.signIn);
+    $('web-auth-label').classList.toggle('hidden', signedIn);
+    $('sign-out').classList.toggle('hidden', !signedIn);
+    let identity = state.sessionEnded ? 'Your session ended: sign in again' : 'Not signed in';
+    if (signedIn) {
+      const failure = state.identity && state.identity.failure;
+      identity = user ? 'Signed in as ' + userName(user) + ' (' + user.userRecordName + ')'
+        : failure ? 'Not signed in: ' + failure.code + ' ' + failure.reason : 'Signing in…';
+    }
+    $('identity').textContent = identity;
+    document.body.dataset.user = user && (signedIn || !tokens) ? user.userRecordName : '';
+    const owner = $('database-owner');
+    owner.classList.toggle('hidden', $('database').value !== 'private');
+    owner.textContent = user && (signedIn || !tokens) ? 'Private database of ' + userName(user)
+      : 'Private database: sign in to see yours';
+  }
+
+  /// What an AUTHENTICATION_REQUIRED error adds: a Sign in button, or where to paste a token.
+  function signInPrompt() {
+    const prompt = element('span', { class: 'sign-in-prompt' }, ' ');
+    if (settings.signIn) {
+      prompt.append(button('Sign in', { class: 'plain prompt-sign-in' }, signIn), ' to write records and to see your private database.');
+    } else {
+      prompt.append('Sign in: paste a web auth token (query users token --user NAME) in the header, to write records and to see your private database.');
+    }
+    return prompt;
+  }
 
   // ---- The schema and the record types.
 
@@ -979,7 +1138,7 @@
 
   function showDetailError(failure) {
     const box = $('detail-error');
-    box.replaceChildren(element('b', { text: failure.code || 'ERROR' }), ' ' + (failure.reason || failure.message || String(failure)));
+    box.replaceChildren(...failureNodes(failure));
     box.classList.remove('hidden');
   }
 
@@ -1361,6 +1520,15 @@
       $('token-label').classList.remove('hidden');
       $('api-token').value = sessionStorage.getItem('query-console-token') || '';
     }
+    window.addEventListener('message', receiveSignIn);
+    $('sign-in').addEventListener('click', signIn);
+    $('sign-out').addEventListener('click', signOut);
+    $('web-auth-token').addEventListener('change', () => {
+      // The pasted token goes to the session's storage, not kept in the box.
+      const token = $('web-auth-token').value.trim();
+      $('web-auth-token').value = '';
+      if (token) startSession(token);
+    });
     const predicate = $('predicate');
     predicate.addEventListener('input', predicateChanged);
     predicate.addEventListener('keydown', (event) => {
@@ -1398,12 +1566,21 @@
     $('page-size').addEventListener('change', () => { state.pageSize = Number($('page-size').value); run(); });
     for (const button of document.querySelectorAll('.tabs button')) button.addEventListener('click', () => showTab(button.dataset.tab));
     for (const id of ['container', 'environment', 'database']) $(id).addEventListener('change', loadSchema);
-    $('api-token').addEventListener('change', () => { sessionStorage.setItem('query-console-token', $('api-token').value); loadSchema(); });
+    // The session is the container's; its user is the same in both environments.
+    $('container').addEventListener('change', () => { state.identity = null; state.sessionEnded = false; renderSession(); loadIdentity(); });
+    $('database').addEventListener('change', renderSession);
+    $('api-token').addEventListener('change', () => {
+      sessionStorage.setItem('query-console-token', $('api-token').value);
+      loadIdentity();
+      loadSchema();
+    });
     window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
     restoreFromAddress();
     state.pageSize = Number($('page-size').value);
     renderHighlight();
+    renderSession();
     checkPredicate();
+    loadIdentity();
     loadSchema();
   }
 
