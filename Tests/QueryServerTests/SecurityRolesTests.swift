@@ -71,9 +71,11 @@ import TestSupport
     // MARK: Requests.
 
     /// Sends a request as a caller to the development database (API token, web auth token, or a key's signature).
-    static func send(_ caller: Caller, _ operation: String, _ body: JSONValue, server: ServerHarness, key: TestKey) async throws -> ServerHarness.Answer {
+    static func send(
+        _ caller: Caller, _ operation: String, _ body: JSONValue, server: ServerHarness, key: TestKey, environment: String = "development"
+    ) async throws -> ServerHarness.Answer {
         let text = String(decoding: body.jsonBytes(), as: UTF8.self)
-        let path = ServerHarness.path(operation, environment: "development", database: "public")
+        let path = ServerHarness.path(operation, environment: environment, database: "public")
         switch caller.kind {
         case .user(_, let token):
             return try await server.send("POST", path + "?ckAPIToken=\(WebAuthTests.apiToken)&ckWebAuthToken=\(token)", body: text)
@@ -251,6 +253,70 @@ import TestSupport
             #expect(code == nil, "\(caller) \(what): \(answer.body)\n\(context)")
         } else {
             #expect(code == "ACCESS_DENIED", "\(caller) \(what): \(answer.body)\n\(context)")
+        }
+    }
+
+    static let moderatedNotes = """
+        DEFINE SCHEMA
+            CREATE ROLE Moderator;
+            RECORD TYPE Note (title STRING QUERYABLE SORTABLE, GRANT READ TO "_world", GRANT CREATE, WRITE TO Moderator);
+        """
+
+    static let signedInNotes = """
+        DEFINE SCHEMA
+            RECORD TYPE Note (title STRING QUERYABLE SORTABLE, GRANT READ, CREATE TO "_icloud");
+        """
+
+    /// What a role assigned, taken away, and new grants do to the next request on `server`, when
+    /// they are made through `operator` (another handle on the same store).
+    static func checkChangesHoldAtOnce(operator store: Store, users: Store, server: ServerHarness, key: TestKey) async throws {
+        let bob = try await UserDirectory(store: users).add(ServerUser(givenName: "Bob", emailAddress: "bob@example.org", isDiscoverable: false))
+        let client = WebAuthTests.SignedInClient(server, token: try await WebAuthSessions(store: users).open(userRecordName: bob.userRecordName, container: WebAuthTests.container))
+        func create(_ name: String) async throws -> String? {
+            let answer = try await client.post("records/modify", modify("Note", "create", name, title: "Bob's"), database: "public", environment: "production")
+            #expect(answer.status == 200, "\(answer.body)")
+            return answer.records.first?["serverErrorCode"]?.stringValue
+        }
+        #expect(try await create("n1") == "ACCESS_DENIED")
+        try await store.assignRole("Moderator", to: bob.userRecordName)
+        #expect(try await create("n2") == nil)
+        try await store.removeRole("Moderator", from: bob.userRecordName)
+        #expect(try await create("n3") == "ACCESS_DENIED")
+        let anonymous = Caller(label: "anonymous", kind: .anonymous)
+        let read = try await send(anonymous, "records/query", ["query": ["recordType": "Note"]], server: server, key: key, environment: "production")
+        #expect(read.recordNames == ["n2"])
+
+        // New grants: signed-in users read and create, the world reads nothing.
+        try await ServerHarness.define(signedInNotes, in: store)
+        #expect(try await create("n4") == nil)
+        let refused = try await send(anonymous, "records/query", ["query": ["recordType": "Note"]], server: server, key: key, environment: "production")
+        #expect(refused.status == 403)
+        #expect(refused.body["serverErrorCode"] == "ACCESS_DENIED")
+        #expect(refused.body["reason"]?.stringValue == "record type 'Note' grants READ to '_icloud', not to a caller who is not signed in")
+    }
+
+    @Test("SQLite: a role assigned or taken away, and grants applied, hold for the next request")
+    func changesHoldAtOnceOnSQLite() async throws {
+        let key = TestKey()
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.moderatedNotes, in: store)
+        try await ServerHarness.withServer(store: store, configuration: try Self.configuration(key)) { server in
+            try await Self.checkChangesHoldAtOnce(operator: store, users: store, server: server, key: key)
+        }
+    }
+
+    @Test("PostgreSQL: a role assigned through one handle on the store holds at once on a server over another",
+          .enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"))
+    func changesHoldAtOnceAcrossServers() async throws {
+        let key = TestKey()
+        let url = try PostgresTestServer.freshStoreURL()
+        let first = try await Store.open(url: url)
+        let second = try await Store.open(url: url)
+        try await ServerHarness.define(Self.moderatedNotes, in: first)
+        try await ServerHarness.withServer(store: first, configuration: try Self.configuration(key)) { _ in
+            try await ServerHarness.withServer(store: second, configuration: try Self.configuration(key)) { other in
+                try await Self.checkChangesHoldAtOnce(operator: first, users: first, server: other, key: key)
+            }
         }
     }
 }

@@ -42,8 +42,8 @@ import Testing
             self.token = token
         }
 
-        func post(_ operation: String, _ body: JSONValue, database: String) async throws -> ServerHarness.Answer {
-            let path = ServerHarness.path(operation, environment: "development", database: database)
+        func post(_ operation: String, _ body: JSONValue, database: String, environment: String = "development") async throws -> ServerHarness.Answer {
+            let path = ServerHarness.path(operation, environment: environment, database: database)
                 + "?ckAPIToken=\(WebAuthTests.apiToken)&ckWebAuthToken=\(token)"
             let answer = try await server.send("POST", path, body: String(decoding: body.jsonBytes(), as: UTF8.self))
             take(answer)
