@@ -32,6 +32,11 @@ struct FindCommand: AsyncParsableCommand {
     @Option(name: .customLong("output"), help: "table, json, jsonl or csv.")
     var output: RecordOutputFormat = .table
 
+    @Option(name: .customLong("as"), help: ArgumentHelp(
+        "Find what a user of query serve would read in the public database: their userRecordName (query users list), or 'anonymous' for a caller with an API token alone. The store's security roles apply.",
+        valueName: "user"))
+    var caller: String?
+
     @Flag(name: .customLong("explain"), help: "Print the query plan, with the estimated rows of each step, instead of the records.")
     var explain = false
 
@@ -45,7 +50,8 @@ struct FindCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try await store.openStore()
-        let recordQuery = try await query.recordQuery(in: opened)
+        var recordQuery = try await query.recordQuery(in: opened)
+        if let caller { recordQuery = try await Self.readable(recordQuery, as: caller, in: opened) }
         let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
         if explain {
             let plan = try await StoreOptions.failing { () async throws(RecordStoreError) in
@@ -79,5 +85,21 @@ struct FindCommand: AsyncParsableCommand {
             throw error
         }
         await pager?.finish()
+    }
+
+    /// The query as a user of the server would run it (``SecurityPolicy/readable(_:for:)``); a
+    /// type they may not read fails with the server's reason.
+    static func readable(_ query: RecordQuery, as caller: String, in store: Store) async throws -> RecordQuery {
+        let user = caller == "anonymous" ? nil : caller
+        let (policy, roles) = try await StoreOptions.failing { () async throws(RecordStoreError) in
+            var roles: Set<String> = []
+            if let user { roles = try await store.roles(of: user) }
+            return (try await store.securityPolicy(), roles)
+        }
+        let principal = SecurityPrincipal(userRecordName: user, roles: roles)
+        guard let readable = policy.readable(query, for: principal) else {
+            throw CommandFailure("ACCESS_DENIED: " + policy.refusal(CloudKitSchemaPermission.read, on: query.recordType, for: principal))
+        }
+        return readable
     }
 }

@@ -8,7 +8,7 @@ enum SchemaFilesExample {
         try program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, from line 102.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, from line 107.
     static func program1() throws {
         let company = try Store.open(StoreLocation("memory:"))
         let contents = """

@@ -117,27 +117,15 @@ extension CloudKitService {
             predicate = predicate == .truePredicate ? extra : .and([predicate, extra])
         }
         try queryLimits.check(predicate)
-        if let check {
-            switch check.readAccess(to: recordType) {
-            case .allRecords: break
-            case .ownRecords: predicate = .and([predicate, try Self.createdBy(check.principal.userRecordName)])
-            case .none: throw check.denial(.read, recordType: recordType)
-            }
-        }
+        let query: RecordQuery
         do {
-            return try RecordQuery(recordType: recordType, predicate: predicate, sorts: QuerySort.sorts(from: request.sortBy))
+            query = try RecordQuery(recordType: recordType, predicate: predicate, sorts: QuerySort.sorts(from: request.sortBy))
         } catch {
             throw Self.serverError(error)
         }
-    }
-
-    /// The records a user created: `creatorUserRecordName == user`.
-    private static func createdBy(_ user: String?) throws(ServerError) -> FormatPredicate {
-        do {
-            return try FormatPredicate(format: "creatorUserRecordName == %@", argumentArray: [user.map(Value.string) ?? .null])
-        } catch {
-            throw ServerError(.internalError, "the creator's condition could not be written: \(error)")
-        }
+        guard let check else { return query }
+        guard let readable = check.policy.readable(query, for: check.principal) else { throw check.denial(.read, recordType: recordType) }
+        return readable
     }
 
     /// `query.predicate` with `query.arguments` (values in the command line's JSON mapping).

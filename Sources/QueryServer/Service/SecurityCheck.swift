@@ -36,13 +36,10 @@ struct SecurityCheck: Sendable {
         policy.allows(.write, on: stored.recordType, createdBy: stored.creatorUserRecordName, for: principal)
     }
 
-    /// Why a permission is refused: the record type, the permission, and who it is granted to.
+    /// Why a permission is refused: the record type, the permission, and who it is granted to
+    /// (``SecurityPolicy/refusal(_:on:for:recordName:)``).
     func reason(_ permission: CloudKitSchemaPermission, recordType: String, recordName: String? = nil) -> String {
-        let granted = policy.effectiveGrants(for: recordType).filter { $0.permissions.contains(permission) }.map(\.role)
-        let roles = granted.isEmpty ? "no role" : granted.map { "'\($0)'" }.joined(separator: ", ")
-        let record = recordName.map { "record '\($0)': " } ?? ""
-        let caller = principal.userRecordName == nil ? "a caller who is not signed in" : "this user"
-        return "\(record)record type '\(recordType)' grants \(permission.rawValue) to \(roles), not to \(caller)"
+        policy.refusal(permission, on: recordType, for: principal, recordName: recordName)
     }
 
     /// The `ACCESS_DENIED` error of a refused permission.

@@ -6,7 +6,7 @@
 /// let grant = CloudKitSchemaGrant(permissions: [.write, .create, .read], role: "DeptManager")
 /// grant.description   // "GRANT WRITE, CREATE, READ TO DeptManager"
 /// ```
-public struct CloudKitSchemaGrant: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct CloudKitSchemaGrant: Sendable, Hashable, Codable {
     /// The permissions, in the order written.
     public var permissions: [CloudKitSchemaPermission]
     /// The role, without quotes: `_creator`, `_icloud`, `_world` or a role the document creates.
@@ -20,10 +20,5 @@ public struct CloudKitSchemaGrant: Sendable, Hashable, Codable, CustomStringConv
     public init(permissions: [CloudKitSchemaPermission], role: String) {
         self.permissions = permissions
         self.role = role
-    }
-
-    /// The line as the language prints it: `GRANT READ TO "_world"`.
-    public var description: String {
-        "GRANT \(permissions.map(\.rawValue).joined(separator: ", ")) TO \(SchemaLanguageIdentifier.printed(role))"
     }
 }
