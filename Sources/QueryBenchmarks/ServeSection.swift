@@ -95,6 +95,7 @@ struct ServeSection: BenchmarkSection {
         try await measureCurl(report: report, store: store, bodies: workload.map(\.body), localRates: localRates, plainURL: url)
         try await measureModify(report: report, session: session, port: port)
         try await measureInstrumentation(report: report, store: store, workload: workload)
+        try await measureSecurityRoles(report: report, store: store, workload: workload)
         report.note("\(ProcessInfo.processInfo.activeProcessorCount) cores shared by the server and its clients; queries: name EQUALS, population range sorted, allTokens, NEAR 20 km")
     }
 

@@ -19,7 +19,7 @@ import TestSupport
         #expect(http.value(forHTTPHeaderField: "Content-Security-Policy")?.hasPrefix("default-src 'none'; ") == true)
         let html = String(decoding: page, as: UTF8.self)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
-        #expect(html.contains(#"data-token-required="false" data-rules="full""#))
+        #expect(html.contains(#"data-token-required="false" data-sign-in="" data-rules="full""#))
 
         let base = "http://127.0.0.1:\(port)/database/1/iCloud.com.example.cities/production/public/"
         let (schema, _) = try await URLSession.shared.data(from: try #require(URL(string: base + "schema")))

@@ -29,7 +29,9 @@ import Testing
         try await pending.save(Self.signIn(c, expires: expires))
         #expect(try await Self.stored(store) == [a, b, c])
 
-        #expect(try await pending.take(a) == Self.signIn(a, expires: expires))
+        let taken = try await pending.take(a)
+        #expect(taken == Self.signIn(a, expires: expires),
+                "taken: \(String(describing: taken)); expected expires \(expires.timeIntervalSinceReferenceDate), now \(Date().timeIntervalSinceReferenceDate)")
         #expect(try await pending.take(a) == nil)
         #expect(try await Self.stored(store) == [b, c])
 

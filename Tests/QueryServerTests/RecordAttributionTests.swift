@@ -32,14 +32,22 @@ import Testing
         return try #require(answer.records.first?["recordChangeTag"]?.stringValue)
     }
 
-    @Test("A signed-in user's public records name them, and only they change or delete them", arguments: TestEngine.allCases)
-    func creatorsWrite(engine: TestEngine) async throws {
+    /// Runs `body` with a server over a fresh store of an engine and two signed-in users, Ada
+    /// and Bob, each with a client of their own.
+    static func withAdaAndBob(
+        _ engine: TestEngine, _ body: @Sendable (_ ada: ServerUser, _ adaClient: Client, _ bob: ServerUser, _ bobClient: Client) async throws -> Void
+    ) async throws {
         let store = try engine.makeStore()
         let (ada, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
         let (bob, bobToken) = try await WebAuthTests.signIn(store, email: "bob@example.org", givenName: "Bob")
         try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
-            let adaClient = Client(server, token: adaToken)
-            let bobClient = Client(server, token: bobToken)
+            try await body(ada, Client(server, token: adaToken), bob, Client(server, token: bobToken))
+        }
+    }
+
+    @Test("A signed-in user's public records name them, and only they change or delete them", arguments: TestEngine.allCases)
+    func creatorsWrite(engine: TestEngine) async throws {
+        try await Self.withAdaAndBob(engine) { ada, adaClient, bob, bobClient in
             #expect(try await adaClient.post("records/modify", Self.modify(Self.operation("create", "pa", title: "Ada's")), database: "public").status == 200)
             #expect(try await bobClient.post("records/modify", Self.modify(Self.operation("create", "pb", title: "Bob's")), database: "public").status == 200)
 
@@ -83,12 +91,7 @@ import Testing
 
     @Test("Filters and sorts on the creator find each user's records", arguments: TestEngine.allCases)
     func filtersAndSortsOnTheCreator(engine: TestEngine) async throws {
-        let store = try engine.makeStore()
-        let (ada, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
-        let (bob, bobToken) = try await WebAuthTests.signIn(store, email: "bob@example.org", givenName: "Bob")
-        try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
-            let adaClient = Client(server, token: adaToken)
-            let bobClient = Client(server, token: bobToken)
+        try await Self.withAdaAndBob(engine) { ada, adaClient, bob, bobClient in
             _ = try await adaClient.post("records/modify", Self.modify(Self.operation("create", "a1", title: "1"), Self.operation("create", "a2", title: "2")), database: "public")
             _ = try await bobClient.post("records/modify", Self.modify(Self.operation("create", "b1", title: "3")), database: "public")
 

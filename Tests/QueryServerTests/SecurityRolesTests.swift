@@ -319,4 +319,33 @@ import TestSupport
             }
         }
     }
+
+    @Test("A listener to subscriptions/events hears only of the records it may read")
+    func notificationsFollowTheGrants() async throws {
+        let key = TestKey()
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define("""
+            DEFINE SCHEMA
+                RECORD TYPE Note (title STRING QUERYABLE SORTABLE, GRANT READ, WRITE TO "_creator", GRANT CREATE TO "_icloud");
+            """, in: store)
+        let (_, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
+        let (_, bobToken) = try await WebAuthTests.signIn(store, email: "bob@example.org", givenName: "Bob")
+        try await ServerHarness.withServer(store: store, configuration: try Self.configuration(key)) { server in
+            let ada = WebAuthTests.SignedInClient(server, token: adaToken)
+            let bob = WebAuthTests.SignedInClient(server, token: bobToken)
+            let subscription: JSONValue = ["operations": [["operationType": "create", "subscription": [
+                "subscriptionID": "notes", "subscriptionType": "query", "query": ["recordType": "Note"], "firesOn": ["create"]]]]]
+            #expect(try await ada.post("subscriptions/modify", subscription, database: "public", environment: "production").status == 200)
+            let path = ServerHarness.path("subscriptions/events") + "?ckAPIToken=\(WebAuthTests.apiToken)&ckWebAuthToken=\(await ada.token)"
+            let events = try EventStreamClient(port: server.port, path: path)
+            defer { events.close() }
+            try await events.waitForHead()
+            #expect(events.statusLine == "HTTP/1.1 200 OK")
+            // Bob's note first, then Ada's: Ada hears of hers alone.
+            _ = try await bob.post("records/modify", Self.modify("Note", "create", "bobs", title: "Bob's"), database: "public", environment: "production")
+            _ = try await ada.post("records/modify", Self.modify("Note", "create", "adas", title: "Ada's"), database: "public", environment: "production")
+            let heard = try await events.next(1)
+            #expect(heard.map { $0.json?["recordName"]?.stringValue } == ["adas"])
+        }
+    }
 }

@@ -36,7 +36,7 @@ struct SubscriptionsController: RouteController {
                 try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
             }
             let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
-            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID)
+            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID, principal: context.principal)
             return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot, metrics: metrics)
         }
     }

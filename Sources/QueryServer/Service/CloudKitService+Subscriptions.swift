@@ -73,9 +73,29 @@ extension CloudKitService {
     }
 
     /// The notifications of a namespace's subscriptions (this server's extension, served as
-    /// Server-Sent Events): those retained after `lastEventID`, then each as it fires.
-    func notifications(in namespace: Namespace, after lastEventID: String?) async throws(ServerError) -> AsyncStream<NotificationHub.Event> {
-        try await notificationHub(for: namespace).events(after: lastEventID)
+    /// Server-Sent Events): those retained after `lastEventID`, then each as it fires. A
+    /// `principal` held to security roles hears only of records it may read, by the grants as
+    /// they stood when it connected (a record whose `READ` goes to `_creator` alone: only its
+    /// creator hears of it, and of its deletion nobody held does, its creator being gone with it).
+    func notifications(
+        in namespace: Namespace, after lastEventID: String?, principal: RequestPrincipal? = nil
+    ) async throws(ServerError) -> AsyncStream<NotificationHub.Event> {
+        let events = try await notificationHub(for: namespace).events(after: lastEventID)
+        let store = try await self.store(for: namespace)
+        guard let check = try await securityCheck(for: principal ?? .owner(of: namespace.database), in: store) else { return events }
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    if case .notification(let notification) = event,
+                       !check.policy.allows(.read, on: notification.recordType, createdBy: notification.creatorUserRecordName, for: check.principal) {
+                        continue
+                    }
+                    continuation.yield(event)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     /// Starts the notification hub of every namespace whose subscriptions zone exists (each

@@ -177,7 +177,7 @@ final class NotificationHub: Sendable {
                     notifications.append(QueryNotification(
                         eventID: "\(commit.sequence)-\(index)-\(QueryNotification.identifierHash(identifier))",
                         subscriptionID: identifier, recordName: entry.recordID.recordName, recordType: entry.recordType,
-                        reason: reason, zoneName: namespace.clientZoneName(entry.recordID.zoneID) ?? entry.recordID.zoneID.zoneName, isPublicDatabase: namespace.database == .public))
+                        creatorUserRecordName: record?.creatorUserRecordName, reason: reason, zoneName: namespace.clientZoneName(entry.recordID.zoneID) ?? entry.recordID.zoneID.zoneName, isPublicDatabase: namespace.database == .public))
                     fired.append(watch.subscription)
                 }
             }

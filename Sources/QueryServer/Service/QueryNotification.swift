@@ -18,6 +18,9 @@ struct QueryNotification: Sendable, Equatable {
     let subscriptionID: String
     let recordName: String
     let recordType: String
+    /// The user who created the record, when the commit saved it (a deletion's is unknown):
+    /// what a listener held to `_creator`'s grants is compared with.
+    var creatorUserRecordName: String? = nil
     let reason: QuerySubscription.Reason
     /// The zone as the client names it.
     let zoneName: String

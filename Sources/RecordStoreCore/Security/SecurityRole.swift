@@ -1,5 +1,5 @@
 /// The roles CloudKit defines for every container, as grants name them; any other role is a
-/// custom one (`CREATE ROLE`), which users hold by assignment (``Store/assignRole(_:to:)-2ptq8``).
+/// custom one (`CREATE ROLE`), which users hold by assignment (``Store/assignRole(_:to:)``).
 ///
 /// ```swift
 /// CloudKitSchemaGrant(permissions: [.read], role: SecurityRole.world)   // GRANT READ TO "_world"

@@ -11,7 +11,7 @@ extension Store {
     private static let policyRecordID = RecordID(recordName: "policy", zoneID: securityZone)
 
     /// The store's security policy: the roles and grants its last `.ckdb` declared
-    /// (``apply(_:progress:)-9ip9u``), or none (every record type has the defaults).
+    /// (`apply(_:progress:)`), or none (every record type has the defaults).
     ///
     /// ```swift
     /// let policy = try await store.securityPolicy()

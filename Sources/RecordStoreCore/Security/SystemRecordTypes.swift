@@ -1,6 +1,6 @@
 /// The record types a store keeps for itself and for `query serve` (its security policy and role
 /// holders; the server's users, sessions, sign-ins and subscriptions), in zones of their own that
-/// no client reaches. A schema export (``Store/schemaDocument()-8o7ck``) leaves them out: they are
+/// no client reaches. A schema export (``Store/schemaDocument()-2srw0``) leaves them out: they are
 /// not the app's schema.
 ///
 /// ```swift

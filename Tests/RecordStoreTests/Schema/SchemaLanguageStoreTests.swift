@@ -10,17 +10,22 @@ import Testing
 struct SchemaLanguageStoreTests {
     static let cities = SchemaLanguageParsingTests.cities
 
-    /// What `export` prints for the City document: the store keeps no roles, grants or system
-    /// field attributes.
+    /// What `export` prints for the City document: the store keeps its roles and grants (its
+    /// security policy), not the attributes of system fields.
     static let exportedCities = """
         DEFINE SCHEMA
+
+            CREATE ROLE Moderator;
 
             RECORD TYPE City (
         \(CKDBSystemFields.lines)
                 name            STRING QUERYABLE SEARCHABLE SORTABLE,
                 population      INT64 QUERYABLE SORTABLE,
                 location        LOCATION QUERYABLE,
-                alternatenames  LIST<STRING>
+                alternatenames  LIST<STRING>,
+                GRANT WRITE TO "_creator",
+                GRANT CREATE TO "_icloud",
+                GRANT READ TO "_world"
             );
 
         """

@@ -95,6 +95,7 @@ struct SQLiteStatementBinderTests {
             TableLayout.zoneKey(record.recordID.zoneID).databaseValue, record.recordID.recordName.databaseValue,
             (record.creationDate?.timeIntervalSinceReferenceDate).databaseValue,
             (record.modificationDate?.timeIntervalSinceReferenceDate).databaseValue, record.recordChangeTag.databaseValue,
+            record.creatorUserRecordName.databaseValue, record.lastModifiedUserRecordName.databaseValue,
         ]
         for field in layout.fields {
             let value = record.fields[field.schema.name] ?? .null
