@@ -9,8 +9,26 @@ import QueryServer
 import RecordStore
 
 extension ServeSection {
-    /// Rounds of the instrumented-versus-plain comparison; each round loads both servers in turn.
+    /// Rounds of the side-by-side comparisons; each round loads both servers in turn.
     static let instrumentationRounds = 5
+
+    /// Runs two loads in turn, ``instrumentationRounds`` times, alternating which goes first so
+    /// that neither always follows the other; the figures of each, in round order.
+    static func inTurn<Figure>(
+        _ first: @autoclosure () async throws -> Figure, _ second: @autoclosure () async throws -> Figure
+    ) async throws -> (first: [Figure], second: [Figure]) {
+        var firsts: [Figure] = [], seconds: [Figure] = []
+        for round in 0..<instrumentationRounds {
+            if round.isMultiple(of: 2) {
+                firsts.append(try await first())
+                seconds.append(try await second())
+            } else {
+                seconds.append(try await second())
+                firsts.append(try await first())
+            }
+        }
+        return (firsts, seconds)
+    }
 
     /// `records/query` on a server that records metrics and writes a JSON log line per request
     /// (to /dev/null) against a plain one (no metrics, no request log), over the same store: both
@@ -45,18 +63,7 @@ extension ServeSection {
         }
         _ = try await Self.http(session, url(plainPort), workload, clients: Self.clientCount, requests: 160)
         _ = try await Self.http(session, url(instrumentedPort), workload, clients: Self.clientCount, requests: 160)
-        var plainRuns: [(rate: Double, p99: Double)] = []
-        var instrumentedRuns: [(rate: Double, p99: Double)] = []
-        for round in 0..<Self.instrumentationRounds {
-            // Alternate which goes first, so that neither always follows the other.
-            if round.isMultiple(of: 2) {
-                plainRuns.append(try await load(plainPort))
-                instrumentedRuns.append(try await load(instrumentedPort))
-            } else {
-                instrumentedRuns.append(try await load(instrumentedPort))
-                plainRuns.append(try await load(plainPort))
-            }
-        }
+        let (plainRuns, instrumentedRuns) = try await Self.inTurn(try await load(plainPort), try await load(instrumentedPort))
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         report.figure("records/query requests/s at \(Self.clientCount) clients, metrics and JSON request log on vs off",
                       measured: median(instrumentedRuns.map(\.rate)), baseline: median(plainRuns.map(\.rate)), unit: "req/s",

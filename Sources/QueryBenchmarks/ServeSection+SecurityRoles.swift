@@ -39,16 +39,7 @@ extension ServeSection {
         }
         _ = try await Self.http(session, openURL, workload, clients: Self.clientCount, requests: 160)
         _ = try await Self.http(session, heldURL, workload, clients: Self.clientCount, requests: 160)
-        var openRates: [Double] = [], heldRates: [Double] = []
-        for round in 0..<Self.instrumentationRounds {
-            if round.isMultiple(of: 2) {
-                openRates.append(try await load(openURL))
-                heldRates.append(try await load(heldURL))
-            } else {
-                heldRates.append(try await load(heldURL))
-                openRates.append(try await load(openURL))
-            }
-        }
+        let (openRates, heldRates) = try await Self.inTurn(try await load(openURL), try await load(heldURL))
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         report.figure("records/query requests/s at \(Self.clientCount) clients, held to security roles (API token) vs nobody held",
                       measured: median(heldRates), baseline: median(openRates), unit: "req/s",
