@@ -293,6 +293,9 @@ import TestSupport
         #expect(refused.status == 403)
         #expect(refused.body["serverErrorCode"] == "ACCESS_DENIED")
         #expect(refused.body["reason"]?.stringValue == "record type 'Note' grants READ to '_icloud', not to a caller who is not signed in")
+        let explained = try await send(anonymous, "records/explain", ["query": ["recordType": "Note"]], server: server, key: key, environment: "production")
+        #expect(explained.status == 403)
+        #expect(explained.body["serverErrorCode"] == "ACCESS_DENIED")
     }
 
     @Test("SQLite: a role assigned or taken away, and grants applied, hold for the next request")

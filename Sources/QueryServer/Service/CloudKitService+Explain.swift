@@ -21,11 +21,18 @@ extension CloudKitService {
     /// answer["indexesUsed"]   // ["City$population$index"]
     /// ```
     public func explain(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
+        try await explain(body, in: namespace, principal: nil)
+    }
+
+    /// ``explain(_:in:)`` for a principal: the plan of the query it would run (a type it may not
+    /// read is `ACCESS_DENIED`, as `records/query` answers it).
+    func explain(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal?) async throws(ServerError) -> JSONValue {
         let request = try RequestBodyDecoder.decode(RecordsExplainRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
-        let query = try await recordQuery(request.query, in: namespace)
         let store = try await self.store(for: namespace)
+        let check = try await securityCheck(for: principal ?? .owner(of: namespace.database), in: store)
+        let query = try await recordQuery(request.query, in: namespace, check: check)
         // records/query reads one record more than it answers, to know whether more remain.
         let plan = try await run { () async throws(RecordStoreError) in
             try await store.explain(ofType: query.recordType, matching: query.predicate, sorts: query.sorts, zone: zone, limit: limit + 1)
