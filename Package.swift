@@ -295,7 +295,7 @@ let package = Package(
         // Runs each document's program twice and compares what it prints with what its text says.
         .testTarget(
             name: "DocumentationExamplesTests",
-            dependencies: ["doc-examples"],
+            dependencies: ["doc-examples", "TestSupport"],
             path: "Tests/DocumentationExamplesTests"
         ),
     ],

@@ -1,13 +1,8 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `doc-examples` executable in a child process and collects what it printed.
 enum ExampleRunner {
-    struct Outcome {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
-
     /// The PostgreSQL server of the tests, or nil when none is configured.
     static var postgresURL: String? {
         ProcessInfo.processInfo.environment["QUERY_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -46,49 +41,7 @@ enum ExampleRunner {
     }
 
     /// Runs one document's program in `folder`.
-    static func run(_ document: String, in folder: URL) throws -> Outcome {
-        let process = Process()
-        process.executableURL = productsFolder.appendingPathComponent("doc-examples")
-        process.arguments = [document]
-        process.currentDirectoryURL = folder
-        let outputPipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
-        let errorData = LockedData()
-        let errorReader = Thread {
-            errorData.set(errorPipe.fileHandleForReading.readDataToEndOfFile())
-        }
-        errorReader.start()
-        let outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let standardError = errorData.waitForValue()
-        return Outcome(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: standardError, as: UTF8.self))
-    }
-}
-
-/// Bytes one thread reads and another waits for.
-final class LockedData: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var data: Data?
-
-    func set(_ value: Data) {
-        condition.withLock {
-            data = value
-            condition.signal()
-        }
-    }
-
-    func waitForValue() -> Data {
-        condition.withLock {
-            while data == nil { condition.wait() }
-            return data ?? Data()
-        }
+    static func run(_ document: String, in folder: URL) async throws -> ChildProcess.Outcome {
+        try await ChildProcess.run(productsFolder.appendingPathComponent("doc-examples"), [document], in: folder)
     }
 }

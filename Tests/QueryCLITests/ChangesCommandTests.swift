@@ -7,9 +7,9 @@ import TestSupport
 @Suite("query changes")
 struct ChangesCommandTests {
     /// A new store holding three notes, `a`, `b` and `c`, saved in one transaction.
-    private static func notes() throws -> String {
+    private static func notes() async throws -> String {
         let database = TestFolders.make("changes").appendingPathComponent("notes.sqlite").path
-        let saved = try CommandRunner.run(["save", "--db", database, "Note"], input: """
+        let saved = try await CommandRunner.run(["save", "--db", database, "Note"], input: """
             {"recordName": "a", "fields": {"title": "Alpha"}}
             {"recordName": "b", "fields": {"title": "Beta"}}
             {"recordName": "c", "fields": {"title": "Gamma"}}
@@ -20,8 +20,8 @@ struct ChangesCommandTests {
     }
 
     /// Runs `query` and expects it to succeed.
-    private static func succeeding(_ arguments: [String], input: String? = nil) throws -> String {
-        let outcome = try CommandRunner.run(arguments, input: input)
+    private static func succeeding(_ arguments: [String], input: String? = nil) async throws -> String {
+        let outcome = try await CommandRunner.run(arguments, input: input)
         #expect(outcome.status == 0, "\(arguments): \(outcome.standardError)")
         #expect(outcome.standardError.isEmpty)
         return outcome.standardOutput
@@ -46,9 +46,9 @@ struct ChangesCommandTests {
     }
 
     @Test("the first run prints every record, the next with --since exactly the edit and the deletion")
-    func firstRunThenChangesSince() throws {
-        let database = try Self.notes()
-        let first = try Self.succeeding(["changes", "--db", database])
+    func firstRunThenChangesSince() async throws {
+        let database = try await Self.notes()
+        let first = try await Self.succeeding(["changes", "--db", database])
         let firstToken = try Self.token(ofTable: first)
         #expect(first == """
             recordName  recordType  title
@@ -62,10 +62,10 @@ struct ChangesCommandTests {
 
             """)
 
-        _ = try Self.succeeding(["save", "--db", database, "Note", "--force", "--record", #"{"recordName": "b", "fields": {"title": "Beta 2"}}"#])
-        #expect(try Self.succeeding(["delete", "--db", database, "Note", "c"]) == "Deleted 1 Note record\n")
+        _ = try await Self.succeeding(["save", "--db", database, "Note", "--force", "--record", #"{"recordName": "b", "fields": {"title": "Beta 2"}}"#])
+        #expect(try await Self.succeeding(["delete", "--db", database, "Note", "c"]) == "Deleted 1 Note record\n")
 
-        let next = try Self.succeeding(["changes", "--db", database, "--since", firstToken])
+        let next = try await Self.succeeding(["changes", "--db", database, "--since", firstToken])
         let nextToken = try Self.token(ofTable: next)
         #expect(next == """
             recordName  recordType  title
@@ -79,11 +79,11 @@ struct ChangesCommandTests {
             """)
 
         // The same changes as JSON, and as JSON lines.
-        let json = try Self.succeeding(["changes", "--db", database, "--since", firstToken, "--output", "json"])
+        let json = try await Self.succeeding(["changes", "--db", database, "--since", firstToken, "--output", "json"])
         let jsonToken = try Self.token(ofJSON: json)
         #expect(json == #"{"moreComing":false,"records":[{"fields":{"title":"Beta 2"},"recordName":"b","recordType":"Note","zone":"_defaultZone"},"#
             + #"{"deleted":true,"recordName":"c","recordType":"Note","zone":"_defaultZone"}],"token":"\#(jsonToken)"}"# + "\n")
-        let lines = try Self.succeeding(["changes", "--db", database, "--since", firstToken, "--output", "jsonl", "--desired-keys", ""])
+        let lines = try await Self.succeeding(["changes", "--db", database, "--since", firstToken, "--output", "jsonl", "--desired-keys", ""])
         let linesToken = try Self.token(ofJSON: lines)
         #expect(lines == """
             {"fields":{},"recordName":"b","recordType":"Note","zone":"_defaultZone"}
@@ -93,7 +93,7 @@ struct ChangesCommandTests {
             """)
 
         // Nothing changed since the last token.
-        let none = try Self.succeeding(["changes", "--db", database, "--since", nextToken])
+        let none = try await Self.succeeding(["changes", "--db", database, "--since", nextToken])
         let noneToken = try Self.token(ofTable: none)
         #expect(none == """
             recordName  recordType  title
@@ -106,13 +106,13 @@ struct ChangesCommandTests {
     }
 
     @Test("--limit prints one page and moreComing; the token continues to the end")
-    func pagesWithLimit() throws {
-        let database = try Self.notes()
-        _ = try Self.succeeding(["save", "--db", database, "Task", "--record", #"{"recordName": "t1", "fields": {"done": true}}"#])
+    func pagesWithLimit() async throws {
+        let database = try await Self.notes()
+        _ = try await Self.succeeding(["save", "--db", database, "Task", "--record", #"{"recordName": "t1", "fields": {"done": true}}"#])
         var pages: [String] = []
         var token: String?
         for _ in 0..<3 {
-            let output = try Self.succeeding(
+            let output = try await Self.succeeding(
                 ["changes", "--db", database, "--limit", "2", "--output", "jsonl", "--keys", "title"] + (token.map { ["--since", $0] } ?? []))
             token = try Self.token(ofJSON: output)
             pages.append(output.replacingOccurrences(of: token ?? "", with: "TOKEN"))
@@ -136,7 +136,7 @@ struct ChangesCommandTests {
             """,
         ])
         // Only one record type, in a table with its fields.
-        let tasks = try Self.succeeding(["changes", "--db", database, "--record-type", "Task"])
+        let tasks = try await Self.succeeding(["changes", "--db", database, "--record-type", "Task"])
         #expect(tasks == """
             recordName  recordType  done
             ----------  ----------  ----
@@ -149,23 +149,23 @@ struct ChangesCommandTests {
     }
 
     @Test("--database prints the zones created, changed and deleted since its token")
-    func databaseChanges() throws {
-        let database = try Self.notes()
-        let first = try Self.succeeding(["changes", "--db", database, "--database"])
+    func databaseChanges() async throws {
+        let database = try await Self.notes()
+        let first = try await Self.succeeding(["changes", "--db", database, "--database"])
         let firstToken = try Self.token(ofTable: first)
         #expect(first == "changed: _defaultZone\ntoken: \(firstToken)\nmoreComing: false\n")
 
-        _ = try Self.succeeding(["zones", "create", "--db", database, "Archive"])
-        _ = try Self.succeeding(["zones", "create", "--db", database, "Old"])
-        _ = try Self.succeeding(["zones", "delete", "--db", database, "Old"])
-        let next = try Self.succeeding(["changes", "--db", database, "--database", "--since", firstToken])
+        _ = try await Self.succeeding(["zones", "create", "--db", database, "Archive"])
+        _ = try await Self.succeeding(["zones", "create", "--db", database, "Old"])
+        _ = try await Self.succeeding(["zones", "delete", "--db", database, "Old"])
+        let next = try await Self.succeeding(["changes", "--db", database, "--database", "--since", firstToken])
         #expect(next == "changed: Archive\ndeleted: Old\ntoken: \(try Self.token(ofTable: next))\nmoreComing: false\n")
-        let json = try Self.succeeding(["changes", "--db", database, "--database", "--since", firstToken, "--output", "json"])
+        let json = try await Self.succeeding(["changes", "--db", database, "--database", "--since", firstToken, "--output", "json"])
         #expect(json == #"{"changedZones":["Archive"],"deletedZones":["Old"],"moreComing":false,"token":"\#(try Self.token(ofJSON: json))"}"# + "\n")
 
         // A record saved in a zone makes it a changed zone again.
-        _ = try Self.succeeding(["save", "--db", database, "Note", "--record", #"{"recordName": "z", "zone": "Archive", "fields": {"title": "Z"}}"#])
-        let afterSave = try Self.succeeding(["changes", "--db", database, "--database", "--since", try Self.token(ofTable: next), "--output", "jsonl"])
+        _ = try await Self.succeeding(["save", "--db", database, "Note", "--record", #"{"recordName": "z", "zone": "Archive", "fields": {"title": "Z"}}"#])
+        let afterSave = try await Self.succeeding(["changes", "--db", database, "--database", "--since", try Self.token(ofTable: next), "--output", "jsonl"])
         #expect(afterSave == """
             {"zone":"Archive"}
             {"moreComing":false,"token":"\(try Self.token(ofJSON: afterSave))"}
@@ -174,14 +174,14 @@ struct ChangesCommandTests {
     }
 
     @Test("an expired token is an error that says to run again without --since")
-    func expiredToken() throws {
-        let database = try Self.notes()
-        _ = try Self.succeeding(["zones", "create", "--db", database, "Notes"])
-        let token = try Self.token(ofTable: try Self.succeeding(["changes", "--db", database, "--zone", "Notes"]))
+    func expiredToken() async throws {
+        let database = try await Self.notes()
+        _ = try await Self.succeeding(["zones", "create", "--db", database, "Notes"])
+        let token = try await Self.token(ofTable: try Self.succeeding(["changes", "--db", database, "--zone", "Notes"]))
         // A zone deleted and created again since the token: its history before is gone.
-        _ = try Self.succeeding(["zones", "delete", "--db", database, "Notes"])
-        _ = try Self.succeeding(["zones", "create", "--db", database, "Notes"])
-        let expired = try CommandRunner.run(["changes", "--db", database, "--zone", "Notes", "--since", token])
+        _ = try await Self.succeeding(["zones", "delete", "--db", database, "Notes"])
+        _ = try await Self.succeeding(["zones", "create", "--db", database, "Notes"])
+        let expired = try await CommandRunner.run(["changes", "--db", database, "--zone", "Notes", "--since", token])
         #expect(expired.status == 1)
         #expect(expired.standardOutput.isEmpty)
         #expect(expired.standardError == """
@@ -189,14 +189,14 @@ struct ChangesCommandTests {
             Run `query changes --zone Notes` without --since to read everything again, and continue from the token it prints
 
             """)
-        let again = try Self.succeeding(["changes", "--db", database, "--zone", "Notes", "--output", "jsonl"])
+        let again = try await Self.succeeding(["changes", "--db", database, "--zone", "Notes", "--output", "jsonl"])
         #expect(again == "{\"moreComing\":false,\"token\":\"\(try Self.token(ofJSON: again))\"}\n")
     }
 
     @Test("a malformed token, another scope's token and wrong flags are refused")
-    func invalidTokens() throws {
-        let database = try Self.notes()
-        let malformed = try CommandRunner.run(["changes", "--db", database, "--since", "not-a-token"])
+    func invalidTokens() async throws {
+        let database = try await Self.notes()
+        let malformed = try await CommandRunner.run(["changes", "--db", database, "--since", "not-a-token"])
         #expect(malformed.status == 1)
         #expect(malformed.standardOutput.isEmpty)
         #expect(malformed.standardError == """
@@ -204,17 +204,17 @@ struct ChangesCommandTests {
             Pass a token printed by `query changes` on this store, or run it without --since to start over
 
             """)
-        let zoneToken = try Self.token(ofTable: try Self.succeeding(["changes", "--db", database]))
-        let wrongScope = try CommandRunner.run(["changes", "--db", database, "--database", "--since", zoneToken])
+        let zoneToken = try await Self.token(ofTable: try Self.succeeding(["changes", "--db", database]))
+        let wrongScope = try await CommandRunner.run(["changes", "--db", database, "--database", "--since", zoneToken])
         #expect(wrongScope.status == 1)
         #expect(wrongScope.standardError.hasPrefix("error: invalid change token: "))
         #expect(wrongScope.standardError.contains("`query changes --database`"))
 
-        let usage = try CommandRunner.run(["changes", "--db", database, "--database", "--zone", "Notes"])
+        let usage = try await CommandRunner.run(["changes", "--db", database, "--database", "--zone", "Notes"])
         #expect(usage.status == 2)
         #expect(usage.standardError.contains("--zone is for a zone's changes, not --database"))
-        #expect(try CommandRunner.run(["changes", "--db", database, "--limit", "0"]).status == 2)
-        let missingZone = try CommandRunner.run(["changes", "--db", database, "--zone", "Nowhere"])
+        #expect(try await CommandRunner.run(["changes", "--db", database, "--limit", "0"]).status == 2)
+        let missingZone = try await CommandRunner.run(["changes", "--db", database, "--zone", "Nowhere"])
         #expect(missingZone.status == 1)
         #expect(missingZone.standardOutput.isEmpty)
     }

@@ -37,11 +37,11 @@ import TestSupport
         #expect(try await ServeCommandTests.exitStatus(process) == 0)
     }
 
-    @Test func refusesAHostOtherThanLoopbackAndUnknownRules() throws {
-        let outcome = try CommandRunner.run(["console", "--host", "0.0.0.0"])
+    @Test func refusesAHostOtherThanLoopbackAndUnknownRules() async throws {
+        let outcome = try await CommandRunner.run(["console", "--host", "0.0.0.0"])
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("--host must be a loopback address"))
-        let rules = try CommandRunner.run(["console", "--rules", "sql"])
+        let rules = try await CommandRunner.run(["console", "--rules", "sql"])
         #expect(rules.status == 2)
         #expect(rules.standardError.contains("--rules is cloudkit or full"))
     }

@@ -7,8 +7,8 @@ import Testing
 @Suite("Hardening: hostile input to query check and query eval")
 struct HostileCommandTests {
     /// The answer lines of `query eval --batch` for raw input bytes.
-    private func batchLines(_ input: Data) throws -> (status: Int32, lines: [String], standardError: String) {
-        let outcome = try CommandRunner.run(["eval", "--batch"], inputBytes: input)
+    private func batchLines(_ input: Data) async throws -> (status: Int32, lines: [String], standardError: String) {
+        let outcome = try await CommandRunner.run(["eval", "--batch"], inputBytes: input)
         var lines = outcome.standardOutput.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         return (outcome.status, lines, outcome.standardError)
@@ -16,49 +16,49 @@ struct HostileCommandTests {
 
     // MARK: - SQL fragments and quotes
 
-    @Test func sqlInAValueIsPrintedQuoted() throws {
-        let outcome = try CommandRunner.run(["check", #"name == "x'; DROP TABLE t; --""#])
+    @Test func sqlInAValueIsPrintedQuoted() async throws {
+        let outcome = try await CommandRunner.run(["check", #"name == "x'; DROP TABLE t; --""#])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "name == \"x'; DROP TABLE t; --\"\n")
         #expect(outcome.standardError == "")
     }
 
-    @Test func sqlThroughAnArgumentIsPrintedQuotedAndEscaped() throws {
-        let outcome = try CommandRunner.run(["check", "name == %@", "--arg", #""\"; DROP TABLE records; --""#])
+    @Test func sqlThroughAnArgumentIsPrintedQuotedAndEscaped() async throws {
+        let outcome = try await CommandRunner.run(["check", "name == %@", "--arg", #""\"; DROP TABLE records; --""#])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "name == \"\\\"; DROP TABLE records; --\"\n")
     }
 
-    @Test func sqlThroughAKeyIsAnOrdinaryKey() throws {
-        let check = try CommandRunner.run(["check", "%K == 1", "--arg", #""a; DROP TABLE""#])
+    @Test func sqlThroughAKeyIsAnOrdinaryKey() async throws {
+        let check = try await CommandRunner.run(["check", "%K == 1", "--arg", #""a; DROP TABLE""#])
         #expect(check.status == 0)
         #expect(check.standardOutput == "a; DROP TABLE == 1\n")
-        let matching = try CommandRunner.run(
+        let matching = try await CommandRunner.run(
             ["eval", "%K == 1", "--arg", #""a; DROP TABLE""#, "--object", #"{"a; DROP TABLE": 1, "a": 2}"#])
         #expect(matching.status == 0)
         #expect(matching.standardOutput == "true\n")
-        let other = try CommandRunner.run(["eval", "%K == 1", "--arg", #""a; DROP TABLE""#, "--object", #"{"a": 1}"#])
+        let other = try await CommandRunner.run(["eval", "%K == 1", "--arg", #""a; DROP TABLE""#, "--object", #"{"a": 1}"#])
         #expect(other.standardOutput == "false\n")
     }
 
-    @Test func sqlInTheRulesFieldOfABatchLineIsRejected() throws {
+    @Test func sqlInTheRulesFieldOfABatchLineIsRejected() async throws {
         let input = #"{"format": "a == 1", "rules": "full; DROP TABLE t"}"# + "\n"
-        let result = try batchLines(Data(input.utf8))
+        let result = try await batchLines(Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.lines == [#"{"error":"\"rules\" must be \"full\", \"cloudkit\" or \"coredata\""}"#])
     }
 
     // MARK: - NUL bytes
 
-    @Test func nulInsideAStringArgumentIsKeptAndEscaped() throws {
-        let outcome = try CommandRunner.run(["check", "name == %@", "--arg", #""a\u0000b""#])
+    @Test func nulInsideAStringArgumentIsKeptAndEscaped() async throws {
+        let outcome = try await CommandRunner.run(["check", "name == %@", "--arg", #""a\u0000b""#])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "name == \"a\\u0000b\"\n")
-        let matched = try CommandRunner.run(["eval", "name == %@", "--arg", #""a\u0000b""#, "--object", #"{"name": "a\u0000b"}"#])
+        let matched = try await CommandRunner.run(["eval", "name == %@", "--arg", #""a\u0000b""#, "--object", #"{"name": "a\u0000b"}"#])
         #expect(matched.standardOutput == "true\n")
     }
 
-    @Test func nulBytesInBatchLines() throws {
+    @Test func nulBytesInBatchLines() async throws {
         var input = Data(#"{"format": "name == \"a\u0000b\"", "object": {"name": "a\u0000b"}}"#.utf8)
         input.append(0x0A)
         input.append(Data(#"{"format": "name == 1"#.utf8))
@@ -67,7 +67,7 @@ struct HostileCommandTests {
         input.append(0x0A)
         input.append(Data(#"{"format": "a == 1"}"#.utf8))
         input.append(0x0A)
-        let result = try batchLines(input)
+        let result = try await batchLines(input)
         #expect(result.status == 0)
         #expect(result.lines.count == 3)
         #expect(result.lines.first == #"{"canonical":"name == \"a\\u0000b\"","result":true}"#)
@@ -77,7 +77,7 @@ struct HostileCommandTests {
 
     // MARK: - Invalid UTF-8
 
-    @Test func invalidUTF8InBatchLinesKeepsLineCorrespondence() throws {
+    @Test func invalidUTF8InBatchLinesKeepsLineCorrespondence() async throws {
         var input = Data(#"{"format": "a == 1", "object": {"a": 1}}"#.utf8)
         input.append(0x0A)
         // A lone continuation byte inside the format string.
@@ -92,7 +92,7 @@ struct HostileCommandTests {
         input.append(0x0A)
         input.append(Data(#"{"format": "a == 2", "object": {"a": 2}}"#.utf8))
         input.append(0x0A)
-        let result = try batchLines(input)
+        let result = try await batchLines(input)
         #expect(result.status == 0)
         #expect(result.standardError == "")
         #expect(result.lines.count == 6, "\(result.lines)")
@@ -108,39 +108,39 @@ struct HostileCommandTests {
 
     // MARK: - Overlong, deep and huge
 
-    @Test func aOneMegabyteStringInABatchLine() throws {
+    @Test func aOneMegabyteStringInABatchLine() async throws {
         let long = String(repeating: "0123456789", count: 104_858)
         let input = #"{"format": "name == \"\#(long)\"", "object": {"name": "\#(long)"}}"# + "\n"
             + #"{"format": "name == \"\#(long)\"", "object": {"name": "short"}}"# + "\n"
-        let result = try batchLines(Data(input.utf8))
+        let result = try await batchLines(Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.lines.count == 2)
         #expect(result.lines.first == #"{"canonical":"name == \"\#(long)\"","result":true}"#)
         #expect(result.lines.last == #"{"canonical":"name == \"\#(long)\"","result":false}"#)
     }
 
-    @Test func deeplyNestedPredicatesAreAClearError() throws {
+    @Test func deeplyNestedPredicatesAreAClearError() async throws {
         let format = String(repeating: "(", count: 100_000) + "a == 1" + String(repeating: ")", count: 100_000)
         let input = #"{"format": "\#(format)"}"# + "\n"
             + #"{"format": "\#(String(repeating: "NOT ", count: 20_000))a == 1"}"# + "\n"
             + #"{"format": "a == \#(String(repeating: "abs:(", count: 20_000))1"}"# + "\n"
-        let result = try batchLines(Data(input.utf8))
+        let result = try await batchLines(Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.lines.count == 3)
         for line in result.lines {
             #expect(line.hasPrefix(#"{"error":"expected at most 200 levels of nesting, found nesting deeper than 200 levels at offset "#), "\(line.prefix(200))")
         }
-        let check = try CommandRunner.run(["check", String(repeating: "(", count: 50_000)])
+        let check = try await CommandRunner.run(["check", String(repeating: "(", count: 50_000)])
         #expect(check.status == 1)
         #expect(check.standardError.hasPrefix("error: expected at most 200 levels of nesting, found nesting deeper than 200 levels at offset 200\n"))
     }
 
-    @Test func aHundredThousandMembersThroughABatchArgument() throws {
+    @Test func aHundredThousandMembersThroughABatchArgument() async throws {
         let members = (0..<100_000).map(String.init).joined(separator: ",")
         let input = #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 99999}}"# + "\n"
             + #"{"format": "id IN %@", "args": [[\#(members)]], "object": {"id": 100000}}"# + "\n"
             + #"{"format": "id IN {\#(members)}", "object": {"id": 12345}}"# + "\n"
-        let result = try batchLines(Data(input.utf8))
+        let result = try await batchLines(Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.lines.count == 3)
         let canonical = "id IN {" + (0..<100_000).map(String.init).joined(separator: ", ") + "}"
@@ -153,71 +153,71 @@ struct HostileCommandTests {
 
     // MARK: - Regular expressions
 
-    @Test func catastrophicBacktrackingIsStoppedWithAClearError() throws {
+    @Test func catastrophicBacktrackingIsStoppedWithAClearError() async throws {
         // The match runs under a deterministic work limit; running out of it is a clear error.
         let subject = String(repeating: "a", count: 30) + "!"
-        let outcome = try CommandRunner.run(["eval", "name MATCHES '(a+)+$'", "--object", #"{"name": "\#(subject)"}"#])
+        let outcome = try await CommandRunner.run(["eval", "name MATCHES '(a+)+$'", "--object", #"{"name": "\#(subject)"}"#])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == "")
         #expect(outcome.standardError == #"error: regular expression "(a+)+$" needed more than its work limit of 1000 units (ICU match-engine steps) to match a string of 31 UTF-16 code units; simplify the pattern or raise EvaluationOptions.regularExpressionLimits"# + "\n", "\(outcome.standardError)")
     }
 
-    @Test func invalidRegularExpressionIsAClearError() throws {
-        let outcome = try CommandRunner.run(["eval", "name MATCHES '(unclosed'", "--object", #"{"name": "x"}"#])
+    @Test func invalidRegularExpressionIsAClearError() async throws {
+        let outcome = try await CommandRunner.run(["eval", "name MATCHES '(unclosed'", "--object", #"{"name": "x"}"#])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.hasPrefix(#"error: invalid regular expression "(unclosed" in MATCHES: "#), "\(outcome.standardError)")
     }
 
     // MARK: - Tampered flags
 
-    @Test func tamperedArgumentJSONIsAQueryError() throws {
+    @Test func tamperedArgumentJSONIsAQueryError() async throws {
         for text in ["[1,", #""unterminated"#, "{\"a\": }", "NaN", "01", #"{"$date": "yesterday"}"#, "\u{0}", "\"\\ud800\""] {
-            let outcome = try CommandRunner.run(["check", "a == %@", "--arg", text])
+            let outcome = try await CommandRunner.run(["check", "a == %@", "--arg", text])
             #expect(outcome.status == 1, "\(text)")
             #expect(outcome.standardOutput == "", "\(text)")
             #expect(outcome.standardError.hasPrefix("error: --arg number 1 is not valid JSON: "), "\(text): \(outcome.standardError)")
         }
     }
 
-    @Test func tooFewOrTooManyArgumentsAreAQueryError() throws {
-        let missing = try CommandRunner.run(["check", "a == %@ AND b == %@", "--arg", "1"])
+    @Test func tooFewOrTooManyArgumentsAreAQueryError() async throws {
+        let missing = try await CommandRunner.run(["check", "a == %@ AND b == %@", "--arg", "1"])
         #expect(missing.status == 1)
         #expect(missing.standardError.hasPrefix("error: format argument 2: "))
-        let wrongKind = try CommandRunner.run(["check", "%K == 1", "--arg", "42"])
+        let wrongKind = try await CommandRunner.run(["check", "%K == 1", "--arg", "42"])
         #expect(wrongKind.status == 1)
         #expect(wrongKind.standardError == "error: format argument 1: %K expects a non-empty string naming a key path, but an integer was given\n")
     }
 
-    @Test func variableWithoutEqualsIsAQueryError() throws {
+    @Test func variableWithoutEqualsIsAQueryError() async throws {
         let object = #"{"a": 1}"#
-        let bare = try CommandRunner.run(["eval", "a == $X", "--var", "X", "--object", object])
+        let bare = try await CommandRunner.run(["eval", "a == $X", "--var", "X", "--object", object])
         #expect(bare.status == 1)
         #expect(bare.standardError == "error: --var X must be NAME=JSON, e.g. --var 'LIMIT=100'\n")
-        let nameless = try CommandRunner.run(["eval", "a == $X", "--var", "=1", "--object", object])
+        let nameless = try await CommandRunner.run(["eval", "a == $X", "--var", "=1", "--object", object])
         #expect(nameless.status == 1)
         #expect(nameless.standardError == "error: --var =1 must be NAME=JSON, e.g. --var 'LIMIT=100'\n")
-        let badJSON = try CommandRunner.run(["eval", "a == $X", "--var", "X=[", "--object", object])
+        let badJSON = try await CommandRunner.run(["eval", "a == $X", "--var", "X=[", "--object", object])
         #expect(badJSON.status == 1)
         #expect(badJSON.standardError.hasPrefix("error: --var X is not valid JSON: "))
-        let injected = try CommandRunner.run(["eval", "a == $X", "--var", "X=1; DROP TABLE t", "--object", object])
+        let injected = try await CommandRunner.run(["eval", "a == $X", "--var", "X=1; DROP TABLE t", "--object", object])
         #expect(injected.status == 1)
         #expect(injected.standardError.hasPrefix("error: --var X is not valid JSON: "))
     }
 
-    @Test func tamperedObjectIsAQueryError() throws {
-        let outcome = try CommandRunner.run(["eval", "a == 1", "--object", #"{"a": 1"#])
+    @Test func tamperedObjectIsAQueryError() async throws {
+        let outcome = try await CommandRunner.run(["eval", "a == 1", "--object", #"{"a": 1"#])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.hasPrefix("error: --object is not valid JSON: "))
     }
 
-    @Test func unknownRulesAreWrongUsage() throws {
+    @Test func unknownRulesAreWrongUsage() async throws {
         for rules in ["sql", "", "cloudkit; DROP TABLE t", "FULL "] {
-            let outcome = try CommandRunner.run(["check", "--rules", rules, "a == 1"])
+            let outcome = try await CommandRunner.run(["check", "--rules", rules, "a == 1"])
             #expect(outcome.status == 2, "\(rules)")
             #expect(outcome.standardOutput == "")
             #expect(outcome.standardError.hasPrefix("Error: The value '\(rules)' is invalid for '--rules <rules>'"), "\(outcome.standardError)")
         }
-        let upperCase = try CommandRunner.run(["check", "--rules", "CLOUDKIT", "a == 1"])
+        let upperCase = try await CommandRunner.run(["check", "--rules", "CLOUDKIT", "a == 1"])
         #expect(upperCase.status == 0)
         #expect(upperCase.standardOutput == "a == 1\n")
     }

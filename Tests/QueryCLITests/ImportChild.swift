@@ -15,6 +15,8 @@ final class ImportChild: @unchecked Sendable {
     private var committedLines: [Committed] = []
     private var otherLines: [String] = []
     private var finishedReading = false
+    /// Waiters woken after each line read and at the end of the output, to check again.
+    private var waiters: [CheckedContinuation<Bool, Never>] = []
 
     /// Starts `query import` with these arguments plus `--progress jsonl`.
     init(arguments: [String]) throws {
@@ -39,8 +41,32 @@ final class ImportChild: @unchecked Sendable {
             }
             if !pending.isEmpty { record(line: pending) }
             lock.withLock { finishedReading = true }
+            wakeWaiters()
         }
         reader.start()
+    }
+
+    private func wakeWaiters() {
+        let woken = lock.withLock {
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in woken { waiter.resume(returning: false) }
+    }
+
+    /// Returns once `condition` (read under the lock) holds: it is checked after every line read.
+    private func wait(until condition: @escaping () -> Bool) async {
+        while true {
+            let holds = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let holdsNow = lock.withLock {
+                    if condition() { return true }
+                    waiters.append(continuation)
+                    return false
+                }
+                if holdsNow { continuation.resume(returning: true) }
+            }
+            if holds { return }
+        }
     }
 
     private func record(line: Data) {
@@ -51,6 +77,7 @@ final class ImportChild: @unchecked Sendable {
         } else {
             lock.withLock { otherLines.append(text) }
         }
+        wakeWaiters()
     }
 
     /// The committed-batch lines read so far.
@@ -59,26 +86,29 @@ final class ImportChild: @unchecked Sendable {
     /// Lines of standard error that are not committed-batch lines (errors, the final summary…).
     var unexpectedLines: [String] { lock.withLock { otherLines } }
 
-    /// Waits until `batches` batches were reported or the child ended; false after `limit` seconds.
-    func waitForCommittedBatches(_ batches: Int, limit: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(limit)
-        while Date() < deadline {
-            if committed.count >= batches || !process.isRunning { return true }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        return false
+    /// Waits until `batches` batches were reported or the child's output ended (the suite's time
+    /// limit bounds the wait).
+    func waitForCommittedBatches(_ batches: Int) async {
+        await wait { [unowned self] in committedLines.count >= batches || finishedReading }
     }
 
     /// Sends SIGKILL, waits for the child to die and for its last lines to be read.
-    func kill() {
+    func kill() async {
         if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-        waitUntilExit()
+        await waitUntilExit()
     }
 
-    /// Waits for the child to exit and its standard error to be read to the end.
-    func waitUntilExit() {
-        process.waitUntilExit()
-        while !lock.withLock({ finishedReading }) { Thread.sleep(forTimeInterval: 0.001) }
+    /// Waits for the child's standard error to be read to its end, then reaps the child on a
+    /// thread of its own (never one of the cooperative pool's).
+    func waitUntilExit() async {
+        await wait { [unowned self] in finishedReading }
+        let process = process
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                process.waitUntilExit()
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// The exit status (after the child ended).

@@ -3,15 +3,15 @@ import Testing
 
 @Suite("query check and query eval")
 struct PredicateCommandTests {
-    @Test func checkPrintsTheCanonicalForm() throws {
-        let outcome = try CommandRunner.run(["check", "name BEGINSWITH[c] %@ AND population > %d", "--arg", "\"sa\"", "--arg", "100000"])
+    @Test func checkPrintsTheCanonicalForm() async throws {
+        let outcome = try await CommandRunner.run(["check", "name BEGINSWITH[c] %@ AND population > %d", "--arg", "\"sa\"", "--arg", "100000"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "name BEGINSWITH[c] \"sa\" AND population > 100000\n")
         #expect(outcome.standardError == "")
     }
 
-    @Test func checkReportsSyntaxErrorsWithACaret() throws {
-        let outcome = try CommandRunner.run(["check", "name == "])
+    @Test func checkReportsSyntaxErrorsWithACaret() async throws {
+        let outcome = try await CommandRunner.run(["check", "name == "])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == "")
         #expect(outcome.standardError.hasPrefix("error: expected "))
@@ -19,49 +19,49 @@ struct PredicateCommandTests {
         #expect(outcome.standardError.hasSuffix("^\n"))
     }
 
-    @Test func checkAppliesTheCloudKitRules() throws {
-        let rejected = try CommandRunner.run(["check", "--rules", "cloudkit", "ALL tags == 'a'"])
+    @Test func checkAppliesTheCloudKitRules() async throws {
+        let rejected = try await CommandRunner.run(["check", "--rules", "cloudkit", "ALL tags == 'a'"])
         #expect(rejected.status == 1)
         #expect(rejected.standardError == "error: ALL is not supported in CloudKit queries: ALL tags == \"a\"\n")
-        let accepted = try CommandRunner.run(["check", "--rules", "cloudkit", "ANY favoriteColors = 'red'"])
+        let accepted = try await CommandRunner.run(["check", "--rules", "cloudkit", "ANY favoriteColors = 'red'"])
         #expect(accepted.status == 0)
         #expect(accepted.standardOutput == "ANY favoriteColors == \"red\"\n")
     }
 
-    @Test func wrongUsageExitsWithTwo() throws {
-        #expect(try CommandRunner.run(["check"]).status == 2)
-        #expect(try CommandRunner.run(["check", "--rules", "sql", "a == 1"]).status == 2)
-        #expect(try CommandRunner.run(["eval", "a == 1"]).status == 2)
-        #expect(try CommandRunner.run(["frobnicate"]).status == 2)
-        #expect(try CommandRunner.run(["--help"]).status == 0)
+    @Test func wrongUsageExitsWithTwo() async throws {
+        #expect(try await CommandRunner.run(["check"]).status == 2)
+        #expect(try await CommandRunner.run(["check", "--rules", "sql", "a == 1"]).status == 2)
+        #expect(try await CommandRunner.run(["eval", "a == 1"]).status == 2)
+        #expect(try await CommandRunner.run(["frobnicate"]).status == 2)
+        #expect(try await CommandRunner.run(["--help"]).status == 0)
     }
 
-    @Test func badArgumentJSONIsAQueryError() throws {
-        let outcome = try CommandRunner.run(["check", "name == %@", "--arg", "'single'"])
+    @Test func badArgumentJSONIsAQueryError() async throws {
+        let outcome = try await CommandRunner.run(["check", "name == %@", "--arg", "'single'"])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.hasPrefix("error: --arg number 1 is not valid JSON: "))
     }
 
-    @Test func evalPrintsTrueOrFalse() throws {
+    @Test func evalPrintsTrueOrFalse() async throws {
         let object = #"{"name": "Sapporo", "population": 1973395, "tags": ["snow", "beer"]}"#
-        let yes = try CommandRunner.run(["eval", "population > %d AND name BEGINSWITH[c] 's'", "--arg", "100000", "--object", object])
+        let yes = try await CommandRunner.run(["eval", "population > %d AND name BEGINSWITH[c] 's'", "--arg", "100000", "--object", object])
         #expect(yes.status == 0)
         #expect(yes.standardOutput == "true\n")
-        let no = try CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"sun\"", "--object", object])
+        let no = try await CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"sun\"", "--object", object])
         #expect(no.standardOutput == "false\n")
-        let bound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"beer\"", "--object", object])
+        let bound = try await CommandRunner.run(["eval", "ANY tags == $TAG", "--var", "TAG=\"beer\"", "--object", object])
         #expect(bound.standardOutput == "true\n")
         // `--arg 3.0` is a double, as `3.0` in the format string is: 4 / 3.0 > 1, where 4 / 3 is 1.
-        let division = try CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3.0", "--object", object])
+        let division = try await CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3.0", "--object", object])
         #expect(division.standardOutput == "true\n")
-        let integerDivision = try CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3", "--object", object])
+        let integerDivision = try await CommandRunner.run(["eval", "population / %@ > 657798", "--arg", "3", "--object", object])
         #expect(integerDivision.standardOutput == "false\n")
-        let unbound = try CommandRunner.run(["eval", "ANY tags == $TAG", "--object", object])
+        let unbound = try await CommandRunner.run(["eval", "ANY tags == $TAG", "--object", object])
         #expect(unbound.status == 1)
         #expect(unbound.standardError.contains("$TAG"))
     }
 
-    @Test func batchAnswersEveryLineInOrder() throws {
+    @Test func batchAnswersEveryLineInOrder() async throws {
         let input = """
             {"format": "population > %d", "args": [1000], "object": {"population": 5000}}
             {"format": "name ==[c] 'ÉCOLE'", "object": {"name": "école"}}
@@ -73,7 +73,7 @@ struct PredicateCommandTests {
             {"format": "ANY tags == $T", "object": {"tags": ["x"]}, "variables": {"T": "x"}}
 
             """
-        let outcome = try CommandRunner.run(["eval", "--batch"], input: input)
+        let outcome = try await CommandRunner.run(["eval", "--batch"], input: input)
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 9)
@@ -89,7 +89,7 @@ struct PredicateCommandTests {
         #expect(lines[8] == "")
     }
 
-    @Test func batchPrintsTheSubstitutedForm() throws {
+    @Test func batchPrintsTheSubstitutedForm() async throws {
         let input = """
             {"format": "$a == 1", "variables": {"a": "a"}}
             {"format": "deletedAt == $when AND name == %@", "args": [null], "variables": {"when": null}}
@@ -97,7 +97,7 @@ struct PredicateCommandTests {
             {"format": "$a.$b == 'ABC'", "object": null, "variables": {"a": {"k": "ABC"}, "b": "k"}}
 
             """
-        let outcome = try CommandRunner.run(["eval", "--batch"], input: input)
+        let outcome = try await CommandRunner.run(["eval", "--batch"], input: input)
         #expect(outcome.status == 0)
         let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 5)
@@ -110,31 +110,31 @@ struct PredicateCommandTests {
         #expect(lines[4] == "")
     }
 
-    @Test func checkSubstitutesVariables() throws {
-        let outcome = try CommandRunner.run(["check", "population > $MINIMUM AND name == $NAME", "--var", "MINIMUM=100000", "--var", #"NAME="Sapporo""#])
+    @Test func checkSubstitutesVariables() async throws {
+        let outcome = try await CommandRunner.run(["check", "population > $MINIMUM AND name == $NAME", "--var", "MINIMUM=100000", "--var", #"NAME="Sapporo""#])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "population > 100000 AND name == \"Sapporo\"\n")
-        let null = try CommandRunner.run(["check", "a == $X AND b == nil", "--var", "X=null"])
+        let null = try await CommandRunner.run(["check", "a == $X AND b == nil", "--var", "X=null"])
         #expect(null.standardOutput == "a == <null> AND b == nil\n")
-        let badJSON = try CommandRunner.run(["check", "a == $X", "--var", "X=["])
+        let badJSON = try await CommandRunner.run(["check", "a == $X", "--var", "X=["])
         #expect(badJSON.status == 1)
         #expect(badJSON.standardError.hasPrefix("error: --var X is not valid JSON: "))
     }
 
-    @Test func checkIgnoresArgumentsBeyondTheSpecifiers() throws {
-        let outcome = try CommandRunner.run(["check", "a == %@", "--arg", "1", "--arg", "2"])
+    @Test func checkIgnoresArgumentsBeyondTheSpecifiers() async throws {
+        let outcome = try await CommandRunner.run(["check", "a == %@", "--arg", "1", "--arg", "2"])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "a == 1\n")
-        let null = try CommandRunner.run(["check", "a == %@", "--arg", "null"])
+        let null = try await CommandRunner.run(["check", "a == %@", "--arg", "null"])
         #expect(null.standardOutput == "a == <null>\n")
     }
 
-    @Test func evalSubstitutesVariablesIncludingKeyComponents() throws {
+    @Test func evalSubstitutesVariablesIncludingKeyComponents() async throws {
         let object = #"{"address": {"city": "Paris"}, "flags": 6}"#
-        let outcome = try CommandRunner.run(["eval", "address.$field == 'Paris' AND flags & $bit == $bit", "--var", #"field="city""#, "--var", "bit=2", "--object", object])
+        let outcome = try await CommandRunner.run(["eval", "address.$field == 'Paris' AND flags & $bit == $bit", "--var", #"field="city""#, "--var", "bit=2", "--object", object])
         #expect(outcome.status == 0)
         #expect(outcome.standardOutput == "true\n")
-        let other = try CommandRunner.run(["eval", "address.$field == 'Paris'", "--var", #"field="country""#, "--object", object])
+        let other = try await CommandRunner.run(["eval", "address.$field == 'Paris'", "--var", #"field="country""#, "--object", object])
         #expect(other.standardOutput == "false\n")
     }
 }

@@ -129,27 +129,27 @@ struct RelationshipRoundTripCommandTests {
 
     /// Runs a command and expects it to succeed.
     @discardableResult
-    static func succeed(_ arguments: [String], input: String? = nil, _ comment: String = "") throws -> String {
-        let outcome = try CommandRunner.run(arguments, input: input)
+    static func succeed(_ arguments: [String], input: String? = nil, _ comment: String = "") async throws -> String {
+        let outcome = try await CommandRunner.run(arguments, input: input)
         #expect(outcome.status == 0, "\(comment) query \(arguments.joined(separator: " ")): \(outcome.standardError)")
         return outcome.standardOutput
     }
 
     /// The source store: the model applied, the Archive zone made, the records saved.
-    static func sourceStore(_ folder: URL) throws -> String {
+    static func sourceStore(_ folder: URL) async throws -> String {
         let database = folder.appendingPathComponent("source.sqlite").path
-        try succeed(["schema", "apply", "--db", database, TemplateCommandTests.model])
-        try succeed(["zones", "create", "--db", database, "Archive"])
-        try succeed(["save", "--db", database, "Department"], input: departments)
-        try succeed(["save", "--db", database, "Project"], input: projects)
-        try succeed(["save", "--db", database, "Employee"], input: employees)
+        try await succeed(["schema", "apply", "--db", database, TemplateCommandTests.model])
+        try await succeed(["zones", "create", "--db", database, "Archive"])
+        try await succeed(["save", "--db", database, "Department"], input: departments)
+        try await succeed(["save", "--db", database, "Project"], input: projects)
+        try await succeed(["save", "--db", database, "Employee"], input: employees)
         return database
     }
 
     /// Each walk on a store prints what it prints on the source.
-    static func expectWalks(on database: String, withModel: Bool, _ comment: String) throws {
+    static func expectWalks(on database: String, withModel: Bool, _ comment: String) async throws {
         for walk in walks where withModel || !walk.needsModel {
-            let found = try CommandRunner.run(["find", "--db", database] + walk.arguments)
+            let found = try await CommandRunner.run(["find", "--db", database] + walk.arguments)
             #expect(found.status == 0, "\(comment): find \(walk.arguments): \(found.standardError)")
             #expect(found.standardOutput == walk.output, "\(comment): find \(walk.arguments)")
         }
@@ -157,22 +157,22 @@ struct RelationshipRoundTripCommandTests {
 
     /// Every record of every type and zone as `query export` writes it as JSON lines: the
     /// references spelled with their record names and zones.
-    static func exportedLines(_ database: String) throws -> [String] {
+    static func exportedLines(_ database: String) async throws -> [String] {
         var lines: [String] = []
         for recordType in recordTypes {
             for zone in zones {
-                lines += try succeed(["export", "--db", database, recordType, "--zone", zone]).split(separator: "\n").map(String.init)
+                await lines += try succeed(["export", "--db", database, recordType, "--zone", zone]).split(separator: "\n").map(String.init)
             }
         }
         return lines
     }
 
     @Test("the source store answers the walks, and its export spells every reference with its name and zone")
-    func sourceAnswersWalks() throws {
+    func sourceAnswersWalks() async throws {
         let folder = TestFolders.make("relationship-round-trip")
-        let source = try Self.sourceStore(folder)
-        try Self.expectWalks(on: source, withModel: true, "source")
-        let lines = try Self.exportedLines(source)
+        let source = try await Self.sourceStore(folder)
+        try await Self.expectWalks(on: source, withModel: true, "source")
+        let lines = try await Self.exportedLines(source)
         #expect(lines.count == 10)
         let bob = try #require(lines.first { $0.contains(#""recordName":"bob""#) })
         #expect(bob.contains(#""manager":{"$ref":"ada"}"#) && bob.contains(#""projects":[{"$ref":"apollo"}]"#), "\(bob)")
@@ -184,35 +184,35 @@ struct RelationshipRoundTripCommandTests {
 
     @Test("export, then import into a store with the model applied: the same walks, the same records and references",
           arguments: ["jsonl", "csv"], Target.available)
-    func roundTripWithModel(format: String, target: Target) throws {
+    func roundTripWithModel(format: String, target: Target) async throws {
         let folder = TestFolders.make("relationship-round-trip")
-        let source = try Self.sourceStore(folder)
+        let source = try await Self.sourceStore(folder)
         let copy = try target.newStore(folder, "copy-\(format)")
-        try Self.succeed(["schema", "apply", "--db", copy, TemplateCommandTests.model])
-        try Self.copyRecords(from: source, to: copy, format: format, folder: folder)
-        try Self.expectWalks(on: copy, withModel: true, "\(format) into \(target)")
-        #expect(try Self.exportedLines(copy) == Self.exportedLines(source))
+        try await Self.succeed(["schema", "apply", "--db", copy, TemplateCommandTests.model])
+        try await Self.copyRecords(from: source, to: copy, format: format, folder: folder)
+        try await Self.expectWalks(on: copy, withModel: true, "\(format) into \(target)")
+        #expect(try await Self.exportedLines(copy) == Self.exportedLines(source))
     }
 
     @Test("export, then import into a store without a schema: the references and lists survive, and walks through them answer the same",
           arguments: ["jsonl", "csv"], Target.available)
-    func roundTripWithoutSchema(format: String, target: Target) throws {
+    func roundTripWithoutSchema(format: String, target: Target) async throws {
         let folder = TestFolders.make("relationship-round-trip")
-        let source = try Self.sourceStore(folder)
+        let source = try await Self.sourceStore(folder)
         let copy = try target.newStore(folder, "bare-\(format)")
-        try Self.copyRecords(from: source, to: copy, format: format, folder: folder)
-        try Self.expectWalks(on: copy, withModel: false, "\(format) into \(target) without a schema")
+        try await Self.copyRecords(from: source, to: copy, format: format, folder: folder)
+        try await Self.expectWalks(on: copy, withModel: false, "\(format) into \(target) without a schema")
         // Every record keeps its name, zone and references exactly. (Not its whole line: without a
         // schema, JSON's `20.0` is read as an integer, and on SQLite a field widened to double
         // later keeps the earlier rows' integers.)
-        #expect(try Self.exportedLines(copy).map(Self.identityAndReferences) == Self.exportedLines(source).map(Self.identityAndReferences))
+        #expect(try await Self.exportedLines(copy).map(Self.identityAndReferences) == Self.exportedLines(source).map(Self.identityAndReferences))
         // Without the model, an inverse to-many is not known: the walk is an error naming it, never an empty result.
-        let inverse = try CommandRunner.run(["find", "--db", copy, "Department", "employees.@count > 0"])
+        let inverse = try await CommandRunner.run(["find", "--db", copy, "Department", "employees.@count > 0"])
         #expect(inverse.status == 1)
         #expect(inverse.standardError.hasPrefix("error: Field 'employees' does not exist in record type 'Department'"), "\(inverse.standardError)")
         // Applying the model afterwards declares the relationships over the imported records.
-        try Self.succeed(["schema", "apply", "--db", copy, TemplateCommandTests.model])
-        try Self.expectWalks(on: copy, withModel: true, "\(format) into \(target), the model applied after the import")
+        try await Self.succeed(["schema", "apply", "--db", copy, TemplateCommandTests.model])
+        try await Self.expectWalks(on: copy, withModel: true, "\(format) into \(target), the model applied after the import")
     }
 
     /// An exported line's record name, zone and reference fields (`department`, `manager`,
@@ -227,12 +227,12 @@ struct RelationshipRoundTripCommandTests {
 
     /// Exports each type and zone of `source` in `format` and imports the files into `copy`
     /// (a CSV file names no zone: `import --zone` gives it).
-    static func copyRecords(from source: String, to copy: String, format: String, folder: URL) throws {
+    static func copyRecords(from source: String, to copy: String, format: String, folder: URL) async throws {
         for recordType in recordTypes {
             for zone in zones {
                 let file = folder.appendingPathComponent("\(recordType)-\(zone).\(format)")
-                try Data(try succeed(["export", "--db", source, recordType, "--zone", zone, "--output", format]).utf8).write(to: file)
-                try succeed(["import", "--db", copy, "--type", recordType, "--zone", zone, file.path], "import of \(file.lastPathComponent):")
+                try await Data(try succeed(["export", "--db", source, recordType, "--zone", zone, "--output", format]).utf8).write(to: file)
+                try await succeed(["import", "--db", copy, "--type", recordType, "--zone", zone, file.path], "import of \(file.lastPathComponent):")
             }
         }
     }

@@ -32,8 +32,8 @@ struct SchemaLanguageCommandTests {
         """
 
     @Test("import --indexes points to the documentation article that describes the policies, which exists")
-    func importIndexesHelpPointsToTheArticle() throws {
-        let help = try CommandRunner.run(["import", "--help"])
+    func importIndexesHelpPointsToTheArticle() async throws {
+        let help = try await CommandRunner.run(["import", "--help"])
         #expect(help.status == 0)
         // The help wraps at the terminal's width: compare with single spaces.
         let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -48,14 +48,14 @@ struct SchemaLanguageCommandTests {
     }
 
     @Test("apply prints what it did with grants and roles; export prints the store's schema and policy; apply of the export changes nothing")
-    func applyThenExport() throws {
+    func applyThenExport() async throws {
         let folder = try Self.freshFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("store.sqlite").path
         let file = folder.appendingPathComponent("schema.ckdb")
         try Data(Self.schema.utf8).write(to: file)
 
-        let applied = try CommandRunner.run(["schema", "apply", "--db", database, file.path])
+        let applied = try await CommandRunner.run(["schema", "apply", "--db", database, file.path])
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput == """
             Applied 1 record type (4 fields)
@@ -63,7 +63,7 @@ struct SchemaLanguageCommandTests {
 
             """)
 
-        let exported = try CommandRunner.run(["schema", "export", "--db", database])
+        let exported = try await CommandRunner.run(["schema", "export", "--db", database])
         #expect(exported.status == 0, "\(exported.standardError)")
         // The store keeps the roles and grants too: the export is the file as applied.
         let expected = Self.schema
@@ -71,11 +71,11 @@ struct SchemaLanguageCommandTests {
 
         let exportFile = folder.appendingPathComponent("exported.ckdb")
         try Data(exported.standardOutput.utf8).write(to: exportFile)
-        let reapplied = try CommandRunner.run(["schema", "apply", "--db", database, exportFile.path])
+        let reapplied = try await CommandRunner.run(["schema", "apply", "--db", database, exportFile.path])
         #expect(reapplied.standardOutput == "Applied 1 record type (4 fields)\nSecurity: 1 role, 3 grants (enforced by query serve in the public database)\n")
-        #expect(try CommandRunner.run(["schema", "export", "--db", database]).standardOutput == expected)
+        #expect(try await CommandRunner.run(["schema", "export", "--db", database]).standardOutput == expected)
 
-        let shown = try CommandRunner.run(["schema", "--db", database, "City"])
+        let shown = try await CommandRunner.run(["schema", "--db", database, "City"])
         #expect(shown.standardOutput == """
             City
               name            string  queryable sortable searchable
@@ -84,17 +84,17 @@ struct SchemaLanguageCommandTests {
               alternatenames  list of string\u{20}\u{20}
 
             """)
-        #expect(try CommandRunner.run(["schema", "show", "--db", database, "City"]).standardOutput == shown.standardOutput)
+        #expect(try await CommandRunner.run(["schema", "show", "--db", database, "City"]).standardOutput == shown.standardOutput)
     }
 
     @Test("export --format json prints the same document as JSON")
-    func exportJSON() throws {
+    func exportJSON() async throws {
         let folder = try Self.freshFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("store.sqlite").path
-        let applied = try CommandRunner.run(["schema", "apply", "--db", database, "-"], input: "DEFINE SCHEMA RECORD TYPE Tag (label STRING SORTABLE);")
+        let applied = try await CommandRunner.run(["schema", "apply", "--db", database, "-"], input: "DEFINE SCHEMA RECORD TYPE Tag (label STRING SORTABLE);")
         #expect(applied.status == 0, "\(applied.standardError)")
-        let exported = try CommandRunner.run(["schema", "export", "--db", database, "--format", "json"])
+        let exported = try await CommandRunner.run(["schema", "export", "--db", database, "--format", "json"])
         #expect(exported.status == 0, "\(exported.standardError)")
         let system = [("___createTime", "TIMESTAMP"), ("___createdBy", "REFERENCE"), ("___etag", "STRING"), ("___modTime", "TIMESTAMP"), ("___modifiedBy", "REFERENCE"), ("___recordID", "REFERENCE")]
         var fields = system.map { name, type in
@@ -139,13 +139,13 @@ struct SchemaLanguageCommandTests {
     }
 
     @Test("A bad file exits with status 1 and a message naming the file, line and column")
-    func badFile() throws {
+    func badFile() async throws {
         let folder = try Self.freshFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("store.sqlite").path
         let file = folder.appendingPathComponent("bad.ckdb")
         try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        name STRNG\n    );\n".utf8).write(to: file)
-        let outcome = try CommandRunner.run(["schema", "apply", "--db", database, file.path])
+        let outcome = try await CommandRunner.run(["schema", "apply", "--db", database, file.path])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == "")
         #expect(outcome.standardError == "error: \(file.path): line 3, column 14: expected a field type (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION, NUMBER, ENCRYPTED ..., LIST<...>), found 'STRNG'\n")
@@ -153,10 +153,10 @@ struct SchemaLanguageCommandTests {
         let asset = folder.appendingPathComponent("asset.ckdb")
         try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        photo ASSET\n    );\n".utf8).write(to: asset)
         // An ASSET field applies: a reference field without indexes (an asset's value).
-        let applied = try CommandRunner.run(["schema", "apply", "--db", database, asset.path])
+        let applied = try await CommandRunner.run(["schema", "apply", "--db", database, asset.path])
         #expect(applied.status == 0, "\(applied.standardError)")
 
-        let missing = try CommandRunner.run(["schema", "apply", "--db", database, folder.appendingPathComponent("none.ckdb").path])
+        let missing = try await CommandRunner.run(["schema", "apply", "--db", database, folder.appendingPathComponent("none.ckdb").path])
         #expect(missing.status == 1)
         #expect(missing.standardError.hasPrefix("error: Cannot read '"))
     }

@@ -23,46 +23,46 @@ struct SecurityCommandTests {
     }
 
     @Test("find --as reads what the grants give a user; roles assigned and taken away change it")
-    func rolesAndFindAs() throws {
+    func rolesAndFindAs() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("security-command-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("notes.sqlite").path
-        let applied = try CommandRunner.run(["schema", "apply", "--db", database, "-"], input: Self.schema)
+        let applied = try await CommandRunner.run(["schema", "apply", "--db", database, "-"], input: Self.schema)
         #expect(applied.standardOutput == "Applied 1 record type (1 field)\nSecurity: 1 role, 2 grants (enforced by query serve in the public database)\n")
-        func user(_ email: String) throws -> String {
-            let added = try CommandRunner.run(["users", "add", "--db", database, "--email", email])
+        func user(_ email: String) async throws -> String {
+            let added = try await CommandRunner.run(["users", "add", "--db", database, "--email", email])
             #expect(added.status == 0, "\(added.standardError)")
             return added.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let ada = try user("ada@example.org"), bob = try user("bob@example.org")
+        let ada = try await user("ada@example.org"), bob = try await user("bob@example.org")
         let store = try Store.open(path: database)
         for (name, author) in [("a1", ada), ("a2", ada), ("b1", bob)] {
             let note = Record(recordType: "Note", recordID: RecordID(recordName: name), fields: ["title": .string(name)])
-            #expect(try store.modify(saving: [note], deleting: [], author: author).isSuccess)
+            #expect(try await store.modify(saving: [note], deleting: [], author: author).isSuccess)
         }
-        func find(as caller: String?) throws -> CommandRunner.Outcome {
-            try CommandRunner.run(["find", "--db", database, "Note", "TRUEPREDICATE", "--sort", "title", "--output", "jsonl"] + (caller.map { ["--as", $0] } ?? []))
+        func find(as caller: String?) async throws -> CommandRunner.Outcome {
+            try await CommandRunner.run(["find", "--db", database, "Note", "TRUEPREDICATE", "--sort", "title", "--output", "jsonl"] + (caller.map { ["--as", $0] } ?? []))
         }
 
-        #expect(try Self.names(find(as: nil).standardOutput) == ["a1", "a2", "b1"])
-        #expect(try Self.names(find(as: ada).standardOutput) == ["a1", "a2"])
-        #expect(try Self.names(find(as: bob).standardOutput) == ["b1"])
-        let anonymous = try find(as: "anonymous")
+        #expect(try await Self.names(find(as: nil).standardOutput) == ["a1", "a2", "b1"])
+        #expect(try await Self.names(find(as: ada).standardOutput) == ["a1", "a2"])
+        #expect(try await Self.names(find(as: bob).standardOutput) == ["b1"])
+        let anonymous = try await find(as: "anonymous")
         #expect(anonymous.status == 1)
         #expect(anonymous.standardError.contains("ACCESS_DENIED: record type 'Note' grants READ to '_creator', 'Moderator', not to a caller who is not signed in"))
 
-        let assigned = try CommandRunner.run(["roles", "assign", "--db", database, "Moderator", "bob@example.org"])
+        let assigned = try await CommandRunner.run(["roles", "assign", "--db", database, "Moderator", "bob@example.org"])
         #expect(assigned.standardOutput == "\(bob) holds Moderator\n")
-        #expect(try Self.names(find(as: bob).standardOutput) == ["a1", "a2", "b1"])
-        #expect(try CommandRunner.run(["roles", "list", "--db", database]).standardOutput == "Moderator\t\(bob)\tbob@example.org\n")
-        let unknown = try CommandRunner.run(["roles", "assign", "--db", database, "Editor", ada])
+        #expect(try await Self.names(find(as: bob).standardOutput) == ["a1", "a2", "b1"])
+        #expect(try await CommandRunner.run(["roles", "list", "--db", database]).standardOutput == "Moderator\t\(bob)\tbob@example.org\n")
+        let unknown = try await CommandRunner.run(["roles", "assign", "--db", database, "Editor", ada])
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("There is no role 'Editor': the schema declares 'Moderator'"))
 
-        let removed = try CommandRunner.run(["roles", "remove", "--db", database, "Moderator", bob])
+        let removed = try await CommandRunner.run(["roles", "remove", "--db", database, "Moderator", bob])
         #expect(removed.standardOutput == "\(bob) no longer holds Moderator\n")
-        #expect(try Self.names(find(as: bob).standardOutput) == ["b1"])
-        #expect(try CommandRunner.run(["roles", "list", "--db", database]).standardOutput == "Moderator\t-\t-\n")
+        #expect(try await Self.names(find(as: bob).standardOutput) == ["b1"])
+        #expect(try await CommandRunner.run(["roles", "list", "--db", database]).standardOutput == "Moderator\t-\t-\n")
     }
 }

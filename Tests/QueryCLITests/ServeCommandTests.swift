@@ -45,14 +45,14 @@ import TestSupport
         stream.close()
     }
 
-    @Test func refusesANonLoopbackHostWithoutCredentials() throws {
-        let outcome = try CommandRunner.run(["serve", "--host", "0.0.0.0"])
+    @Test func refusesANonLoopbackHostWithoutCredentials() async throws {
+        let outcome = try await CommandRunner.run(["serve", "--host", "0.0.0.0"])
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("loopback"))
-        let badKey = try CommandRunner.run(["serve", "--key", "id=/nonexistent.pem"])
+        let badKey = try await CommandRunner.run(["serve", "--key", "id=/nonexistent.pem"])
         #expect(badKey.status == 1)
         #expect(badKey.standardError.contains("cannot be read"))
-        let retention = try CommandRunner.run(["serve", "--history-retention-days", "0"])
+        let retention = try await CommandRunner.run(["serve", "--history-retention-days", "0"])
         #expect(retention.status == 2)
         #expect(retention.standardError.contains("--history-retention-days is more than 0"))
     }
@@ -76,7 +76,7 @@ import TestSupport
         let (data, response) = try await URLSession.shared.data(from: URL(string: base + "schema?format=ckdb")!)
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
         // The file was applied: the server answers what `query schema export` prints of the store.
-        let exported = try CommandRunner.run(["schema", "export", "--db", database])
+        let exported = try await CommandRunner.run(["schema", "export", "--db", database])
         #expect(exported.status == 0)
         #expect(exported.standardOutput.contains("    name            STRING QUERYABLE SORTABLE,\n        population      INT64 QUERYABLE\n"))
         #expect(String(decoding: data, as: UTF8.self) == exported.standardOutput)
@@ -91,28 +91,28 @@ import TestSupport
         #expect(try await Self.exitStatus(process) == 0)
     }
 
-    @Test func aBadSchemaFileExitsWithItsLineAndColumnAndServesNothing() throws {
+    @Test func aBadSchemaFileExitsWithItsLineAndColumnAndServesNothing() async throws {
         let folder = TestFolders.make("serve-bad-schema")
         let database = folder.appendingPathComponent("store.sqlite").path
         let bad = folder.appendingPathComponent("bad.ckdb")
         try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        name STRNG\n    );\n".utf8).write(to: bad)
-        let syntax = try CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", bad.path])
+        let syntax = try await CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", bad.path])
         #expect(syntax.status == 1)
         #expect(syntax.standardError == "error: \(bad.path): line 3, column 14: expected a field type (STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION, NUMBER, ENCRYPTED ..., LIST<...>), found 'STRNG'\n")
 
         // A field whose type would change: refused, the store unchanged, nothing served.
         let good = folder.appendingPathComponent("good.ckdb")
         try Data(Self.schemaFile.utf8).write(to: good)
-        #expect(try CommandRunner.run(["schema", "apply", "--db", database, good.path]).status == 0)
+        #expect(try await CommandRunner.run(["schema", "apply", "--db", database, good.path]).status == 0)
         let changed = folder.appendingPathComponent("changed.ckdb")
         try Data("DEFINE SCHEMA\n    RECORD TYPE City (\n        population STRING\n    );\n".utf8).write(to: changed)
-        let refused = try CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", changed.path])
+        let refused = try await CommandRunner.run(["serve", "--db", database, "--port", "0", "--schema", changed.path])
         #expect(refused.status == 1)
         #expect(refused.standardError == "error: \(changed.path): line 3: record type 'City', field 'population': its type would change from INT64 to STRING; a field's type cannot change\n")
-        let shown = try CommandRunner.run(["schema", "--db", database, "City"])
+        let shown = try await CommandRunner.run(["schema", "--db", database, "City"])
         #expect(shown.standardOutput == "City\n  name        string  queryable sortable\n  population  int64  queryable\n")
 
-        let help = try CommandRunner.run(["serve", "--help"])
+        let help = try await CommandRunner.run(["serve", "--help"])
         #expect(help.standardOutput.contains("--schema <file.ckdb>"))
     }
 

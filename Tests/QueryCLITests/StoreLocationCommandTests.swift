@@ -6,27 +6,27 @@ import TestSupport
 /// other scheme is a clear error (exit status 1), never a file of that odd name.
 @Suite("query --db with store locations")
 struct StoreLocationCommandTests {
-    @Test func sqliteFileAndMemoryLocations() throws {
+    @Test func sqliteFileAndMemoryLocations() async throws {
         let folder = TestFolders.make("locations")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let input = folder.appendingPathComponent("items.jsonl")
         try Data("{\"id\": \"a\", \"rank\": 1}\n{\"id\": \"b\", \"rank\": 2}\n".utf8).write(to: input)
         let database = folder.appendingPathComponent("items.sqlite").path
-        let imported = try CommandRunner.run(["import", "--db", "sqlite:\(database)", "--type", "Item", "--id", "id", input.path])
+        let imported = try await CommandRunner.run(["import", "--db", "sqlite:\(database)", "--type", "Item", "--id", "id", input.path])
         #expect(imported.status == 0, "\(imported.standardError)")
         for location in [database, "sqlite:\(database)", "sqlite://\(database)", "file://\(database)"] {
-            let counted = try CommandRunner.run(["count", "--db", location, "Item", "rank > 0"])
+            let counted = try await CommandRunner.run(["count", "--db", location, "Item", "rank > 0"])
             #expect(counted.status == 0, "\(location): \(counted.standardError)")
             #expect(counted.standardOutput == "2\n", "\(location)")
         }
         // memory: is a new, empty store each time.
-        let empty = try CommandRunner.run(["count", "--db", "memory:", "Item", "TRUEPREDICATE"])
+        let empty = try await CommandRunner.run(["count", "--db", "memory:", "Item", "TRUEPREDICATE"])
         #expect(empty.status == 1)
         #expect(empty.standardError == "error: Did not find record type 'Item'\n")
     }
 
-    @Test func unknownSchemesAreErrors() throws {
-        let outcome = try CommandRunner.run(["count", "--db", "ftp://example.com/items", "Item", "TRUEPREDICATE"])
+    @Test func unknownSchemesAreErrors() async throws {
+        let outcome = try await CommandRunner.run(["count", "--db", "ftp://example.com/items", "Item", "TRUEPREDICATE"])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput == "")
         #expect(outcome.standardError

@@ -10,13 +10,13 @@ struct StoredSpellingCommandTests {
         Data(output.utf8).range(of: Data(text.utf8)) != nil
     }
 
-    @Test func importedDecomposedTextComesBackFromFind() throws {
-        let database = try CommandRunner.importedStore("spelling", recordType: "City", jsonLines: [
+    @Test func importedDecomposedTextComesBackFromFind() async throws {
+        let database = try await CommandRunner.importedStore("spelling", recordType: "City", jsonLines: [
             #"{"id": "bamako", "name": "Ba\u0300mak\u0254", "alternatenames": ["Ba\u0300mako", "Bamako"]}"#,
             #"{"id": "paris", "name": "Paris", "alternatenames": ["Lutetia"]}"#,
         ])
         for predicate in [#"ANY alternatenames BEGINSWITH "Ba\u0300mak""#, #"name == "B\u00E0mak\u0254""#, #"name LIKE "B?mak*""#] {
-            let found = try CommandRunner.run(["find", "--db", database, "City", predicate, "--output", "jsonl"])
+            let found = try await CommandRunner.run(["find", "--db", database, "City", predicate, "--output", "jsonl"])
             #expect(found.status == 0, "\(predicate): \(found.standardError)")
             let lines = found.standardOutput.split(separator: "\n")
             #expect(lines.count == 1, "\(predicate): \(found.standardOutput)")

@@ -19,26 +19,26 @@ struct TemplateCommandTests {
         """
 
     /// A new store with the model applied (printing what it did) and the employees saved.
-    static func company() throws -> (database: String, applied: CommandRunner.Outcome) {
+    static func company() async throws -> (database: String, applied: CommandRunner.Outcome) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let database = folder.appendingPathComponent("company.sqlite").path
-        let applied = try CommandRunner.run(["schema", "apply", "--db", database, model])
-        let saved = try CommandRunner.run(["save", "--db", database, "Employee"], input: employees)
+        let applied = try await CommandRunner.run(["schema", "apply", "--db", database, model])
+        let saved = try await CommandRunner.run(["save", "--db", database, "Employee"], input: employees)
         #expect(saved.status == 0, "\(saved.standardError)")
         let departments = """
             {"recordName": "sales", "fields": {"name": "Sales", "budget": 10.5}}
             {"recordName": "research", "fields": {"name": "Research", "budget": 20.0}}
 
             """
-        let savedDepartments = try CommandRunner.run(["save", "--db", database, "Department"], input: departments)
+        let savedDepartments = try await CommandRunner.run(["save", "--db", database, "Department"], input: departments)
         #expect(savedDepartments.status == 0, "\(savedDepartments.standardError)")
         return (database, applied)
     }
 
     @Test("schema apply of a model prints what it applied, relationships included")
-    func appliesModel() throws {
-        let (database, applied) = try Self.company()
+    func appliesModel() async throws {
+        let (database, applied) = try await Self.company()
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput == """
             Applied 3 record types (22 fields) and 3 fetch request templates
@@ -46,7 +46,7 @@ struct TemplateCommandTests {
             Relationships: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
 
             """)
-        let shown = try CommandRunner.run(["schema", "--db", database, "Department"])
+        let shown = try await CommandRunner.run(["schema", "--db", database, "Department"])
         #expect(shown.standardOutput == """
             Department
               budget     double\u{20}\u{20}
@@ -58,14 +58,14 @@ struct TemplateCommandTests {
             """)
         // The .xcdatamodel folder and its contents file are models too.
         let version = Self.model + "/Company 2.xcdatamodel"
-        #expect(try CommandRunner.run(["schema", "apply", "--db", database, version]).status == 0)
-        #expect(try CommandRunner.run(["schema", "apply", "--db", database, version + "/contents"]).standardOutput == applied.standardOutput)
+        #expect(try await CommandRunner.run(["schema", "apply", "--db", database, version]).status == 0)
+        #expect(try await CommandRunner.run(["schema", "apply", "--db", database, version + "/contents"]).standardOutput == applied.standardOutput)
     }
 
     @Test("find --template binds --var values and prints the matching records")
-    func findsWithTemplate() throws {
-        let (database, _) = try Self.company()
-        let found = try CommandRunner.run([
+    func findsWithTemplate() async throws {
+        let (database, _) = try await Self.company()
+        let found = try await CommandRunner.run([
             "find", "--db", database, "--template", "HighEarners", "--var", "MINIMUM=100000", "--sort", "name", "--keys", "name,salary",
         ])
         #expect(found.status == 0, "\(found.standardError)")
@@ -77,15 +77,15 @@ struct TemplateCommandTests {
             (2 records)
 
             """)
-        let juniors = try CommandRunner.run(["find", "--db", database, "--template", "NamedJuniors", "--var", "MAXIMUM_AGE=30", "--keys", "name"])
+        let juniors = try await CommandRunner.run(["find", "--db", database, "--template", "NamedJuniors", "--var", "MAXIMUM_AGE=30", "--keys", "name"])
         #expect(juniors.status == 0, "\(juniors.standardError)")
         #expect(juniors.standardOutput.hasSuffix("(0 records)\n"))
     }
 
     @Test("find --template EmployeesInDepartment walks the to-one relationship; find and sort walk it too")
-    func findsThroughRelationships() throws {
-        let (database, _) = try Self.company()
-        let sales = try CommandRunner.run(["find", "--db", database, "--template", "EmployeesInDepartment", "--var", #"NAME="Sales""#, "--keys", "name"])
+    func findsThroughRelationships() async throws {
+        let (database, _) = try await Self.company()
+        let sales = try await CommandRunner.run(["find", "--db", database, "--template", "EmployeesInDepartment", "--var", #"NAME="Sales""#, "--keys", "name"])
         #expect(sales.status == 0, "\(sales.standardError)")
         #expect(sales.standardOutput == """
             recordName  name
@@ -94,12 +94,12 @@ struct TemplateCommandTests {
             (1 record)
 
             """)
-        let managed = try CommandRunner.run([
+        let managed = try await CommandRunner.run([
             "find", "--db", database, "Employee", "manager.department.name == 'Sales' OR ANY department.employees.age > 50", "--keys", "name",
         ])
         #expect(managed.status == 0, "\(managed.standardError)")
         #expect(managed.standardOutput.hasSuffix("bob         Bob\n(1 record)\n"))
-        let staffed = try CommandRunner.run(["find", "--db", database, "Department", "employees.@count > 0", "--sort", "name", "--keys", "name"])
+        let staffed = try await CommandRunner.run(["find", "--db", database, "Department", "employees.@count > 0", "--sort", "name", "--keys", "name"])
         #expect(staffed.standardOutput == """
             recordName  name
             ----------  --------
@@ -108,32 +108,32 @@ struct TemplateCommandTests {
             (2 records)
 
             """)
-        let typo = try CommandRunner.run(["find", "--db", database, "Employee", "department.nmae == 'Sales'"])
+        let typo = try await CommandRunner.run(["find", "--db", database, "Employee", "department.nmae == 'Sales'"])
         #expect(typo.status == 1)
         #expect(typo.standardError.hasPrefix("error: Field 'nmae' does not exist in record type 'Department'"))
     }
 
     @Test("find --template: an unknown name, a missing variable and a predicate with it are errors")
-    func templateErrors() throws {
-        let (database, _) = try Self.company()
-        let unknown = try CommandRunner.run(["find", "--db", database, "--template", "Rich"])
+    func templateErrors() async throws {
+        let (database, _) = try await Self.company()
+        let unknown = try await CommandRunner.run(["find", "--db", database, "--template", "Rich"])
         #expect(unknown.status == 1)
         #expect(unknown.standardError == "error: Did not find fetch request template 'Rich' (the store has 'EmployeesInDepartment', 'HighEarners', 'NamedJuniors')\n")
-        let missing = try CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "--var", "MAX=1"])
+        let missing = try await CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "--var", "MAX=1"])
         #expect(missing.status == 1)
         #expect(missing.standardError == "error: Fetch request template 'HighEarners' needs a value for $MINIMUM (its variables: $MINIMUM)\n")
-        let both = try CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "Employee", "salary > 1"])
+        let both = try await CommandRunner.run(["find", "--db", database, "--template", "HighEarners", "Employee", "salary > 1"])
         #expect(both.status != 0)
         #expect(both.standardError.contains("--template names the record type and predicate: give no record type, predicate or --arg with it"))
-        let stray = try CommandRunner.run(["find", "--db", database, "Employee", "salary > 1", "--var", "A=1"])
+        let stray = try await CommandRunner.run(["find", "--db", database, "Employee", "salary > 1", "--var", "A=1"])
         #expect(stray.status != 0)
         #expect(stray.standardError.contains("--var binds a template's variables: use it with --template"))
     }
 
     @Test("schema export --format json lists the templates; the .ckdb form has no syntax for them")
-    func exportsTemplates() throws {
-        let (database, _) = try Self.company()
-        let json = try CommandRunner.run(["schema", "export", "--db", database, "--format", "json"])
+    func exportsTemplates() async throws {
+        let (database, _) = try await Self.company()
+        let json = try await CommandRunner.run(["schema", "export", "--db", database, "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         let templates = try #require(object["fetchRequestTemplates"] as? [[String: Any]])
@@ -158,7 +158,7 @@ struct TemplateCommandTests {
         #expect(relationships["Employee"]?[2]["ordered"] as? Bool == true)
         #expect(relationships["Project"]?.first?["kind"] as? String == "toMany")
         #expect(relationships["Project"]?.first?["inverse"] as? String == "projects")
-        let ckdb = try CommandRunner.run(["schema", "export", "--db", database])
+        let ckdb = try await CommandRunner.run(["schema", "export", "--db", database])
         #expect(!ckdb.standardOutput.contains("HighEarners"))
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
 @Suite("query with unknown record types and fields")
 struct UnknownNameCommandTests {
     /// A fresh database holding three `City` records.
-    private static func cityDatabase() throws -> String {
+    private static func cityDatabase() async throws -> String {
         let folder = TestFolders.make("unknown-names")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let input = folder.appendingPathComponent("cities.jsonl")
@@ -18,13 +18,13 @@ struct UnknownNameCommandTests {
 
             """.utf8).write(to: input)
         let database = folder.appendingPathComponent("cities.sqlite").path
-        let imported = try CommandRunner.run(["import", "--db", database, "--type", "City", "--id", "id", input.path])
+        let imported = try await CommandRunner.run(["import", "--db", database, "--type", "City", "--id", "id", input.path])
         #expect(imported.status == 0, "import failed: \(imported.standardError)")
         return database
     }
 
-    @Test func misspeltNamesAreErrorsWithSuggestions() throws {
-        let database = try Self.cityDatabase()
+    @Test func misspeltNamesAreErrorsWithSuggestions() async throws {
+        let database = try await Self.cityDatabase()
         let cases: [([String], String)] = [
             (["count", "--db", database, "Cty", "TRUEPREDICATE"], "error: Did not find record type 'Cty'; did you mean 'City'?\n"),
             (["count", "--db", database, "City", "nosuchfield == 3"], "error: Field 'nosuchfield' does not exist in record type 'City'\n"),
@@ -33,12 +33,12 @@ struct UnknownNameCommandTests {
             (["find", "--db", database, "City", "TRUEPREDICATE", "--sort", "-nosuch"], "error: Field 'nosuch' does not exist in record type 'City'\n"),
         ]
         for (arguments, expected) in cases {
-            let outcome = try CommandRunner.run(arguments)
+            let outcome = try await CommandRunner.run(arguments)
             #expect(outcome.status == 1, "\(arguments)")
             #expect(outcome.standardOutput == "", "\(arguments)")
             #expect(outcome.standardError == expected, "\(arguments)")
         }
-        let known = try CommandRunner.run(["count", "--db", database, "City", "population > 500000"])
+        let known = try await CommandRunner.run(["count", "--db", database, "City", "population > 500000"])
         #expect(known.status == 0)
         #expect(known.standardOutput == "2\n")
     }

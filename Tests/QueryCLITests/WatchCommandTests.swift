@@ -55,7 +55,7 @@ import TestSupport
         try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         // Two batches of 15 records, two commits by the child process.
         let outcome = try await Task.detached {
-            try CommandRunner.run(["import", file, "--type", "City", "--id", "name", "--batch", "15", "--db", database])
+            try await CommandRunner.run(["import", file, "--type", "City", "--id", "name", "--batch", "15", "--db", database])
         }.value
         #expect(outcome.status == 0, "\(outcome.standardError)")
 

@@ -4,6 +4,7 @@ import PredicateLanguage
 import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// `records/changes`, `changes/zone`, `changes/database` and `zones/changes` (issue #31, item 2)
 /// through a real socket, on the private database of a server without credentials: answers in

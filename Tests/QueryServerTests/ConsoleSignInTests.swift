@@ -4,6 +4,7 @@ import PredicateLanguage
 @testable import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// The console's own session, in headless Chromium (`Clients/console_browser.py`, as
 /// ``ConsoleBrowserTests``): a server with an API token and users, a token pasted (as

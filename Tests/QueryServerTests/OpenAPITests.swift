@@ -3,6 +3,7 @@ import Foundation
 import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// `openapi.yaml` against the running server: schemathesis (PyPI, in the virtual environment
 /// `.ci/run` makes) sends requests it generates from the document, a bounded and deterministic

@@ -3,6 +3,7 @@ import Foundation
 import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// The server driven by a client this project did not write the signing of: python-ecdsa and
 /// requests (PyPI), in the virtual environment `.ci/run` makes (`QUERY_TEST_PYTHON` names its

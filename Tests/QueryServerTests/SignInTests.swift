@@ -4,6 +4,7 @@ import PredicateLanguage
 import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// Users who sign in through an OpenID Connect provider, end to end: a provider on loopback
 /// (`Clients/oidc_provider.py`) and an end user's client written from Apple's reference

@@ -3,6 +3,7 @@ import Foundation
 import QueryServer
 import RecordStore
 import Testing
+import TestSupport
 
 /// HTTPS: a self-signed certificate made for the test with `openssl`, and `curl` trusting it.
 @Suite struct TLSTests {
