@@ -146,6 +146,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),

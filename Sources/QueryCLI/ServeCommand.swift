@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-host"), help: ArgumentHelp("Without credentials: a host name requests may be addressed to besides loopback ones. Repeatable.", valueName: "name"))
     var allowedHosts: [String] = []
 
+    @Option(name: .customLong("credentials-file"), help: ArgumentHelp("A file of keys, API tokens and allowed origins, one a line ('key KEYID=PEM', 'api-token TOKEN', 'allowed-origin URL', 'key-held-to-roles KEYID'), read at start and again on SIGHUP, with the --key files.", valueName: "path"))
+    var credentialsFile: String?
+
     @Option(name: [.customLong("allowed-origin"), .customLong("allow-origin")], help: ArgumentHelp("A web origin (https://app.example) whose pages may call the server (CORS; without credentials, the only other origin answered). Repeatable.", valueName: "origin"))
     var allowedOrigins: [String] = []
 
@@ -169,8 +172,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard !keys.isEmpty || !apiTokens.isEmpty || ["127.0.0.1", "::1", "localhost"].contains(host) else {
-            throw ValidationError("--host must be a loopback address (127.0.0.1, ::1 or localhost) unless --key or --api-token is given: without credentials anyone may call")
+        guard !keys.isEmpty || !apiTokens.isEmpty || credentialsFile != nil || Self.isLoopback(host) else {
+            throw ValidationError("--host must be a loopback address (127.0.0.1, ::1 or localhost) unless --key, --api-token or --credentials-file is given: without credentials anyone may call")
         }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit is 0 or more") }
         guard failedAuthenticationRate >= 0 else { throw ValidationError("--failed-authentication-rate is 0 or more") }
@@ -186,12 +189,6 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard queryTimeLimit > 0, queryTimeLimit <= 86_400 else { throw ValidationError("--query-time-limit is more than 0 seconds (and at most 86400)") }
         guard historyRetentionDays > 0, historyRetentionDays <= 36_500 else { throw ValidationError("--history-retention-days is more than 0 (and at most 36500)") }
-        guard (oidcIssuer == nil) == (oidcClientID == nil) else { throw ValidationError("--oidc-issuer and --oidc-client-id go together") }
-        if let oidcIssuer, !oidcIssuer.lowercased().hasPrefix("https://"), !oidcIssuer.lowercased().hasPrefix("http://127."),
-           !oidcIssuer.lowercased().hasPrefix("http://localhost") {
-            throw ValidationError("--oidc-issuer is an https URL (http only on a loopback address, for a provider run for tests)")
-        }
-        guard sessionMinutes > 0, tokenGraceSeconds >= 0 else { throw ValidationError("--session-minutes is more than 0 and --token-grace-seconds 0 or more") }
         guard (oidcIssuer == nil) == (oidcClientID == nil) else { throw ValidationError("--oidc-issuer and --oidc-client-id go together") }
         if let oidcIssuer, !IdentityProviderConfiguration.isFetchable(oidcIssuer) {
             throw ValidationError("--oidc-issuer is an https URL (http only on a loopback address, for a provider run for tests)")
@@ -213,20 +210,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Read and parsed before anything else, so that a bad file starts nothing.
         let schemaFile = try schema.map { path throws(CommandFailure) in try SchemaFile(path: path) }
-        var credentials = ServerCredentials()
+        let access: CallerAccess
         do {
-            for key in keys { try credentials.addKey(key) }
+            access = try callerAccess()
         } catch {
-            throw CommandFailure(error.description)
+            throw CommandFailure("\(error)")
         }
-        credentials.apiTokens = Set(apiTokens)
+        let credentials = access.credentials
+        guard !credentials.isEmpty || Self.isLoopback(host) else {
+            throw CommandFailure("--credentials-file names no key or API token, and --host is not a loopback address: without credentials anyone may call")
+        }
         var configuration = CloudKitServer.Configuration(
             host: host, port: port, container: container, predicateRules: rules == "full" ? .full : .cloudKit,
-            maximumBodySize: maxBodySize, credentials: credentials, rateLimit: rateLimit, rateBurst: 2 * rateLimit)
+            maximumBodySize: maxBodySize, rateLimit: rateLimit, rateBurst: 2 * rateLimit)
+        configuration.callerAccess = access
+        configuration.callerAccessSource = { [self] in try callerAccess() }
         configuration.failedAuthenticationRate = failedAuthenticationRate
         configuration.allowedHosts = allowedHosts
-        configuration.allowedOrigins = allowedOrigins
-        configuration.keysHeldToSecurityRoles = Set(keysHeldToRoles)
         configuration.headerTimeout = headerTimeout
         configuration.bodyTimeout = bodyTimeout
         configuration.idleTimeout = idleTimeout
@@ -269,13 +269,13 @@ struct ServeCommand: AsyncParsableCommand {
         opened.historyRetention = .seconds(historyRetentionDays * 86_400)
         let server = CloudKitServer(store: opened, configuration: configuration)
         server.bootstrapMetricsSystem()
-        let access = credentials.isEmpty
+        let callers = credentials.isEmpty
             ? "no credentials: anyone on this machine may call"
             : "\(credentials.keyIDs.count) key(s), \(credentials.apiTokens.count) API token(s)"
         let scheme = configuration.tls == nil ? "http" : "https"
         do {
             try await server.run { port in
-                FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(access))\n".utf8))
+                FileHandle.standardError.write(Data("query serve: listening on \(scheme)://\(host):\(port) (\(callers))\n".utf8))
             } onMetricsListening: { [metricsHost] port in
                 FileHandle.standardError.write(Data("query serve: metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
             }
@@ -283,6 +283,22 @@ struct ServeCommand: AsyncParsableCommand {
             // Only the schema's application throws this, before the server listens.
             throw schemaFile?.failure(error) ?? CommandFailure(error.description)
         }
+    }
+
+    /// Whether a --host value is a loopback address, which a server without credentials must bind.
+    static func isLoopback(_ host: String) -> Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host)
+    }
+
+    /// Who may call: the --key files (read now), the --api-token, --allowed-origin and
+    /// --key-held-to-roles options, and what --credentials-file adds. Read at start and again
+    /// on SIGHUP.
+    func callerAccess() throws -> CallerAccess {
+        var access = CallerAccess(allowedOrigins: allowedOrigins, keysHeldToSecurityRoles: Set(keysHeldToRoles))
+        for key in keys { try access.credentials.addKey(key) }
+        access.credentials.apiTokens = Set(apiTokens)
+        if let credentialsFile { access = try CredentialsFile(path: credentialsFile).callerAccess(adding: access) }
+        return access
     }
 
     /// The token of --metrics-token-file (the file's text without surrounding white space).

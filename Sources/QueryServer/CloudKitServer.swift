@@ -66,6 +66,9 @@ public struct CloudKitServer: Sendable {
     public let metricsFactory: PrometheusMetricsFactory
     /// The request metrics (``RequestMetricsMiddleware``), made by ``metricsRegistry``'s factory.
     let metrics: ServerMetrics
+    /// Who may call now: the configuration's ``ServerConfiguration/callerAccess`` until
+    /// ``reloadCallerAccess()`` replaces it.
+    let callerAccess: CurrentCallerAccess
     private let logger: Logger
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
@@ -78,6 +81,9 @@ public struct CloudKitServer: Sendable {
         let factory = PrometheusMetricsFactory(registry: metricsRegistry)
         metricsFactory = factory
         metrics = ServerMetrics(factory: factory)
+        let keyIDs = configuration.credentials.keyIDs
+        callerAccess = CurrentCallerAccess(
+            configuration.callerAccess, privateUsers: Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) }))
         if configuration.metrics.isRecording { service.recordStoreMetrics(factory: factory) }
     }
 
@@ -109,7 +115,7 @@ public struct CloudKitServer: Sendable {
                     onMetricsListening: @escaping @Sendable (Int) async -> Void) async throws {
         if let schema = configuration.schema { try await service.applySchema(schema) }  // Both environments (environments apart, #44).
         try await service.startNotifications()
-        let privateUsers = try await privateUsers()
+        callerAccess.replace(configuration.callerAccess, privateUsers: try await privateUsers(keyIDs: configuration.credentials.keyIDs))
         let connections = ConnectionCount(cap: configuration.maximumConnections, reserve: Self.healthReserve,
                                           gauge: configuration.metrics.isRecording ? metrics.openConnections : nil)
         let clients = ClientConnectionLimiter(cap: configuration.maximumConnectionsPerAddress, reserve: Self.healthReservePerAddress,
@@ -125,7 +131,7 @@ public struct CloudKitServer: Sendable {
             idleTimeout: idle))
         let server = try configuration.tls.map { try HTTPServerBuilder.tls(http, tlsConfiguration: try $0.serverConfiguration()) } ?? http
         let application = Application(
-            router: router(privateUsers: privateUsers, connections: connections, clients: clients).router,
+            router: router(connections: connections, clients: clients).router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "query",
                                  availableConnectionsDelegate: connections.delegate),
@@ -136,6 +142,7 @@ public struct CloudKitServer: Sendable {
         // cancellation does not reach: a cancelled service group cancels the server's child
         // tasks, and Hummingbird logs that at error level.
         var services: [any Service] = [application]
+        if configuration.callerAccessSource != nil { services.append(CallerAccessReloadService(server: self, logger: logger)) }
         if let port = configuration.metrics.port {
             services.append(Application(
                 router: MetricsController.metricsRouter(registry: metricsRegistry),
@@ -175,9 +182,32 @@ public struct CloudKitServer: Sendable {
     /// Connections accepted beyond ``Configuration/maximumConnectionsPerAddress`` for `/health` only.
     static let healthReservePerAddress = 2
 
-    /// The private database user of each configured key (``PrivateDatabaseUser``).
-    private func privateUsers() async throws(ServerError) -> [String: String] {
-        let keyIDs = configuration.credentials.keyIDs
+    /// Reads ``ServerConfiguration/callerAccessSource`` again and answers every request from the
+    /// next on with its keys, API tokens, allowed origins and held keys; open connections stay
+    /// open. `query serve` does it on SIGHUP. Returns the new access.
+    ///
+    /// A reload cannot take a server with credentials to none, or give credentials to a server
+    /// started without (which listens on loopback and checks hosts instead): that throws
+    /// ``ServerCredentialError/reloadChangesOpenness(startedWithCredentials:)``, as a source that
+    /// throws does, and the access stays as it was.
+    ///
+    /// ```swift
+    /// let access = try await server.reloadCallerAccess()
+    /// print(access.credentials.keyIDs)
+    /// ```
+    @discardableResult
+    public func reloadCallerAccess() async throws -> CallerAccess {
+        guard let source = configuration.callerAccessSource else { throw ServerCredentialError.noSourceToReload }
+        let access = try await source()
+        guard access.credentials.isEmpty == configuration.credentials.isEmpty else {
+            throw ServerCredentialError.reloadChangesOpenness(startedWithCredentials: !configuration.credentials.isEmpty)
+        }
+        callerAccess.replace(access, privateUsers: try await privateUsers(keyIDs: access.credentials.keyIDs))
+        return access
+    }
+
+    /// The private database user of each key (``PrivateDatabaseUser``).
+    private func privateUsers(keyIDs: [String]) async throws(ServerError) -> [String: String] {
         guard keyIDs.contains(where: { PrivateDatabaseUser.name(keyID: $0) != PrivateDatabaseUser.legacyName(keyID: $0) }) else {
             return Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) })
         }
@@ -191,14 +221,16 @@ public struct CloudKitServer: Sendable {
     /// not spelt canonically (``CanonicalRequestMiddleware``), so that each route is reached by
     /// one spelling only; each database route declares whether it reads or writes
     /// (``ServerRoutes``), and the authentication of its group enforces that declaration.
-    func router(privateUsers: [String: String], connections: ConnectionCount, clients: ClientConnectionLimiter
+    func router(connections: ConnectionCount, clients: ClientConnectionLimiter
     ) -> (router: Router<ServerRequestContext>, table: RouteTable) {
         let router = Router(context: ServerRequestContext.self)
         let table = RouteTable()
         if configuration.metrics.isRecording { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         if configuration.logsRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
         router.add(middleware: ResponseHardeningMiddleware())
-        if !configuration.allowedOrigins.isEmpty { router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.allowedOrigins)) }
+        if !configuration.allowedOrigins.isEmpty || configuration.callerAccessSource != nil {
+            router.add(middleware: CrossOriginMiddleware(current: callerAccess))
+        }
         router.add(middleware: ClientAddressMiddleware(trustedProxies: configuration.trustedProxies))
         router.add(middleware: CloudKitErrorMiddleware(logger: logger, routes: table))
         router.add(middleware: CanonicalRequestMiddleware())
@@ -208,25 +240,26 @@ public struct CloudKitServer: Sendable {
                                                          scheme: configuration.tls == nil ? "http" : "https"))
         }
         let configuration = self.configuration
+        let callerAccess = self.callerAccess
         let limiters = RequestRateLimiters(configuration: configuration)
         let sessions = WebAuthSessions(store: service.store, configuration: configuration.webAuth)
         let routes = ServerRoutes(router: router, table: table) { access in
-            AuthenticationMiddleware(configuration: configuration, privateUsers: privateUsers, access: access, limiters: limiters, sessions: sessions)
+            AuthenticationMiddleware(configuration: configuration, current: callerAccess, access: access, limiters: limiters, sessions: sessions)
         }
-        for controller in controllers(privateUsers: privateUsers) { controller.addRoutes(to: routes) }
+        for controller in controllers() { controller.addRoutes(to: routes) }
         return (router, table)
     }
 
     /// The routes this server answers, as its router declares them (for tests, and to check
     /// `openapi.yaml` against).
     func declaredRoutes() -> [RouteTable.Entry] {
-        router(privateUsers: [:], connections: ConnectionCount(cap: 1, reserve: 0),
+        router(connections: ConnectionCount(cap: 1, reserve: 0),
                clients: ClientConnectionLimiter(cap: 1, reserve: 0, exempt: [])).table.all
     }
 
     /// The controllers of every route of the server, one per resource; each database route
     /// declares its access.
-    func controllers(privateUsers: [String: String]) -> [any RouteController] {
+    func controllers() -> [any RouteController] {
         let metricsRoute: [any RouteController] = configuration.metrics.bearerToken.map { [MetricsController(registry: metricsRegistry, bearerToken: $0)] } ?? []
         return metricsRoute + [
             HealthController(service: service),
@@ -237,8 +270,8 @@ public struct CloudKitServer: Sendable {
             ChangesController(service: service, configuration: configuration),
             SubscriptionsController(service: service, configuration: configuration, metrics: metrics),
             AssetsController(service: service, configuration: configuration),
-            UsersController(privateUsers: privateUsers, directory: UserDirectory(store: service.store), configuration: configuration),
-            SignInController(configuration: configuration, store: service.store),
+            UsersController(current: callerAccess, directory: UserDirectory(store: service.store), configuration: configuration),
+            SignInController(configuration: configuration, current: callerAccess, store: service.store),
         ]
     }
 

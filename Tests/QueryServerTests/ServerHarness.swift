@@ -15,6 +15,8 @@ struct ServerHarness {
     let store: Store
     /// The service the server runs.
     let service: CloudKitService
+    /// The server itself.
+    let server: CloudKitServer
 
     /// An answer: the HTTP status and the body as JSON.
     struct Answer {
@@ -50,7 +52,7 @@ struct ServerHarness {
             }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
-            let result = try await body(ServerHarness(port: port, store: store, service: server.service))
+            let result = try await body(ServerHarness(port: port, store: store, service: server.service, server: server))
             group.cancelAll()
             return result
         }

@@ -57,6 +57,25 @@ public struct ServerConfiguration: Sendable {
     /// a signed-in user (their `users/current` name as the user); other keys have full access,
     /// standing for the team's own servers.
     public var keysHeldToSecurityRoles: Set<String> = []
+    /// Where a running server reads its ``CallerAccess`` again, on SIGHUP and on
+    /// ``CloudKitServer/reloadCallerAccess()``: keys, API tokens, allowed origins and held keys
+    /// then change for the next request, and no connection is dropped. Nil (the default): the
+    /// access stays as started, and SIGHUP is not trapped. `query serve` reads its `--key` files
+    /// and its `--credentials-file` again.
+    ///
+    /// ```swift
+    /// configuration.callerAccessSource = { try CredentialsFile(path: "/etc/query/credentials").callerAccess() }
+    /// ```
+    public var callerAccessSource: (@Sendable () async throws -> CallerAccess)?
+    /// The ``credentials``, ``allowedOrigins`` and ``keysHeldToSecurityRoles`` the server starts with.
+    public var callerAccess: CallerAccess {
+        get { CallerAccess(credentials: credentials, allowedOrigins: allowedOrigins, keysHeldToSecurityRoles: keysHeldToSecurityRoles) }
+        set {
+            credentials = newValue.credentials
+            allowedOrigins = newValue.allowedOrigins
+            keysHeldToSecurityRoles = newValue.keysHeldToSecurityRoles
+        }
+    }
     /// Seconds a new connection has to send its first request's headers.
     public var headerTimeout: Double = 10
     /// Seconds a request has to send its whole body once its headers arrived.

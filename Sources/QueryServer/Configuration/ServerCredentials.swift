@@ -49,7 +49,7 @@ public struct ServerCredentials: Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw .unreadableKeyFile(path: path, reason: "\(error)")
+            throw .unreadableKeyFile(path: path, reason: FileReadFailure.reason(error))
         }
         addKey(id: keyID, publicKey: try Self.publicKey(pem: text, path: path))
     }
@@ -99,6 +99,10 @@ public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
     case unreadableKeyFile(path: String, reason: String)
     /// A key file that holds no P-256 key.
     case notAP256Key(path: String)
+    /// A reload asked of a server configured without a ``ServerConfiguration/callerAccessSource``.
+    case noSourceToReload
+    /// A reload that would take a server started with credentials to none, or the reverse.
+    case reloadChangesOpenness(startedWithCredentials: Bool)
 
     /// What was wrong with the option or file, for the person who started the server.
     public var description: String {
@@ -109,6 +113,12 @@ public enum ServerCredentialError: Error, CustomStringConvertible, Equatable {
             "the key file '\(path)' cannot be read: \(reason)"
         case .notAP256Key(let path):
             "the key file '\(path)' holds no P-256 (prime256v1) public or private key in PEM form"
+        case .noSourceToReload:
+            "this server has nothing to reload its keys and tokens from (no callerAccessSource)"
+        case .reloadChangesOpenness(let startedWithCredentials):
+            startedWithCredentials
+                ? "the reload leaves no key or API token, and this server was started with credentials: restart it to serve without (loopback only)"
+                : "the reload brings keys or API tokens to a server started without credentials: restart it to serve with them"
         }
     }
 }

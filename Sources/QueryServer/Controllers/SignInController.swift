@@ -20,15 +20,18 @@ import RecordStore
 /// (``ServerConfiguration/allowedOrigins``): a page elsewhere that opens the sign-in gets nothing.
 ///
 /// ```swift
-/// SignInController(configuration: configuration, store: store).addRoutes(to: routes)
+/// SignInController(configuration: configuration, current: current, store: store).addRoutes(to: routes)
 /// ```
 struct SignInController: RouteController {
     let configuration: ServerConfiguration
+    /// The API tokens and allowed origins now (a reload replaces them).
+    let current: CurrentCallerAccess
     /// The flow, when an identity provider is configured.
     let flow: SignInFlow?
 
-    init(configuration: ServerConfiguration, store: Store) {
+    init(configuration: ServerConfiguration, current: CurrentCallerAccess, store: Store) {
         self.configuration = configuration
+        self.current = current
         flow = configuration.identityProvider.map { provider in
             SignInFlow(provider: OpenIDProvider(configuration: provider), pending: PendingSignIns(store: store),
                        directory: UserDirectory(store: store), sessions: WebAuthSessions(store: store, configuration: configuration.webAuth))
@@ -40,13 +43,14 @@ struct SignInController: RouteController {
 
     func addRoutes(to routes: ServerRoutes) {
         let configuration = self.configuration
+        let current = self.current
         let flow = self.flow
         routes.plain(SignInPage.path, .get) { request, _ in
             let parameters = request.uri.queryParameters
             let container = parameters.get("container").map { String($0) } ?? configuration.container ?? ""
             guard let flow else { return Self.noProviderPage(container: container) }
             let own = ClientOrigin.of(request, configuration: configuration)
-            let delivery = try Self.delivery(request, ownOrigin: own, configuration: configuration)
+            let delivery = try Self.delivery(request, ownOrigin: own, allowedOrigins: current.snapshot.access.allowedOrigins)
             let url = try await flow.start(container: container, delivery: delivery, keepsSignedIn: parameters.get("keepSignedIn") == "1",
                                            callback: own + "/" + Self.callbackPath)
             return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
@@ -74,8 +78,9 @@ struct SignInController: RouteController {
         routes.plain("auth/exchange", .post) { request, context in
             guard let flow else { throw ServerError(.notFound, "this server has no identity provider") }
             let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
-            if !configuration.credentials.isEmpty {
-                guard let apiToken, configuration.credentials.apiTokens.contains(apiToken) else {
+            let credentials = current.snapshot.access.credentials
+            if !credentials.isEmpty {
+                guard let apiToken, credentials.apiTokens.contains(apiToken) else {
                     throw ServerError(.authenticationFailed, "auth/exchange needs one of the server's API tokens (ckAPIToken)")
                 }
             }
@@ -90,8 +95,8 @@ struct SignInController: RouteController {
 
     /// How the sign-in hands the token over: a redirect to `returnTo`, or a message to the
     /// opener's origin. Either must be the server's own origin or an allowed one.
-    static func delivery(_ request: Request, ownOrigin: String, configuration: ServerConfiguration) throws(ServerError) -> PendingSignIns.Delivery {
-        let allowed = Set(configuration.allowedOrigins.map(CrossOriginMiddleware.normalized) + [CrossOriginMiddleware.normalized(ownOrigin)])
+    static func delivery(_ request: Request, ownOrigin: String, allowedOrigins: [String]) throws(ServerError) -> PendingSignIns.Delivery {
+        let allowed = Set(allowedOrigins.map(CrossOriginMiddleware.normalized) + [CrossOriginMiddleware.normalized(ownOrigin)])
         let parameters = request.uri.queryParameters
         if let returnTo = parameters.get("returnTo").map({ String($0) }) {
             guard let origin = origin(of: returnTo), allowed.contains(origin) else {
@@ -106,7 +111,7 @@ struct SignInController: RouteController {
             }
             return .popup(origin: named)
         }
-        guard configuration.allowedOrigins.count == 1, let only = configuration.allowedOrigins.first else {
+        guard allowedOrigins.count == 1, let only = allowedOrigins.first else {
             throw ServerError(.badRequest, "say which page opened the sign-in: origin=https://app.example (one of the --allowed-origin)")
         }
         return .popup(origin: only)

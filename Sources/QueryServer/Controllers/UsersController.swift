@@ -18,24 +18,24 @@ import PredicateLanguage
 /// `redirectURL` of the sign-in page.
 ///
 /// ```swift
-/// UsersController(privateUsers: privateUsers, directory: UserDirectory(store: store), configuration: configuration).addRoutes(to: routes)
+/// UsersController(current: current, directory: UserDirectory(store: store), configuration: configuration).addRoutes(to: routes)
 /// ```
 struct UsersController: RouteController {
-    /// The private database user of each configured key (``PrivateDatabaseUser``).
-    let privateUsers: [String: String]
+    /// The private database user of each configured key now (``PrivateDatabaseUser``).
+    let current: CurrentCallerAccess
     /// The signed-in users.
     let directory: UserDirectory
     let configuration: ServerConfiguration
 
     func addRoutes(to routes: ServerRoutes) {
-        let privateUsers = self.privateUsers
+        let current = self.current
         let directory = self.directory
         let configuration = self.configuration
         /// The caller's user: a signed-in one as kept, a key's by name only.
         @Sendable func caller(_ request: Request, _ context: ServerRequestContext) async throws(ServerError) -> ServerUser {
             do {
                 if case .user(let name) = context.caller { return try await directory.signedInUser(name) }
-                return ServerUser(userRecordName: try UserRecordName.of(context.caller, privateUsers: privateUsers))
+                return ServerUser(userRecordName: try UserRecordName.of(context.caller, privateUsers: current.snapshot.privateUsers))
             } catch {
                 throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
             }

@@ -28,20 +28,20 @@ import NIOCore
 ///
 /// ```swift
 /// let reading = router.group("database/1/:container/:environment/:database")
-///     .add(middleware: AuthenticationMiddleware(configuration: configuration, privateUsers: [:], access: .read, limiters: limiters,
+///     .add(middleware: AuthenticationMiddleware(configuration: configuration, current: current, access: .read, limiters: limiters,
 ///                                               sessions: WebAuthSessions(store: store)))
 /// ```
 struct AuthenticationMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
     let configuration: ServerConfiguration
-    let authenticator: RequestAuthenticator
+    /// The keys, tokens and held keys now, with each key's private database user
+    /// (``CloudKitServer/reloadCallerAccess()`` replaces them).
+    let current: CurrentCallerAccess
     /// Requests per caller (key ID or API token).
     let limiter: RateLimiter
     /// Failed authentications per client address, and failed signatures per claimed key ID.
     let failures: RateLimiter
-    /// The private database user of each key ID (``PrivateDatabaseUser/resolve(keyIDs:storedZones:)``).
-    let privateUsers: [String: String]
     /// What the routes behind this middleware do (declared with each route, ``ServerRoutes``).
     let access: RouteAccess
     /// Signed-in users' sessions (`ckWebAuthToken`).
@@ -50,13 +50,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// The middleware of the routes of one access. Every instance over one configuration shares
     /// its rate and failure buckets (``RequestRateLimiters``), so that a caller's
     /// requests count alike whichever route they take.
-    init(configuration: ServerConfiguration, privateUsers: [String: String], access: RouteAccess, limiters: RequestRateLimiters,
+    init(configuration: ServerConfiguration, current: CurrentCallerAccess, access: RouteAccess, limiters: RequestRateLimiters,
          sessions: WebAuthSessions) {
         self.configuration = configuration
         self.sessions = sessions
-        self.privateUsers = privateUsers
+        self.current = current
         self.access = access
-        authenticator = RequestAuthenticator(credentials: configuration.credentials)
         limiter = limiters.requests
         failures = limiters.failures
     }
@@ -75,9 +74,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw ServerError(.quotaExceeded, "the request body is larger than \(configuration.maximumBodySize) bytes")
         }
         let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
+        let callerAccess = current.snapshot
         let claim: RequestAuthenticator.Claim
         do {
-            claim = try authenticator.claim(keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
+            claim = try callerAccess.authenticator.claim(keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
                                             signature: request.headers[Self.signatureHeader], apiToken: apiToken)
         } catch {
             failures.record(address)
@@ -100,7 +100,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
             }
         }
-        let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: privateUsers)
+        let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: callerAccess.privateUsers)
         try log.refuse(.authentication) { () throws(ServerError) in
             do throws(ServerError) {
                 try RequestAuthenticator.check(caller, access: access, database: namespace.database)
@@ -119,7 +119,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             throw error
         }
         do {
-            try authenticator.verify(claim, subpaths: RequestAuthenticator.signedSubpaths(target: request.head.path ?? request.uri.path, path: request.uri.path),
+            try callerAccess.authenticator.verify(claim, subpaths: RequestAuthenticator.signedSubpaths(target: request.head.path ?? request.uri.path, path: request.uri.path),
                                      body: body.readableBytesView)
         } catch {
             failures.record(address)
@@ -135,7 +135,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         context.caller = caller
         context.namespace = namespace
         context.principal = RequestPrincipal.of(
-            caller, database: namespace.database, privateUsers: privateUsers, keysHeldToRoles: configuration.keysHeldToSecurityRoles)
+            caller, database: namespace.database, privateUsers: callerAccess.privateUsers, keysHeldToRoles: callerAccess.access.keysHeldToSecurityRoles)
         context.requestLog.update { log in
             log.caller = RequestLogEntry.name(of: caller)
             log.environment = namespace.environment.rawValue

@@ -24,11 +24,16 @@ import Hummingbird
 struct CrossOriginMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
-    /// Allowed origins (`scheme://host[:port]`), lowercased, without a trailing `/`.
-    let allowedOrigins: Set<String>
+    /// The server's caller access, whose allowed origins (`scheme://host[:port]`, lowercased,
+    /// without a trailing `/`) are read for each request: a reload holds at once.
+    let current: CurrentCallerAccess
+
+    init(current: CurrentCallerAccess) {
+        self.current = current
+    }
 
     init(allowedOrigins: [String]) {
-        self.allowedOrigins = Set(allowedOrigins.map(Self.normalized))
+        self.init(current: CurrentCallerAccess(CallerAccess(allowedOrigins: allowedOrigins), privateUsers: [:]))
     }
 
     /// The request headers a cross-origin page may send.
@@ -42,7 +47,7 @@ struct CrossOriginMiddleware: RouterMiddleware {
     static let preflightLifetime = "600"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let origin = request.headers[.origin], allowedOrigins.contains(Self.normalized(origin)) else {
+        guard let origin = request.headers[.origin], current.snapshot.normalizedOrigins.contains(Self.normalized(origin)) else {
             return try await next(request, context)
         }
         if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
