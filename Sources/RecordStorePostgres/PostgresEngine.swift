@@ -380,9 +380,9 @@ final class PostgresEngine: StorageEngine {
         return try await read { connection in try await executor.zoneHistory(after: place, limit: limit, on: connection) }
     }
 
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {
         let executor = self.executor
-        try await write { connection in try await executor.pruneHistory(deletedBefore: date, on: connection) }
+        return try await write { connection in try await executor.pruneHistory(deletedBefore: date, on: connection) }
     }
 
     /// Changes record types' schemas, then fetch request templates, in one transaction: their

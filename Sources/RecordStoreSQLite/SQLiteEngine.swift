@@ -174,9 +174,9 @@ final class SQLiteEngine: StorageEngine {
         return try await readingSQL { try await executor.zoneHistory(after: place, limit: limit, on: $0) }
     }
 
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {
         let executor = self.executor
-        try await writing { db in try SQLiteConnection.run(db) { try await executor.pruneHistory(deletedBefore: date, on: $0) } }
+        return try await writing { db in try SQLiteConnection.run(db) { try await executor.pruneHistory(deletedBefore: date, on: $0) } }
     }
 
     /// Defines the record types, then the templates, in one write transaction: the columns and

@@ -72,7 +72,7 @@ final class WaitingEngine: StorageEngine {
     func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
         try await base.zoneHistory(after: place, limit: limit)
     }
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) { try await base.pruneHistory(deletedBefore: date) }
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning { try await base.pruneHistory(deletedBefore: date) }
     var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
         try await base.beginBulkLoad(of: recordType, incoming: incoming)

@@ -171,6 +171,19 @@ import TestSupport
         } else {
             #expect(scrape.value("query_store_pool_wait_seconds_count", labels) == nil)
         }
+
+        // The change history's tombstones: two deletions pruned a day on, then one kept.
+        _ = try await store.delete([RecordID(recordName: "paris"), RecordID(recordName: "lyon")])
+        store.historyRetention = .seconds(3600)
+        #expect(try await store.pruneHistory(now: Date().addingTimeInterval(86_400)) == HistoryPruning(dropped: 2, kept: 0))
+        _ = try await store.delete([RecordID(recordName: "berlin")])
+        #expect(try await store.pruneHistory() == HistoryPruning(dropped: 0, kept: 1))
+        text = []
+        server.metricsRegistry.emit(into: &text)
+        let pruned = MetricsScrape(String(decoding: text, as: UTF8.self))
+        #expect(pruned.value("query_store_history_tombstones_pruned_total", labels) == 2, "\(pruned.text)")
+        #expect(pruned.value("query_store_history_tombstones", labels) == 1)
+        #expect(pruned.value("query_store_operation_duration_seconds_count", labels.merging(["operation": "history_prune"]) { $1 }) == 2)
     }
 
     /// The text parses with prometheus-client's parser (PyPI), in the virtual environment

@@ -113,8 +113,9 @@ import PredicateLanguage
     /// zones created, changed (records saved or deleted in them) or deleted.
     func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage
     /// Drops the tombstones (of records and zones) of deletions made before `date`, and raises
-    /// the floor to the last position dropped: tokens from before it expire.
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError)
+    /// the floor to the last position dropped: tokens from before it expire. Returns how many
+    /// tombstones were dropped and how many are kept.
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning
 
     /// Opens (creating when needed) the engine of a separate store beside this one, called
     /// `name` (``Store/openSibling(named:mode:schemaLimits:progress:)``): storage of its own

@@ -101,18 +101,30 @@ import Foundation
 
     /// Drops the tombstones (of records and zones) of deletions before a date, and raises the
     /// floor to the last position dropped.
-    @_spi(StorageEngine) public mutating func prune(deletedBefore date: Date) {
+    @_spi(StorageEngine) public mutating func prune(deletedBefore date: Date) -> HistoryPruning {
+        var pruning = HistoryPruning(dropped: 0, kept: 0)
         for zone in Array(records.keys) {
             guard let zoneRecords = records[zone] else { continue }
             for (name, item) in zoneRecords {
-                guard let deletedAt = item.deletedAt, deletedAt < date else { continue }
+                guard let deletedAt = item.deletedAt else { continue }
+                guard deletedAt < date else {
+                    pruning.kept += 1
+                    continue
+                }
                 floor = max(floor, item.entry.position)
                 records[zone]?[name] = nil
+                pruning.dropped += 1
             }
         }
-        for (zone, item) in deletedZones where item.deletedAt < date {
+        for (zone, item) in deletedZones {
+            guard item.deletedAt < date else {
+                pruning.kept += 1
+                continue
+            }
             floor = max(floor, item.position)
             deletedZones[zone] = nil
+            pruning.dropped += 1
         }
+        return pruning
     }
 }

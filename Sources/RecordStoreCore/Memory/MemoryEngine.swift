@@ -145,7 +145,7 @@ package final class MemoryEngine: StorageEngine {
         state.withLock { $0.history.zonePage(after: place, limit: limit) }
     }
 
-    package func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+    package func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {
         state.withLock { $0.history.prune(deletedBefore: date) }
     }
 

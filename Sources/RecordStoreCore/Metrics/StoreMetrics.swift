@@ -4,7 +4,8 @@ import PredicateLanguage
 /// The metrics a ``Store`` records through swift-metrics: the duration of each operation
 /// (queries, counts, aggregates, lookups, saves, history pruning), the rows its queries read
 /// against the rows they return and the residual predicate's share of them, the records saved
-/// and deleted, the conflicts of saves, and the live queries open. Every metric carries the
+/// and deleted, the conflicts of saves, the live queries open, and the change history's
+/// tombstones, kept and pruned. Every metric carries the
 /// store's engine (`engine`) and the dimensions given here.
 ///
 /// A store records to the factory `MetricsSystem.bootstrap` installed when the store first
@@ -49,6 +50,8 @@ public final class StoreMetrics: Sendable {
         static let recordsDeleted = "query_store_records_deleted_total"
         static let conflicts = "query_store_conflicts_total"
         static let liveQueries = "query_store_live_queries"
+        static let tombstonesKept = "query_store_history_tombstones"
+        static let tombstonesPruned = "query_store_history_tombstones_pruned_total"
         static let poolWait = "query_store_pool_wait_seconds"
         static let poolInUse = "query_store_pool_connections_in_use"
         static let poolTimeouts = "query_store_pool_wait_timeouts_total"
@@ -80,6 +83,8 @@ public final class StoreMetrics: Sendable {
     private let recordsDeleted: Counter
     private let conflicts: Counter
     private let liveQueries: Meter
+    private let tombstonesKept: Gauge
+    private let tombstonesPruned: Counter
     private let base: [(String, String)]
     private let poolMetrics = LockedState<PoolMetrics?>(nil)
     /// The factory the metrics were made with.
@@ -121,6 +126,8 @@ public final class StoreMetrics: Sendable {
         recordsDeleted = counter(Name.recordsDeleted)
         conflicts = counter(Name.conflicts)
         liveQueries = Meter(label: Name.liveQueries, dimensions: base, factory: factory)
+        tombstonesKept = Gauge(label: Name.tombstonesKept, dimensions: base, factory: factory)
+        tombstonesPruned = counter(Name.tombstonesPruned)
         self.base = base
     }
 
@@ -165,6 +172,12 @@ public final class StoreMetrics: Sendable {
     /// Records a save refused for a changed record (`serverRecordChanged`).
     package func recordConflict() {
         conflicts.increment()
+    }
+
+    /// Records a pruning of the change history: the tombstones it dropped, and those kept now.
+    package func recordPruning(dropped: Int, kept: Int) {
+        tombstonesPruned.increment(by: dropped)
+        tombstonesKept.record(kept)
     }
 
     /// A live query started (`started: true`) or ended.

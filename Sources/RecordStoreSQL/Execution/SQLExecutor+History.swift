@@ -93,20 +93,30 @@ extension SQLExecutor {
     }
 
     /// Drops the tombstones of deletions before `date` and raises the floor to the last
-    /// position dropped.
-    @_spi(StorageEngine) public func pruneHistory<Connection: SQLConnection>(deletedBefore date: Date, on connection: Connection) async throws {
+    /// position dropped; counts the tombstones dropped and kept.
+    @_spi(StorageEngine) public func pruneHistory<Connection: SQLConnection>(
+        deletedBefore date: Date, on connection: Connection
+    ) async throws -> HistoryPruning {
         let cutoff = SQLValue.real(date.timeIntervalSinceReferenceDate)
         var highest: Int64 = 0
+        var pruning = HistoryPruning(dropped: 0, kept: 0)
         for name in [TableLayout.tombstonesTable, TableLayout.deletedZonesTable] {
-            let statement = SQLStatement("SELECT max(position) FROM \(table(name)) WHERE deletedAt < ?", [cutoff], dialect: dialect)
-            if case .integer(let position)? = try await connection.firstRow(statement, { $0.value(at: 0) }) { highest = max(highest, position) }
+            let statement = SQLStatement(
+                "SELECT max(position) FILTER (WHERE deletedAt < ?), count(*) FILTER (WHERE deletedAt < ?), count(*) FROM \(table(name))",
+                [cutoff, cutoff], dialect: dialect)
+            let row = try await connection.firstRow(statement) { ($0.value(at: 0), $0.value(at: 1).integerValue ?? 0, $0.value(at: 2).integerValue ?? 0) }
+            guard let (maximum, dropped, all) = row else { continue }
+            if case .integer(let position) = maximum { highest = max(highest, position) }
+            pruning.dropped += Int(dropped)
+            pruning.kept += Int(all - dropped)
         }
-        guard highest > 0 else { return }
+        guard highest > 0 else { return pruning }
         for name in [TableLayout.tombstonesTable, TableLayout.deletedZonesTable] {
             try await connection.execute(SQLStatement("DELETE FROM \(table(name)) WHERE deletedAt < ?", [cutoff], dialect: dialect))
         }
         try await connection.execute(SQLStatement(
             "UPDATE \(table(TableLayout.historyTable)) SET floor = ? WHERE id = 1 AND floor < ?", [.integer(highest), .integer(highest)], dialect: dialect))
+        return pruning
     }
 
     // MARK: Reading

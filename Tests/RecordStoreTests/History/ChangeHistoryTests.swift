@@ -159,7 +159,8 @@ struct ChangeHistoryTests {
         #expect(try await store.changes(in: Self.notes, since: old).deletedRecords.map(\.recordID.recordName) == ["n1"])
         // Pruned (a day on, with a retention of an hour): the old token expires, a new one works.
         store.historyRetention = .seconds(3600)
-        try await store.pruneHistory(now: Date().addingTimeInterval(86_400))
+        #expect(try await store.pruneHistory() == HistoryPruning(dropped: 0, kept: 1))
+        #expect(try await store.pruneHistory(now: Date().addingTimeInterval(86_400)) == HistoryPruning(dropped: 1, kept: 0))
         await #expect(throws: RecordStoreError.changeTokenExpired(zone: Self.notes)) {
             try await store.changes(in: Self.notes, since: old)
         }

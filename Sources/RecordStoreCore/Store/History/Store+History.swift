@@ -129,20 +129,28 @@ extension Store {
     }
 
     /// Drops the tombstones older than ``historyRetention`` now (a store also does it by
-    /// itself, at most hourly, before a changes call). Tokens from before the last dropped
-    /// deletion expire.
+    /// itself, at most hourly, before a changes call), and says how many it dropped and kept.
+    /// Tokens from before the last dropped deletion expire.
     ///
     /// ```swift
-    /// try await store.pruneHistory()
+    /// let pruning = try await store.pruneHistory()
+    /// print("\(pruning.kept) tombstones kept")
     /// ```
-    public func pruneHistory(now: Date = Date()) async throws(RecordStoreError) {
-        try await pruneHistory(now: now, onlyWhenDue: false)
+    @discardableResult
+    public func pruneHistory(now: Date = Date()) async throws(RecordStoreError) -> HistoryPruning {
+        try await pruneHistory(now: now, onlyWhenDue: false) ?? HistoryPruning(dropped: 0, kept: 0)
     }
 
-    /// Prunes, or (`onlyWhenDue`) only when the last pruning is an hour old or this handle made none.
-    private func pruneHistory(now: Date, onlyWhenDue: Bool) async throws(RecordStoreError) {
-        guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: now, onlyWhenDue: onlyWhenDue) }) else { return }
-        try await metricsSlot.measure(.historyPrune) { () async throws(RecordStoreError) in try await engine.pruneHistory(deletedBefore: cutoff) }
+    /// Prunes, or (`onlyWhenDue`) only when the last pruning is an hour old or this handle made
+    /// none; nil when it did not prune. The store's metrics hear what was dropped and kept.
+    @discardableResult
+    private func pruneHistory(now: Date, onlyWhenDue: Bool) async throws(RecordStoreError) -> HistoryPruning? {
+        guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: now, onlyWhenDue: onlyWhenDue) }) else { return nil }
+        let pruning = try await metricsSlot.measure(.historyPrune) { () async throws(RecordStoreError) in
+            try await engine.pruneHistory(deletedBefore: cutoff)
+        }
+        metricsSlot.current.recordPruning(dropped: pruning.dropped, kept: pruning.kept)
+        return pruning
     }
 
     /// A page of history entries read with `limit + 1`: the first `limit`, whether more wait,

@@ -134,7 +134,7 @@ final class DictionaryEngine: StorageEngine {
         contents.withLock { $0.history.zonePage(after: place, limit: limit) }
     }
 
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) {
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {
         contents.withLock { $0.history.prune(deletedBefore: date) }
     }
 
