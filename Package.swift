@@ -53,6 +53,9 @@ let package = Package(
         // Metrics: the API (CoreMetrics, a few files) in the store, so that a library user's
         // bootstrapped backend gets the store's metrics; the Prometheus backend only in the server.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // Spans of store operations and SQL statements (swift-distributed-tracing's API alone: a
+        // few small modules, which the Server trait's Hummingbird builds anyway).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation` (DocC) for the libraries; .ci/run builds their catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -83,6 +86,7 @@ let package = Package(
                 "CFoundationICU",
                 "CZlib",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/RecordStoreCore"
         ),
@@ -235,6 +239,8 @@ let package = Package(
                 "RecordStore", "RecordStoreCore", "RecordStoreSQL", "RecordStoreSQLite", "PredicateLanguage", "TestSupport",
                 "EngineTestSupport", "RecordStorePostgres", "RecordStoreConformance",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/RecordStoreTests",
             exclude: ["Schema/Fixtures"]

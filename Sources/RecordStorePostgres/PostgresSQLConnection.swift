@@ -94,14 +94,18 @@ struct PostgresSQLConnection: SQLConnection {
     /// sends after the first row (a deadlock while `SELECT pg_advisory_xact_lock(...)` waits)
     /// is thrown here, not lost with the unread rows.
     func execute(_ statement: SQLStatement) async throws {
-        let rows = try await connection.query(Self.query(statement), logger: logger)
-        for try await _ in rows {}
+        try await StoreTracing.statement(statement.sql, system: "postgresql") {
+            let rows = try await connection.query(Self.query(statement), logger: logger)
+            for try await _ in rows {}
+        }
     }
 
     func forEachRow(_ statement: SQLStatement, _ body: (PostgresSQLRow) throws -> Bool) async throws {
-        let rows = try await connection.query(Self.query(statement), logger: logger)
-        for try await row in rows {
-            guard try body(PostgresSQLRow(row)) else { break }
+        try await StoreTracing.statement(statement.sql, system: "postgresql") {
+            let rows = try await connection.query(Self.query(statement), logger: logger)
+            for try await row in rows {
+                guard try body(PostgresSQLRow(row)) else { break }
+            }
         }
     }
 

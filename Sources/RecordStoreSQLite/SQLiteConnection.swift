@@ -35,16 +35,20 @@ struct SQLiteConnection: SQLConnection {
     }
 
     func execute(_ statement: SQLStatement) throws {
-        try db.execute(sql: statement.sql, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
+        try StoreTracing.statement(statement.sql, system: "sqlite") {
+            try db.execute(sql: statement.sql, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
+        }
     }
 
     func forEachRow(_ statement: SQLStatement, _ body: (SQLiteRow) throws -> Bool) throws {
-        // Prepared once per connection and text, within a budget: query texts vary with their
-        // arguments (IN lists, keyset segments), so an unbounded cache would grow without end.
-        let prepared = try StatementCacheBudget.shared.statement(statement.sql, in: db)
-        let rows = try GRDB.Row.fetchCursor(prepared, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
-        while let row = try rows.next() {
-            guard try body(SQLiteRow(row: row)) else { return }
+        try StoreTracing.statement(statement.sql, system: "sqlite") {
+            // Prepared once per connection and text, within a budget: query texts vary with their
+            // arguments (IN lists, keyset segments), so an unbounded cache would grow without end.
+            let prepared = try StatementCacheBudget.shared.statement(statement.sql, in: db)
+            let rows = try GRDB.Row.fetchCursor(prepared, arguments: SQLiteValueConversion.statementArguments(statement.arguments))
+            while let row = try rows.next() {
+                guard try body(SQLiteRow(row: row)) else { return }
+            }
         }
     }
 

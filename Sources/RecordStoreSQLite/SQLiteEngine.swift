@@ -89,12 +89,14 @@ final class SQLiteEngine: StorageEngine {
 
     /// Runs `body` in a read snapshot, on the synchronous caller's thread or a Dispatch thread.
     private func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
-        try await pool.readReleasingFirst(body)
+        let tracing = StoreTracing.capture()
+        return try await pool.readReleasingFirst { db in try tracing.restore { try body(db) } }
     }
 
     /// Runs `body` in a write transaction, on the synchronous caller's thread or a Dispatch thread.
     private func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(RecordStoreError) -> T {
-        try await pool.writeReleasingFirst(body)
+        let tracing = StoreTracing.capture()
+        return try await pool.writeReleasingFirst { db in try tracing.restore { try body(db) } }
     }
 
     /// Runs shared SQL code (``SQLExecutor``) in a read snapshot.

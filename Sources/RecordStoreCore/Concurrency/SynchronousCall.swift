@@ -34,10 +34,13 @@ import Foundation
             let callersWork = CallerValue(escapable)
             let executor = CallerThreadExecutor()
             let outcome = OutcomeBox<T, Failure>()
+            // A detached task inherits no task-local value: the caller's trace is carried by hand,
+            // so that the work's spans are children of the caller's.
+            let tracing = StoreTracing.capture()
             Task.detached(executorPreference: executor) {
                 await $isWaiting.withValue(true) {
                     do throws(Failure) {
-                        outcome.result = .success(try await callersWork.value())
+                        outcome.result = .success(try await tracing.restore { () async throws(Failure) -> T in try await callersWork.value() })
                     } catch {
                         outcome.result = .failure(error)
                     }
