@@ -238,6 +238,7 @@ public struct CloudKitServer: Sendable {
             SubscriptionsController(service: service, configuration: configuration, metrics: metrics),
             AssetsController(service: service, configuration: configuration),
             UsersController(privateUsers: privateUsers, directory: UserDirectory(store: service.store), configuration: configuration),
+            RolesController(service: service),
             SignInController(configuration: configuration, store: service.store),
         ]
     }
