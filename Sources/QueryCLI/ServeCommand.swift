@@ -167,6 +167,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A file holding a token: GET /metrics on the main port then answers with Authorization: Bearer TOKEN.", valueName: "file"))
     var metricsTokenFile: String?
 
+    @Option(help: ArgumentHelp("A file holding the administrator token: the administration routes (roles/list, roles/assign, roles/remove) and the console's Roles view then answer a request with Authorization: Bearer TOKEN.", valueName: "file"))
+    var adminTokenFile: String?
+
     func validate() throws {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -236,6 +239,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.trustedProxies = trustedProxies
         configuration.logsRequests = logRequests
         configuration.metrics = MetricsConfiguration(port: metricsPort, host: metricsHost, bearerToken: try metricsToken())
+        configuration.administratorToken = try Self.token(file: adminTokenFile, option: "--admin-token-file")
         configuration.schema = schemaFile?.document
         configuration.assets.maximumSize = maxAssetSize
         configuration.assets.unreferencedLifetime = unreferencedAssetHours * 3600
@@ -303,14 +307,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The token of --metrics-token-file (the file's text without surrounding white space).
     func metricsToken() throws(CommandFailure) -> String? {
-        guard let metricsTokenFile else { return nil }
+        try Self.token(file: metricsTokenFile, option: "--metrics-token-file")
+    }
+
+    /// The token a file holds (its text without surrounding white space), or nil without a file;
+    /// a file that cannot be read or holds nothing is the failure of `option`. The token itself
+    /// is never printed.
+    static func token(file: String?, option: String) throws(CommandFailure) -> String? {
+        guard let file else { return nil }
         let token: String
         do {
-            token = try String(contentsOfFile: metricsTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            token = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
-            throw CommandFailure("--metrics-token-file \(metricsTokenFile): \(error.localizedDescription)")
+            throw CommandFailure("\(option) \(file): \(error.localizedDescription)")
         }
-        guard !token.isEmpty else { throw CommandFailure("--metrics-token-file \(metricsTokenFile) is empty") }
+        guard !token.isEmpty else { throw CommandFailure("\(option) \(file) is empty") }
         return token
     }
 }

@@ -83,7 +83,8 @@ public struct CloudKitServer: Sendable {
         metrics = ServerMetrics(factory: factory)
         let keyIDs = configuration.credentials.keyIDs
         callerAccess = CurrentCallerAccess(
-            configuration.callerAccess, privateUsers: Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) }))
+            configuration.callerAccess, privateUsers: Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) }),
+            administratorToken: configuration.administratorToken)
         if configuration.metrics.isRecording { service.recordStoreMetrics(factory: factory) }
     }
 
@@ -271,6 +272,7 @@ public struct CloudKitServer: Sendable {
             SubscriptionsController(service: service, configuration: configuration, metrics: metrics),
             AssetsController(service: service, configuration: configuration),
             UsersController(current: callerAccess, directory: UserDirectory(store: service.store), configuration: configuration),
+            RolesController(service: service),
             SignInController(configuration: configuration, current: callerAccess, store: service.store),
         ]
     }

@@ -57,6 +57,41 @@ import TestSupport
         #expect(retention.standardError.contains("--history-retention-days is more than 0"))
     }
 
+    @Test func anAdministratorTokenFileOpensTheRolesRoutesToItsBearerOnly() async throws {
+        let folder = TestFolders.make("serve-admin-token")
+        let file = folder.appendingPathComponent("admin-token").path
+        // The file's text without the white space around it.
+        try Data("  s3cr3t-admin\n".utf8).write(to: URL(fileURLWithPath: file))
+        let (process, port) = try await Self.startServer(arguments: ["--admin-token-file", file],
+                                                         database: folder.appendingPathComponent("store.sqlite").path)
+        defer { process.terminate() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/database/1/iCloud.example/production/public/roles/list")!)
+        request.setValue("Bearer s3cr3t-admin", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(try JSONSerialization.jsonObject(with: data) as? [String: [String]] == ["roles": []])
+        // A token that is not the administrator's is refused, even on a loopback server.
+        request.setValue("Bearer s3cr3t-admi", forHTTPHeaderField: "Authorization")
+        let (refusal, refused) = try await URLSession.shared.data(for: request)
+        #expect((refused as? HTTPURLResponse)?.statusCode == 403)
+        #expect((try JSONSerialization.jsonObject(with: refusal) as? [String: Any])?["serverErrorCode"] as? String == "ACCESS_DENIED")
+        process.terminate()
+        #expect(try await Self.exitStatus(process) == 0)
+
+        // A file that holds nothing, or cannot be read, starts nothing.
+        let empty = folder.appendingPathComponent("empty-token").path
+        try Data(" \n".utf8).write(to: URL(fileURLWithPath: empty))
+        let database = folder.appendingPathComponent("other.sqlite").path
+        let emptied = try await CommandRunner.run(["serve", "--db", database, "--port", "0", "--admin-token-file", empty])
+        #expect(emptied.status == 1)
+        #expect(emptied.standardError == "error: --admin-token-file \(empty) is empty\n")
+        let missing = try await CommandRunner.run(["serve", "--db", database, "--port", "0", "--admin-token-file", folder.appendingPathComponent("none").path])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.hasPrefix("error: --admin-token-file \(folder.appendingPathComponent("none").path): "))
+        let help = try await CommandRunner.run(["serve", "--help"])
+        #expect(help.standardOutput.contains("--admin-token-file <file>"))
+    }
+
     static let schemaFile = """
         DEFINE SCHEMA
             RECORD TYPE City (

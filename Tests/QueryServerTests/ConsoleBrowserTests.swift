@@ -135,7 +135,7 @@ struct ConsoleBrowserTests {
             #expect(layout["rows"] == 20)
             #expect(layout["sidebar"] == .bool(width >= 640))
             #expect(layout["typeMenu"] == .bool(width < 640))
-            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema"])
+            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema", "Roles"])
         }
 
         // Highlighting: each token in its class; the server's canonical form.
@@ -357,6 +357,63 @@ struct ConsoleBrowserTests {
         let resources = unlocked["resources"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(resources.contains { $0.hasSuffix("/public/records/query?ckAPIToken=console-token") })
         #expect(resources.contains { $0.hasSuffix("/public/schema?ckAPIToken=console-token") })
+    }
+
+    @Test func theAdministratorGivesAndTakesRolesInTheRolesViewAfterConfirming() async throws {
+        let python = try ConsoleBrowser.requiredPython()
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.define(RoleRoutesTests.schema, in: store)
+        let directory = UserDirectory(store: store)
+        let ada = try await directory.add(ServerUser(givenName: "Ada", emailAddress: "ada@example.org"))
+        let bob = try await directory.add(ServerUser(givenName: "Bob", emailAddress: "bob@example.org"))
+        try await store.assignRole("Editor", to: bob.userRecordName)
+        var credentials = ServerCredentials()
+        credentials.apiTokens = ["console-token"]
+        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials)
+        configuration.administratorToken = "console-admin-token"
+        let (status, output) = try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--roles", "console-token", "console-admin-token"])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        let steps = try Self.steps(output)
+
+        #expect(steps["adminField"] == ["step": "adminField", "visible": true, "label": "Administrator token"])
+        // The API token alone is refused: the server's reason, in the view.
+        let refused = try #require(steps["refused"])
+        #expect(refused["error"] == .string("ACCESS_DENIED " + RoleRoutesTests.refusal + "; an API token or a signed-in user is never an administrator"))
+        #expect(refused["roles"] == [])
+        #expect(refused["options"] == [])
+        // With the administrator token (kept for the tab's session): every declared role and its users.
+        let listed = try #require(steps["listed"])
+        #expect(listed["kept"] == true)
+        #expect(listed["error"] == .null)
+        #expect(listed["options"] == ["Moderator", "Editor"])
+        #expect(listed["roles"] == [["name": "Moderator", "users": []], ["name": "Editor", "users": [[.string(bob.userRecordName), "bob@example.org"]]]])
+        // Giving a role asks first, saying exactly what changes; Cancel changes nothing.
+        let assigned = try #require(steps["assigned"])
+        #expect(assigned["asked"] == ["text": "Give Moderator to ada@example.org?", "button": "Give Moderator", "focused": "role-confirm-yes"])
+        #expect(assigned["cancelled"] == ["confirmation": nil, "focused": "role-assign-user",
+                                          "roles": [["name": "Moderator", "users": []], ["name": "Editor", "users": [[.string(bob.userRecordName), "bob@example.org"]]]]])
+        #expect(assigned["error"] == .null)
+        #expect(assigned["note"] == "Gave Moderator to ada@example.org.")
+        #expect(assigned["user"] == "")
+        #expect(assigned["roles"] == [["name": "Moderator", "users": [[.string(ada.userRecordName), "ada@example.org"]]],
+                                      ["name": "Editor", "users": [[.string(bob.userRecordName), "bob@example.org"]]]])
+        // Taking one away, from the user's row, by keyboard.
+        let removed = try #require(steps["removed"])
+        #expect(removed["label"] == "Remove Editor from bob@example.org")
+        #expect(removed["asked"] == ["text": "Take Editor from bob@example.org?", "button": "Remove Editor", "focused": "role-confirm-yes"])
+        #expect(removed["note"] == "Took Editor from bob@example.org.")
+        #expect(removed["focused"] == ["H3", "Editor"])
+        #expect(removed["roles"] == [["name": "Moderator", "users": [[.string(ada.userRecordName), "ada@example.org"]]], ["name": "Editor", "users": []]])
+        // A user the server does not know: its refusal shown, the text kept to correct.
+        let unknown = try #require(steps["unknownUser"])
+        #expect(unknown["error"] == "NOT_FOUND no user has the email address 'nobody@example.org' (see query users list)")
+        #expect(unknown["user"] == "nobody@example.org")
+        #expect(steps["rolesProblems"]?["problems"] == [])
+
+        // The store holds what the console did.
+        #expect(try await store.roleAssignments() == ["Moderator": [ada.userRecordName]])
     }
 
     /// The JSON lines of a script's output by step.

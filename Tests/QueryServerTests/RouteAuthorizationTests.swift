@@ -88,6 +88,7 @@ import Testing
             "zones/modify": #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Intruded"}}}]}"#,
             "subscriptions/modify": #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "s", "subscriptionType": "query", "query": {"recordType": "City"}, "firesOn": ["create"]}}]}"#,
             "assets/upload": #"{"tokens": [{"recordType": "City", "fieldName": "photo"}]}"#,
+            "roles/assign": #"{"role": "Moderator", "userRecordName": "_00000000000000000000000000000000"}"#,
         ]
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             for route in routes {
@@ -106,6 +107,11 @@ import Testing
                         #expect(answer.status == 421, "\(method) \(path) as an API token: \(answer.text.prefix(300))")
                         #expect(answer.body.contains("AUTHENTICATION_REQUIRED"))
                         #expect(answer.body.contains("\"redirectURL\""))
+                    }
+                    if route.access == .administer, caller == .apiToken {
+                        // An API token, signed in or not, never administers.
+                        #expect(answer.status == 403, "\(method) \(path) as an API token: \(answer.text.prefix(300))")
+                        #expect(answer.body.contains("ACCESS_DENIED"))
                     }
                     if route.access != nil, caller == .none {
                         #expect(answer.status == 421, "\(method) \(path) with no credential: \(answer.text.prefix(300))")

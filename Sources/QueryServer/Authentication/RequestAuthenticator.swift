@@ -31,12 +31,23 @@ struct RequestAuthenticator: Sendable {
         /// A signed-in user (an API token with the user's `ckWebAuthToken`), by record name:
         /// reads and writes the public database and the user's own private one.
         case user(String)
+        /// The holder of the administrator token (``ServerConfiguration/administratorToken``),
+        /// on an administration route only (``RouteAccess/administer``).
+        case administrator
     }
 
     /// How far a request's date may be from the server's clock.
     static let maximumClockSkew: TimeInterval = 300
 
     let credentials: ServerCredentials
+    /// The administrator token (``ServerConfiguration/administratorToken``), or nil for none.
+    let administratorToken: String?
+
+    /// An authenticator of the server's credentials and administrator token.
+    init(credentials: ServerCredentials, administratorToken: String? = nil) {
+        self.credentials = credentials
+        self.administratorToken = administratorToken
+    }
 
     /// A request's credential once its cheap checks passed: what ``verify(_:subpath:body:)`` still
     /// checks against the body.
@@ -74,6 +85,36 @@ struct RequestAuthenticator: Sendable {
             return Claim(caller: .apiToken, signed: nil)
         }
         throw ServerError(.authenticationRequired, "this server needs a signed request (X-Apple-CloudKit-Request-KeyID ...) or a ckAPIToken")
+    }
+
+    /// The administrator's claim of a request to an administration route: nil when the server has
+    /// no administrator token or the request sends no `Authorization: Bearer` token (its other
+    /// credentials then decide); `ACCESS_DENIED` when the token sent is not the administrator's.
+    /// The token is compared in constant time.
+    ///
+    /// ```swift
+    /// let claim = try authenticator.administratorClaim(authorization: "Bearer s3cr3t-admin")   // .administrator
+    /// ```
+    func administratorClaim(authorization: String?) throws(ServerError) -> Claim? {
+        guard let administratorToken, let authorization, authorization.hasPrefix("Bearer ") else { return nil }
+        // Digests of equal length: the comparison tells nothing of the token's length either.
+        let given = Array(SHA256.hash(data: Data(authorization.utf8.dropFirst("Bearer ".utf8.count))))
+        guard Self.constantTimeEqual(given, Array(SHA256.hash(data: Data(administratorToken.utf8)))) else {
+            throw ServerError(.accessDenied, Self.administrationRefusal + " (the bearer token sent is not the administrator token)")
+        }
+        return Claim(caller: .administrator, signed: nil)
+    }
+
+    /// Why a caller may not use an administration route.
+    static let administrationRefusal =
+        "administration needs a server-to-server key with full access or the administrator token (Authorization: Bearer TOKEN)"
+
+    /// Whether two byte strings are equal, in a time that depends on their lengths only.
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
     }
 
     /// Checks a claim's signature against the request's path and body (`AUTHENTICATION_FAILED`
@@ -124,8 +165,25 @@ struct RequestAuthenticator: Sendable {
 
     /// Whether a caller may use a route of the given access on a database. An API token without
     /// a user reads the public database; writing, or the private database, needs a signed-in
-    /// user: `AUTHENTICATION_REQUIRED` (the middleware adds where to sign in).
-    static func check(_ caller: Caller, access: RouteAccess, database: Namespace.Database) throws(ServerError) {
+    /// user: `AUTHENTICATION_REQUIRED` (the middleware adds where to sign in). Administration
+    /// (``RouteAccess/administer``) is the administrator's, a key's that `keysHeldToRoles` does not
+    /// hold, or anyone's on a server without credentials: others are `ACCESS_DENIED`. The
+    /// administrator token is good for administration only.
+    ///
+    /// ```swift
+    /// try RequestAuthenticator.check(.key("d7a4"), access: .administer, database: .public)   // passes
+    /// try RequestAuthenticator.check(.apiToken, access: .administer, database: .public)      // ACCESS_DENIED
+    /// ```
+    static func check(_ caller: Caller, access: RouteAccess, database: Namespace.Database, keysHeldToRoles: Set<String> = []) throws(ServerError) {
+        if access == .administer {
+            switch caller {
+            case .anyone, .administrator: return
+            case .key(let keyID) where !keysHeldToRoles.contains(keyID): return
+            case .key: throw ServerError(.accessDenied, administrationRefusal + "; this key is held to the security roles")
+            case .apiToken, .user: throw ServerError(.accessDenied, administrationRefusal + "; an API token or a signed-in user is never an administrator")
+            }
+        }
+        if caller == .administrator { throw ServerError(.accessDenied, "the administrator token serves the administration routes only") }
         guard caller == .apiToken else { return }
         if access == .write { throw ServerError(.authenticationRequired, "writing needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
         if database != .public { throw ServerError(.authenticationRequired, "the private database needs a signed-in user (ckWebAuthToken) or a server-to-server key") }

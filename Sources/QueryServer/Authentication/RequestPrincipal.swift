@@ -33,7 +33,7 @@ struct RequestPrincipal: Sendable, Equatable {
         switch caller {
         case .user, .apiToken: return RequestPrincipal(userRecordName: name, followsSecurityRoles: true)
         case .key(let keyID): return RequestPrincipal(userRecordName: name, followsSecurityRoles: keysHeldToRoles.contains(keyID))
-        case .anyone: return RequestPrincipal(userRecordName: name, followsSecurityRoles: false)
+        case .anyone, .administrator: return RequestPrincipal(userRecordName: name, followsSecurityRoles: false)
         }
     }
 

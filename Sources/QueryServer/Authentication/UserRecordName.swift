@@ -46,7 +46,7 @@ enum UserRecordName {
     /// The name of a caller (its private database's owner); an API token stands for no user.
     static func of(_ caller: RequestAuthenticator.Caller, privateUsers: [String: String]) throws(ServerError) -> String {
         switch caller {
-        case .anyone: return WireRecord.ownerName
+        case .anyone, .administrator: return WireRecord.ownerName
         case .key(let keyID): return owner(of: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
         case .user(let userRecordName): return userRecordName
         case .apiToken: throw ServerError(.authenticationRequired, "an API token stands for no user; sign in (ckWebAuthToken) or use a server-to-server key")

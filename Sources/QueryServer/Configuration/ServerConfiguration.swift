@@ -76,6 +76,16 @@ public struct ServerConfiguration: Sendable {
             keysHeldToSecurityRoles = newValue.keysHeldToSecurityRoles
         }
     }
+    /// The administrator token (`query serve --admin-token-file FILE`), or nil for none: a request
+    /// sending it as `Authorization: Bearer TOKEN` may use the administration routes (`roles/list`,
+    /// `roles/assign`, `roles/remove`), as a server-to-server key with full access may. It is
+    /// compared in constant time and never logged; it gives no access to records.
+    ///
+    /// ```swift
+    /// var configuration = ServerConfiguration(port: 8080, credentials: credentials)
+    /// configuration.administratorToken = "s3cr3t-admin"   // Authorization: Bearer s3cr3t-admin
+    /// ```
+    public var administratorToken: String?
     /// Seconds a new connection has to send its first request's headers.
     public var headerTimeout: Double = 10
     /// Seconds a request has to send its whole body once its headers arrived.

@@ -63,6 +63,7 @@ final class RequestLogEntry: Sendable {
         case .key(let keyID): "key:\(keyID)"
         case .apiToken: "apiToken"
         case .user(let userRecordName): "user:\(userRecordName)"
+        case .administrator: "administrator"
         }
     }
 

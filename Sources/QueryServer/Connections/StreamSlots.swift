@@ -81,6 +81,7 @@ final class StreamSlots: Sendable {
         case .apiToken: "token-address:" + context.clientAddress
         case .user(let userRecordName): "user:" + userRecordName
         case .anyone: "address:" + context.clientAddress
+        case .administrator: "administrator"
         }
     }
 }

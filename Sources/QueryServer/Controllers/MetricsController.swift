@@ -26,7 +26,7 @@ struct MetricsController: RouteController {
         let expected = Array("Bearer \(bearerToken)".utf8)
         routes.plain(Self.path, .get) { request, _ in
             let given = Array((request.headers[.authorization] ?? "").utf8)
-            guard Self.constantTimeEqual(given, expected) else {
+            guard RequestAuthenticator.constantTimeEqual(given, expected) else {
                 throw ServerError(.authenticationFailed, "GET /metrics needs the metrics bearer token (Authorization: Bearer TOKEN)")
             }
             return Self.exposition(registry)
@@ -46,14 +46,6 @@ struct MetricsController: RouteController {
         registry.emit(into: &bytes)
         return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
-
-    /// Whether two byte strings are equal, in a time that depends on their lengths only.
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
     }
 }
 #endif

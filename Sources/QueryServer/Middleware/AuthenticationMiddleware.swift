@@ -26,6 +26,12 @@ import NIOCore
 /// `AUTHENTICATION_REQUIRED` with the `redirectURL` of the server's sign-in page. A signature
 /// verifies over the path with its query string as sent, or over the bare path.
 ///
+/// An administration route (``RouteAccess/administer``) takes the administrator token
+/// (`Authorization: Bearer TOKEN`, ``ServerConfiguration/administratorToken``) before any other
+/// credential: the right token is the administrator, a wrong one `ACCESS_DENIED` (and a failed
+/// authentication of the address); without it, a key with full access passes, and a request
+/// with no credential at all is `AUTHENTICATION_REQUIRED` saying what administration needs.
+///
 /// ```swift
 /// let reading = router.group("database/1/:container/:environment/:database")
 ///     .add(middleware: AuthenticationMiddleware(configuration: configuration, current: current, access: .read, limiters: limiters,
@@ -76,12 +82,20 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
         let callerAccess = current.snapshot
         let claim: RequestAuthenticator.Claim
-        do {
-            claim = try callerAccess.authenticator.claim(keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
-                                            signature: request.headers[Self.signatureHeader], apiToken: apiToken)
+        do throws(ServerError) {
+            // An administration route takes the administrator token before any other credential.
+            if access == .administer, let administrator = try callerAccess.authenticator.administratorClaim(authorization: request.headers[.authorization]) {
+                claim = administrator
+            } else {
+                claim = try callerAccess.authenticator.claim(keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
+                                                signature: request.headers[Self.signatureHeader], apiToken: apiToken)
+            }
         } catch {
             failures.record(address)
             log.update { $0.refusal = .authentication }
+            if access == .administer, error.code == .authenticationRequired {
+                throw ServerError(.authenticationRequired, RequestAuthenticator.administrationRefusal)
+            }
             throw error
         }
         var caller = claim.caller
@@ -103,7 +117,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: callerAccess.privateUsers)
         try log.refuse(.authentication) { () throws(ServerError) in
             do throws(ServerError) {
-                try RequestAuthenticator.check(caller, access: access, database: namespace.database)
+                try RequestAuthenticator.check(caller, access: access, database: namespace.database,
+                                               keysHeldToRoles: configuration.keysHeldToSecurityRoles)
             } catch {
                 throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
             }
@@ -131,6 +146,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         if case .key(let keyID) = claim.caller {
             try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("key:" + keyID) }
+        }
+        if claim.caller == .administrator {
+            try log.refuse(.rateLimit) { () throws(ServerError) in try limiter.admit("administrator") }
         }
         context.caller = caller
         context.namespace = namespace
@@ -195,7 +213,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 return Namespace(environment: environment, database: .private(user: privateUsers[keyID] ?? PrivateDatabaseUser.name(keyID: keyID)))
             case .user(let userRecordName):
                 return Namespace(environment: environment, database: .private(user: UserRecordName.signedInDatabasePrefix + userRecordName.dropFirst()))
-            case .anyone:
+            case .anyone, .administrator:
+                // The administrator's routes answer the public database only.
                 return Namespace(environment: environment, database: .private(user: WireRecord.ownerName))
             case .apiToken:
                 // The route's access check answers it (AUTHENTICATION_REQUIRED, with where to sign in).

@@ -6,6 +6,8 @@ import Synchronization
 /// until a reload (``CloudKitServer/reloadCallerAccess()``, on SIGHUP) replaces it. Every request
 /// reads it once, so a reload holds from the next request on, on connections already open too.
 ///
+/// The administrator token (``ServerConfiguration/administratorToken``) stays as started.
+///
 /// ```swift
 /// let current = CurrentCallerAccess(CallerAccess(credentials: credentials), privateUsers: [:])
 /// let authenticator = current.snapshot.authenticator
@@ -21,18 +23,20 @@ final class CurrentCallerAccess: Sendable {
         /// The allowed origins, normalized (``CrossOriginMiddleware/normalized(_:)``).
         let normalizedOrigins: Set<String>
 
-        init(_ access: CallerAccess, privateUsers: [String: String]) {
+        init(_ access: CallerAccess, privateUsers: [String: String], administratorToken: String?) {
             self.access = access
             self.privateUsers = privateUsers
-            authenticator = RequestAuthenticator(credentials: access.credentials)
+            authenticator = RequestAuthenticator(credentials: access.credentials, administratorToken: administratorToken)
             normalizedOrigins = Set(access.allowedOrigins.map(CrossOriginMiddleware.normalized))
         }
     }
 
     private let state: Mutex<Snapshot>
+    private let administratorToken: String?
 
-    init(_ access: CallerAccess, privateUsers: [String: String]) {
-        state = Mutex(Snapshot(access, privateUsers: privateUsers))
+    init(_ access: CallerAccess, privateUsers: [String: String], administratorToken: String? = nil) {
+        self.administratorToken = administratorToken
+        state = Mutex(Snapshot(access, privateUsers: privateUsers, administratorToken: administratorToken))
     }
 
     /// The access now.
@@ -40,7 +44,7 @@ final class CurrentCallerAccess: Sendable {
 
     /// Replaces the access for every request from now on.
     func replace(_ access: CallerAccess, privateUsers: [String: String]) {
-        let snapshot = Snapshot(access, privateUsers: privateUsers)
+        let snapshot = Snapshot(access, privateUsers: privateUsers, administratorToken: administratorToken)
         state.withLock { $0 = snapshot }
     }
 }

@@ -9,11 +9,18 @@
 ///
 /// ```swift
 /// routes.database("records/modify", [.post], access: .write) { request, context in ... }
+/// routes.database("roles/assign", [.post], access: .administer) { request, context in ... }
 /// ```
 enum RouteAccess: String, Sendable, Equatable, CaseIterable {
     /// Reads records, zones, subscriptions, the schema or the caller's identity.
     case read
     /// Creates, changes or deletes records, zones, subscriptions or assets: never an API token's.
     case write
+    /// Administers the server's store (assigns security roles): only a server-to-server key with
+    /// full access (not held to roles, ``ServerConfiguration/keysHeldToSecurityRoles``), the caller
+    /// presenting the administrator token (``ServerConfiguration/administratorToken``, sent as
+    /// `Authorization: Bearer TOKEN`), or anyone on a server without credentials (loopback only).
+    /// Everyone else, an API token or a signed-in user included, is `ACCESS_DENIED`.
+    case administer
 }
 #endif

@@ -1,7 +1,8 @@
 """Drives the query console (`GET /` of `query serve`) in headless Chromium through Selenium.
 
     console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER
-                                 | --signin API_TOKEN FIRST_USER_TOKEN SECOND_USER_TOKEN | --popup API_TOKEN]
+                                 | --signin API_TOKEN FIRST_USER_TOKEN SECOND_USER_TOKEN | --popup API_TOKEN
+                                 | --roles API_TOKEN ADMINISTRATOR_TOKEN]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
@@ -13,7 +14,11 @@ with a second client (plain HTTP) making conflicts. With --export, it exports th
 JSON lines and CSV into FOLDER. With --signin, the server has an API token and two users: the
 script pastes the first user's web auth token, saves a record in their private database, signs
 out, and pastes the second user's. With --popup, the server has an identity provider
-(oidc_provider.py): the script signs in through the popup.
+(oidc_provider.py): the script signs in through the popup. With --roles, the server has an API
+token, the administrator token and the roles Moderator and Editor (bob holds Editor): the script
+opens the Roles view, is refused without the administrator token, gives it, gives Moderator to
+ada@example.org and takes Editor from bob, each after its confirmation, and fails to give a role
+to an unknown user.
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -537,6 +542,112 @@ def export_flow(driver, base, folder):
     report("exportProblems", problems=[entry.get("message") for entry in logs])
 
 
+class Roles:
+    """The Roles view: what it shows, and waiting for it."""
+
+    def __init__(self, console):
+        self.console = console
+
+    def loads(self):
+        return int(self.console.find("#roles-view").get_attribute("data-loads") or "0")
+
+    def changes(self):
+        return int(self.console.find("#roles-view").get_attribute("data-changes") or "0")
+
+    def idle(self):
+        return self.console.driver.execute_script("return document.getElementById('roles-view').dataset.busy === undefined")
+
+    def after_load(self, action):
+        loads = self.loads()
+        action()
+        self.console.wait.until(lambda d: self.loads() > loads and self.idle())
+
+    def after_change(self, action):
+        changes = self.changes()
+        action()
+        self.console.wait.until(lambda d: self.changes() > changes and self.idle())
+
+    def error(self):
+        box = self.console.find("#roles-error")
+        return box.text if box.is_displayed() else None
+
+    def shown(self):
+        """Each role card: its name, and its rows as [record name, email]."""
+        roles = []
+        for card in self.console.find_all("#roles-list .role-card"):
+            rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")[:2]]
+                    for row in card.find_elements(By.CSS_SELECTOR, "tbody tr")]
+            roles.append({"name": card.get_attribute("data-role"), "users": rows})
+        return roles
+
+    def confirmation(self):
+        box = self.console.find("#role-confirm")
+        if not box.is_displayed():
+            return None
+        focused = self.console.driver.execute_script("return document.activeElement.id")
+        return {"text": self.console.find("#role-confirm-text").text, "button": self.console.find("#role-confirm-yes").text,
+                "focused": focused}
+
+    def state(self):
+        return {"error": self.error(), "roles": self.shown(), "confirmation": self.confirmation(),
+                "options": [option.get_attribute("value") for option in self.console.find_all("#role-assign-role option")]}
+
+
+def roles_flow(driver, base, api_token, admin_token):
+    """The Roles view: refused without the administrator token; with it, a role given and one
+    taken away, each after a confirmation that says what changes; an unknown user's refusal."""
+    console = Console(driver)
+    roles = Roles(console)
+    unlock(console, base, api_token)
+    report("adminField", visible=console.find("#admin-token").is_displayed(),
+           label=console.find("#admin-token-label").text)
+
+    # Without the administrator token, the API token alone is refused, and the view says so.
+    roles.after_load(lambda: console.find('.tabs button[data-tab="roles"]').click())
+    report("refused", **roles.state())
+
+    # The administrator token, typed into the header: the roles and their users.
+    roles.after_load(lambda: console.find("#admin-token").send_keys(admin_token + Keys.TAB))
+    report("listed", kept=driver.execute_script("return sessionStorage.getItem('query-console-admin-token')") == admin_token,
+           **roles.state())
+
+    # Give Moderator to ada: nothing changes until confirmed; Cancel changes nothing either.
+    Select(console.find("#role-assign-role")).select_by_value("Moderator")
+    console.find("#role-assign-user").send_keys("ada@example.org")
+    console.find("#role-assign").click()
+    console.wait.until(lambda d: roles.confirmation() is not None)
+    asked = roles.confirmation()
+    console.find("#role-confirm-no").click()
+    cancelled = {"confirmation": roles.confirmation(), "focused": driver.execute_script("return document.activeElement.id"),
+                 "roles": roles.shown()}
+    console.find("#role-assign").click()
+    console.wait.until(lambda d: roles.confirmation() is not None)
+    roles.after_change(lambda: console.find("#role-confirm-yes").click())
+    report("assigned", asked=asked, cancelled=cancelled, note=console.find("#detail-note").text,
+           user=console.find("#role-assign-user").get_attribute("value"), **roles.state())
+
+    # Take Editor from bob, from his row, by keyboard.
+    remove = console.find('#roles-list .role-card[data-role="Editor"] tbody tr .role-remove')
+    label = remove.get_attribute("aria-label")
+    remove.send_keys(Keys.ENTER)
+    console.wait.until(lambda d: roles.confirmation() is not None)
+    asked = roles.confirmation()
+    console.screenshot("roles")
+    roles.after_change(lambda: driver.switch_to.active_element.send_keys(Keys.ENTER))
+    report("removed", asked=asked, label=label, note=console.find("#detail-note").text,
+           focused=driver.execute_script("const card = document.activeElement.closest('.role-card');"
+                                         " return [document.activeElement.tagName, card ? card.dataset.role : null]"),
+           **roles.state())
+
+    # A user the server does not know: the server's refusal, shown in the view.
+    console.find("#role-assign-user").send_keys("nobody@example.org")
+    console.find("#role-assign").click()
+    console.wait.until(lambda d: roles.confirmation() is not None)
+    roles.after_change(lambda: console.find("#role-confirm-yes").click())
+    report("unknownUser", user=console.find("#role-assign-user").get_attribute("value"), **roles.state())
+    report("rolesProblems", problems=policy_problems(driver))
+
+
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()
@@ -561,6 +672,12 @@ def main():
     if len(sys.argv) > 3 and sys.argv[2] == "--popup":
         try:
             popup_flow(driver, base, sys.argv[3])
+        finally:
+            driver.quit()
+        return
+    if len(sys.argv) > 4 and sys.argv[2] == "--roles":
+        try:
+            roles_flow(driver, base, sys.argv[3], sys.argv[4])
         finally:
             driver.quit()
         return

@@ -43,8 +43,9 @@
     return '/database/1/' + container + '/' + $('environment').value + '/' + (database || $('database').value) + '/';
   }
 
-  /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or `database`.
-  async function call(path, body, database, retried) {
+  /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or
+  /// `database`. With `admin`, the administrator token (when given) goes as the bearer token.
+  async function call(path, body, database, retried, admin) {
     const query = [];
     const token = $('api-token').value;
     if (token) query.push('ckAPIToken=' + encodeURIComponent(token));
@@ -54,8 +55,11 @@
     const url = basePath(database) + path + (query.length > 0 ? '?' + query.join('&') : '');
     // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
     // server without credentials refuses; to its own origin the page sends its origin.
-    const options = body === undefined ? { method: 'GET', referrerPolicy: 'same-origin' }
-      : { method: 'POST', referrerPolicy: 'same-origin', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) };
+    const headers = {};
+    const adminToken = admin ? $('admin-token').value : '';
+    if (adminToken) headers.Authorization = 'Bearer ' + adminToken;
+    const options = body === undefined ? { method: 'GET', referrerPolicy: 'same-origin', headers }
+      : { method: 'POST', referrerPolicy: 'same-origin', headers: { 'Content-Type': 'text/plain', ...headers }, body: JSON.stringify(body) };
     let response;
     try {
       response = await fetch(url, options);
@@ -68,7 +72,7 @@
     if (!response.ok) {
       if (json && json.serverErrorCode === 'AUTHENTICATION_REQUIRED' && sent) {
         // Sent with a token that another answer replaced meanwhile: once more with the new one.
-        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true);
+        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true, admin);
         // The session ended (expired, revoked, or its token replaced long ago): sign in again.
         if (webAuthToken() === sent) sessionEnded();
       }
@@ -1469,13 +1473,162 @@
 
   function refreshPage() { if (state.type) loadPage(); }
 
+  // ---- Security roles: the public database's custom roles and who holds them (roles/list), given
+  // and taken (roles/assign, roles/remove) by the administrator, each change confirmed first. The
+  // requests carry the administrator token from the header as the bearer token; on a server
+  // without credentials anyone here is the administrator.
+
+  const roles = { list: [], pending: null, loads: 0, sequence: 0 };
+
+  /// Calls an administration route of the environment's public database.
+  function adminCall(path, body) { return call(path, body, 'public', false, true); }
+
+  function showRolesError(failure) {
+    const box = $('roles-error');
+    box.replaceChildren(...failureNodes(failure));
+    box.classList.remove('hidden');
+  }
+
+  function hideRolesError() { $('roles-error').classList.add('hidden'); }
+
+  async function loadRoles() {
+    const sequence = ++roles.sequence;
+    const view = $('roles-view');
+    view.dataset.busy = 'true';
+    $('roles-scope').textContent = 'The ' + $('environment').value + ' environment’s public database: a change holds at once on every server over this store.';
+    let answer = null;
+    let failure = null;
+    try { answer = await adminCall('roles/list'); } catch (error) { failure = error; }
+    if (sequence !== roles.sequence) return;
+    if (failure) {
+      roles.list = [];
+      showRolesError(failure);
+    } else {
+      roles.list = answer.roles || [];
+      hideRolesError();
+    }
+    roles.failed = !!failure;
+    renderRoles();
+    roles.loads += 1;
+    view.dataset.loads = String(roles.loads);
+    delete view.dataset.busy;
+  }
+
+  /// A user as a confirmation names them: the email address when known, else the record name.
+  function roleUserLabel(user) { return user.emailAddress || user.userRecordName; }
+
+  function renderRoles() {
+    const list = $('roles-list');
+    const picker = $('role-assign-role');
+    const previous = picker.value;
+    picker.replaceChildren(...roles.list.map((role) => element('option', { value: role.name, text: role.name, selected: role.name === previous })));
+    const none = roles.list.length === 0;
+    for (const id of ['role-assign-role', 'role-assign-user', 'role-assign']) $(id).disabled = none;
+    if (none) {
+      list.replaceChildren(element('p', { class: 'empty-state', text: roles.failed ? 'The roles could not be listed: see the message above.'
+        : 'The schema declares no roles: CREATE ROLE in a .ckdb file (query schema apply).' }));
+      return;
+    }
+    list.replaceChildren(...roles.list.map((role) => {
+      const users = role.users || [];
+      const heading = element('h3', { tabindex: '-1' }, element('span', { text: role.name }),
+        element('span', { class: 'count', text: users.length + (users.length === 1 ? ' user' : ' users') }));
+      const body = users.length === 0 ? element('p', { class: 'empty', text: 'Nobody holds ' + role.name + '.' })
+        : element('div', { class: 'table-scroll' }, element('table', { class: 'roles-table' },
+          element('thead', {}, element('tr', {}, element('th', { text: 'User record name' }), element('th', { text: 'Email address' }),
+            element('th', { 'aria-label': 'Actions' }))),
+          element('tbody', {}, ...users.map((user) => element('tr', { 'data-user': user.userRecordName },
+            element('td', { class: 'record-name', text: user.userRecordName }),
+            element('td', { class: user.emailAddress ? null : 'null', text: user.emailAddress || '—' }),
+            element('td', { class: 'role-action' }, button('Remove…', { class: 'plain danger role-remove',
+              'aria-label': 'Remove ' + role.name + ' from ' + roleUserLabel(user) }, (event) => askRoleChange({
+              kind: 'remove', role: role.name, body: { role: role.name, userRecordName: user.userRecordName },
+              label: roleUserLabel(user), returnFocus: event.currentTarget,
+            }))))))));
+      return element('section', { class: 'card role-card', 'data-role': role.name, 'aria-label': 'Role ' + role.name }, heading, body);
+    }));
+  }
+
+  /// Assign: the role picked and the user typed, confirmed first.
+  function requestAssign(event) {
+    event.preventDefault();
+    hideRolesError();
+    const role = $('role-assign-role').value;
+    const text = $('role-assign-user').value.trim();
+    if (!role) return;
+    if (text === '') {
+      showRolesError(new Failure('INVALID', 'name the user: their userRecordName or email address'));
+      $('role-assign-user').focus();
+      return;
+    }
+    const byEmail = text.includes('@');
+    const known = roles.list.flatMap((entry) => entry.users || []).find((user) => user.userRecordName === text);
+    askRoleChange({
+      kind: 'assign', role, body: byEmail ? { role, emailAddress: text } : { role, userRecordName: text },
+      label: byEmail ? text : roleUserLabel(known || { userRecordName: text }), returnFocus: $('role-assign-user'),
+    });
+  }
+
+  /// Shows what a change will do, and waits for Confirm or Cancel.
+  function askRoleChange(change) {
+    roles.pending = change;
+    const assigning = change.kind === 'assign';
+    $('role-confirm-text').textContent = assigning ? 'Give ' + change.role + ' to ' + change.label + '?'
+      : 'Take ' + change.role + ' from ' + change.label + '?';
+    $('role-confirm-yes').textContent = assigning ? 'Give ' + change.role : 'Remove ' + change.role;
+    $('role-confirm').classList.remove('hidden');
+    $('role-confirm').dataset.kind = change.kind;
+    $('role-confirm-yes').focus();
+  }
+
+  function cancelRoleChange() {
+    const change = roles.pending;
+    roles.pending = null;
+    $('role-confirm').classList.add('hidden');
+    if (change && change.returnFocus && document.contains(change.returnFocus)) change.returnFocus.focus();
+  }
+
+  async function confirmRoleChange() {
+    const change = roles.pending;
+    if (!change) return;
+    roles.pending = null;
+    $('role-confirm').classList.add('hidden');
+    hideRolesError();
+    const view = $('roles-view');
+    view.dataset.busy = 'true';
+    let entry;
+    try {
+      entry = await adminCall(change.kind === 'assign' ? 'roles/assign' : 'roles/remove', change.body);
+    } catch (failure) {
+      showRolesError(failure);
+      delete view.dataset.busy;
+      view.dataset.changes = String(Number(view.dataset.changes || 0) + 1);
+      if (change.returnFocus && document.contains(change.returnFocus)) change.returnFocus.focus();
+      return;
+    }
+    roles.list = roles.list.map((role) => role.name === entry.name ? entry : role);
+    renderRoles();
+    if (change.kind === 'assign') $('role-assign-user').value = '';
+    flash((change.kind === 'assign' ? 'Gave ' + change.role + ' to ' : 'Took ' + change.role + ' from ') + change.label + '.');
+    delete view.dataset.busy;
+    view.dataset.changes = String(Number(view.dataset.changes || 0) + 1);
+    const heading = document.querySelector('#roles-list .role-card[data-role="' + CSS.escape(entry.name) + '"] h3');
+    if (change.kind === 'assign') $('role-assign-user').focus(); else if (heading) heading.focus();
+  }
+
   // ---- Tabs and wiring.
 
-  const TABS = ['results', 'plan', 'map', 'schema'];
+  const TABS = ['results', 'plan', 'map', 'schema', 'roles'];
 
   /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
-  /// panel, and outside text boxes 1–4 switch tabs and / goes to the predicate.
+  /// panel (or cancels a role change), and outside text boxes 1–5 switch tabs and / goes to the
+  /// predicate.
   function shortcut(event) {
+    if (event.key === 'Escape' && roles.pending && !detail.mode) {
+      event.preventDefault();
+      cancelRoleChange();
+      return;
+    }
     if (event.key === 'Escape' && detail.mode) {
       event.preventDefault();
       if (detail.mode === 'view') closeDetail(); else cancelEdit();
@@ -1506,6 +1659,7 @@
     for (const panel of document.querySelectorAll('[data-panel]')) panel.classList.toggle('hidden', panel.dataset.panel !== name);
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
+    if (name === 'roles') loadRoles();
     // Widths are measured once the table is shown.
     const table = $('results-table');
     if (name === 'results' && table) stickColumns(table, table.querySelectorAll('thead .sticky-column').length || 2);
@@ -1519,6 +1673,9 @@
     if (settings.tokenRequired === 'true') {
       $('token-label').classList.remove('hidden');
       $('api-token').value = sessionStorage.getItem('query-console-token') || '';
+      // The administrator token is kept as the API token is: in this tab's session only.
+      $('admin-token-label').classList.remove('hidden');
+      $('admin-token').value = sessionStorage.getItem('query-console-admin-token') || '';
     }
     window.addEventListener('message', receiveSignIn);
     $('sign-in').addEventListener('click', signIn);
@@ -1574,6 +1731,16 @@
       loadIdentity();
       loadSchema();
     });
+    $('admin-token').addEventListener('change', () => {
+      sessionStorage.setItem('query-console-admin-token', $('admin-token').value);
+      if (state.tab === 'roles') loadRoles();
+    });
+    // The roles shown are the environment's; another container or token may see others.
+    for (const id of ['container', 'environment', 'api-token']) $(id).addEventListener('change', () => { if (state.tab === 'roles') loadRoles(); });
+    $('roles-refresh').addEventListener('click', loadRoles);
+    $('role-assign-form').addEventListener('submit', requestAssign);
+    $('role-confirm-yes').addEventListener('click', confirmRoleChange);
+    $('role-confirm-no').addEventListener('click', cancelRoleChange);
     window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
     restoreFromAddress();
     state.pageSize = Number($('page-size').value);
