@@ -34,6 +34,9 @@ let package = Package(
         .trait(name: "PostgreSQL", description: "The PostgreSQL engine (RecordStorePostgres), through PostgresNIO."),
         .trait(name: "Server", description: "The CloudKit Web Services server and its console (QueryServer), on Hummingbird."),
         .trait(name: "Macros", description: "The @QueryModel macro (QueryModel), built with swift-syntax."),
+        .trait(
+            name: "Tracing", description: "query serve --otlp-endpoint: traces exported with OTLP/HTTP by swift-otel (and the Server trait).",
+            enabledTraits: ["Server"]),
         .default(enabledTraits: ["Macros"]),
     ],
     dependencies: [
@@ -56,6 +59,9 @@ let package = Package(
         // Spans of store operations and SQL statements (swift-distributed-tracing's API alone: a
         // few small modules, which the Server trait's Hummingbird builds anyway).
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The OTLP exporter of query serve's traces, built only with the Tracing trait; OTLP/HTTP
+        // alone, not gRPC (whose packages take minutes more to build).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation` (DocC) for the libraries; .ci/run builds their catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -197,6 +203,9 @@ let package = Package(
                 .target(name: "RecordStorePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .target(name: "QueryServer", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Tracing"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/QueryCLI",
@@ -296,6 +305,7 @@ let package = Package(
                 "QueryModel",
                 .target(name: "RecordStorePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .target(name: "QueryServer", condition: .when(traits: ["Server"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/DocumentationExamples"
         ),

@@ -170,6 +170,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A file holding the administrator token: the administration routes (roles/list, roles/assign, roles/remove) and the console's Roles view then answer a request with Authorization: Bearer TOKEN.", valueName: "file"))
     var adminTokenFile: String?
 
+    @Option(name: .customLong("otlp-endpoint"), help: ArgumentHelp("Export traces with OTLP/HTTP to this OpenTelemetry collector (http://127.0.0.1:4318): a span per request, store operation and SQL statement. Part of the Tracing trait.", valueName: "URL"))
+    var otlpEndpoint: String?
+
     func validate() throws {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format is text or json") }
         guard Logger.Level(rawValue: logLevel) != nil else {
@@ -268,6 +271,19 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
             configuration.tls = files
+        }
+        if let otlpEndpoint {
+            #if Tracing
+            do {
+                try TraceExport.start(endpoint: otlpEndpoint, in: &configuration)
+            } catch {
+                throw CommandFailure("--otlp-endpoint \(otlpEndpoint): \(error)")
+            }
+            #else
+            throw CommandFailure(
+                "--otlp-endpoint is part of the Tracing trait, which this build of query leaves out. "
+                    + "Build it in: swift run --traits Tracing query serve ... (or --enable-all-traits)")
+            #endif
         }
         let opened = try await store.openStore()
         opened.historyRetention = .seconds(historyRetentionDays * 86_400)

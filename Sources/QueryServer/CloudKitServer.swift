@@ -142,7 +142,7 @@ public struct CloudKitServer: Sendable {
         // and nothing is logged as an error. The group runs in a task of its own, which the
         // cancellation does not reach: a cancelled service group cancels the server's child
         // tasks, and Hummingbird logs that at error level.
-        var services: [any Service] = [application]
+        var services: [any Service] = configuration.companionServices + [application]
         if configuration.callerAccessSource != nil { services.append(CallerAccessReloadService(server: self, logger: logger)) }
         if let port = configuration.metrics.port {
             services.append(Application(
@@ -228,6 +228,9 @@ public struct CloudKitServer: Sendable {
         let table = RouteTable()
         if configuration.metrics.isRecording { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         if configuration.logsRequests { router.add(middleware: RequestLogMiddleware(logger: logger)) }
+        if configuration.tracesRequests {
+            router.add(middleware: TracingMiddleware(redactingQueryParameters: ["ckAPIToken", "ckWebAuthToken"]))
+        }
         router.add(middleware: ResponseHardeningMiddleware())
         if !configuration.allowedOrigins.isEmpty || configuration.callerAccessSource != nil {
             router.add(middleware: CrossOriginMiddleware(current: callerAccess))

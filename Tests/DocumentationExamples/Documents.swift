@@ -20,6 +20,7 @@ enum Documents {
         #endif
         programs["GettingStarted"] = GettingStartedExample.run
         programs["LiveQueries"] = LiveQueriesExample.run
+        programs["Metrics"] = MetricsExample.run
         programs["PagingWithCursors"] = PagingWithCursorsExample.run
         programs["RecordStoreCore"] = RecordStoreCoreExample.run
         programs["Relationships"] = RelationshipsExample.run

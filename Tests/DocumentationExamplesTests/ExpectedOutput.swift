@@ -83,6 +83,10 @@ quantity == 1 OR name == "Bob"
 [] []
 
 """#))
+        all.append(DocumentExample(name: "Metrics", path: "Sources/RecordStoreCore/RecordStoreCore.docc/Metrics.md", needsPostgreSQL: false, expectedOutput: #"""
+["store.query"]
+
+"""#))
         all.append(DocumentExample(name: "PagingWithCursors", path: "Sources/RecordStoreCore/RecordStoreCore.docc/PagingWithCursors.md", needsPostgreSQL: false, expectedOutput: #"""
 ["2996944"]
 2988507 "Paris"

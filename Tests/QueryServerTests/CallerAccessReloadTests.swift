@@ -34,13 +34,13 @@ import TestSupport
         let credentials = folder.appendingPathComponent("credentials")
         try "# the first callers\nkey \(Self.firstKeyID)=first.pem\napi-token old-token\n".write(to: credentials, atomically: true, encoding: .utf8)
 
-        let serve = try ServeChild(arguments: [
+        let serve = try LineReadingProcess(ConsoleBrowserTests.queryExecutable, [
             "serve", "--db", folder.appendingPathComponent("store.sqlite").path, "--port", "0", "--credentials-file", credentials.path,
-        ])
+        ], reading: .standardError)
         defer { serve.stop() }
         let listening = try #require(await serve.line(containing: "listening on http://127.0.0.1:"))
         #expect(listening.hasSuffix("(1 key(s), 1 API token(s))"))
-        let port = try #require(Int(listening.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+        let port = try #require(Int(listening.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""))
 
         let connection = try RawConnection(port: port)
         let before = try await RawConnection.onThread { () throws -> [RawConnection.Reading] in
@@ -169,87 +169,5 @@ private final class OriginList: @unchecked Sendable {
     var value: [String] {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
-    }
-}
-
-/// `query serve` in a child process, whose standard error is read line by line as it arrives.
-private final class ServeChild: @unchecked Sendable {
-    private let process = Process()
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private var ended = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(arguments: [String]) throws {
-        process.executableURL = ConsoleBrowserTests.queryExecutable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = errors.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending = Data(pending[(newline + 1)...])
-                    lock.withLock { lines.append(line) }
-                    wake()
-                }
-            }
-            lock.withLock { ended = true }
-            wake()
-        }.start()
-    }
-
-    private func wake() {
-        let woken = lock.withLock {
-            defer { waiters = [] }
-            return waiters
-        }
-        for waiter in woken { waiter.resume() }
-    }
-
-    /// Everything written to standard error so far.
-    var output: String { lock.withLock { lines.joined(separator: "\n") } }
-
-    /// The lines already searched by ``line(containing:)``.
-    private var searchedUpTo = 0
-
-    /// The first line not yet searched that contains `text`, waiting for it; nil once the child's
-    /// output ended without one (the suite's time limit bounds the wait).
-    func line(containing text: String) async -> String? {
-        while true {
-            let (found, over): (String?, Bool) = lock.withLock {
-                while searchedUpTo < lines.count {
-                    defer { searchedUpTo += 1 }
-                    if lines[searchedUpTo].contains(text) { return (lines[searchedUpTo], false) }
-                }
-                return (nil, ended)
-            }
-            if let found { return found }
-            if over { return nil }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = lock.withLock {
-                    if searchedUpTo < lines.count || ended { return true }
-                    waiters.append(continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        }
-    }
-
-    func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
-    }
-
-    /// Ends the server (SIGTERM, a graceful shutdown) without waiting for it.
-    func stop() {
-        if process.isRunning { process.terminate() }
     }
 }

@@ -2,6 +2,7 @@
 #if Server
 import PredicateLanguage
 import RecordStore
+import ServiceLifecycle
 
 /// Where and how a ``CloudKitServer`` listens, and whom it answers (`CloudKitServer.Configuration`).
 ///
@@ -86,6 +87,21 @@ public struct ServerConfiguration: Sendable {
     /// configuration.administratorToken = "s3cr3t-admin"   // Authorization: Bearer s3cr3t-admin
     /// ```
     public var administratorToken: String?
+    /// Whether each request is a span (Hummingbird's `TracingMiddleware`, with `ckAPIToken` and
+    /// `ckWebAuthToken` redacted from the URL) on the tracer `InstrumentationSystem.bootstrap`
+    /// installed, the parent of the store operations' spans (`StoreTracing`). `query serve
+    /// --otlp-endpoint` turns it on; a library server turns it on after bootstrapping a tracer.
+    public var tracesRequests = false
+    /// Services run in the server's service group: started with it, and shut down gracefully
+    /// with it, after the last request (a trace exporter's, so that it sends its last spans).
+    ///
+    /// ```swift
+    /// let tracing = try OTel.makeTracingBackend()
+    /// InstrumentationSystem.bootstrap(tracing.factory)
+    /// configuration.tracesRequests = true
+    /// configuration.companionServices.append(tracing.service)
+    /// ```
+    public var companionServices: [any Service] = []
     /// Seconds a new connection has to send its first request's headers.
     public var headerTimeout: Double = 10
     /// Seconds a request has to send its whole body once its headers arrived.

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A child process whose output (standard output or standard error) is read line by line as it
+/// arrives, on a thread of its own, so that a test can wait for a line (`listening on …`) without
+/// sleeping and without holding a thread of the cooperative pool.
+///
+/// ```swift
+/// let server = try LineReadingProcess(query, ["serve", "--port", "0"], reading: .standardError)
+/// let listening = await server.line(containing: "listening on")
+/// server.stop()
+/// ```
+public final class LineReadingProcess: @unchecked Sendable {
+    /// The stream whose lines are read.
+    public enum Stream: Sendable {
+        case standardOutput
+        case standardError
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var ended = false
+    private var searchedUpTo = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Starts `executable` with `arguments` (and `environment` over this process's). Its standard
+    /// input stays open until ``stop()``; the stream not read goes to /dev/null.
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], reading stream: Stream) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        process.standardInput = input
+        let output = Pipe()
+        switch stream {
+        case .standardOutput:
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+        case .standardError:
+            process.standardError = output
+            process.standardOutput = FileHandle.nullDevice
+        }
+        try process.run()
+        Thread { [self] in
+            var pending = Data()
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending = Data(pending[(newline + 1)...])
+                    lock.withLock { lines.append(line) }
+                    wake()
+                }
+            }
+            lock.withLock { ended = true }
+            wake()
+        }.start()
+    }
+
+    private func wake() {
+        let woken = lock.withLock {
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Every line read so far, joined by newlines.
+    public var output: String { lock.withLock { lines.joined(separator: "\n") } }
+
+    /// The first line not yet searched that contains `text`, waiting for it; nil once the output
+    /// ended without one (the caller's time limit bounds the wait).
+    public func line(containing text: String) async -> String? {
+        await line { $0.contains(text) }
+    }
+
+    /// The first line not yet searched for which `matches` holds, waiting for it; nil once the
+    /// output ended without one.
+    public func line(where matches: @escaping (String) -> Bool) async -> String? {
+        while true {
+            let (found, over): (String?, Bool) = lock.withLock {
+                while searchedUpTo < lines.count {
+                    defer { searchedUpTo += 1 }
+                    if matches(lines[searchedUpTo]) { return (lines[searchedUpTo], false) }
+                }
+                return (nil, ended)
+            }
+            if let found { return found }
+            if over { return nil }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = lock.withLock {
+                    if searchedUpTo < lines.count || ended { return true }
+                    waiters.append(continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Closes the child's standard input and ends it (SIGTERM, a graceful shutdown for a server)
+    /// without waiting for it.
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+    }
+}
