@@ -15,10 +15,10 @@ import TestSupport
         let database = TestFolders.file("watch", named: "store.sqlite")
         let store = try Store.open(path: database)
         _ = try await store.save([Self.city("Paris", 2_100_000), Self.city("Lyon", 520_000)])
-        let watch = try LineReadingChild(arguments: [
+        let watch = try LineReadingProcess(CommandRunner.productsFolder.appendingPathComponent("query"), [
             "watch", "City", "population > 500000", "--sort", "-population", "--db", database, "--output", "jsonl", "--keys", "population",
-        ])
-        defer { watch.terminate() }
+        ], reading: .standardOutput)
+        defer { watch.stop() }
         // The results, then the line that says it watches.
         let first = try await watch.lines(3)
         #expect(first == [
@@ -67,59 +67,5 @@ import TestSupport
         }
         #expect(shown.map(\.recordID.recordName) == (2...30).reversed().map { "c\($0)" })
         #expect(shown.first?["population"] == 30_000)
-    }
-}
-
-/// A child `query` process whose standard output is read line by line as it arrives.
-final class LineReadingChild: @unchecked Sendable {
-    private let process = Process()
-    private let lock = NSLock()
-    private var received: [String] = []
-    private var taken = 0
-    private var ended = false
-
-    init(arguments: [String]) throws {
-        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        Thread { [self] in
-            var pending = Data()
-            while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending = Data(pending[(newline + 1)...])
-                    lock.withLock { received.append(line) }
-                }
-            }
-            lock.withLock { ended = true }
-        }.start()
-    }
-
-    /// The next `count` lines, waiting for them (the suite's time limit bounds the wait).
-    func lines(_ count: Int) async throws -> [String] {
-        while true {
-            let (lines, isOver): ([String]?, Bool) = lock.withLock {
-                if received.count - taken >= count {
-                    defer { taken += count }
-                    return (Array(received[taken..<(taken + count)]), false)
-                }
-                return (nil, ended)
-            }
-            if let lines { return lines }
-            if isOver { throw CocoaError(.fileReadUnknown, userInfo: ["lines": lock.withLock { received }]) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
-    func terminate() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 }

@@ -43,13 +43,18 @@ import TestSupport
         let port = try #require(Int(listening.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""))
 
         let connection = try RawConnection(port: port)
-        let before = try await RawConnection.onThread { () throws -> [RawConnection.Reading] in
-            [try Self.signedZonesList(first, keyID: Self.firstKeyID), try Self.signedZonesList(second, keyID: Self.secondKeyID),
-             Self.tokenZonesList("old-token"), Self.tokenZonesList("new-token")].map { request in
-                connection.send(request)
-                return connection.read(timeout: 30)
+        /// The four requests (each key, each token) in turn on the one connection.
+        func askAll() async throws -> [RawConnection.Reading] {
+            let requests = [try Self.signedZonesList(first, keyID: Self.firstKeyID), try Self.signedZonesList(second, keyID: Self.secondKeyID),
+                            Self.tokenZonesList("old-token"), Self.tokenZonesList("new-token")]
+            return try await RawConnection.onThread { () throws -> [RawConnection.Reading] in
+                requests.map { request in
+                    connection.send(request)
+                    return connection.read(timeout: 30)
+                }
             }
         }
+        let before = try await askAll()
         #expect(before.map(\.status) == [200, 401, 200, 401])
         #expect(before[1].body.contains("unknown key ID"))
 
@@ -63,13 +68,7 @@ import TestSupport
         serve.signal(SIGHUP)
         let reloaded = try #require(await serve.line(containing: "reloaded the caller access"))
         #expect(reloaded.hasSuffix("reloaded the caller access on SIGHUP: 2 keys, 1 API tokens, 1 allowed origins, 0 keys held to roles"))
-        let after = try await RawConnection.onThread { () throws -> [RawConnection.Reading] in
-            [try Self.signedZonesList(first, keyID: Self.firstKeyID), try Self.signedZonesList(second, keyID: Self.secondKeyID),
-             Self.tokenZonesList("old-token"), Self.tokenZonesList("new-token")].map { request in
-                connection.send(request)
-                return connection.read(timeout: 30)
-            }
-        }
+        let after = try await askAll()
         // Every answer came on the connection opened before the reload.
         #expect(after.map(\.status) == [200, 200, 401, 200])
         #expect(after.allSatisfy { !$0.closed })

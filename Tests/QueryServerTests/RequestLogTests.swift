@@ -86,5 +86,13 @@ import Testing
         #expect(line["server"]?.stringValue == "a")
         #expect(line["code"]?.stringValue == "ACCESS_DENIED")
         #expect(line["ids"] == .array(["1", "2"]))
+        let time = try #require(line["time"]?.stringValue)
+        #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
+    }
+
+    @Test func timesAreISO8601InUTCWithMilliseconds() {
+        #expect(JSONLinesLogHandler.timestamp(Date(timeIntervalSince1970: 1_764_102_667.125)) == "2025-11-25T20:31:07.125Z")
+        #expect(JSONLinesLogHandler.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(JSONLinesLogHandler.timestamp(Date(timeIntervalSince1970: 951_782_400.5)) == "2000-02-29T00:00:00.500Z")
     }
 }

@@ -102,6 +102,24 @@ public final class LineReadingProcess: @unchecked Sendable {
         }
     }
 
+    /// The next `count` lines not yet searched, waiting for them; throws ``OutputEnded`` when the
+    /// output ends first.
+    public func lines(_ count: Int) async throws(OutputEnded) -> [String] {
+        var taken: [String] = []
+        while taken.count < count {
+            guard let line = await line(where: { _ in true }) else { throw OutputEnded(output: output) }
+            taken.append(line)
+        }
+        return taken
+    }
+
+    /// The child's output ended before the lines a test waited for.
+    public struct OutputEnded: Error, CustomStringConvertible {
+        /// Everything the child printed.
+        public let output: String
+        public var description: String { "the child's output ended; it printed:\n\(output)" }
+    }
+
     /// Sends `signal` to the child.
     public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)

@@ -62,7 +62,32 @@ public struct JSONLinesLogHandler: LogHandler {
 
     /// ISO 8601 in UTC with milliseconds.
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        // Written by hand: Foundation's ISO 8601 format style costs tens of microseconds a call
+        // on Linux, and a server writes one line a request.
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var text = ""
+        text.reserveCapacity(24)
+        func append(_ value: Int32, digits: Int) {
+            let decimal = String(value)
+            text += String(repeating: "0", count: max(0, digits - decimal.count)) + decimal
+        }
+        append(parts.tm_year + 1900, digits: 4)
+        text += "-"
+        append(parts.tm_mon + 1, digits: 2)
+        text += "-"
+        append(parts.tm_mday, digits: 2)
+        text += "T"
+        append(parts.tm_hour, digits: 2)
+        text += ":"
+        append(parts.tm_min, digits: 2)
+        text += ":"
+        append(parts.tm_sec, digits: 2)
+        text += "."
+        append(Int32(milliseconds % 1000), digits: 3)
+        return text + "Z"
     }
 }
 #endif

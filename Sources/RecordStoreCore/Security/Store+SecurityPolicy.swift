@@ -25,14 +25,26 @@ extension Store {
             return SecurityPolicy()
         }
         guard let record else { return SecurityPolicy() }
+        // The record is read every time, so a change made anywhere holds at once; decoding it
+        // again is skipped while its change tag is the one last decoded (a server reads the
+        // policy on every request).
+        if let changeTag = record.recordChangeTag,
+           let decoded = decodedSecurityPolicy.withLock({ $0 }), decoded.changeTag == changeTag {
+            return decoded.policy
+        }
         guard case .string(let json)? = record["document"] else {
             throw .storage("the security policy record holds no document")
         }
+        let policy: SecurityPolicy
         do {
-            return try JSONDecoder().decode(SecurityPolicy.self, from: Data(json.utf8))
+            policy = try JSONDecoder().decode(SecurityPolicy.self, from: Data(json.utf8))
         } catch {
             throw .storage("the security policy record does not decode: \(error)")
         }
+        if let changeTag = record.recordChangeTag {
+            decodedSecurityPolicy.withLock { $0 = (changeTag, policy) }
+        }
+        return policy
     }
 
     /// Replaces the store's security policy.
