@@ -86,6 +86,7 @@ import Testing
         #expect(line["server"]?.stringValue == "a")
         #expect(line["code"]?.stringValue == "ACCESS_DENIED")
         #expect(line["ids"] == .array(["1", "2"]))
+        #expect(lines.all[0].hasPrefix(#"{"code":"ACCESS_DENIED","ids":["1","2"],"label":"query.test","level":"warning","message":"refused","server":"a","time":""#))
         let time = try #require(line["time"]?.stringValue)
         #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/) != nil, "\(time)")
     }

@@ -46,7 +46,16 @@ public struct JSONLinesLogHandler: LogHandler {
         members["level"] = .string(event.level.rawValue)
         members["label"] = .string(label)
         members["message"] = .string(event.message.description)
-        write(String(decoding: JSONValue.object(members).jsonBytes(), as: UTF8.self))
+        // Keys in order, so that lines read alike from one request to the next.
+        var line: [UInt8] = [UInt8(ascii: "{")]
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            line += JSONValue.string(key).jsonBytes()
+            line.append(UInt8(ascii: ":"))
+            line += members[key, default: .null].jsonBytes()
+        }
+        line.append(UInt8(ascii: "}"))
+        write(String(decoding: line, as: UTF8.self))
     }
 
     /// A metadata value as JSON: strings and string-convertibles as strings, lists as arrays,
