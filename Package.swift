@@ -224,6 +224,8 @@ let package = Package(
                 "QueryBuilder",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // Signs the requests of a server-to-server key (the security roles' figure).
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
             ],
             path: "Sources/QueryBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]

@@ -232,15 +232,24 @@ struct ServeSection: BenchmarkSection {
     }
 
     /// Requests a second and latency percentiles (ms) from `wrk` posting the bodies in turn for 4 seconds.
-    static func wrk(_ wrk: String, url: URL, bodies: [Data], clients: Int) async throws -> (rate: Double, p50: Double, p99: Double) {
+    static func wrk(
+        _ wrk: String, url: URL, bodies: [Data], headers: [[String: String]]? = nil, clients: Int
+    ) async throws -> (rate: Double, p50: Double, p99: Double) {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString).lua")
         let list = bodies.map { "[==[" + String(decoding: $0, as: UTF8.self) + "]==]" }.joined(separator: ",\n")
+        // Each body's own header fields (a signature covers its body), beside the content type.
+        let fields = bodies.indices.map { index in
+            let pairs = [("Content-Type", "text/plain")] + (headers?[index] ?? [:]).sorted { $0.key < $1.key }
+            return "{" + pairs.map { "[\"\($0.0)\"] = \"\($0.1)\"" }.joined(separator: ", ") + "}"
+        }.joined(separator: ",\n")
         try """
             local bodies = {\(list)}
+            local headers = {\(fields)}
             local count = 0
             request = function()
               count = count + 1
-              return wrk.format("POST", nil, {["Content-Type"] = "text/plain"}, bodies[(count % #bodies) + 1])
+              local index = (count % #bodies) + 1
+              return wrk.format("POST", nil, headers[index], bodies[index])
             end
             """.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
