@@ -55,10 +55,7 @@ public enum StoreTracing {
     /// Runs one SQL statement's work inside a span of its own when the operation is traced;
     /// runs it as it is otherwise. `system` is OpenTelemetry's `db.system.name` (`sqlite`, `postgresql`).
     @_spi(StorageEngine) public static func statement<T>(_ sql: String, system: String, _ body: () throws -> T) rethrows -> T {
-        guard let tracer = current else { return try body() }
-        let span = tracer.startSpan(statementName(sql), context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        span.attributes["db.system.name"] = system
-        span.attributes["db.query.text"] = sql
+        guard let span = startStatementSpan(sql, system: system) else { return try body() }
         defer { span.end() }
         do {
             return try body()
@@ -70,10 +67,7 @@ public enum StoreTracing {
 
     /// Runs one SQL statement's async work inside a span of its own when the operation is traced.
     @_spi(StorageEngine) public static func statement<T>(_ sql: String, system: String, _ body: () async throws -> T) async rethrows -> T {
-        guard let tracer = current else { return try await body() }
-        let span = tracer.startSpan(statementName(sql), context: ServiceContext.current ?? .topLevel, ofKind: .client)
-        span.attributes["db.system.name"] = system
-        span.attributes["db.query.text"] = sql
+        guard let span = startStatementSpan(sql, system: system) else { return try await body() }
         defer { span.end() }
         do {
             return try await body()
@@ -81,6 +75,15 @@ public enum StoreTracing {
             span.recordError(error)
             throw error
         }
+    }
+
+    /// A started span for one statement, a child of the current span; nil while not traced.
+    private static func startStatementSpan(_ sql: String, system: String) -> (any Span)? {
+        guard let tracer = current else { return nil }
+        let span = tracer.startSpan(statementName(sql), context: ServiceContext.current ?? .topLevel, ofKind: .client)
+        span.attributes["db.system.name"] = system
+        span.attributes["db.query.text"] = sql
+        return span
     }
 
     /// A statement's span name: its first word in capitals (`SELECT`, `INSERT`, `WITH`).
