@@ -28,9 +28,9 @@ extension Store {
         // The record is read every time, so a change made anywhere holds at once; decoding it
         // again is skipped while its change tag is the one last decoded (a server reads the
         // policy on every request).
-        if let changeTag = record.recordChangeTag,
-           let decoded = decodedSecurityPolicy.withLock({ $0 }), decoded.changeTag == changeTag {
-            return decoded.policy
+        if let changeTag = record.recordChangeTag, let decoded = decodedRecords.withLock({ $0[Self.policyRecordID] }),
+           decoded.changeTag == changeTag, let policy = decoded.value as? SecurityPolicy {
+            return policy
         }
         guard case .string(let json)? = record["document"] else {
             throw .storage("the security policy record holds no document")
@@ -42,7 +42,7 @@ extension Store {
             throw .storage("the security policy record does not decode: \(error)")
         }
         if let changeTag = record.recordChangeTag {
-            decodedSecurityPolicy.withLock { $0 = (changeTag, policy) }
+            decodedRecords.withLock { $0[Self.policyRecordID] = (changeTag, policy) }
         }
         return policy
     }

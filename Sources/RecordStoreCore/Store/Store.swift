@@ -35,9 +35,9 @@ public final class Store: Sendable {
     package let historyUpkeep = LockedState(HistoryUpkeep())
     /// The metrics the store records (``recordMetrics(_:)``), shared with ``queryEngine``.
     package let metricsSlot: StoreMetricsSlot
-    /// The security policy last decoded, by the change tag of the record it was decoded from
-    /// (``securityPolicy()`` reads the record each time, and decodes it only when it changed).
-    package let decodedSecurityPolicy = LockedState<(changeTag: String, policy: SecurityPolicy)?>(nil)
+    /// Values decoded from stored records, by record and the change tag decoded: a record read on
+    /// every request (the security policy, ``securityPolicy()``) is decoded again only when it changed.
+    package let decodedRecords = LockedState<[RecordID: (changeTag: String, value: any Sendable)]>([:])
 
     /// A store over an engine; its saves grow the schema at most as far as `schemaLimits` allows.
     @_spi(StorageEngine) public init(engine: any StorageEngine, mode: SchemaMode = .development, schemaLimits: SchemaLimits = .unlimited) {
