@@ -86,16 +86,29 @@ final class ImportChild: @unchecked Sendable {
     /// Lines of standard error that are not committed-batch lines (errors, the final summary…).
     var unexpectedLines: [String] { lock.withLock { otherLines } }
 
-    /// Waits until `batches` batches were reported or the child's output ended (the suite's time
-    /// limit bounds the wait).
-    func waitForCommittedBatches(_ batches: Int) async {
-        await wait { [unowned self] in committedLines.count >= batches || finishedReading }
-    }
-
-    /// Sends SIGKILL, waits for the child to die and for its last lines to be read.
-    func kill() async {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
-        await waitUntilExit()
+    /// Waits until `batches` batches were reported or the child ended, then `fraction` of the
+    /// mean batch time more, and sends SIGKILL; all of it on a thread of its own, so that the
+    /// moment of the kill does not depend on when the cooperative pool runs the test. False when
+    /// no progress came within `limit` seconds (the child is killed all the same).
+    func kill(afterBatches batches: Int, fractionOfBatch fraction: Double, limit: TimeInterval) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread { [self] in
+                let started = Date()
+                let deadline = started.addingTimeInterval(limit)
+                var progressed = false
+                while Date() < deadline {
+                    if committed.count >= batches || !process.isRunning {
+                        progressed = true
+                        break
+                    }
+                    Thread.sleep(forTimeInterval: 0.002)
+                }
+                let batchTime = batches == 0 ? 0.4 : Date().timeIntervalSince(started) / Double(max(1, committed.count))
+                Thread.sleep(forTimeInterval: fraction * batchTime)
+                if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+                continuation.resume(returning: progressed)
+            }.start()
+        }
     }
 
     /// Waits for the child's standard error to be read to its end, then reaps the child on a

@@ -53,6 +53,10 @@ public enum ChildProcess {
         return (outcome.status, outcome.standardOutput)
     }
 
+    /// Held while a child is launched: Foundation's `Process.run()` on Linux has crashed when many
+    /// threads launched children at the same moment, as parallel tests do.
+    public static let launchLock = NSLock()
+
     /// Starts the child and blocks the calling thread, one of this type's own, until it has exited
     /// and both pipes are drained.
     private static func runBlocking(
@@ -71,7 +75,7 @@ public enum ChildProcess {
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         process.standardInput = inputPipe
-        try process.run()
+        try launchLock.withLock { try process.run() }
         // Write the input from another thread: a child that answers while it reads would
         // otherwise block on a full output pipe while this thread blocks on a full input pipe.
         let inputWriter = Thread {

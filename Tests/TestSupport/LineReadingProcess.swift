@@ -42,7 +42,7 @@ public final class LineReadingProcess: @unchecked Sendable {
             process.standardError = output
             process.standardOutput = FileHandle.nullDevice
         }
-        try process.run()
+        try ChildProcess.launchLock.withLock { try process.run() }
         Thread { [self] in
             var pending = Data()
             while true {
