@@ -7,7 +7,7 @@ import Testing
 
 /// `Query.observe()`: the models `all()` would answer, after every commit and every change of
 /// the context's pending changes, with the change set, on every engine.
-@Suite("Query observation", .timeLimit(.minutes(2)))
+@Suite("Query observation", .timeLimit(.minutes(10)))
 struct ObservationTests {
     /// Checks a change against the one before and `all()`, and returns its ids.
     private func checked(_ change: ModelResultsChange<Item>?, after previous: [Item], query: Query<Item>) async throws -> [Item] {

@@ -1,5 +1,6 @@
 import Foundation
 import PredicateLanguage
+import TestSupport
 
 /// A `query import --progress jsonl` running in a child process, whose committed-batch lines
 /// are read from its standard error as they arrive, so the test can kill it mid-import.
@@ -10,7 +11,7 @@ final class ImportChild: @unchecked Sendable {
         var lastRecordName: String
     }
 
-    private let process = Process()
+    private let child: SpawnedChild
     private let lock = NSLock()
     private var committedLines: [Committed] = []
     private var otherLines: [String] = []
@@ -20,17 +21,14 @@ final class ImportChild: @unchecked Sendable {
 
     /// Starts `query import` with these arguments plus `--progress jsonl`.
     init(arguments: [String]) throws {
-        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = ["import"] + arguments + ["--progress", "jsonl"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        try process.run()
+        child = try SpawnedChild(
+            CommandRunner.productsFolder.appendingPathComponent("query"), ["import"] + arguments + ["--progress", "jsonl"],
+            input: .null, output: .null, error: .pipe)
+        let errors = child.error
         let reader = Thread { [self] in
             var pending = Data()
-            while true {
-                let chunk = errorPipe.fileHandleForReading.availableData
+            while let errors {
+                let chunk = errors.availableData
                 if chunk.isEmpty { break }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: 0x0A) {
@@ -97,7 +95,7 @@ final class ImportChild: @unchecked Sendable {
                 let deadline = started.addingTimeInterval(limit)
                 var progressed = false
                 while Date() < deadline {
-                    if committed.count >= batches || !process.isRunning {
+                    if committed.count >= batches || child.hasExited {
                         progressed = true
                         break
                     }
@@ -105,7 +103,7 @@ final class ImportChild: @unchecked Sendable {
                 }
                 let batchTime = batches == 0 ? 0.4 : Date().timeIntervalSince(started) / Double(max(1, committed.count))
                 Thread.sleep(forTimeInterval: fraction * batchTime)
-                if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+                child.signal(SIGKILL)
                 continuation.resume(returning: progressed)
             }.start()
         }
@@ -115,17 +113,11 @@ final class ImportChild: @unchecked Sendable {
     /// thread of its own (never one of the cooperative pool's).
     func waitUntilExit() async {
         await wait { [unowned self] in finishedReading }
-        let process = process
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume()
-            }.start()
-        }
+        await child.exit()
     }
 
     /// The exit status (after the child ended).
-    var terminationStatus: Int32 { process.terminationStatus }
+    var terminationStatus: Int32 { child.ending?.status ?? -1 }
     /// Whether the child was killed by a signal (after it ended).
-    var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+    var wasKilled: Bool { if case .signaled? = child.ending { true } else { false } }
 }

@@ -12,16 +12,13 @@ import TestSupport
     static func startServer(
         command: String = "serve", announcedAfter prefix: String = "listening on http://127.0.0.1:", arguments: [String] = [],
         database: String? = nil
-    ) async throws -> (Process, Int) {
+    ) async throws -> (SpawnedChild, Int) {
         let database = database ?? TestFolders.file("serve-\(command)", named: "store.sqlite")
-        let process = Process()
-        process.executableURL = CommandRunner.productsFolder.appendingPathComponent("query")
-        process.arguments = [command, "--db", database, "--port", "0"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        return (process, try await announcedPort(errors.fileHandleForReading, after: prefix))
+        let process = try SpawnedChild(
+            CommandRunner.productsFolder.appendingPathComponent("query"), [command, "--db", database, "--port", "0"] + arguments,
+            output: .null, error: .pipe)
+        // The pipe was asked for, so `error` is there; were it not, the read would end at once.
+        return (process, try await announcedPort(process.error ?? FileHandle.nullDevice, after: prefix))
     }
 
     @Test func servesThenStopsCleanlyOnSIGTERM() async throws {
@@ -174,12 +171,7 @@ import TestSupport
     }
 
     /// Waits for the process to end on a thread of its own.
-    static func exitStatus(_ process: Process) async throws -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
+    static func exitStatus(_ process: SpawnedChild) async throws -> Int32 {
+        await process.exit().status
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Live queries across processes on one SQLite file: `query watch` in a child process prints
 /// the changes this process commits, and an observation here hears a `query import` child.
-@Suite(.timeLimit(.minutes(2))) struct WatchCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchCommandTests {
     static func city(_ name: String, _ population: Int) -> Record {
         Record(recordType: "City", recordID: RecordID(recordName: name), fields: ["name": .string(name), "population": .int(Int64(population))])
     }

@@ -108,33 +108,25 @@ struct SignInTests {
 /// A child process that runs beside a test: started, its first line of output read, stopped at
 /// the end. Its output is read on a thread of its own, never on the cooperative pool.
 final class BackgroundProcess: @unchecked Sendable {
-    private let process: Process
-    /// The process's standard input: it ends when this closes, or when the test process ends.
-    private let input: Pipe
+    /// The process; its standard input ends when this process closes it, or when the test process ends.
+    private let process: SpawnedChild
     /// The first line the process printed.
     let firstLine: String
 
-    private init(process: Process, input: Pipe, firstLine: String) {
+    private init(process: SpawnedChild, firstLine: String) {
         self.process = process
-        self.input = input
         self.firstLine = firstLine
     }
 
     /// Starts `executable` and waits for its first line of output.
     static func start(_ executable: String, _ arguments: [String]) async throws -> BackgroundProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
+        let process = try SpawnedChild(URL(fileURLWithPath: executable), arguments, input: .pipe, output: .pipe)
+        let output = process.output ?? FileHandle.nullDevice
         let line: String = try await withCheckedThrowingContinuation { continuation in
             Thread {
                 var bytes: [UInt8] = []
                 while true {
-                    let chunk = pipe.fileHandleForReading.readData(ofLength: 1)
+                    let chunk = output.readData(ofLength: 1)
                     guard let byte = chunk.first else { break }
                     if byte == UInt8(ascii: "\n") { break }
                     bytes.append(byte)
@@ -146,13 +138,13 @@ final class BackgroundProcess: @unchecked Sendable {
                 }
             }.start()
         }
-        return BackgroundProcess(process: process, input: input, firstLine: line)
+        return BackgroundProcess(process: process, firstLine: line)
     }
 
     /// Stops the process.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        try? process.input?.close()
+        process.terminate()
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A server process hears of subscriptions another process saves in a namespace it has not served
 /// yet, and starts keeping that namespace's notifications (so that a client may later resume there).
-@Suite(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"), .timeLimit(.minutes(10)))
 struct SubscriptionFollowingTests {
     @Test func aNamespaceSubscribedElsewhereGetsItsHub() async throws {
         let url = try PostgresTestServer.freshStoreURL()

@@ -9,7 +9,7 @@ import TestSupport
 
 /// Query subscriptions (`subscriptions/modify`, `list`, `lookup`) and their notifications over
 /// Server-Sent Events (`subscriptions/events`, with `Last-Event-ID` resume), through a real socket.
-@Suite(.timeLimit(.minutes(2))) struct SubscriptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct SubscriptionsTests {
     static let bigCities: JSONValue = [
         "subscriptionID": "big-cities", "subscriptionType": "query",
         "query": ["recordType": "City", "filterBy": [["fieldName": "population", "comparator": "GREATER_THAN", "fieldValue": ["value": 1000]]]],

@@ -53,48 +53,32 @@ public enum ChildProcess {
         return (outcome.status, outcome.standardOutput)
     }
 
-    /// Held while a child is launched: Foundation's `Process.run()` on Linux has crashed when many
-    /// threads launched children at the same moment, as parallel tests do.
-    public static let launchLock = NSLock()
-
     /// Starts the child and blocks the calling thread, one of this type's own, until it has exited
     /// and both pipes are drained.
     private static func runBlocking(
         _ executable: URL, _ arguments: [String], environment: [String: String], input: Data?, in directory: URL?, mergingErrors: Bool
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = directory }
-        let outputPipe = Pipe()
-        let errorPipe = mergingErrors ? outputPipe : Pipe()
-        let inputPipe = Pipe()
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = inputPipe
-        try launchLock.withLock { try process.run() }
+        let child = try SpawnedChild(
+            executable, arguments, environment: environment, in: directory,
+            input: .pipe, output: .pipe, error: mergingErrors ? .output : .pipe)
         // Write the input from another thread: a child that answers while it reads would
         // otherwise block on a full output pipe while this thread blocks on a full input pipe.
         let inputWriter = Thread {
-            if let input { inputPipe.fileHandleForWriting.write(input) }
-            try? inputPipe.fileHandleForWriting.close()
+            if let input { child.input?.write(input) }
+            try? child.input?.close()
         }
         inputWriter.start()
         // Read both pipes fully before waiting, so a chatty child cannot block on a full pipe.
         let errorData = DrainedPipe()
-        if !mergingErrors {
-            let errorReader = Thread { errorData.finish(errorPipe.fileHandleForReading.readDataToEndOfFile()) }
-            errorReader.start()
+        if let error = child.error {
+            Thread { errorData.finish(error.readDataToEndOfFile()) }.start()
         } else {
             errorData.finish(Data())
         }
-        let outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let outputData = child.output?.readDataToEndOfFile() ?? Data()
+        let ending = child.waitForExit()
         return Outcome(
-            status: process.terminationStatus,
+            status: ending.status,
             standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData.waitForBytes(), as: UTF8.self))
     }

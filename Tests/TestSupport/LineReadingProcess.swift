@@ -16,8 +16,7 @@ public final class LineReadingProcess: @unchecked Sendable {
         case standardError
     }
 
-    private let process = Process()
-    private let input = Pipe()
+    private let child: SpawnedChild
     private let lock = NSLock()
     private var lines: [String] = []
     private var ended = false
@@ -27,26 +26,14 @@ public final class LineReadingProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments` (and `environment` over this process's). Its standard
     /// input stays open until ``stop()``; the stream not read goes to /dev/null.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], reading stream: Stream) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardInput = input
-        let output = Pipe()
-        switch stream {
-        case .standardOutput:
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-        case .standardError:
-            process.standardError = output
-            process.standardOutput = FileHandle.nullDevice
-        }
-        try ChildProcess.launchLock.withLock { try process.run() }
+        child = try SpawnedChild(
+            executable, arguments, environment: environment, input: .pipe,
+            output: stream == .standardOutput ? .pipe : .null, error: stream == .standardError ? .pipe : .null)
+        guard let output = child.output ?? child.error else { throw OutputEnded(output: "") }
         Thread { [self] in
             var pending = Data()
             while true {
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = output.availableData
                 if chunk.isEmpty { break }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: 0x0A) {
@@ -122,13 +109,13 @@ public final class LineReadingProcess: @unchecked Sendable {
 
     /// Sends `signal` to the child.
     public func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        child.signal(signal)
     }
 
     /// Closes the child's standard input and ends it (SIGTERM, a graceful shutdown for a server)
     /// without waiting for it.
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        try? child.input?.close()
+        child.terminate()
     }
 }

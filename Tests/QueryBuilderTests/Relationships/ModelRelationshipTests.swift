@@ -8,7 +8,7 @@ import Testing
 /// Typed models walking relationships (issue #30, item 6): `#Predicate` through references,
 /// to-manys declared by models, prefetching, and live queries that follow related records,
 /// on every engine.
-@Suite("Model relationships", .timeLimit(.minutes(2)))
+@Suite("Model relationships", .timeLimit(.minutes(10)))
 struct ModelRelationshipTests {
     @Test func predicatesThroughReferencesConvertToWalkedKeyPaths() throws {
         #expect(try FormatPredicate(#Predicate<Order> { $0.customer?.name == "Alice" }).predicateFormat == #"customer.name == "Alice""#)

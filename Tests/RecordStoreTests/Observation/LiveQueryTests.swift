@@ -9,7 +9,7 @@ import TestSupport
 
 /// Live queries (`Store.observe`) on every engine: exact change sets for scripted commits,
 /// and, for random ones, the results always those of running the query again.
-@Suite(.timeLimit(.minutes(2))) struct LiveQueryTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveQueryTests {
     static let bigCities = try! RecordQuery(
         recordType: "City", predicate: FormatPredicate(format: "population > 1000"), sorts: [Sort("population", ascending: false)])
 

@@ -11,7 +11,7 @@ import Testing
 /// cooperative thread while they hold a SQLite reader, or the two wait for each other for ever.
 @Suite("Synchronous and async callers at once")
 struct MixedCallersTests {
-    @Test("Synchronous calls on every cooperative thread and async reads at once all finish", .timeLimit(.minutes(1)))
+    @Test("Synchronous calls on every cooperative thread and async reads at once all finish", .timeLimit(.minutes(10)))
     func synchronousAndAsyncReadsFinish() async throws {
         let store = try Self.storeOfTwoHundredItems()
         // If the callers deadlock, no cooperative thread is left to enforce the time limit: a
