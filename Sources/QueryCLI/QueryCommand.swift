@@ -23,7 +23,7 @@ struct QueryCommand: AsyncParsableCommand {
     private static var subcommands: [any ParsableCommand.Type] {
         [
             DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
-            ZonesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
+            ZonesCommand.self, SharesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
             BackupCommand.self, RestoreCommand.self,
             ServeCommand.self, ConsoleCommand.self, UsersCommand.self, RolesCommand.self, CheckCommand.self, EvalCommand.self,
         ]

@@ -25,6 +25,7 @@ enum Documents {
         programs["RecordStoreCore"] = RecordStoreCoreExample.run
         programs["Relationships"] = RelationshipsExample.run
         programs["SchemaFiles"] = SchemaFilesExample.run
+        programs["Sharing"] = SharingExample.run
         #if PostgreSQL
         programs["WritingAStorageEngine"] = WritingAStorageEngineExample.run
         #endif

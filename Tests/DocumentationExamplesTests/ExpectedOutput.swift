@@ -108,6 +108,17 @@ quantity == 1 OR name == "Bob"
 ["ada"]
 
 """#))
+        all.append(DocumentExample(name: "Sharing", path: "Sources/RecordStoreCore/RecordStoreCore.docc/Sharing.md", needsPostgreSQL: false, expectedOutput: #"""
+["ACCEPTED", "PENDING", "PENDING"]
+_bob READ_ONLY
+_carol READ_WRITE
+_dan none
+none
+Trips _ada READ_WRITE
+none
+READ_ONLY
+
+"""#))
         #if PostgreSQL
         all.append(DocumentExample(name: "WritingAStorageEngine", path: "Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md", needsPostgreSQL: true, expectedOutput: ""))
         #endif

@@ -64,6 +64,9 @@ struct RecordsModifyRequest: Decodable {
                 guard name.stringValue != DeleteSelfReferences.fieldName else {
                     throw ServerError(.badRequest, "\(fields.path(name)): the field name is reserved (the server keeps the references' DELETE_SELF actions in it)")
                 }
+                guard name.stringValue != Record.parentFieldName else {
+                    throw ServerError(.badRequest, "\(fields.path(name)): the field name is reserved (the store keeps the record's parent in it)")
+                }
                 // A field value is an object: null is of the wrong kind here, not a missing member.
                 guard try !fields.decodeNil(forKey: name) else { throw ServerError(.badRequest, "\(fields.path(name)) is an object, not null") }
                 let field = try fields.decode(WireFieldValue.self, forKey: name)

@@ -125,6 +125,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A backup or a restore was refused (``Store/backup(to:)``, `Store.restore(from:to:replacing:)`):
     /// the refusal says why and where.
     case backupRefused(StoreBackupRefusal)
+    /// A sharing operation failed (``Store/saveShare(_:as:)``, ``Store/acceptShare(shortGUID:as:emailAddress:)``,
+    /// …): the problem says which share and why.
+    case sharing(ShareProblem)
 
     public var description: String {
         switch self {
@@ -244,6 +247,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "(QueryCostLimits.deadline)"
         case .backupRefused(let refusal):
             return "Backup refused: \(refusal)"
+        case .sharing(let problem):
+            return "Sharing: \(problem)"
         }
     }
 }

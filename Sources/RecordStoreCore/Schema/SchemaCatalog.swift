@@ -28,6 +28,10 @@ import PredicateLanguage
     /// An empty catalog.
     @_spi(StorageEngine) public init() {}
 
+    /// The reserved fields a save admits in any mode: ``DeleteSelfReferences/fieldName`` and
+    /// ``Record/parentFieldName``. A schema export leaves them out.
+    @_spi(StorageEngine) public static let reservedFieldNames: Set<String> = [DeleteSelfReferences.fieldName, Record.parentFieldName]
+
     private enum CodingKeys: String, CodingKey {
         case recordTypes, fetchRequestTemplates, declaredRecordTypes
     }
@@ -114,7 +118,12 @@ import PredicateLanguage
                 }
                 if fieldName == DeleteSelfReferences.fieldName {
                     try DeleteSelfReferences.check(value, of: records[index])
-                    admitDeleteSelfField(of: recordType, changes: &changes)
+                    admitReservedField(DeleteSelfReferences.fieldSchema, of: recordType, changes: &changes)
+                    continue
+                }
+                if fieldName == Record.parentFieldName {
+                    try ParentReference.check(value, of: records[index])
+                    admitReservedField(ParentReference.fieldSchema, of: recordType, changes: &changes)
                     continue
                 }
                 try Identifier.checkField(fieldName, recordType: recordType)
@@ -129,12 +138,11 @@ import PredicateLanguage
         return changes
     }
 
-    /// Adds the reserved field of ``DeleteSelfReferences`` to a record type that lacks it, in
-    /// any mode: it is a system field, and its presence is what makes deletions look for the
-    /// type's `DELETE_SELF` references.
-    private mutating func admitDeleteSelfField(of recordType: String, changes: inout [SchemaChange]) {
-        guard var schema = recordTypes[recordType], schema.field(named: DeleteSelfReferences.fieldName) == nil else { return }
-        let field = DeleteSelfReferences.fieldSchema
+    /// Adds a reserved field to a record type that lacks it, in any mode: the field of
+    /// ``DeleteSelfReferences`` (its presence is what makes deletions look for the type's
+    /// `DELETE_SELF` references) or the parent (``Record/parent``); both are system fields.
+    private mutating func admitReservedField(_ field: FieldSchema, of recordType: String, changes: inout [SchemaChange]) {
+        guard var schema = recordTypes[recordType], schema.field(named: field.name) == nil else { return }
         schema.fields.append(field)
         recordTypes[recordType] = schema
         changes.append(.addedField(recordType: recordType, field))
@@ -227,8 +235,8 @@ import PredicateLanguage
         declaredRecordTypes.insert(schema.name)
         merged.justInTimeIndexes = schema.justInTimeIndexes
         for field in schema.fields {
-            // The reserved field of DeleteSelfReferences comes back when a type's schema is defined again.
-            if field.name != DeleteSelfReferences.fieldName { try Identifier.checkField(field.name, recordType: schema.name) }
+            // The reserved fields (DeleteSelfReferences, the parent) come back when a type's schema is defined again.
+            if !Self.reservedFieldNames.contains(field.name) { try Identifier.checkField(field.name, recordType: schema.name) }
             if let position = merged.fields.firstIndex(where: { $0.name == field.name }) {
                 let existing = merged.fields[position]
                 if existing.type != field.type {

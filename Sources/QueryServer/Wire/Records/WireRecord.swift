@@ -62,9 +62,10 @@ enum WireRecord {
         }
         bytes.append(contentsOf: #","fields":{"#.utf8)
         var first = true
-        // The reserved field is not a field on the wire: it gives the references of the fields it names DELETE_SELF.
+        // The reserved fields are not fields on the wire: `___deleteSelf` gives the references of the fields it names
+        // DELETE_SELF; `___parent` is the record's parent (CloudKit's top-level `parent`, not answered yet).
         let deleteSelf = DeleteSelfReferences.fields(of: record)
-        for (name, value) in record.fields where name != DeleteSelfReferences.fieldName {
+        for (name, value) in record.fields where name != DeleteSelfReferences.fieldName && name != Record.parentFieldName {
             if let desiredKeys, !desiredKeys.contains(name) { continue }
             if let asset = AssetWire.json(value, named: name, of: record, style: style) {
                 if !first { bytes.append(UInt8(ascii: ",")) }

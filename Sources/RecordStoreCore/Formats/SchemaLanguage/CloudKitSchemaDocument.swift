@@ -54,7 +54,7 @@ public struct CloudKitSchemaDocument: Sendable, Hashable, Codable, CustomStringC
     /// ```
     public init(storeSchema: [RecordTypeSchema]) {
         self.init(recordTypes: storeSchema.map { recordType in
-            CloudKitSchemaRecordType(name: recordType.name, fields: CloudKitSchemaField.defaultSystemFields + recordType.fields.filter { $0.name != DeleteSelfReferences.fieldName }.map { field in
+            CloudKitSchemaRecordType(name: recordType.name, fields: CloudKitSchemaField.defaultSystemFields + recordType.fields.filter { !SchemaCatalog.reservedFieldNames.contains($0.name) }.map { field in
                 CloudKitSchemaField(
                     name: field.name, type: CloudKitSchemaFieldType(storeType: field.type),
                     isQueryable: field.isQueryable, isSortable: field.isSortable, isSearchable: field.isSearchable)
