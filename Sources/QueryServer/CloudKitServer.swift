@@ -269,6 +269,7 @@ public struct CloudKitServer: Sendable {
             HealthController(service: service),
             ConsoleController(configuration: configuration),
             RecordsController(service: service, configuration: configuration),
+            SharesController(service: service, configuration: configuration),
             SchemaController(service: service),
             ZonesController(service: service),
             ChangesController(service: service, configuration: configuration),

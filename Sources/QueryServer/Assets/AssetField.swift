@@ -41,6 +41,7 @@ struct AssetField: Equatable, Sendable, CustomStringConvertible {
         let database = switch namespace.database {
         case .public: "public"
         case .private(let user): "private:" + user
+        case .shared(let user): "shared:" + user
         }
         return [namespace.environment.rawValue, database, zoneName, recordType, recordName, fieldName]
     }

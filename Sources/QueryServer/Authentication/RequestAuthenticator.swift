@@ -186,6 +186,7 @@ struct RequestAuthenticator: Sendable {
         if caller == .administrator { throw ServerError(.accessDenied, "the administrator token serves the administration routes only") }
         guard caller == .apiToken else { return }
         if access == .write { throw ServerError(.authenticationRequired, "writing needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
+        if case .shared = database { throw ServerError(.authenticationRequired, "the shared database needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
         if database != .public { throw ServerError(.authenticationRequired, "the private database needs a signed-in user (ckWebAuthToken) or a server-to-server key") }
     }
 }

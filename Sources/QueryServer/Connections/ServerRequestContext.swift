@@ -46,11 +46,20 @@ struct ServerRequestContext: RequestContext {
         clientAddress = peerAddress ?? "unknown"
     }
 
-    /// The namespace ``AuthenticationMiddleware`` resolved (the database routes always have one).
-    func requireNamespace() throws(ServerError) -> Namespace {
+    /// The namespace ``AuthenticationMiddleware`` resolved (the database routes always have one):
+    /// `BAD_REQUEST` for a shared database's, unless the route answers it (`answeringShared`).
+    func requireNamespace(answeringShared: Bool = false) throws(ServerError) -> Namespace {
         guard let namespace else { throw ServerError(.internalError, "the route has no namespace") }
+        if case .shared = namespace.database, !answeringShared {
+            throw ServerError(.badRequest, "the shared database answers \(Self.sharedDatabaseRoutes.joined(separator: ", ")); not this route")
+        }
         return namespace
     }
+
+    /// The routes that answer the shared database (their handlers pass `answeringShared`).
+    static let sharedDatabaseRoutes = [
+        "records/query", "records/lookup", "records/modify", "records/changes", "changes/zone", "changes/database", "zones/list", "zones/lookup",
+    ]
 
     /// The body as a JSON object (an empty body is an empty object).
     func json() throws(ServerError) -> JSONValue {

@@ -16,14 +16,14 @@ struct ChangesController: RouteController {
         let configuration = self.configuration
         routes.database("records/changes", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return RecordsController.answer(try await service.recordChanges(try context.json(), in: try context.requireNamespace(), links: links), context: context)
+            return RecordsController.answer(try await service.recordChanges(try context.json(), in: try context.requireNamespace(answeringShared: true), links: links), context: context)
         }
         routes.database("changes/zone", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            return RecordsController.answer(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(), links: links), context: context)
+            return RecordsController.answer(try await service.zoneChanges(try context.json(), in: try context.requireNamespace(answeringShared: true), links: links), context: context)
         }
         routes.database("changes/database", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.databaseChanges(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
         routes.database("zones/changes", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.zonesChanges(try context.json(), in: try context.requireNamespace()))

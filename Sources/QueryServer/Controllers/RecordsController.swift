@@ -19,7 +19,10 @@ struct RecordsController: RouteController {
         routes.database("records/query", [.post], access: .read) { request, context in
             // Written straight into bytes: the one answer that carries up to 200 whole records.
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            let answer = try await service.queryAnswer(try context.json(), in: try context.requireNamespace(), principal: context.principal, links: links)
+            let namespace = try context.requireNamespace(answeringShared: true)
+            let answer = namespace.sharedDatabaseUser != nil
+                ? try await service.sharedQueryAnswer(try context.json(), in: namespace, links: links)
+                : try await service.queryAnswer(try context.json(), in: namespace, principal: context.principal, links: links)
             context.requestLog.update { $0.records = answer.batch.records.count }
             return JSONResponse.make(bytes: answer.jsonBytes())
         }
@@ -28,12 +31,18 @@ struct RecordsController: RouteController {
         }
         routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            let answer = try await service.lookup(try context.json(), in: try context.requireNamespace(), principal: context.principal, links: links)
+            let namespace = try context.requireNamespace(answeringShared: true)
+            let answer = namespace.sharedDatabaseUser != nil
+                ? try await service.sharedLookup(try context.json(), in: namespace, links: links)
+                : try await service.lookup(try context.json(), in: namespace, principal: context.principal, links: links)
             return Self.answer(answer, context: context)
         }
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
-            let namespace = try context.requireNamespace()
+            let namespace = try context.requireNamespace(answeringShared: true)
+            if namespace.sharedDatabaseUser != nil {
+                return Self.answer(try await service.sharedModify(try context.json(), in: namespace, links: links), context: context)
+            }
             let principal = context.principal ?? .owner(of: namespace.database)
             return Self.answer(try await service.modify(try context.json(), in: namespace, principal: principal, links: links), context: context)
         }

@@ -157,7 +157,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
         context.requestLog.update { log in
             log.caller = RequestLogEntry.name(of: caller)
             log.environment = namespace.environment.rawValue
-            if case .public = namespace.database { log.database = "public" } else { log.database = "private" }
+            switch namespace.database {
+            case .public: log.database = "public"
+            case .private: log.database = "private"
+            case .shared: log.database = "shared"
+            }
         }
         context.body = body
         guard let nextToken else { return try await next(request, context) }
@@ -220,8 +224,15 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 // The route's access check answers it (AUTHENTICATION_REQUIRED, with where to sign in).
                 return Namespace(environment: environment, database: .private(user: WireRecord.ownerName))
             }
-        case "shared": throw ServerError(.badRequest, "the shared database is not supported by this server")
-        default: throw ServerError(.badRequest, "the database is 'public' or 'private'")
+        case "shared":
+            // The records other users shared with the caller, who must be a user (or a key's user).
+            let user: String
+            switch caller {
+            case .key, .user: user = try UserRecordName.of(caller, privateUsers: privateUsers)
+            case .anyone, .administrator, .apiToken: user = WireRecord.ownerName
+            }
+            return Namespace(environment: environment, database: .shared(user: user))
+        default: throw ServerError(.badRequest, "the database is 'public', 'private' or 'shared'")
         }
     }
 }

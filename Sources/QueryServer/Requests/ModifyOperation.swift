@@ -35,6 +35,11 @@ struct ModifyOperation {
     /// The fields whose references carry `DELETE_SELF` (``ReferenceAction``).
     let deleteSelfFields: Set<String>
     let desiredKeys: Set<String>?
+    /// The record's parent as sent (`parent`, in the record's zone): nil when not sent (a save
+    /// keeps the stored one), `.some(nil)` to clear it.
+    let parent: RecordID??
+    /// The share's members, for a `cloudkit.share` record (``ShareRequest``).
+    let share: ShareRequest?
 
     /// Checks one decoded operation of `operations` against what its type needs, in a zone of
     /// a namespace (whose zone names its references take, ``Namespace/storedValue(_:path:)``).
@@ -54,6 +59,11 @@ struct ModifyOperation {
         fields = try namespace.storedFields(operation.fields, path: "\(place).record.fields")
         deleteSelfFields = operation.deleteSelfFields
         desiredKeys = operation.desiredKeys.map(Set.init)
+        parent = operation.parentRecordName.map { name in name.map { RecordID(recordName: $0, zoneID: zone) } }
+        share = operation.share
+        if let type = recordType, type == RecordShare.storedRecordType {
+            throw ServerError(.badRequest, "\(place).record.recordType '\(type)' is the type the server keeps shares as; save a share as 'cloudkit.share'")
+        }
         switch kind {
         case .create, .forceReplace, .replace:
             if recordType == nil { throw ServerError(.badRequest, "\(place).record.recordType is missing (a string; \(kind.rawValue) needs it)") }
@@ -78,6 +88,7 @@ struct ModifyOperation {
             var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
             DeleteSelfReferences.setFields(deleteSelfFields, on: &record)
             record.recordChangeTag = nil
+            if let parent { record.parent = parent }
             return .success(record)
         case .update, .forceUpdate:
             guard var record = stored else { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
@@ -88,12 +99,15 @@ struct ModifyOperation {
             }
             DeleteSelfReferences.setFields(kept.union(deleteSelfFields), on: &record)
             if kind == .update { record.recordChangeTag = changeTag }
+            if let parent { record.parent = parent }
             return .success(record)
         case .replace, .forceReplace:
             if kind == .replace, stored == nil { return .failure(ModifyFailure(.notFound, "record '\(id.recordName)' was not found")) }
             var record = Record(recordType: recordType ?? "", recordID: id, fields: Self.withoutNulls(fields))
             DeleteSelfReferences.setFields(deleteSelfFields, on: &record)
             record.recordChangeTag = kind == .replace ? changeTag : stored?.recordChangeTag
+            // The parent is the record's place, not one of its fields: kept unless sent.
+            record.parent = parent ?? stored?.parent
             return .success(record)
         case .delete, .forceDelete:
             return .failure(ModifyFailure(.badRequest, "a deletion saves no record"))

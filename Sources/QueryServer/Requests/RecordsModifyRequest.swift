@@ -23,6 +23,11 @@ struct RecordsModifyRequest: Decodable {
         /// The fields whose references carry CloudKit's `DELETE_SELF` action (``ReferenceAction``).
         let deleteSelfFields: Set<String>
         let desiredKeys: [String]?
+        /// The record's `parent` (`{recordName}`, in the record's zone): nil when absent, or
+        /// `.some(nil)` when sent as null (no parent).
+        let parentRecordName: String??
+        /// The share's members, for a record of type `cloudkit.share` (``ShareRequest``).
+        let share: ShareRequest?
         /// Where the operation is in the body (`operations[3]`).
         let path: String
 
@@ -31,7 +36,11 @@ struct RecordsModifyRequest: Decodable {
         }
 
         private enum RecordKeys: String, CodingKey {
-            case recordName, recordType, recordChangeTag, fields
+            case recordName, recordType, recordChangeTag, fields, parent
+        }
+
+        private enum ParentKeys: String, CodingKey {
+            case recordName
         }
 
         init(from decoder: any Decoder) throws {
@@ -51,6 +60,19 @@ struct RecordsModifyRequest: Decodable {
             fields = decoded.values
             deleteSelfFields = decoded.deleteSelf
             desiredKeys = try container.decodeIfPresent([String].self, forKey: .desiredKeys)
+            if !record.contains(.parent) {
+                parentRecordName = nil
+            } else if try record.decodeNil(forKey: .parent) {
+                parentRecordName = .some(nil)
+            } else {
+                let parent = try record.nestedContainer(keyedBy: ParentKeys.self, forKey: .parent)
+                parentRecordName = .some(try parent.decode(String.self, forKey: .recordName, expected: "the parent record's name"))
+            }
+            if let type = recordType, RecordShare.wireRecordTypes.contains(type), !kind.isDeletion {
+                share = try container.decode(ShareRequest.self, forKey: .record)
+            } else {
+                share = nil
+            }
         }
 
         /// The `fields` of a record object (absent meaning none), each a field value at its path,

@@ -20,6 +20,7 @@ extension CloudKitService {
     /// ``recordChanges(_:in:)`` with the links of the answer's assets (``AssetLinks``).
     func recordChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let request = try RequestBodyDecoder.decode(RecordZoneChangesRequest.self, from: body)
+        if namespace.sharedDatabaseUser != nil { return try await sharedZoneChanges(request, in: namespace, links: links) }
         try Self.requirePrivateDatabase(namespace, operation: "records/changes")
         return try await zoneChanges(request, in: namespace, style: answerStyle(namespace, links: links))
     }
@@ -34,11 +35,13 @@ extension CloudKitService {
     func zoneChanges(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         let style = answerStyle(namespace, links: links)
         let request = try RequestBodyDecoder.decode(DatabaseZoneChangesRequest.self, from: body)
-        try Self.requirePrivateDatabase(namespace, operation: "changes/zone")
+        if namespace.sharedDatabaseUser == nil { try Self.requirePrivateDatabase(namespace, operation: "changes/zone") }
         var zones: [JSONValue] = []
         for zone in request.zones {
             do {
-                zones.append(try await zoneChanges(zone, in: namespace, style: style))
+                zones.append(namespace.sharedDatabaseUser != nil
+                    ? try await sharedZoneChanges(zone, in: namespace, links: links)
+                    : try await zoneChanges(zone, in: namespace, style: style))
             } catch {
                 zones.append(.object([
                     "zoneID": WireRecord.zoneJSON(zone.zoneID.zoneName), "serverErrorCode": .string(error.code.rawValue),
@@ -53,6 +56,7 @@ extension CloudKitService {
     /// `syncToken` (`{zoneID}` or `{zoneID, deleted: true}`), the next token and `moreComing`.
     public func databaseChanges(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
         let request = try RequestBodyDecoder.decode(DatabaseChangesRequest.self, from: body)
+        if namespace.sharedDatabaseUser != nil { return try await sharedDatabaseChanges(request, in: namespace) }
         try Self.requirePrivateDatabase(namespace, operation: "changes/database")
         return try await changedZones(request, in: namespace, withTokens: false)
     }
@@ -116,7 +120,7 @@ extension CloudKitService {
 
     private static func requirePrivateDatabase(_ namespace: Namespace, operation: String) throws(ServerError) {
         guard case .private = namespace.database else {
-            throw ServerError(.badRequest, "\(operation) is supported only in the private database (CloudKit keeps no change history of the public database's records)")
+            throw ServerError(.badRequest, "\(operation) is supported only in the private and shared databases (CloudKit keeps no change history of the public database's records)")
         }
     }
 }

@@ -12,8 +12,14 @@ extension CloudKitService {
 
     /// ``lookup(_:in:)`` for a principal, with the links of the answer's assets (``AssetLinks``).
     /// A record the principal's grants do not let it read is `ACCESS_DENIED` in its entry.
-    func lookup(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal? = nil, links: AssetLinks?) async throws(ServerError) -> JSONValue {
-        let style = answerStyle(namespace, links: links)
+    ///
+    /// With `shared` (a zone of the user's shared database), `namespace` is the zone owner's
+    /// private database, and a record no share of the user's reaches is `NOT_FOUND`.
+    func lookup(
+        _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal? = nil, links: AssetLinks?, shared: SharedZone? = nil
+    ) async throws(ServerError) -> JSONValue {
+        var style = answerStyle(namespace, links: links)
+        if let shared { style.zoneOwner = shared.ownerRecordName }
         let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
@@ -24,15 +30,25 @@ extension CloudKitService {
         let store = try await self.store(for: namespace)
         let check = try await securityCheck(for: principal ?? .owner(of: namespace.database), in: store)
         let found = try await run { () async throws(RecordStoreError) in try await store.records(for: requests.map(\.id)) }
-        return .object(["records": .array(requests.map { request in
-            if case .success(let record)? = found[request.id] {
-                if let check, !check.mayRead(record) {
-                    return Self.recordError(request.id.recordName, .accessDenied, check.reason(.read, recordType: record.recordType, recordName: request.id.recordName))
-                }
-                return WireRecord.json(record, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings, style: style)
+        let foundIDs = requests.map(\.id).filter { if case .success? = found[$0] { true } else { false } }
+        var readable: [RecordID: SharePermission]?
+        if let shared { readable = try await sharePermissions(of: foundIDs, in: shared) }
+        style.rootShares = try await rootShares(of: foundIDs, in: namespace, store: store)
+        var entries: [JSONValue] = []
+        entries.reserveCapacity(requests.count)
+        for request in requests {
+            guard case .success(let record)? = found[request.id], readable?[request.id] != nil || readable == nil else {
+                entries.append(Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found"))
+                continue
             }
-            return Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found")
-        })])
+            if let check, !check.mayRead(record) {
+                entries.append(Self.recordError(request.id.recordName, .accessDenied, check.reason(.read, recordType: record.recordType, recordName: request.id.recordName)))
+                continue
+            }
+            entries.append(try await answerJSON(record, in: store, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings,
+                                                 style: style, user: shared?.user ?? principal?.userRecordName))
+        }
+        return .object(["records": .array(entries)])
     }
 
     /// A per-record error entry: `{recordName, serverErrorCode, reason}` (and the server's

@@ -27,8 +27,15 @@ extension CloudKitService {
     /// for every other operation. A held principal's deletions and forced saves then expect the
     /// change tag of the record that was checked, so that a record changed meanwhile is a
     /// conflict, never a write past the check.
-    func modify(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal, links: AssetLinks?) async throws(ServerError) -> JSONValue {
-        let style = answerStyle(namespace, links: links)
+    ///
+    /// With `shared` (a zone of the principal's shared database, ``SharedZone``), `namespace` is
+    /// the zone owner's private database and every operation needs `READ_WRITE` through the
+    /// principal's shares (``sharedWriteRefusal(of:saving:stored:in:)``).
+    func modify(
+        _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal, links: AssetLinks?, shared: SharedZone? = nil
+    ) async throws(ServerError) -> JSONValue {
+        var style = answerStyle(namespace, links: links)
+        if let shared { style.zoneOwner = shared.ownerRecordName }
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let zone = try await zone(request.zoneID, in: namespace)
         let zoneName = namespace.clientZoneName(zone) ?? zone.zoneName
@@ -42,9 +49,11 @@ extension CloudKitService {
         guard Set(operations.map(\.id)).count == operations.count else {
             throw ServerError(.badRequest, "a record may appear in only one operation of a request")
         }
+        // Shares are saved and deleted apart, after the other records (their roots among them).
+        let shareIndexes = try await shareOperationIndexes(operations, in: store)
 
         // What the operations start from: the stored records they name.
-        let readIDs = operations.filter { check != nil ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)
+        let readIDs = operations.filter { check != nil || shared != nil ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)
         let stored = readIDs.isEmpty ? [:] : try await run { () async throws(RecordStoreError) in try await store.records(for: readIDs) }
         func storedRecord(_ id: RecordID) -> Record? {
             if case .success(let record)? = stored[id] { return record }
@@ -58,6 +67,19 @@ extension CloudKitService {
         for (index, operation) in operations.enumerated() {
             if let check, let refusal = Self.refusal(of: operation, stored: storedRecord(operation.id), check: check) {
                 outcomes[index] = .failure(refusal)
+                continue
+            }
+            if let shared {
+                if shareIndexes.contains(index) {
+                    outcomes[index] = .failure(ModifyFailure(.accessDenied, "record '\(operation.id.recordName)': only the share's owner saves or deletes a share"))
+                    continue
+                }
+                let toSave = operation.kind.isDeletion ? nil : try? operation.recordToSave(stored: storedRecord(operation.id)).get()
+                if let refusal = try await sharedWriteRefusal(of: operation, saving: toSave, stored: storedRecord(operation.id), in: shared) {
+                    outcomes[index] = .failure(refusal)
+                    continue
+                }
+            } else if shareIndexes.contains(index) {
                 continue
             }
             switch operation.kind {
@@ -95,11 +117,21 @@ extension CloudKitService {
         let result = try await run { () async throws(RecordStoreError) in
             try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic, author: principal.userRecordName)
         }
+        var shareAnswers: [Int: JSONValue] = [:]
+        for index in shareIndexes.sorted() where outcomes[index] == nil {
+            shareAnswers[index] = try await runShareOperation(operations[index], in: namespace, store: store, zoneName: zoneName)
+        }
+        let savedIDs = operations.indices.filter { !operations[$0].kind.isDeletion && !shareIndexes.contains($0) }.map { operations[$0].id }
+        style.rootShares = try await rootShares(of: savedIDs, in: namespace, store: store)
         var answers: [JSONValue] = []
         answers.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
             if case .failure(let failure)? = outcomes[index] {
                 answers.append(Self.recordError(operation.id.recordName, failure.code, failure.reason))
+                continue
+            }
+            if let answer = shareAnswers[index] {
+                answers.append(answer)
                 continue
             }
             let outcome: Result<Record?, RecordStoreError> = operation.kind.isDeletion

@@ -73,9 +73,11 @@ extension CloudKitService {
                 try await store.records(matching: query, inZone: zone, desiredKeys: desiredKeys, resultsLimit: limit, costLimits: costLimits)
             }
         }
-        return QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
-                           desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
-                           style: answerStyle(namespace, links: links))
+        var answer = QueryAnswer(batch: batch, zoneName: namespace.clientZoneName(zone) ?? zone.zoneName,
+                                 desiredKeys: desiredKeys.map(Set.init), numbersAsStrings: request.numbersAsStrings,
+                                 style: answerStyle(namespace, links: links))
+        answer.style.rootShares = try await rootShares(of: batch.records.map(\.recordID), in: namespace, store: store)
+        return answer
     }
 
     /// Runs a query's store call, its errors answered as CloudKit's: a query past the server's

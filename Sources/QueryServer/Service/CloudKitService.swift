@@ -149,6 +149,8 @@ public final class CloudKitService: Sendable {
         case .conflict: .conflict
         case .changeTokenExpired: .changeTokenExpired
         case .storage, .indexBuildPending: .internalError
+        case .sharing(.shareNotFound), .sharing(.shortGUIDNotFound), .sharing(.rootNotFound), .sharing(.participantNotFound): .notFound
+        case .sharing(.notOwner), .sharing(.notInvited): .accessDenied
         default: .badRequest
         }
         return ServerError(code, code == .internalError ? "the server's database failed: \(error)" : "\(error)")

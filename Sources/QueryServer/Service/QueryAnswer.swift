@@ -7,7 +7,7 @@ import RecordStore
 /// See the "Concepts" article of RecordStoreCore for how it differs from `QueryBatch`, `QueryPage`,
 /// `QueryOperation` and `ModifyOperation`.
 struct QueryAnswer {
-    let batch: QueryBatch
+    var batch: QueryBatch
     let zoneName: String
     let desiredKeys: Set<String>?
     let numbersAsStrings: Bool

@@ -30,12 +30,17 @@ public struct Namespace: Sendable, Hashable {
         case production
     }
 
-    /// CloudKit's databases: the public one, or one user's private one.
+    /// CloudKit's databases: the public one, one user's private one, or one user's shared one.
     public enum Database: Sendable, Hashable {
         /// The public database.
         case `public`
         /// The private database of one user (a server-to-server key's user).
         case `private`(user: String)
+        /// The shared database of one user (their user record name): the zones and records
+        /// other users shared with them, each stored in its owner's private database
+        /// (``CloudKitService``'s shared-database routes resolve each request's zone to its
+        /// owner's). It has no zones of its own: ``storedZone(_:)`` refuses it.
+        case shared(user: String)
     }
 
     /// The request's environment (`development` or `production` in its path).
@@ -52,12 +57,20 @@ public struct Namespace: Sendable, Hashable {
     /// The prefix of every zone name this namespace stores.
     var prefix: String {
         var prefix = environment == .development ? "development/" : ""
-        if case .private(let user) = database { prefix += "private/\(user)/" }
+        switch database {
+        case .public: break
+        case .private(let user): prefix += "private/\(user)/"
+        // No zone is stored under this prefix: nothing reads or writes a shared database's own zones.
+        case .shared(let user): prefix += "shared/\(user)/"
+        }
         return prefix
     }
 
     /// The store's zone for a zone name the client sent; `BAD_REQUEST` for a name CloudKit refuses.
     func storedZone(_ zoneName: String) throws(ServerError) -> ZoneID {
+        if case .shared = database {
+            throw ServerError(.badRequest, "the shared database's zones are other users' zones; this request is not answered in the shared database")
+        }
         guard !zoneName.isEmpty else { throw ServerError(.badRequest, "a zone name cannot be empty") }
         guard !zoneName.contains("/"), !zoneName.unicodeScalars.contains("\0") else {
             throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not contain '/' or NUL")

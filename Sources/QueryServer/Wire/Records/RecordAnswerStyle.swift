@@ -17,6 +17,11 @@ struct RecordAnswerStyle: Sendable {
     /// The namespace whose zone names references are written in (nil: as stored,
     /// ``Namespace/clientValue(_:)``).
     var namespace: Namespace?
+    /// The `ownerRecordName` of the zones (`_defaultOwner`, but the owner's own in a shared
+    /// database, whose zones belong to other users).
+    var zoneOwner: String = WireRecord.ownerName
+    /// The share of each record that is a share's root (its `share` member), by record.
+    var rootShares: [RecordID: RecordID] = [:]
 
     /// The server's one owner, no asset links.
     static let plain = RecordAnswerStyle()

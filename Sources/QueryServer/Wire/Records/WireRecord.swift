@@ -50,8 +50,24 @@ enum WireRecord {
         bytes.append(contentsOf: #","deleted":false,"zoneID":{"zoneName":"#.utf8)
         JSONWriter.writeString(zoneName, into: &bytes)
         bytes.append(contentsOf: #","ownerRecordName":"#.utf8)
-        JSONWriter.writeString(ownerName, into: &bytes)
+        JSONWriter.writeString(style.zoneOwner, into: &bytes)
         bytes.append(UInt8(ascii: "}"))
+        // CloudKit's `parent` and `share`: a record's place in a shared hierarchy, by name (both
+        // are in the record's own zone).
+        if let parent = record.parent {
+            bytes.append(contentsOf: #","parent":{"recordName":"#.utf8)
+            JSONWriter.writeString(parent.recordName, into: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        if !style.rootShares.isEmpty, let share = style.rootShares[record.recordID] {
+            bytes.append(contentsOf: #","share":{"recordName":"#.utf8)
+            JSONWriter.writeString(share.recordName, into: &bytes)
+            bytes.append(contentsOf: #","zoneID":{"zoneName":"#.utf8)
+            JSONWriter.writeString(zoneName, into: &bytes)
+            bytes.append(contentsOf: #","ownerRecordName":"#.utf8)
+            JSONWriter.writeString(style.zoneOwner, into: &bytes)
+            bytes.append(contentsOf: "}}".utf8)
+        }
         if let created = record.creationDate {
             bytes.append(contentsOf: #","created":"#.utf8)
             writeStamp(created, owner: record.creatorUserRecordName ?? style.owner, into: &bytes)
@@ -63,7 +79,7 @@ enum WireRecord {
         bytes.append(contentsOf: #","fields":{"#.utf8)
         var first = true
         // The reserved fields are not fields on the wire: `___deleteSelf` gives the references of the fields it names
-        // DELETE_SELF; `___parent` is the record's parent (CloudKit's top-level `parent`, not answered yet).
+        // DELETE_SELF; `___parent` is the record's parent (CloudKit's top-level `parent`, written above).
         let deleteSelf = DeleteSelfReferences.fields(of: record)
         for (name, value) in record.fields where name != DeleteSelfReferences.fieldName && name != Record.parentFieldName {
             if let desiredKeys, !desiredKeys.contains(name) { continue }
