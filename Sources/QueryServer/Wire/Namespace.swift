@@ -39,7 +39,7 @@ public struct Namespace: Sendable, Hashable {
         /// The shared database of one user (their user record name): the zones and records
         /// other users shared with them, each stored in its owner's private database
         /// (``CloudKitService``'s shared-database routes resolve each request's zone to its
-        /// owner's). It has no zones of its own: ``storedZone(_:)`` refuses it.
+        /// owner's). It has no zones of its own: the server never stores a zone under it.
         case shared(user: String)
     }
 

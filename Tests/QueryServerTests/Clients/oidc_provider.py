@@ -36,6 +36,8 @@ from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 USERS = {
     "ada": {"sub": "user-ada", "email": "ada@example.org", "given_name": "Ada", "family_name": "Lovelace"},
     "bob": {"sub": "user-bob", "email": "bob@example.org", "given_name": "Bob", "family_name": "Babbage"},
+    "carol": {"sub": "user-carol", "email": "carol@example.org", "given_name": "Carol", "family_name": "Shaw"},
+    "dave": {"sub": "user-dave", "email": "dave@example.org", "given_name": "Dave", "family_name": "Cutler"},
 }
 
 
