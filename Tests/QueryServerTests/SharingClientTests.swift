@@ -19,15 +19,8 @@ struct SharingClientTests {
     /// Runs the client against servers over `stores`; its steps by name.
     static func scenario(stores: [Store]) async throws -> [String: JSONValue] {
         let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python")
-        let provider = try await BackgroundProcess.start(python, [SignInTests.clients.appendingPathComponent("oidc_provider.py").path, "query-trips", "s3cret"])
+        let (provider, issuer, served) = try await SignInTests.provider(clientID: "query-trips", apiToken: Self.apiToken, appOrigin: Self.appOrigin)
         defer { provider.stop() }
-        let issuer = try #require(try JSONValue(parsing: Array(provider.firstLine.utf8))["issuer"]?.stringValue)
-        var credentials = ServerCredentials()
-        credentials.apiTokens = [Self.apiToken]
-        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials, rateLimit: 0)
-        configuration.allowedOrigins = [Self.appOrigin]
-        configuration.identityProvider = IdentityProviderConfiguration(issuer: issuer, clientID: "query-trips", clientSecret: "s3cret")
-        let served = configuration
         let run: @Sendable ([Int]) async throws -> (Int32, String) = { ports in
             try await ChildProcess.run(python, [
                 SignInTests.clients.appendingPathComponent("sharing_client.py").path, issuer, Self.apiToken, Self.container, Self.appOrigin,

@@ -17,18 +17,32 @@ struct SignInTests {
     static let appOrigin = "https://notes.example"
     static let container = "iCloud.com.example.notes"
 
+    /// The provider of `Clients/oidc_provider.py` started for `clientID`, and a server's
+    /// configuration that signs users in through it: one API token, the app's origin allowed.
+    /// Stop the provider when done.
+    static func provider(
+        clientID: String, apiToken: String, appOrigin: String
+    ) async throws -> (provider: BackgroundProcess, issuer: String, configuration: CloudKitServer.Configuration) {
+        let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python")
+        let provider = try await BackgroundProcess.start(python, [clients.appendingPathComponent("oidc_provider.py").path, clientID, "s3cret"])
+        guard let issuer = try JSONValue(parsing: Array(provider.firstLine.utf8))["issuer"]?.stringValue else {
+            provider.stop()
+            throw BackgroundProcessError.noOutput("oidc_provider.py (no issuer in its first line: \(provider.firstLine))")
+        }
+        var credentials = ServerCredentials()
+        credentials.apiTokens = [apiToken]
+        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials, rateLimit: 0)
+        configuration.allowedOrigins = [appOrigin]
+        configuration.identityProvider = IdentityProviderConfiguration(issuer: issuer, clientID: clientID, clientSecret: "s3cret")
+        return (provider, issuer, configuration)
+    }
+
     @Test("A user signs in through the provider, and works with records as the token rotates",
           arguments: TestEngine.allCases.filter { $0 == .sqlite || $0 == .postgres })
     func signInEndToEnd(engine: TestEngine) async throws {
         let python = try #require(PythonClient.python, "CI is set, so QUERY_TEST_PYTHON must name the virtual environment's python")
-        let provider = try await BackgroundProcess.start(python, [Self.clients.appendingPathComponent("oidc_provider.py").path, "query-notes", "s3cret"])
+        let (provider, issuer, configuration) = try await Self.provider(clientID: "query-notes", apiToken: Self.apiToken, appOrigin: Self.appOrigin)
         defer { provider.stop() }
-        let issuer = try #require(try JSONValue(parsing: Array(provider.firstLine.utf8))["issuer"]?.stringValue)
-        var credentials = ServerCredentials()
-        credentials.apiTokens = [Self.apiToken]
-        var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials, rateLimit: 0)
-        configuration.allowedOrigins = [Self.appOrigin]
-        configuration.identityProvider = IdentityProviderConfiguration(issuer: issuer, clientID: "query-notes", clientSecret: "s3cret")
         let store = try engine.makeStore()
         let output = try await ServerHarness.withServer(store: store, configuration: configuration) { server in
             let (status, output) = try await ChildProcess.run(python, [

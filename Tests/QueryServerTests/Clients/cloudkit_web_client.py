@@ -15,20 +15,10 @@ import urllib.parse
 
 import requests
 
+from web_steps import follow, report
+
 SERVER, ISSUER, API_TOKEN, CONTAINER, APP_ORIGIN = sys.argv[1:6]
 DATABASE = SERVER + "/database/1/" + CONTAINER + "/development/"
-
-
-def report(step, response=None, **extra):
-    entry = {"step": step}
-    if response is not None:
-        entry["status"] = response.status_code
-        try:
-            entry["body"] = response.json()
-        except ValueError:
-            entry["body"] = None
-    entry.update(extra)
-    print(json.dumps(entry), flush=True)
 
 
 class Session:
@@ -51,11 +41,6 @@ class Session:
             self.rotations += 1
             self.token = following
         return response
-
-
-def follow(url, **params):
-    """One step of a browser: GET without following the redirect."""
-    return requests.get(url, params=params or None, allow_redirects=False, timeout=60)
 
 
 def sign_in_at_provider(signin_response, user, alg):

@@ -22,26 +22,11 @@ import urllib.parse
 
 import requests
 
+from web_steps import follow, report
+
 ISSUER, API_TOKEN, CONTAINER, APP_ORIGIN = sys.argv[1:5]
 SERVERS = sys.argv[5:]
 TURNS = itertools.cycle(range(len(SERVERS)))
-
-
-def report(step, response=None, **extra):
-    entry = {"step": step}
-    if response is not None:
-        entry["status"] = response.status_code
-        try:
-            entry["body"] = response.json()
-        except ValueError:
-            entry["body"] = None
-    entry.update(extra)
-    print(json.dumps(entry), flush=True)
-
-
-def follow(url, **params):
-    """One step of a browser: GET without following the redirect."""
-    return requests.get(url, params=params or None, allow_redirects=False, timeout=60)
 
 
 class Session:
