@@ -197,7 +197,7 @@ import Testing
                 #expect(privately.body["reason"] == "security roles are the public database's: the private database has none")
                 let shared = try await Self.administer(server, operation, body, database: "shared")
                 #expect(shared.status == 400)
-                #expect(shared.body["reason"] == "the shared database is not supported by this server")
+                #expect(shared.body["reason"] == "security roles are the public database's: the shared database has none")
             }
         }
         #expect(try await store.roleAssignments() == [:])

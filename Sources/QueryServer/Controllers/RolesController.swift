@@ -21,13 +21,13 @@ struct RolesController: RouteController {
     func addRoutes(to routes: ServerRoutes) {
         let service = self.service
         routes.database("roles/list", [.get, .post], access: .administer) { _, context in
-            JSONResponse.make(try await service.listRoles(in: try context.requireNamespace()))
+            JSONResponse.make(try await service.listRoles(in: try context.requireNamespace(answeringShared: true)))
         }
         routes.database("roles/assign", [.post], access: .administer) { _, context in
-            JSONResponse.make(try await service.assignRole(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.assignRole(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
         routes.database("roles/remove", [.post], access: .administer) { _, context in
-            JSONResponse.make(try await service.removeRole(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.removeRole(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
     }
 }

@@ -64,6 +64,9 @@ struct ModifyOperation {
         if let type = recordType, type == RecordShare.storedRecordType {
             throw ServerError(.badRequest, "\(place).record.recordType '\(type)' is the type the server keeps shares as; save a share as 'cloudkit.share'")
         }
+        if let type = recordType, SystemRecordTypes.contains(type) {
+            throw ServerError(.badRequest, "\(place).record.recordType '\(type)' is a type the store keeps for itself")
+        }
         switch kind {
         case .create, .forceReplace, .replace:
             if recordType == nil { throw ServerError(.badRequest, "\(place).record.recordType is missing (a string; \(kind.rawValue) needs it)") }

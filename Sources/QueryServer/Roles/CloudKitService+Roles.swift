@@ -80,8 +80,10 @@ extension CloudKitService {
 
     /// The store that keeps a namespace's roles: its environment's (the public database only).
     private func rolesStore(for namespace: Namespace) async throws(ServerError) -> Store {
-        guard case .public = namespace.database else {
-            throw ServerError(.badRequest, "security roles are the public database's: the private database has none")
+        switch namespace.database {
+        case .public: break
+        case .private: throw ServerError(.badRequest, "security roles are the public database's: the private database has none")
+        case .shared: throw ServerError(.badRequest, "security roles are the public database's: the shared database has none")
         }
         return try await bookkeepingStore(for: namespace.environment)
     }

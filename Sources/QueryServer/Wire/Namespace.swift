@@ -78,11 +78,15 @@ public struct Namespace: Sendable, Hashable {
         guard zoneName.utf8.count <= 255 else { throw ServerError(.badRequest, "a zone name has at most 255 bytes") }
         // `$` starts the names the server keeps for itself (`$assets`).
         guard !zoneName.hasPrefix("$") else { throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not start with '$', which the server reserves") }
-        return ZoneID(zoneName: prefix + zoneName)
+        let zone = ZoneID(zoneName: prefix + zoneName)
+        // The store's own zones (its security policy and role holders) are no client's.
+        guard !SystemZones.contains(zone) else { throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' names a zone the store keeps for itself") }
+        return zone
     }
 
     /// The zone name a client sees for a stored zone, or nil when the zone is in another namespace.
     func clientZoneName(_ stored: ZoneID) -> String? {
+        guard !SystemZones.contains(stored) else { return nil }
         let name = stored.zoneName
         if prefix.isEmpty {
             // Production's public database: every zone without a `/` (client zone names have none;
