@@ -80,7 +80,7 @@ import Testing
         let routes = CloudKitServer(store: store, configuration: configuration).declaredRoutes()
         // Every route the server answers is in the table, each database route with its access.
         let writing = Set(routes.filter { $0.access == .write }.map(\.path))
-        #expect(writing == Set(["records/modify", "zones/modify", "subscriptions/modify", "assets/upload"].map { ServerRoutes.databasePrefix + "/" + $0 }))
+        #expect(writing == Set(["records/modify", "records/accept", "zones/modify", "subscriptions/modify", "assets/upload"].map { ServerRoutes.databasePrefix + "/" + $0 }))
         #expect(routes.count >= 20)
         // Bodies that would write if they got through.
         let writes = [
@@ -88,6 +88,7 @@ import Testing
             "zones/modify": #"{"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Intruded"}}}]}"#,
             "subscriptions/modify": #"{"operations": [{"operationType": "create", "subscription": {"subscriptionID": "s", "subscriptionType": "query", "query": {"recordType": "City"}, "firesOn": ["create"]}}]}"#,
             "assets/upload": #"{"tokens": [{"recordType": "City", "fieldName": "photo"}]}"#,
+            "records/accept": #"{"shortGUIDs": ["AAAAAAAAAAAAAAAAAAAAAA"]}"#,
             "roles/assign": #"{"role": "Moderator", "userRecordName": "_00000000000000000000000000000000"}"#,
         ]
         try await ServerHarness.withServer(store: store, configuration: configuration) { server in

@@ -5,7 +5,7 @@ import PredicateLanguage
 /// `security`), so that every server over one store enforces the same at once.
 extension Store {
     /// The zone that keeps the policy and the role assignments.
-    static let securityZone = ZoneID(zoneName: "security")
+    static let securityZone = SystemZones.security
     static let policyRecordType = "QuerySecurityPolicy"  // one of ``SystemRecordTypes``
     static let roleMemberRecordType = "QuerySecurityRoleMember"
     private static let policyRecordID = RecordID(recordName: "policy", zoneID: securityZone)

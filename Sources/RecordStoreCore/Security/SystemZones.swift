@@ -8,8 +8,13 @@
 /// SystemZones.contains(ZoneID(zoneName: "Trips"))      // false
 /// ```
 public enum SystemZones {
+    /// The zone of the security policy and the role holders.
+    static let security = ZoneID(zoneName: "security")
+    /// The zone of the shares' index (its name holds a `/`, as the server's own zones' do).
+    static let shareIndex = ZoneID(zoneName: "shares/index")
+
     /// The zones.
-    public static let zones: Set<ZoneID> = [Store.securityZone, ShareRecords.zone]
+    public static let zones: Set<ZoneID> = [security, shareIndex]
 
     /// Whether a zone is one of them.
     public static func contains(_ zone: ZoneID) -> Bool { zones.contains(zone) }

@@ -26,7 +26,7 @@ import PredicateLanguage
 enum ShareRecords {
     /// The system zone of the index entries. Its name holds a `/`, as the server's own zones'
     /// (`users/accounts`) do: no client zone name does, so no database of `query serve` lists it.
-    static let zone = ZoneID(zoneName: "shares/index")
+    static let zone = SystemZones.shareIndex
     /// The record type of the index entries (one of ``SystemRecordTypes``).
     static let indexRecordType = "QueryShareIndex"
 
