@@ -50,7 +50,7 @@ extension CloudKitService {
             throw ServerError(.badRequest, "a record may appear in only one operation of a request")
         }
         // Shares are saved and deleted apart, after the other records (their roots among them).
-        let shareIndexes = try await shareOperationIndexes(operations, in: store)
+        let shareIndexes = try await shareOperationIndexes(operations, in: namespace, store: store)
 
         // What the operations start from: the stored records they name.
         let readIDs = operations.filter { check != nil || shared != nil ? $0.kind != .create : $0.kind.readsStoredRecord }.map(\.id)

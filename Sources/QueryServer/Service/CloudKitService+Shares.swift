@@ -11,11 +11,12 @@ import RecordStore
 /// does, and the root is stored when its share is checked.
 extension CloudKitService {
     /// The operations of a modify that save or delete a share: those of type `cloudkit.share`,
-    /// and deletions of a stored share.
-    func shareOperationIndexes(_ operations: [ModifyOperation], in store: Store) async throws(ServerError) -> Set<Int> {
+    /// and deletions of a stored share (read only in a private database's zones, the only ones
+    /// that hold shares: a public deletion costs no extra read).
+    func shareOperationIndexes(_ operations: [ModifyOperation], in namespace: Namespace, store: Store) async throws(ServerError) -> Set<Int> {
         var indexes = Set(operations.indices.filter { operations[$0].share != nil })
         let deletions = operations.indices.filter { operations[$0].kind.isDeletion }
-        guard !deletions.isEmpty else { return indexes }
+        guard !deletions.isEmpty, case .private = namespace.database else { return indexes }
         let stored = try await run { () async throws(RecordStoreError) in try await store.records(for: deletions.map { operations[$0].id }) }
         for index in deletions {
             if case .success(let record)? = stored[operations[index].id], record.recordType == RecordShare.storedRecordType { indexes.insert(index) }
