@@ -35,10 +35,15 @@ enum ShareRecords {
         RecordID(recordName: shortGUID, zoneID: zone)
     }
 
-    /// A new short GUID: 16 random bytes in base64url (22 characters of `A-Z a-z 0-9 - _`).
+    /// A new short GUID: 16 random bytes in base64url (22 characters of `A-Z a-z 0-9 - _`), whose
+    /// first character is a letter or a digit, so that a command line (`query shares accept GUID`)
+    /// never reads a GUID as an option. The first character holds the first byte's top six bits;
+    /// `-` and `_` are the values 62 and 63, so the first byte is drawn below 248.
     static func newShortGUID() -> String {
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[0] = UInt8.random(in: 0...247, using: &generator)
+        return Base64URL.encode(bytes)
     }
 
     /// The record of a share: the stored record changed (its metadata kept), or a new one. The
