@@ -178,7 +178,8 @@ import Testing
             _ = dave
 
             // Routes the shared database does not answer say so; deleting the share unshares all.
-            let unsupported = try await bobClient.post("subscriptions/list", [:], database: "shared")
+            let unsupported = try await bobClient.post("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Mine"]]]]],
+                                                       database: "shared")
             #expect(unsupported.status == 400)
             #expect(unsupported.body["reason"]?.stringValue?.hasPrefix("the shared database answers records/query") == true)
             let deleted = try await adaClient.post("records/modify", ["zoneID": ["zoneName": "Trips"], "operations": [

@@ -22,13 +22,13 @@ struct SubscriptionsController: RouteController {
     func addRoutes(to routes: ServerRoutes) {
         let (service, metrics) = (self.service, self.metrics)
         routes.database("subscriptions/list", [.get, .post], access: .read) { _, context in
-            JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace()))
+            JSONResponse.make(try await service.listSubscriptions(in: try context.requireNamespace(answeringShared: true)))
         }
         routes.database("subscriptions/modify", [.post], access: .write) { _, context in
-            JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.modifySubscriptions(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
         routes.database("subscriptions/lookup", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.lookupSubscriptions(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
         let streams = StreamSlots(cap: configuration.maximumStreamsPerCaller)
         routes.database("subscriptions/events", [.get], access: .read) { request, context in
@@ -36,7 +36,7 @@ struct SubscriptionsController: RouteController {
                 try streams.take(for: StreamSlots.caller(of: context), connectionClosed: context.connectionClosed)
             }
             let lastEventID = request.headers[Self.lastEventIDHeader] ?? request.uri.queryParameters.get("lastEventID").map { String($0) }
-            let events = try await service.notifications(in: try context.requireNamespace(), after: lastEventID, principal: context.principal)
+            let events = try await service.notifications(in: try context.requireNamespace(answeringShared: true), after: lastEventID, principal: context.principal)
             return NotificationStream.response(events, container: context.parameters.get("container") ?? "", slot: slot, metrics: metrics)
         }
     }

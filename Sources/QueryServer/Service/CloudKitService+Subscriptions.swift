@@ -4,7 +4,9 @@ import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
 extension CloudKitService {
-    /// `subscriptions/modify`: creates, updates and deletes query subscriptions.
+    /// `subscriptions/modify`: creates, updates and deletes subscriptions: query subscriptions in
+    /// the public and private databases, zone subscriptions in a private database, database
+    /// subscriptions in a private or a shared database (``Subscription``).
     ///
     /// Takes `operations`, each `{operationType: "create" | "update" | "delete", subscription}`.
     /// Answers `{"subscriptions": [...]}`, one entry per operation in order: the subscription as
@@ -33,7 +35,7 @@ extension CloudKitService {
     private func apply(_ operation: SubscriptionsModifyRequest.Operation, storage: SubscriptionStorage, namespace: Namespace) async throws(ServerError) -> JSONValue {
         switch operation.operationType {
         case .create, .update:
-            let subscription = try await QuerySubscription(operation.subscription, path: operation.subscriptionPath, namespace: namespace, service: self)
+            let subscription = try await Subscription(operation.subscription, path: operation.subscriptionPath, namespace: namespace, service: self)
             if operation.operationType == .update, try await storage.subscription(subscription.subscriptionID) == nil {
                 throw ServerError(.notFound, "no subscription '\(subscription.subscriptionID.prefix(80))' to update")
             }

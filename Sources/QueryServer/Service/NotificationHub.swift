@@ -5,12 +5,13 @@ import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 
-/// The query subscriptions of one namespace at work: it hears every commit of the store that
-/// touches a subscribed record type in a subscribed zone (through the store's change feed, so
-/// from every process and client), decides which subscriptions fire, keeps the notifications
-/// for a retention window, and hands them to the listening Server-Sent Events connections.
+/// The subscriptions of one namespace at work: it hears every commit of the store that touches
+/// a subscribed record type in a subscribed zone, or a watched zone or database (through the
+/// store's change feed, so from every process and client), decides which subscriptions fire,
+/// keeps the notifications for a retention window, and hands them to the listening Server-Sent
+/// Events connections.
 ///
-/// Which subscriptions fire, for each record a commit changed (in the commit's order, the
+/// Which query subscriptions fire, for each record a commit changed (in the commit's order, the
 /// subscriptions by ID):
 /// - created, when the new record matches: `RECORD_CREATED`;
 /// - updated, when the record matches after the update, or matched before it:
@@ -18,6 +19,13 @@ import RecordStore
 /// - deleted, when the record matched: `RECORD_DELETED`.
 /// A subscription remembers which records match it (their IDs), so a deletion is known to
 /// concern it. A `firesOnce` subscription is deleted after its first notification.
+///
+/// A zone or database subscription (``ChangeSubscription``) fires once a commit, after the
+/// query subscriptions: a zone one when the commit changed its zone, a private database's when
+/// it changed any zone of the database. A shared database's fires when the commit changed which
+/// zones are shared with the user (it touched the shares' index, and the zones read again
+/// differ), or changed a shared zone as `changes/zone` answers it: a record the user's shares
+/// reach saved, or any record deleted.
 ///
 /// Notifications are named by the commit's sequence, the record's place in it and the
 /// subscription (``QueryNotification/eventID``): every server process over one store names them
@@ -36,8 +44,40 @@ final class NotificationHub: Sendable {
     /// What a listener receives.
     enum Event: Sendable, Equatable {
         case notification(QueryNotification)
+        /// A zone or database subscription fired.
+        case change(ChangeNotification)
         /// Notifications may have been missed; the reason says why.
         case reset(String)
+
+        /// The notification's ID (a reset has none).
+        var eventID: String? {
+            switch self {
+            case .notification(let notification): notification.eventID
+            case .change(let notification): notification.eventID
+            case .reset: nil
+            }
+        }
+    }
+
+    /// Which zones the zone and database subscriptions watch (read by the inbox's filter).
+    struct WatchedZones: Sendable {
+        /// Zones watched by name: a zone subscription's, or the zones shared with a shared
+        /// database's user.
+        var zones: Set<ZoneID> = []
+        /// Whether every zone of the (private) namespace is watched.
+        var wholeNamespace = false
+        /// Whether the shares' index is watched (a shared database's, for who shares what).
+        var shareIndex = false
+
+        /// Whether a change of this zone concerns them.
+        func covers(_ zone: ZoneID, in namespace: Namespace) -> Bool {
+            zones.contains(zone) || (wholeNamespace && namespace.clientZoneName(zone) != nil) || (shareIndex && zone == SystemZones.shareIndex)
+        }
+
+        /// Whether a commit changed a zone that concerns them.
+        func covers(_ commit: CommittedChanges, in namespace: Namespace) -> Bool {
+            commit.entries.contains { covers($0.recordID.zoneID, in: namespace) } || commit.unlisted.contains { covers($0.zone, in: namespace) }
+        }
     }
 
     /// One subscription at work.
@@ -52,8 +92,24 @@ final class NotificationHub: Sendable {
         var watches: [String: Watch] = [:]
         /// The (record type, zone) pairs the watches need, read by the inbox's filter.
         var scopes: Set<CommittedChanges.Scope> = []
-        var retained: [(notification: QueryNotification, time: ContinuousClock.Instant)] = []
+        /// The zone and database subscriptions, by ID.
+        var changeWatches: [String: ChangeSubscription] = [:]
+        var watchedZones = WatchedZones()
+        /// A shared database's zones, as last read (with the shares that open them).
+        var sharedZones: [SharedZone] = []
+        var retained: [(event: Event, time: ContinuousClock.Instant)] = []
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
+
+        /// Keeps notifications and hands them to every listener.
+        mutating func send(_ events: [Event]) {
+            guard !events.isEmpty else { return }
+            let now = ContinuousClock.now
+            for event in events {
+                retained.append((event, now))
+                for listener in listeners.values { listener.yield(event) }
+            }
+            trim(now: now)
+        }
 
         /// Drops the notifications past the retention window or count.
         mutating func trim(now: ContinuousClock.Instant) {
@@ -82,8 +138,8 @@ final class NotificationHub: Sendable {
         let subscriptionsScope = CommittedChanges.Scope(zone: storage.zone, recordType: SubscriptionStorage.recordType)
         inbox = ObservationInbox { changes in
             if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsScope.zone) { return true }
-            let scopes = state.withLock { $0.scopes }
-            return scopes.contains { changes.touches(recordType: $0.recordType ?? "", zone: $0.zone) }
+            let (scopes, watchedZones) = state.withLock { ($0.scopes, $0.watchedZones) }
+            return scopes.contains { changes.touches(recordType: $0.recordType ?? "", zone: $0.zone) } || watchedZones.covers(changes, in: namespace)
         }
     }
 
@@ -114,8 +170,8 @@ final class NotificationHub: Sendable {
         state.withLock { state in
             state.trim(now: .now)
             if let lastEventID {
-                if let index = state.retained.firstIndex(where: { $0.notification.eventID == lastEventID }) {
-                    for entry in state.retained[(index + 1)...] { continuation.yield(.notification(entry.notification)) }
+                if let index = state.retained.firstIndex(where: { $0.event.eventID == lastEventID }) {
+                    for entry in state.retained[(index + 1)...] { continuation.yield(entry.event) }
                 } else {
                     continuation.yield(.reset("the event \(lastEventID.prefix(80)) is no longer retained; query again"))
                 }
@@ -148,6 +204,7 @@ final class NotificationHub: Sendable {
             for subscription in fired where subscription.firesOnce {
                 _ = try? await storage.delete(subscription.subscriptionID)
             }
+            await fireChangeSubscriptions(for: commit)
         }
     }
 
@@ -181,14 +238,65 @@ final class NotificationHub: Sendable {
                     fired.append(watch.subscription)
                 }
             }
-            let now = ContinuousClock.now
-            for notification in notifications {
-                state.retained.append((notification, now))
-                for listener in state.listeners.values { listener.yield(.notification(notification)) }
-            }
-            state.trim(now: now)
+            state.send(notifications.map(Event.notification))
         }
         return fired
+    }
+
+    /// The notifications of the zone and database subscriptions for one commit (recorded and sent).
+    private func fireChangeSubscriptions(for commit: CommittedChanges) async {
+        let (watches, watchedZones) = state.withLock { ($0.changeWatches, $0.watchedZones) }
+        guard !watches.isEmpty, watchedZones.covers(commit, in: namespace) else { return }
+        let changedZones = Set(commit.entries.map(\.recordID.zoneID) + commit.unlisted.map(\.zone))
+        let fires: (ChangeSubscription) -> Bool
+        if namespace.sharedDatabaseUser != nil {
+            let databaseChanged = await sharedDatabaseChanged(by: commit, changedZones: changedZones)
+            fires = { _ in databaseChanged }
+        } else {
+            let namespace = self.namespace
+            fires = { subscription in
+                switch subscription.scope {
+                case .zone(let zone): changedZones.contains(zone)
+                case .database: changedZones.contains { namespace.clientZoneName($0) != nil }
+                }
+            }
+        }
+        let scope: ChangeNotification.DatabaseScope = namespace.sharedDatabaseUser != nil ? .shared : .private
+        let notifications = watches.keys.sorted().compactMap { identifier -> Event? in
+            guard let subscription = watches[identifier], fires(subscription) else { return nil }
+            var zoneName: String? = nil
+            if case .zone(let zone) = subscription.scope { zoneName = namespace.clientZoneName(zone) ?? zone.zoneName }
+            return .change(ChangeNotification(
+                eventID: "\(commit.sequence)-\(QueryNotification.identifierHash(identifier))", subscriptionID: identifier, zoneName: zoneName, scope: scope))
+        }
+        state.withLock { $0.send(notifications) }
+    }
+
+    /// Whether a commit changed a shared database as its user sees it: which zones are shared
+    /// with them (read again when the commit touched the shares' index), or a shared zone's
+    /// records as `changes/zone` answers them (a record they may read saved, any record deleted).
+    private func sharedDatabaseChanged(by commit: CommittedChanges, changedZones: Set<ZoneID>) async -> Bool {
+        var zones = state.withLock { $0.sharedZones }
+        if changedZones.contains(SystemZones.shareIndex), let current = try? await service.sharedZones(in: namespace) {
+            func keys(_ zones: [SharedZone]) -> Set<SharedDatabaseToken.Zone> {
+                Set(zones.map { SharedDatabaseToken.Zone(owner: $0.ownerRecordName, zoneName: $0.zoneName) })
+            }
+            let (before, after) = (keys(zones), keys(current))
+            zones = current
+            state.withLock { state in
+                state.sharedZones = current
+                state.watchedZones.zones = Set(current.map(\.zone))
+            }
+            if before != after { return true }
+        }
+        for zone in zones where changedZones.contains(zone.zone) {
+            if commit.unlisted.contains(where: { $0.zone == zone.zone }) { return true }
+            let entries = commit.entries.filter { $0.recordID.zoneID == zone.zone }
+            if entries.contains(where: { $0.kind == .deleted }) { return true }
+            let permissions = (try? await service.sharePermissions(of: entries.map(\.recordID), in: zone)) ?? [:]
+            if !permissions.isEmpty { return true }
+        }
+        return false
     }
 
     private func broadcast(_ event: Event) {
@@ -205,16 +313,38 @@ final class NotificationHub: Sendable {
         let subscriptions = try await storage.all()
         let current = state.withLock { $0.watches }
         var watches: [String: Watch] = [:]
+        var changeWatches: [String: ChangeSubscription] = [:]
         for subscription in subscriptions {
-            if let watch = current[subscription.subscriptionID], watch.subscription.json == subscription.json {
-                watches[subscription.subscriptionID] = watch
-            } else {
-                watches[subscription.subscriptionID] = try await newWatch(subscription)
+            switch subscription {
+            case .query(let subscription):
+                if let watch = current[subscription.subscriptionID], watch.subscription.json == subscription.json {
+                    watches[subscription.subscriptionID] = watch
+                } else {
+                    watches[subscription.subscriptionID] = try await newWatch(subscription)
+                }
+            case .change(let subscription):
+                changeWatches[subscription.subscriptionID] = subscription
+            }
+        }
+        var watchedZones = WatchedZones()
+        var sharedZones: [SharedZone] = []
+        if !changeWatches.isEmpty, namespace.sharedDatabaseUser != nil {
+            sharedZones = try await service.sharedZones(in: namespace)
+            watchedZones = WatchedZones(zones: Set(sharedZones.map(\.zone)), shareIndex: true)
+        } else {
+            for subscription in changeWatches.values {
+                switch subscription.scope {
+                case .zone(let zone): watchedZones.zones.insert(zone)
+                case .database: watchedZones.wholeNamespace = true
+                }
             }
         }
         state.withLock { state in
             state.watches = watches
             state.scopes = Set(watches.values.map { CommittedChanges.Scope(zone: $0.subscription.zone, recordType: $0.subscription.recordType) })
+            state.changeWatches = changeWatches
+            state.watchedZones = watchedZones
+            state.sharedZones = sharedZones
         }
     }
 

@@ -9,7 +9,8 @@ import ServiceLifecycle
 /// (`text/event-stream`), this server's stand-in for CloudKit's push notifications.
 ///
 /// Each notification is an event `notification` whose `id` is the notification's ID and whose
-/// `data` is its JSON (``QueryNotification``). A client that reconnects with `Last-Event-ID`
+/// `data` is its JSON (``QueryNotification``, or ``ChangeNotification`` for a zone or database
+/// subscription). A client that reconnects with `Last-Event-ID`
 /// (browsers' `EventSource` does) first gets the notifications it missed, if the server still
 /// keeps them (``NotificationHub/retention``), or else an event `reset`. A comment line every
 /// ``heartbeat`` keeps proxies from closing an idle connection. The stream ends when the server
@@ -57,6 +58,9 @@ enum NotificationStream {
             for await event in events {
                 switch event {
                 case .notification(let notification):
+                    sent.increment()
+                    continuation.yield(notification.serverSentEvent(container: container))
+                case .change(let notification):
                     sent.increment()
                     continuation.yield(notification.serverSentEvent(container: container))
                 case .reset(let reason): continuation.yield(QueryNotification.resetEvent(reason: reason))

@@ -13,7 +13,7 @@ import RecordStore
 /// (kept as sent; this server delivers notifications over Server-Sent Events, not push).
 ///
 /// ```swift
-/// let subscription = try await QuerySubscription(json, path: "subscription", namespace: namespace, service: service)
+/// let subscription = try await QuerySubscription(request, query: query, namespace: namespace, service: service)
 /// subscription.fires(on: .recordCreated)   // true when firesOn holds "create"
 /// ```
 struct QuerySubscription: Sendable {
@@ -57,11 +57,9 @@ struct QuerySubscription: Sendable {
     /// The longest subscription ID taken.
     static let longestIdentifier = 255
 
-    /// Reads and checks a subscription dictionary of a request (at `path`, for errors,
-    /// ``SubscriptionRequest``), its query against the store.
-    init(_ value: JSONValue, path: String, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
-        let request = try RequestBodyDecoder.decode(SubscriptionRequest.self, from: value, at: path)
-        let query = try await service.recordQuery(request.query, in: namespace)
+    /// Checks a query subscription request (``SubscriptionRequest``), its query against the store.
+    init(_ request: SubscriptionRequest, query sent: SubscriptionRequest.Query, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
+        let query = try await service.recordQuery(sent.query, in: namespace)
         // In production, a subscription is held to the rules a `records/query` of it meets: a
         // known record type, known fields, and the index types the filter needs.
         let store = try await service.store(for: namespace)
@@ -74,13 +72,13 @@ struct QuerySubscription: Sendable {
         recordType = query.recordType
         predicate = query.predicate
         self.zone = zone
-        firesOn = request.firesOn
-        firesOnce = request.firesOnce
+        firesOn = sent.firesOn
+        firesOnce = sent.firesOnce
         var members: [String: JSONValue] = [
             "subscriptionID": .string(request.subscriptionID),
             "subscriptionType": .string("query"),
-            "query": request.queryJSON,
-            "firesOn": .array(Reason.allCases.filter(request.firesOn.contains).map { .string($0.firesOnKeyword) }),
+            "query": sent.queryJSON,
+            "firesOn": .array(Reason.allCases.filter(sent.firesOn.contains).map { .string($0.firesOnKeyword) }),
             "firesOnce": .bool(firesOnce),
             "zoneID": .object(["zoneName": .string(namespace.clientZoneName(zone) ?? zone.zoneName)]),
         ]

@@ -4,21 +4,37 @@ import PredicateLanguage
 
 /// The subscription dictionary of a `subscriptions/modify` operation (and of a stored
 /// subscription, read back through the same checks): `subscriptionID`, `subscriptionType`
-/// (`query`, the default; `zone` is refused), `query` (``RecordQueryRequest``, also kept as sent),
-/// `firesOn`, `firesOnce`, `zoneID` and `notificationInfo` (kept as sent). ``QuerySubscription``
-/// checks the query against the store.
+/// (`query`, the default; `zone`; or `database`), `zoneID`, `notificationInfo` (kept as sent),
+/// and for a query subscription its `query` (``RecordQueryRequest``, also kept as sent),
+/// `firesOn` and `firesOnce`. ``QuerySubscription`` and ``ChangeSubscription`` check it against
+/// the namespace.
 ///
 /// ```swift
 /// let request = try RequestBodyDecoder.decode(SubscriptionRequest.self, from: json, at: "operations[0].subscription")
-/// request.firesOn   // [.recordCreated]
+/// if case .query(let query) = request.kind { query.firesOn }   // [.recordCreated]
 /// ```
 struct SubscriptionRequest: Decodable {
+    /// What a query subscription adds: its query and when it fires.
+    struct Query {
+        let query: RecordQueryRequest
+        /// The `query` object as sent, answered back as it is.
+        let queryJSON: JSONValue
+        let firesOn: Set<QuerySubscription.Reason>
+        let firesOnce: Bool
+    }
+
+    /// The subscription's type (`subscriptionType`).
+    enum Kind {
+        /// `query`: records of a type that match a filter, in a zone.
+        case query(Query)
+        /// `zone`: any change in one zone (`CKRecordZoneSubscription`).
+        case zone
+        /// `database`: any change in the database (`CKDatabaseSubscription`).
+        case database
+    }
+
     let subscriptionID: String
-    let query: RecordQueryRequest
-    /// The `query` object as sent, answered back as it is.
-    let queryJSON: JSONValue
-    let firesOn: Set<QuerySubscription.Reason>
-    let firesOnce: Bool
+    let kind: Kind
     let zoneID: ZoneIDRequest?
     let notificationInfo: JSONValue?
 
@@ -34,13 +50,21 @@ struct SubscriptionRequest: Decodable {
             throw ServerError(.badRequest, "\(container.path(.subscriptionID)) has 1 to \(longest) bytes and no control characters")
         }
         subscriptionID = identifier
-        switch try container.decodeIfPresent(String.self, forKey: .subscriptionType, expected: #""query""#) ?? "query" {
-        case "query": break
-        case "zone": throw ServerError(.badRequest, "zone subscriptions are not supported by this server; subscribe with a query")
-        case let other: throw ServerError(.badRequest, "\(container.path(.subscriptionType)) is \"query\", not \"\(other.prefix(40))\"")
+        let types = #""query", "zone" or "database""#
+        switch try container.decodeIfPresent(String.self, forKey: .subscriptionType, expected: types) ?? "query" {
+        case "query": kind = .query(try Self.query(container))
+        case "zone": kind = .zone
+        case "database": kind = .database
+        case let other: throw ServerError(.badRequest, "\(container.path(.subscriptionType)) is \(types), not \"\(other.prefix(40))\"")
         }
-        query = try container.decode(RecordQueryRequest.self, forKey: .query)
-        queryJSON = try container.decode(SentJSON.self, forKey: .query).json
+        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
+        notificationInfo = try container.decodeIfPresent(SentJSON.self, forKey: .notificationInfo)?.json
+    }
+
+    /// The query, `firesOn` and `firesOnce` of a query subscription.
+    private static func query(_ container: KeyedDecodingContainer<CodingKeys>) throws -> Query {
+        let query = try container.decode(RecordQueryRequest.self, forKey: .query)
+        let queryJSON = try container.decode(SentJSON.self, forKey: .query).json
         let expected = #"an array of "create", "update" or "delete""#
         let keywords = try container.decode([SentJSON].self, forKey: .firesOn, expected: expected)
         guard !keywords.isEmpty else { throw ServerError(.badRequest, "\(container.path(.firesOn)) is empty; it is \(expected)") }
@@ -51,10 +75,8 @@ struct SubscriptionRequest: Decodable {
             }
             reasons.insert(reason)
         }
-        firesOn = reasons
-        firesOnce = try container.decodeIfPresent(Bool.self, forKey: .firesOnce) ?? false
-        zoneID = try container.decodeIfPresent(ZoneIDRequest.self, forKey: .zoneID)
-        notificationInfo = try container.decodeIfPresent(SentJSON.self, forKey: .notificationInfo)?.json
+        return Query(
+            query: query, queryJSON: queryJSON, firesOn: reasons, firesOnce: try container.decodeIfPresent(Bool.self, forKey: .firesOnce) ?? false)
     }
 }
 #endif

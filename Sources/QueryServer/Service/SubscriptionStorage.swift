@@ -24,7 +24,7 @@ struct SubscriptionStorage: Sendable {
     var zone: ZoneID { ZoneID(zoneName: "subscriptions/" + namespace.prefix) }
 
     /// Saves a subscription (creating or replacing it).
-    func save(_ subscription: QuerySubscription) async throws(ServerError) {
+    func save(_ subscription: Subscription) async throws(ServerError) {
         let store = try await service.bookkeepingStore(for: namespace.environment)
         let zone = self.zone
         var record = Record(recordType: Self.recordType, recordID: RecordID(recordName: subscription.subscriptionID, zoneID: zone))
@@ -49,7 +49,7 @@ struct SubscriptionStorage: Sendable {
     }
 
     /// The subscription of an ID, or nil.
-    func subscription(_ subscriptionID: String) async throws(ServerError) -> QuerySubscription? {
+    func subscription(_ subscriptionID: String) async throws(ServerError) -> Subscription? {
         let store = try await service.bookkeepingStore(for: namespace.environment)
         let id = RecordID(recordName: subscriptionID, zoneID: zone)
         let record = try await service.run { () async throws(RecordStoreError) -> Record? in
@@ -60,7 +60,7 @@ struct SubscriptionStorage: Sendable {
     }
 
     /// Every subscription of the namespace, by ID.
-    func all() async throws(ServerError) -> [QuerySubscription] {
+    func all() async throws(ServerError) -> [Subscription] {
         let store = try await service.bookkeepingStore(for: namespace.environment)
         let zone = self.zone
         let records = try await service.run { () async throws(RecordStoreError) -> [Record] in
@@ -68,13 +68,13 @@ struct SubscriptionStorage: Sendable {
                 try await store.records(ofType: Self.recordType, matching: .truePredicate, zone: zone)
             }
         }
-        var subscriptions: [QuerySubscription] = []
+        var subscriptions: [Subscription] = []
         for record in records { subscriptions.append(try await decode(record)) }
         return subscriptions
     }
 
     /// A stored subscription, read back through the same checks as a request's.
-    func decode(_ record: Record) async throws(ServerError) -> QuerySubscription {
+    func decode(_ record: Record) async throws(ServerError) -> Subscription {
         guard case .string(let text)? = record["definition"] else {
             throw ServerError(.internalError, "the stored subscription \(record.recordID.recordName) has no definition")
         }
@@ -84,7 +84,7 @@ struct SubscriptionStorage: Sendable {
         } catch {
             throw ServerError(.internalError, "the stored subscription \(record.recordID.recordName) is damaged: \(error)")
         }
-        return try await QuerySubscription(json, path: "subscription", namespace: namespace, service: service)
+        return try await Subscription(json, path: "subscription", namespace: namespace, service: service)
     }
 
     /// A read's answer, or `nothing` when the namespace never stored a subscription (no zone or

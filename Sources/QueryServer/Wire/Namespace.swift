@@ -117,10 +117,13 @@ public struct Namespace: Sendable, Hashable {
             self.init(environment: environment, database: .public)
             return
         }
-        guard rest.hasPrefix("private/"), rest.hasSuffix("/") else { return nil }
-        let user = rest.dropFirst("private/".count).dropLast()
-        guard !user.isEmpty, !user.contains("/") else { return nil }
-        self.init(environment: environment, database: .private(user: String(user)))
+        for (databaseName, database) in [("private/", Database.private), ("shared/", Database.shared)] where rest.hasPrefix(databaseName) {
+            let user = rest.dropFirst(databaseName.count).dropLast()
+            guard rest.hasSuffix("/"), !user.isEmpty, !user.contains("/") else { return nil }
+            self.init(environment: environment, database: database(String(user)))
+            return
+        }
+        return nil
     }
 }
 #endif

@@ -10,8 +10,14 @@
 public enum SystemZones {
     /// The zone of the security policy and the role holders.
     static let security = ZoneID(zoneName: "security")
-    /// The zone of the shares' index (its name holds a `/`, as the server's own zones' do).
-    static let shareIndex = ZoneID(zoneName: "shares/index")
+    /// The zone of the shares' index (its name holds a `/`, as the server's own zones' do):
+    /// every change to a share writes it, so a commit that touches it may have changed who
+    /// shares what.
+    ///
+    /// ```swift
+    /// commit.entries.contains { $0.recordID.zoneID == SystemZones.shareIndex }
+    /// ```
+    public static let shareIndex = ZoneID(zoneName: "shares/index")
 
     /// The zones.
     public static let zones: Set<ZoneID> = [security, shareIndex]
