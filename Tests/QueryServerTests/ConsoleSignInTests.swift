@@ -133,4 +133,60 @@ struct ConsoleSignInTests {
         #expect(try await WebAuthSessions(store: store).authenticate(token, container: Self.container).userRecordName == ada.userRecordName)
         #expect(steps["popupProblems"]?["problems"] == [])
     }
+
+    @Test func theConsoleShowsARecordsShareAndTheParticipantsSharedDatabase() async throws {
+        let python = try ConsoleBrowser.requiredPython()
+        let store = try await RecordsQueryTests.servedStore()
+        let directory = UserDirectory(store: store)
+        let ada = try await directory.add(ServerUser(givenName: "Ada", familyName: "Lovelace", emailAddress: "ada@example.org", isDiscoverable: true))
+        let bob = try await directory.add(ServerUser(givenName: "Bob", emailAddress: "bob@example.org"))
+        // Ada's zone Trips: Paris and the Louvre under it, shared read-only with Bob; a diary outside.
+        let trips = try Namespace(environment: .production, database: ada.privateDatabase).storedZone("Trips")
+        try await store.createZone(trips)
+        func city(_ name: String, population: Int64, parent: String? = nil) -> Record {
+            var record = Record(recordType: "City", recordID: RecordID(recordName: name, zoneID: trips),
+                                fields: ["name": .string(name.capitalized), "population": .int(population)])
+            record.parent = parent.map { RecordID(recordName: $0, zoneID: trips) }
+            return record
+        }
+        _ = try await store.save([city("paris", population: 2_100_000), city("louvre", population: 1, parent: "paris"), city("diary", population: 0)])
+        let share = try await store.saveShare(RecordShare(
+            rootRecordID: RecordID(recordName: "paris", zoneID: trips), owner: ada.userRecordName, recordName: "paris-share",
+            participants: [ShareParticipant(userRecordName: bob.userRecordName, permission: .readOnly)]), as: ada.userRecordName)
+        _ = try await store.acceptShare(shortGUID: share.shortGUID, as: bob.userRecordName)
+        let sessions = WebAuthSessions(store: store)
+        let adaToken = try await sessions.open(userRecordName: ada.userRecordName, container: Self.container)
+        let bobToken = try await sessions.open(userRecordName: bob.userRecordName, container: Self.container)
+        let (status, output) = try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
+            try await ChildProcess.run(python, [ConsoleBrowserTests.script, "http://127.0.0.1:\(server.port)", "--sharing", WebAuthTests.apiToken,
+                                                adaToken, bobToken])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        let steps = try ConsoleBrowserTests.steps(output)
+        let (adaName, bobName) = (ada.userRecordName, bob.userRecordName)
+
+        // Ada's zone: all three records; the root shows its share, its child none.
+        let ownerZone = try #require(steps["ownerZone"])
+        #expect(ownerZone["rows"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["diary", "louvre", "paris"])
+        #expect(ownerZone["zones"] == [["group": nil, "zones": [["Trips", "Trips"], ["_defaultZone", "_defaultZone"]]]])
+        let root = try #require(steps["ownerRoot"])
+        #expect(root["headings"] == ["Fields", "System fields", "Share paris-share"])
+        #expect(root["summary"] == .string("Shared by \(adaName) · public permission NONE · short GUID \(share.shortGUID)"))
+        #expect(root["participants"] == [[.string(adaName), "OWNER", "READ_WRITE", "ACCEPTED", .string(adaName)],
+                                         [.string(bobName), "PRIVATE_USER", "READ_ONLY", "ACCEPTED", .string(bobName)]])
+        let child = try #require(steps["ownerChild"])
+        #expect(child["headings"] == ["Fields", "System fields"])
+        #expect(child["participants"] == [])
+
+        // Bob's shared database: Ada's zone under her name, the shared records only.
+        let shared = try #require(steps["participantShared"])
+        #expect(shared["owner"] == "Shared with Bob: the zones other users share")
+        #expect(shared["zones"] == [["group": .string("Shared by Ada Lovelace (\(adaName))"), "zones": [[.string(adaName + "/Trips"), "Trips"]]]])
+        #expect(shared["rows"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["louvre", "paris"])
+        let participantRoot = try #require(steps["participantRoot"])
+        #expect(participantRoot["error"] == .null)
+        #expect(participantRoot["headings"] == ["Fields", "System fields", "Share paris-share"])
+        #expect(participantRoot["participants"]?.arrayValue?.count == 2)
+        #expect(steps["sharingProblems"]?["problems"] == [])
+    }
 }

@@ -18,7 +18,9 @@ import TestSupport
 
     /// A caller, as the oracle sees it.
     struct Caller: Sendable, CustomStringConvertible {
-        enum Kind: Sendable { case user(name: String, token: String), anonymous, key }
+        /// A signed-in user sends their session's current token (each answer rotates it, and a
+        /// replaced token works only for a grace period: a slow run must not outlive it).
+        enum Kind: Sendable { case user(name: String, session: WebAuthTests.SignedInClient), anonymous, key }
         var label: String
         var kind: Kind
         var roles: Set<String> = []
@@ -77,8 +79,8 @@ import TestSupport
         let text = String(decoding: body.jsonBytes(), as: UTF8.self)
         let path = ServerHarness.path(operation, environment: environment, database: "public")
         switch caller.kind {
-        case .user(_, let token):
-            return try await server.send("POST", path + "?ckAPIToken=\(WebAuthTests.apiToken)&ckWebAuthToken=\(token)", body: text)
+        case .user(_, let session):
+            return try await session.post(operation, body, database: "public", environment: environment)
         case .anonymous:
             return try await server.send("POST", path + "?ckAPIToken=\(WebAuthTests.apiToken)", body: text)
         case .key:
@@ -147,7 +149,7 @@ import TestSupport
                 let user = try await UserDirectory(store: store).add(ServerUser(givenName: label, emailAddress: "\(label)@example.org", isDiscoverable: false))
                 let token = try await WebAuthSessions(store: store).open(userRecordName: user.userRecordName, container: WebAuthTests.container)
                 for role in roles { try await development.assignRole(role, to: user.userRecordName) }
-                callers.append(Caller(label: label, kind: .user(name: user.userRecordName, token: token), roles: Set(roles)))
+                callers.append(Caller(label: label, kind: .user(name: user.userRecordName, session: WebAuthTests.SignedInClient(server, token: token)), roles: Set(roles)))
             }
             callers.append(Caller(label: "anonymous", kind: .anonymous))
             callers.append(Caller(label: "key", kind: .key))

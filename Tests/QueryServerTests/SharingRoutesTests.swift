@@ -219,4 +219,33 @@ import Testing
             #expect(refused.records.first?["serverErrorCode"]?.stringValue == "ACCESS_DENIED")
         }
     }
+
+    @Test("The schema, predicate checks and query plans answer the shared database", arguments: [TestEngine.sqlite])
+    func schemaAndPlans(engine: TestEngine) async throws {
+        let store = try engine.makeStore()
+        let (_, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
+        let (bob, bobToken) = try await WebAuthTests.signIn(store, email: "bob@example.org", givenName: "Bob")
+        try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
+            let adaClient = Client(server, token: adaToken)
+            let bobClient = Client(server, token: bobToken)
+            _ = try await adaClient.post("zones/modify", ["operations": [["operationType": "create", "zone": ["zoneID": ["zoneName": "Trips"]]]]], database: "private")
+            _ = try await adaClient.post("records/modify", Self.create([Self.record("paris", "Trip", title: "Paris")], zone: "Trips"), database: "private")
+            let shared = try await adaClient.post("records/modify", ["zoneID": ["zoneName": "Trips"], "operations": [
+                Self.share("paris-share", root: "paris", participants: [Self.participant(user: bob.userRecordName, permission: "READ_ONLY")]),
+            ]], database: "private")
+            _ = try await bobClient.post("records/accept", Self.guids(try #require(shared.records.first?["shortGUID"]?.stringValue)), database: "public")
+
+            // The types of the zones shared with Bob (Trip, only in Ada's private zone) are his schema's.
+            let schema = try await bobClient.post("schema", [:], database: "shared")
+            #expect(schema.body["recordTypes"]?.arrayValue?.compactMap { $0["recordType"]?.stringValue } == ["Trip"])
+            let check = try await bobClient.post("predicates/check", ["predicate": "title BEGINSWITH 'P'", "recordType": "Trip"], database: "shared")
+            #expect(check.body["valid"] == true)
+            // The plan of the query run in Ada's zone.
+            let plan = try await bobClient.post("records/explain", Self.query("Trip", zone: "Trips"), database: "shared")
+            #expect(plan.status == 200)
+            #expect(plan.body["engine"] == "sqlite")
+            let elsewhere = try await bobClient.post("records/explain", Self.query("Trip", zone: "Notes"), database: "shared")
+            #expect(elsewhere.errorCode == "ZONE_NOT_FOUND")
+        }
+    }
 }

@@ -59,7 +59,7 @@ struct ServerRequestContext: RequestContext {
     /// The routes that answer the shared database (their handlers pass `answeringShared`).
     static let sharedDatabaseRoutes = [
         "records/query", "records/lookup", "records/modify", "records/changes", "changes/zone", "changes/database", "zones/list", "zones/lookup",
-        "subscriptions/list", "subscriptions/lookup", "subscriptions/modify", "subscriptions/events",
+        "subscriptions/list", "subscriptions/lookup", "subscriptions/modify", "subscriptions/events", "schema", "predicates/check", "records/explain",
     ]
 
     /// The body as a JSON object (an empty body is an empty object).

@@ -27,7 +27,7 @@ struct RecordsController: RouteController {
             return JSONResponse.make(bytes: answer.jsonBytes())
         }
         routes.database("records/explain", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace(), principal: context.principal))
+            JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace(answeringShared: true), principal: context.principal))
         }
         routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))

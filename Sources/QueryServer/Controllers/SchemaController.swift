@@ -14,14 +14,14 @@ struct SchemaController: RouteController {
     func addRoutes(to routes: ServerRoutes) {
         let service = self.service
         routes.database("schema", [.get, .post], access: .read) { request, context in
-            let namespace = try context.requireNamespace()
+            let namespace = try context.requireNamespace(answeringShared: true)
             switch try SchemaAnswerFormat(request) {
             case .json: return JSONResponse.make(try await service.schema(in: namespace))
             case .ckdb: return SchemaAnswerFormat.ckdbResponse(try await service.schemaDocument(in: namespace))
             }
         }
         routes.database("predicates/check", [.post], access: .read) { _, context in
-            JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace()))
+            JSONResponse.make(try await service.checkPredicate(try context.json(), in: try context.requireNamespace(answeringShared: true)))
         }
     }
 }

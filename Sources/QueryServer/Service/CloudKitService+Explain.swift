@@ -25,9 +25,14 @@ extension CloudKitService {
     }
 
     /// ``explain(_:in:)`` for a principal: the plan of the query it would run (a type it may not
-    /// read is `ACCESS_DENIED`, as `records/query` answers it).
+    /// read is `ACCESS_DENIED`, as `records/query` answers it). In a shared database, the plan of
+    /// the query run in the owner's zone, whose records the user's shares then filter.
     func explain(_ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal?) async throws(ServerError) -> JSONValue {
         let request = try RequestBodyDecoder.decode(RecordsExplainRequest.self, from: body)
+        if namespace.sharedDatabaseUser != nil {
+            let shared = try await sharedZone(request.zoneID, in: namespace)
+            return try await explain(body, in: shared.ownerNamespace, principal: nil)
+        }
         let zone = try await zone(request.zoneID, in: namespace)
         let limit = request.resultsLimit
         let store = try await self.store(for: namespace)

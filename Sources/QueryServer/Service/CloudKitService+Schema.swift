@@ -45,13 +45,15 @@ extension CloudKitService {
 
     /// The record types a namespace's schema answers list, by name: those its environment's
     /// schema declares, and those with records in the environment's public zones or in the
-    /// namespace's own zones. The store's and the server's own record types (``SystemRecordTypes``:
+    /// namespace's own zones (a shared database's: the zones shared with its user). The store's and the server's own record types (``SystemRecordTypes``:
     /// the security policy, users, sessions, sign-ins, subscriptions) are never listed.
     func visibleRecordTypes(in namespace: Namespace) async throws(ServerError) -> [RecordTypeSchema] {
         let store = try await bookkeepingStore(for: namespace.environment)
         let (catalog, zones) = try await run { () async throws(RecordStoreError) in (try await store.engine.catalog(), try await store.zones()) }
         let publicDatabase = Namespace(environment: namespace.environment, database: .public)
-        let searched = zones.filter { publicDatabase.clientZoneName($0) != nil || namespace.clientZoneName($0) != nil }
+        var searched = zones.filter { publicDatabase.clientZoneName($0) != nil || namespace.clientZoneName($0) != nil }
+        // A shared database's zones are other users': those shared with its user.
+        if namespace.sharedDatabaseUser != nil { searched += try await sharedZones(in: namespace).map(\.zone) }
         var visible: [RecordTypeSchema] = []
         for recordType in catalog.sorted where !SystemRecordTypes.contains(recordType.name) {
             if catalog.declaredRecordTypes.contains(recordType.name) {

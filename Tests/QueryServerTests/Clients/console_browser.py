@@ -2,7 +2,8 @@
 
     console_browser.py BASE_URL [--token TOKEN | --edit | --export FOLDER
                                  | --signin API_TOKEN FIRST_USER_TOKEN SECOND_USER_TOKEN | --popup API_TOKEN
-                                 | --roles API_TOKEN ADMINISTRATOR_TOKEN]
+                                 | --roles API_TOKEN ADMINISTRATOR_TOKEN
+                                 | --sharing API_TOKEN OWNER_TOKEN PARTICIPANT_TOKEN]
 
 Types predicates, picks sorts, pages with the cursor, opens the plan, the schema and the map, and
 prints what the page shows as JSON lines, {"step": NAME, ...}; ConsoleBrowserTests.swift checks
@@ -18,7 +19,10 @@ out, and pastes the second user's. With --popup, the server has an identity prov
 token, the administrator token and the roles Moderator and Editor (bob holds Editor): the script
 opens the Roles view, is refused without the administrator token, gives it, gives Moderator to
 ada@example.org and takes Editor from bob, each after its confirmation, and fails to give a role
-to an unknown user.
+to an unknown user. With --sharing, the owner has shared a record of their zone Trips with the
+participant: the script opens the record in the owner's private database (its share and
+participants shown), then signs the participant in and opens their shared database (the zone by
+its owner, the shared records only, the share shown on its root).
 
 Debian's chromium and chromium-driver: /usr/bin/chromium and /usr/bin/chromedriver (or
 QUERY_TEST_CHROMIUM and QUERY_TEST_CHROMEDRIVER). Nothing is downloaded.
@@ -334,6 +338,58 @@ def popup_flow(driver, base, api_token):
     choose_database(console, "private")
     report("popupPrivate", **session_state(console))
     report("popupProblems", problems=policy_problems(driver))
+
+
+def share_state(console):
+    """The record panel's share: its headings, the share's summary and its participants."""
+    summary = console.find_all("#detail-share-summary")
+    return {
+        "headings": [heading.get_attribute("textContent") for heading in console.find_all("#detail-body h3")],
+        "summary": summary[0].text if summary else None,
+        "participants": [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "td")] + [row.get_attribute("data-user")]
+                         for row in console.find_all("#detail-participants tbody tr")],
+    }
+
+
+def zone_options(console):
+    """The zone picker: each group's label and its options' values and texts (a group `null` for options outside one)."""
+    picker = console.find("#zone")
+    groups = picker.find_elements(By.CSS_SELECTOR, "optgroup")
+    if not groups:
+        return [{"group": None, "zones": [[option.get_attribute("value"), option.text] for option in picker.find_elements(By.CSS_SELECTOR, "option")]}]
+    return [{"group": group.get_attribute("label"),
+             "zones": [[option.get_attribute("value"), option.text] for option in group.find_elements(By.CSS_SELECTOR, "option")]}
+            for group in groups]
+
+
+def sharing_flow(driver, base, api_token, owner_token, participant_token):
+    """The owner's record shows its share and participants; the participant's shared database
+    lists the owner's zone under the owner's name, and answers the shared records only."""
+    console = Console(driver)
+    panel = Panel(console)
+    unlock(console, base, api_token)
+    paste_token(console, owner_token)
+    choose_database(console, "private")
+    console.choose("#zone", "Trips")
+    report("ownerZone", zones=zone_options(console), **session_state(console))
+    panel.open("paris")
+    report("ownerRoot", **share_state(console))
+    console.screenshot("share")
+    panel.click("#detail-close")
+    panel.open("louvre")
+    report("ownerChild", **share_state(console))
+    panel.click("#detail-close")
+
+    console.find("#sign-out").click()
+    console.wait.until(lambda d: console.find("#request-error").is_displayed() and settled(console))
+    paste_token(console, participant_token)
+    choose_database(console, "shared")
+    report("participantShared", zones=zone_options(console), **session_state(console))
+    console.screenshot("shared")
+    panel.open("paris")
+    report("participantRoot", error=panel.error(), **share_state(console))
+    panel.click("#detail-close")
+    report("sharingProblems", problems=policy_problems(driver))
 
 
 def api(base, operation, body, token=None):
@@ -672,6 +728,12 @@ def main():
     if len(sys.argv) > 3 and sys.argv[2] == "--popup":
         try:
             popup_flow(driver, base, sys.argv[3])
+        finally:
+            driver.quit()
+        return
+    if len(sys.argv) > 5 and sys.argv[2] == "--sharing":
+        try:
+            sharing_flow(driver, base, sys.argv[3], sys.argv[4], sys.argv[5])
         finally:
             driver.quit()
         return

@@ -236,9 +236,12 @@
     $('identity').textContent = identity;
     document.body.dataset.user = user && (signedIn || !tokens) ? user.userRecordName : '';
     const owner = $('database-owner');
-    owner.classList.toggle('hidden', $('database').value !== 'private');
-    owner.textContent = user && (signedIn || !tokens) ? 'Private database of ' + userName(user)
-      : 'Private database: sign in to see yours';
+    const database = $('database').value;
+    owner.classList.toggle('hidden', database === 'public');
+    const known = user && (signedIn || !tokens);
+    owner.textContent = database === 'shared'
+      ? (known ? 'Shared with ' + userName(user) + ': the zones other users share' : 'Shared database: sign in to see what is shared with you')
+      : (known ? 'Private database of ' + userName(user) : 'Private database: sign in to see yours');
   }
 
   /// What an AUTHENTICATION_REQUIRED error adds: a Sign in button, or where to paste a token.
@@ -282,18 +285,67 @@
     document.body.dataset.ready = 'true';
   }
 
+  /// A zone picker option's value: the zone's name, after its owner's record name and a `/` in a
+  /// shared database (neither holds a `/`).
+  function zoneKey(zoneName, owner) { return owner ? owner + '/' + zoneName : zoneName; }
+
   /// The zones of the database, in the zone picker; the default zone when they cannot be listed.
+  /// A shared database's zones are other users': grouped by owner (named when the server knows
+  /// them), the first picked when the one asked for is not among them.
   async function loadZones() {
-    let names = ['_defaultZone'];
+    const shared = $('database').value === 'shared';
+    let zones = shared ? [] : [{ zoneName: '_defaultZone' }];
     try {
       const answer = await call('zones/list');
-      const listed = (answer.zones || []).map((zone) => (zone.zoneID && zone.zoneID.zoneName) || zone.zoneName).filter(Boolean);
-      if (listed.length > 0) names = listed;
+      // Only a shared database's zones are told apart by owner (a private one's all have the caller's).
+      const listed = (answer.zones || []).map((zone) => zone.zoneID || { zoneName: zone.zoneName }).filter((zoneID) => zoneID.zoneName)
+        .map((zoneID) => (shared ? zoneID : { zoneName: zoneID.zoneName }));
+      if (listed.length > 0 || shared) zones = listed;
     } catch (_) {
       // The schema's failure is already shown.
     }
-    if (!names.includes(state.zone)) names.push(state.zone);
-    $('zone').replaceChildren(...names.map((name) => element('option', { value: name, text: name, selected: name === state.zone })));
+    const wanted = zoneKey(state.zone, shared ? state.zoneOwner : null);
+    if (!zones.some((zone) => zoneKey(zone.zoneName, zone.ownerRecordName) === wanted)) {
+      if (shared && zones.length > 0) {
+        state.zone = zones[0].zoneName;
+        state.zoneOwner = zones[0].ownerRecordName || null;
+      } else if (!shared) {
+        zones.push({ zoneName: state.zone });
+      }
+    }
+    if (!shared) state.zoneOwner = null;
+    const option = (zone) => {
+      const key = zoneKey(zone.zoneName, zone.ownerRecordName);
+      return element('option', { value: key, text: zone.zoneName, selected: key === zoneKey(state.zone, state.zoneOwner) });
+    };
+    if (!shared) {
+      $('zone').replaceChildren(...zones.map(option));
+      return;
+    }
+    if (zones.length === 0) {
+      $('zone').replaceChildren(element('option', { value: '', text: 'No zone is shared with you', disabled: true, selected: true }));
+      return;
+    }
+    const owners = [...new Set(zones.map((zone) => zone.ownerRecordName))];
+    const names = await ownerNames(owners);
+    $('zone').replaceChildren(...owners.map((owner) => element('optgroup', { label: 'Shared by ' + (names[owner] || owner) },
+      ...zones.filter((zone) => zone.ownerRecordName === owner).map(option))));
+  }
+
+  /// The names of users by record name, as `users/lookup/id` answers the discoverable ones
+  /// (CloudKit's user dictionaries: `firstName`, `lastName`).
+  async function ownerNames(owners) {
+    const names = {};
+    try {
+      const answer = await call('users/lookup/id', { users: owners.map((userRecordName) => ({ userRecordName })) }, 'public');
+      for (const user of answer.users || []) {
+        const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
+        if (name) names[user.userRecordName] = name + ' (' + user.userRecordName + ')';
+      }
+    } catch (_) {
+      // Shown by record name.
+    }
+    return names;
   }
 
   // ---- The address: the query in the URL's fragment, so that a reload or a shared link
@@ -310,6 +362,7 @@
     setSelect('page-size', params.get('pageSize'));
     if (params.has('predicate')) $('predicate').value = params.get('predicate');
     state.zone = params.get('zone') || '_defaultZone';
+    state.zoneOwner = params.get('zoneOwner');
     state.wantedType = params.get('type');
     state.restoredSorts = params.get('sort') ? params.get('sort').split(',').filter(Boolean).map((entry) => {
       const [field, direction] = entry.split(':');
@@ -324,6 +377,7 @@
     params.set('database', $('database').value);
     if (state.type) params.set('type', state.type);
     if (state.zone && state.zone !== '_defaultZone') params.set('zone', state.zone);
+    if (state.zoneOwner) params.set('zoneOwner', state.zoneOwner);
     const text = $('predicate').value;
     if (text.trim() !== '') params.set('predicate', text);
     if (state.sorts.length > 0) params.set('sort', state.sorts.map((sort) => sort.field + ':' + (sort.ascending ? 'asc' : 'desc')).join(','));
@@ -608,9 +662,7 @@
       query.sortBy = state.sorts.map((sort) => SYSTEM_SORTS.includes(sort.field)
         ? { systemFieldName: sort.field, ascending: sort.ascending } : { fieldName: sort.field, ascending: sort.ascending });
     }
-    const body = { query, resultsLimit: state.pageSize };
-    if (state.zone && state.zone !== '_defaultZone') body.zoneID = { zoneName: state.zone };
-    return body;
+    return { query, resultsLimit: state.pageSize, ...zoneBody() };
   }
 
   function run() {
@@ -1086,17 +1138,22 @@
   // record's change tag, so a record changed meanwhile by another client is not overwritten
   // unawares: the server answers CONFLICT with its version, shown beside the edit.
 
-  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null };
+  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null, share: null };
 
   function recordFromRow(recordName) { return state.records.find((record) => record.recordName === recordName) || null; }
 
-  function zoneBody() { return state.zone && state.zone !== '_defaultZone' ? { zoneID: { zoneName: state.zone } } : {}; }
+  /// The `zoneID` of the zone picked (with its owner, in a shared database); none for the default zone.
+  function zoneBody() {
+    if (state.zoneOwner) return { zoneID: { zoneName: state.zone, ownerRecordName: state.zoneOwner } };
+    return state.zone && state.zone !== '_defaultZone' ? { zoneID: { zoneName: state.zone } } : {};
+  }
 
   async function openRecord(recordName, returnFocus) {
     detail.returnFocus = returnFocus || null;
     detail.record = recordFromRow(recordName) || { recordName, recordType: state.type, fields: {} };
     detail.edit = null;
     detail.conflict = null;
+    detail.share = null;
     setDetailMode('view');
     $('detail').dataset.loaded = 'false';
     try {
@@ -1107,12 +1164,48 @@
         showDetailError(new Failure(found ? found.serverErrorCode : 'NOT_FOUND', found ? found.reason : 'no answer for ' + recordName));
       } else {
         detail.record = found;
+        detail.share = await recordShare(found);
+        if (detail.record.recordName !== recordName) return;
         if (detail.mode === 'view') renderDetail();
       }
     } catch (failure) {
       showDetailError(failure);
     }
     $('detail').dataset.loaded = 'true';
+  }
+
+  /// The share a record shows: itself when it is one, else the share its `share` names (a
+  /// shared hierarchy's root, or any record of a zone-wide share's zone), else none.
+  async function recordShare(record) {
+    if (record.recordType === 'cloudkit.share') return record;
+    if (!record.share || !record.share.recordName) return null;
+    const answer = await call('records/lookup', { records: [{ recordName: record.share.recordName }], ...zoneBody() });
+    const found = (answer.records || [])[0];
+    return found && !found.serverErrorCode ? found : null;
+  }
+
+  /// A participant as the page names them: email address and user record name, as the share has them.
+  function participantName(participant) {
+    const identity = (participant && participant.userIdentity) || {};
+    const email = identity.lookupInfo && identity.lookupInfo.emailAddress;
+    if (identity.userRecordName) return email ? email + ' (' + identity.userRecordName + ')' : identity.userRecordName;
+    return email || '—';
+  }
+
+  /// A share's owner, public permission, short GUID and participants (CloudKit's CKShare).
+  function shareNodes(share) {
+    const summary = 'Shared by ' + participantName(share.owner) + ' · public permission ' + (share.publicPermission || 'NONE')
+      + (share.shortGUID ? ' · short GUID ' + share.shortGUID : '');
+    const columns = ['Participant', 'Type', 'Permission', 'Status'];
+    return [
+      element('h3', { text: share === detail.record ? 'Participants' : 'Share ' + share.recordName }),
+      element('p', { id: 'detail-share-summary', class: 'hint', text: summary }),
+      element('table', { id: 'detail-participants', class: 'detail-table participants' },
+        element('thead', {}, element('tr', {}, ...columns.map((text) => element('th', { scope: 'col', text })))),
+        element('tbody', {}, ...(share.participants || []).map((participant) => element('tr', {
+          'data-user': (participant.userIdentity && participant.userIdentity.userRecordName) || '' },
+          element('td', { text: participantName(participant) }), element('td', { text: participant.type || '' }),
+          element('td', { text: participant.permission || '' }), element('td', { text: participant.acceptanceStatus || '' })))))];
   }
 
   function newRecord(from) {
@@ -1222,7 +1315,8 @@
       }))),
       element('h3', { text: 'System fields' }),
       element('table', { id: 'detail-system', class: 'detail-table' }, element('tbody', {}, ...system.map(([name, text, raw]) =>
-        element('tr', { 'data-system': name, 'data-value': raw }, element('th', { text: name }), element('td', { text })))))];
+        element('tr', { 'data-system': name, 'data-value': raw }, element('th', { text: name }), element('td', { text }))))),
+      ...(detail.share ? shareNodes(detail.share) : [])];
   }
 
   function focusFirst() { const first = $('detail').querySelector('[data-autofocus]'); if (first) first.focus(); }
@@ -1704,7 +1798,13 @@
     $('detail-close').addEventListener('click', closeDetail);
     $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
     document.addEventListener('keydown', shortcut);
-    $('zone').addEventListener('change', () => { state.zone = $('zone').value; run(); });
+    $('zone').addEventListener('change', () => {
+      const value = $('zone').value;
+      const slash = value.indexOf('/');
+      state.zoneOwner = slash < 0 ? null : value.slice(0, slash);
+      state.zone = value.slice(slash + 1);
+      run();
+    });
     for (const button of document.querySelectorAll('.tabs button')) {
       button.addEventListener('keydown', (event) => {
         // The arrows move between tabs, as in any tab list.
