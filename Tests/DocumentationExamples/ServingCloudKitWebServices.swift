@@ -10,7 +10,7 @@ enum ServingCloudKitWebServicesExample {
         try await program1()
     }
 
-    /// Sources/QueryServer/QueryServer.docc/ServingCloudKitWebServices.md, from line 372.
+    /// Sources/QueryServer/QueryServer.docc/ServingCloudKitWebServices.md, from line 379.
     static func program1() async throws {
         let example1 = Task {
             let store = try Store.open(path: "cities.sqlite")
