@@ -6,7 +6,7 @@ import RecordStore
 extension CloudKitService {
     /// `subscriptions/modify`: creates, updates and deletes subscriptions: query subscriptions in
     /// the public and private databases, zone subscriptions in a private database, database
-    /// subscriptions in a private or a shared database (``Subscription``).
+    /// subscriptions in a private or a shared database.
     ///
     /// Takes `operations`, each `{operationType: "create" | "update" | "delete", subscription}`.
     /// Answers `{"subscriptions": [...]}`, one entry per operation in order: the subscription as
