@@ -36,14 +36,35 @@ extension SQLExecutor {
         return existing
     }
 
-    /// The stored records with these identifiers.
+    /// The stored records with these identifiers, read a zone and ``lookupChunk`` names at a
+    /// time: the registry's types of the chunk in one statement, then each type's rows in one
+    /// more, so that looking up N records of one zone and type costs two statements per chunk
+    /// rather than two per record. The names are read in code-point order, so that the
+    /// statements a lookup runs depend on its names only.
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(for ids: [RecordID], on connection: Connection) async throws -> [RecordID: Record] {
         let catalog = try await catalog(on: connection)
         var found: [RecordID: Record] = [:]
-        for id in ids {
-            guard let type = try await connection.firstRow(registryStatement(id), { $0.value(at: 0) }),
-                  let reader = reader(for: id, recordType: type, catalog: catalog) else { continue }
-            found[id] = try await connection.firstRow(recordStatement(id, reader: reader)) { row in try reader.record(from: row) }
+        var namesByZone: [ZoneID: [String]] = [:]
+        for id in Set(ids) { namesByZone[id.zoneID, default: []].append(id.recordName) }
+        for zone in namesByZone.keys.sorted(by: { $0.zoneName < $1.zoneName }) {
+            let names = namesByZone[zone, default: []].sorted()
+            for start in stride(from: 0, to: names.count, by: Self.lookupChunk) {
+                let chunk = names[start..<min(start + Self.lookupChunk, names.count)]
+                var namesByType: [String: [String]] = [:]
+                try await connection.forEachRow(registryStatement(zone, recordNames: chunk)) { row in
+                    if case .text(let name) = row.value(at: 0), case .text(let type) = row.value(at: 1) { namesByType[type, default: []].append(name) }
+                    return true
+                }
+                for (type, typeNames) in namesByType {
+                    guard let schema = catalog.recordTypes[type] else { continue }
+                    let reader = RecordRowReader(schema: schema, zone: zone, dialect: dialect)
+                    try await connection.forEachRow(recordStatement(zone, recordNames: typeNames, reader: reader)) { row in
+                        let record = try reader.record(from: row)
+                        found[record.recordID] = record
+                        return true
+                    }
+                }
+            }
         }
         return found
     }

@@ -227,10 +227,6 @@ extension SQLExecutor {
         }
     }
 
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
     private static func chunks<Element>(_ items: [Element]) -> [ArraySlice<Element>] {
         stride(from: 0, to: items.count, by: chunkSize).map { items[$0..<min($0 + chunkSize, items.count)] }
     }

@@ -89,25 +89,28 @@ import PredicateLanguage
 
     // MARK: Lookups
 
-    /// The record type of a stored record (no row when it is not stored).
-    @_spi(StorageEngine) public func registryStatement(_ id: RecordID) -> SQLStatement {
+    /// How many record names one lookup statement names at most (well under SQLite's and
+    /// PostgreSQL's limits on placeholders).
+    @_spi(StorageEngine) public static let lookupChunk = 500
+
+    /// The record names and types the registry holds among these names of a zone.
+    @_spi(StorageEngine) public func registryStatement(_ zone: ZoneID, recordNames: some Collection<String>) -> SQLStatement {
         SQLStatement(
-            "SELECT recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?",
-            [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)], dialect: dialect)
+            "SELECT recordName, recordType FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName IN (\(Self.placeholders(recordNames.count)))",
+            [.text(TableLayout.zoneKey(zone))] + recordNames.map(SQLValue.text), dialect: dialect)
     }
 
-    /// The row of a stored record, read by the reader.
-    @_spi(StorageEngine) public func recordStatement(_ id: RecordID, reader: RecordRowReader) -> SQLStatement {
+    /// The rows of these stored records of one zone and type, read by the reader.
+    @_spi(StorageEngine) public func recordStatement(_ zone: ZoneID, recordNames: some Collection<String>, reader: RecordRowReader) -> SQLStatement {
         SQLStatement(
             "SELECT \(reader.selection) FROM \(quote(TableLayout.recordTable(reader.schema.name))) AS t "
-                + "WHERE t.\(quote(TableLayout.zoneColumn)) = ? AND t.\(quote(TableLayout.recordNameColumn)) = ?",
-            [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)], dialect: dialect)
+                + "WHERE t.\(quote(TableLayout.zoneColumn)) = ? AND t.\(quote(TableLayout.recordNameColumn)) IN (\(Self.placeholders(recordNames.count)))",
+            [.text(TableLayout.zoneKey(zone))] + recordNames.map(SQLValue.text), dialect: dialect)
     }
 
-    /// The reader of a stored record of a type, or nil when the catalog has no such type.
-    @_spi(StorageEngine) public func reader(for id: RecordID, recordType: SQLValue, catalog: SchemaCatalog) -> RecordRowReader? {
-        guard case .text(let name) = recordType, let schema = catalog.recordTypes[name] else { return nil }
-        return RecordRowReader(schema: schema, zone: id.zoneID, dialect: dialect)
+    /// `?, ?, …`: `count` placeholders.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// The rows of a query's matches, grouped and aggregated in Swift (when a residual keeps the work out of SQL).
