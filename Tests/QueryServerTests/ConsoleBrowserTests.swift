@@ -530,6 +530,14 @@ struct ConsoleBrowserTests {
         Self.expectShown(duplicated["shown"], duplicated["lookup"])
 
         // Delete asks first; then the record is gone from the store and the page.
+        // A deletion confirmed after another client changed the record: the change shown, nothing
+        // deleted until "Delete anyway".
+        let deleteConflict = try #require(steps["deleteConflict"])
+        #expect(deleteConflict["error"] == .null)
+        #expect(deleteConflict["stillThere"] == "toulouse-2")
+        #expect(deleteConflict["button"] == "Delete anyway")
+        #expect(deleteConflict["message"]?.stringValue?.hasSuffix("Nothing was deleted.") == true)
+        #expect(deleteConflict["rows"] == [["population", "504,078", "deleted", "504,079"]])
         let deleted = try #require(steps["deleted"])
         #expect(deleted["confirm"] == "Delete City toulouse-2? It cannot be undone.")
         #expect(deleted["kept"] == "toulouse-2")
@@ -537,6 +545,8 @@ struct ConsoleBrowserTests {
         #expect(deleted["rows"]?.arrayValue?.contains("toulouse") == true)
         #expect(deleted["rows"]?.arrayValue?.contains("toulouse-2") == false)
         #expect(steps["editProblems"]?["problems"] == [])
+        // (A script the driver injects counts as another origin's: the browser hides its message.)
+        #expect(steps["scriptError"]?["error"] == "SCRIPT_ERROR the console failed: Script error.")
         // Without credentials there is no sign-in: the private database is the server's one user's.
         let local = try #require(steps["localPrivate"])
         #expect(local["owner"] == "Private database of _defaultOwner")

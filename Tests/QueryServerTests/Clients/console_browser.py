@@ -562,15 +562,32 @@ def edit_flow(driver, base):
     panel.click("#detail-cancel")
     panel.wait_state("view")
     kept = lookup(base, "toulouse-2").get("recordName")
+    # Another client changes the record before the deletion is confirmed: the server's version
+    # beside it, nothing deleted; "Delete anyway" deletes it.
     panel.click("#detail-delete")
     panel.wait_state("delete")
+    api(base, "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "toulouse-2", "fields": {"population": {"value": 504079, "type": "INT64"}}}}]})
     panel.click("#confirm-delete")
+    panel.wait_state("conflict")
+    rows = [[cell.get_attribute("textContent") for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in console.find_all("#conflict-table tbody tr")]
+    report("deleteConflict", message=console.find("#conflict-message").text, rows=rows, error=panel.error(),
+           stillThere=lookup(base, "toulouse-2").get("recordName"), button=console.find("#conflict-overwrite").text)
+    panel.click("#conflict-overwrite")
     console.wait.until(lambda d: panel.state() is None)
     console.wait.until(lambda d: not console.find_all('#results-table tbody tr[data-record-name="toulouse-2"]'))
     report("deleted", confirm=confirm, kept=kept, lookup=lookup(base, "toulouse-2"),
            rows=[row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")])
     logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
     report("editProblems", problems=[entry.get("message") for entry in logs])
+
+    # An unexpected script error shows in the open panel rather than only in the browser's log.
+    panel.open("toulouse")
+    driver.execute_script("setTimeout(() => { throw new Error('injected failure'); }, 0)")
+    console.wait.until(lambda d: panel.error() is not None)
+    report("scriptError", error=panel.error())
+    panel.click("#detail-close")
 
     # Without credentials, the private database is the server's one user's.
     choose_database(console, "private")

@@ -1484,7 +1484,8 @@
     const result = (answer.records || [])[0];
     if (!result) { showDetailError(new Failure('ERROR', 'records/modify answered no record')); return; }
     if (result.serverErrorCode === 'CONFLICT' && result.serverRecord) {
-      detail.conflict = { operationType, fields, server: result.serverRecord, reason: result.reason };
+      // A deletion edits no field: its conflict compares the record as opened with the server's.
+      detail.conflict = { operationType, fields: fields || {}, server: result.serverRecord, reason: result.reason };
       detail.mode = 'conflict';
       renderDetail();
       focusFirst();
@@ -1498,6 +1499,14 @@
     detail.record = result;
     setDetailMode('view');
     flash((operationType === 'create' ? 'Created ' : 'Saved ') + result.recordName + '.');
+  }
+
+  /// An unexpected script error, shown where the person is looking (the record panel when it is
+  /// open, else above the results) rather than lost in the browser's console.
+  function showScriptError(error) {
+    const failure = new Failure('SCRIPT_ERROR', 'the console failed: ' + ((error && error.message) || String(error)));
+    delete $('detail').dataset.saving;
+    if (detail.mode) showDetailError(failure); else showRequestError(failure);
   }
 
   function flash(text) {
@@ -1842,6 +1851,8 @@
     $('role-confirm-yes').addEventListener('click', confirmRoleChange);
     $('role-confirm-no').addEventListener('click', cancelRoleChange);
     window.addEventListener('resize', () => { if (state.tab === 'map') renderMap(); });
+    window.addEventListener('error', (event) => showScriptError(event.error || event.message));
+    window.addEventListener('unhandledrejection', (event) => showScriptError(event.reason));
     restoreFromAddress();
     state.pageSize = Number($('page-size').value);
     renderHighlight();
