@@ -21,6 +21,7 @@ enum BenchmarkMain {
         #endif
         #if Server
         sections.append(ServeSection())
+        sections.append(WritesSection())
         #endif
         sections += [LiveSection(), PredicateSection()]
         return sections

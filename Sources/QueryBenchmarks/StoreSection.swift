@@ -111,6 +111,7 @@ struct StoreSection: BenchmarkSection {
                 exactDistanceFrom: StoreSection.paris, radius: 50_000, baselineName: hand.baseline)
         }
         try await measureListQueries(report, storePath: allIndexesPath)
+        try await measureUndeclaredListScan(report, storePath: storePath)
     }
 
     /// Times a store query against hand-written SQL that returns the same rows decoded

@@ -88,16 +88,19 @@ extension PostgresSQLConnection {
         guard !rows.isEmpty else { return }
         // PostgresNIO puts each name between double quotes as given: a quote inside is doubled here.
         func inner(_ name: String) -> String { PostgresLayout.identifier(name).replacingOccurrences(of: "\"", with: "\"\"") }
-        try await connection.copyFrom(table: inner(table), columns: columns.map(inner), logger: logger) { writer in
-            var encoded = PostgresCopyRows()
-            for row in rows {
-                encoded.append(row)
-                if encoded.buffer.readableBytes >= 1 << 20 {
-                    try await writer.write(encoded.buffer)
-                    encoded.removeAll()
+        // A span of its own in a traced operation, as every other statement (named COPY).
+        try await StoreTracing.statement("COPY \(PostgresDialect.quote(table)) FROM STDIN", system: "postgresql") {
+            try await connection.copyFrom(table: inner(table), columns: columns.map(inner), logger: logger) { writer in
+                var encoded = PostgresCopyRows()
+                for row in rows {
+                    encoded.append(row)
+                    if encoded.buffer.readableBytes >= 1 << 20 {
+                        try await writer.write(encoded.buffer)
+                        encoded.removeAll()
+                    }
                 }
+                if encoded.count > 0 { try await writer.write(encoded.buffer) }
             }
-            if encoded.count > 0 { try await writer.write(encoded.buffer) }
         }
     }
 }

@@ -122,6 +122,11 @@ enum PostgresLayout {
         }
     }
 
+    /// A column type as a cast names it: without its collation (`text COLLATE "C"` is cast as `text`).
+    static func castType(_ columnType: String) -> String {
+        columnType.replacingOccurrences(of: " COLLATE \"C\"", with: "")
+    }
+
     /// The type of a derived column: folded text, or a sort key's bytes.
     static func columnType(_ derived: DerivedColumn) -> String {
         derived.isSortKey ? "bytea" : "text COLLATE \"C\""

@@ -18,7 +18,7 @@ struct PostgresRecordWriter {
     let connection: PostgresSQLConnection
     let catalog: SchemaCatalog
 
-    private func quote(_ name: String) -> String { PostgresDialect.quote(name) }
+    func quote(_ name: String) -> String { PostgresDialect.quote(name) }
 
     /// PostgreSQL takes at most 65,535 bound values in a statement.
     static let maximumArguments = 30_000
@@ -78,60 +78,62 @@ struct PostgresRecordWriter {
 
     // MARK: Writing
 
-    /// Writes what a save decided: updates in place, removals of records whose type changed,
-    /// inserts of the rest (grouped by type, many to a statement), then the deletions.
+    /// Writes what a save decided, a few statements per record type whatever the number of
+    /// records: removals of the records whose type changed, updates in place, inserts of the
+    /// rest, then the deletions (each grouped by type, many to a statement).
     func apply(_ plan: WritePlan) async throws {
         var inserts: [Record] = []
+        var updates: [StoredRow<Record>] = []
+        var removals: [StoredRow<RecordID>] = []
         for write in plan.writes {
             if let stored = write.replacing, let rowID = stored.rowReference {
                 if write.changesRecordType {
-                    try await delete(write.record.recordID, version: stored, rowID: rowID)
+                    removals.append(StoredRow(write.record.recordID, version: stored, rowID: rowID))
                     inserts.append(write.record)
                 } else {
-                    try await update(write.record, rowID: rowID, storedTag: stored.changeTag)
+                    updates.append(StoredRow(write.record, version: stored, rowID: rowID))
                 }
             } else {
                 inserts.append(write.record)
             }
         }
+        try await delete(removals)
+        try await update(updates)
         // Records of one type go in one statement; the order between types does not matter.
-        var order: [String] = []
-        var byType: [String: [Record]] = [:]
-        for record in inserts {
-            if byType[record.recordType] == nil { order.append(record.recordType) }
-            byType[record.recordType, default: []].append(record)
-        }
-        for recordType in order {
-            try await insert(byType[recordType] ?? [], recordType: recordType, position: plan.changePosition)
+        for (recordType, records) in Self.grouped(inserts, by: \.recordType) {
+            try await insert(records, recordType: recordType, position: plan.changePosition)
         }
         if !plan.deletions.isEmpty {
+            // Read again after the writes: a deletion removes whatever is stored under its name now.
             let stored = try await storedVersions(of: plan.deletions)
-            for id in plan.deletions {
-                if let version = stored[id], let rowID = version.rowReference {
-                    try await delete(id, version: version, rowID: rowID)
-                }
-            }
+            try await delete(plan.deletions.compactMap { id in
+                stored[id].flatMap { version in version.rowReference.map { StoredRow(id, version: version, rowID: $0) } }
+            })
         }
     }
 
-    /// The columns of a record type's row, with the placeholder each value takes.
-    private func columns(_ schema: RecordTypeSchema) -> [(name: String, placeholder: String)] {
+    /// The columns of a record type's row, with the placeholder each value takes. Every
+    /// placeholder names its column's type, so that a row of values has its types wherever it
+    /// stands: in an `INSERT`, or in the `VALUES` list an update joins (where a column of nulls
+    /// would otherwise be text).
+    func columns(_ schema: RecordTypeSchema) -> [(name: String, placeholder: String)] {
+        let text = "?::text", real = "?::double precision"
         var columns: [(String, String)] = [
-            (TableLayout.zoneColumn, "?"), (TableLayout.recordNameColumn, "?"), (TableLayout.creationDateColumn, "?"),
-            (TableLayout.modificationDateColumn, "?"), (TableLayout.changeTagColumn, "?"),
-            (TableLayout.creatorColumn, "?"), (TableLayout.lastModifierColumn, "?"),
+            (TableLayout.zoneColumn, text), (TableLayout.recordNameColumn, text), (TableLayout.creationDateColumn, real),
+            (TableLayout.modificationDateColumn, real), (TableLayout.changeTagColumn, text),
+            (TableLayout.creatorColumn, text), (TableLayout.lastModifierColumn, text),
         ]
         for field in schema.fields {
-            columns.append((field.name, field.type == .bool ? "?::integer::boolean" : "?"))
+            columns.append((field.name, field.type == .bool ? "?::integer::boolean" : "?::" + PostgresLayout.castType(PostgresLayout.columnType(field.type))))
             if StoredSpelling.hasColumn(field) {
-                columns.append((TableLayout.spellingColumn(field.name), "?"))
+                columns.append((TableLayout.spellingColumn(field.name), text))
             }
             for derived in DerivedColumn.columns(for: field) {
-                columns.append((TableLayout.derivedColumn(field.name, derived), "?"))
+                columns.append((TableLayout.derivedColumn(field.name, derived), "?::" + PostgresLayout.castType(PostgresLayout.columnType(derived))))
             }
             if field.type == .location {
-                columns.append((TableLayout.latitudeColumn(field.name), "?"))
-                columns.append((TableLayout.longitudeColumn(field.name), "?"))
+                columns.append((TableLayout.latitudeColumn(field.name), real))
+                columns.append((TableLayout.longitudeColumn(field.name), real))
             }
         }
         if !schema.searchableFieldNames.isEmpty {
@@ -167,7 +169,7 @@ struct PostgresRecordWriter {
     }
 
     /// The values of a record's row, in the order of ``columns(_:)``.
-    private func values(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) -> [SQLValue] {
+    func values(_ record: Record, schema: RecordTypeSchema) throws(RecordStoreError) -> [SQLValue] {
         try Self.checkIndexable(record.recordID)
         var values: [SQLValue] = [
             .text(TableLayout.zoneKey(record.recordID.zoneID)), .text(record.recordID.recordName),
@@ -220,7 +222,7 @@ struct PostgresRecordWriter {
         return values
     }
 
-    private func schema(of recordType: String) throws -> RecordTypeSchema {
+    func schema(of recordType: String) throws -> RecordTypeSchema {
         guard let schema = catalog.recordTypes[recordType] else { throw RecordStoreError.unknownRecordType(recordType) }
         return schema
     }
@@ -309,106 +311,6 @@ struct PostgresRecordWriter {
                 columns: ["record", "position", "value"] + DerivedColumn.memberForms.map { TableLayout.derivedColumn("value", $0) },
                 rows: members)
         }
-    }
-
-    /// A list member's stored value and folded forms, in the list table's column order; throws
-    /// for a member too long to index.
-    static func memberValues(_ member: Value, field: String, recordType: String) throws(RecordStoreError) -> [SQLValue] {
-        let stored = StoredValueEncoding.encode(member)
-        try checkIndexable(stored, field: field, recordType: recordType, what: "a list member")
-        var values = [stored]
-        for form in DerivedColumn.memberForms {
-            let folded = form.value(of: member)
-            try checkIndexable(folded, field: field, recordType: recordType, what: "a list member's folded form")
-            values.append(folded)
-        }
-        return values
-    }
-
-    /// Inserts the list members of records (their rows just written).
-    private func insertMembers(_ records: [(rowID: Int64, record: Record)], schema: RecordTypeSchema) async throws {
-        for field in schema.fields where field.isQueryable {
-            guard let elementType = field.type.elementType else { continue }
-            let lists: [(rowID: Int64, members: [Value])] = records.compactMap { rowID, record in
-                guard case .list(let members)? = record.fields[field.name] else { return nil }
-                return (rowID, members)
-            }
-            try await Self.insertMembers(lists, of: field.name, elementType: elementType, recordType: schema.name, connection: connection)
-        }
-    }
-
-    /// Inserts the members of one list field of rows already written, many to a statement
-    /// (also when a list field becomes queryable on a populated store).
-    static func insertMembers(
-        _ lists: [(rowID: Int64, members: [Value])], of field: String, elementType: FieldType, recordType: String,
-        connection: PostgresSQLConnection
-    ) async throws {
-        let dialect = PostgresDialect()
-        var arguments: [SQLValue] = []
-        var tuples = 0
-        let table = PostgresDialect.quote(PostgresLayout.listTable(recordType, field: field))
-        let folded = DerivedColumn.memberForms.map { PostgresDialect.quote(TableLayout.derivedColumn("value", $0)) }.joined(separator: ", ")
-        let tuple = "(?, ?, \(elementType == .bool ? "?::integer::boolean" : "?")\(String(repeating: ", ?", count: DerivedColumn.memberForms.count)))"
-        func flush() async throws {
-            guard tuples > 0 else { return }
-            let sql = "INSERT INTO \(table) (record, position, value, \(folded)) VALUES "
-                + Array(repeating: tuple, count: tuples).joined(separator: ", ")
-            try await connection.execute(SQLStatement(sql, arguments, dialect: dialect))
-            arguments.removeAll(keepingCapacity: true)
-            tuples = 0
-        }
-        for (rowID, members) in lists {
-            for (position, member) in members.enumerated() {
-                arguments += [.integer(rowID), .integer(Int64(position))]
-                arguments += try memberValues(member, field: field, recordType: recordType)
-                tuples += 1
-                if arguments.count >= maximumArguments { try await flush() }
-            }
-        }
-        try await flush()
-    }
-
-    /// Updates a stored record in place, while its change tag is still the one read.
-    private func update(_ record: Record, rowID: Int64, storedTag: String?) async throws {
-        let schema = try schema(of: record.recordType)
-        let columns = columns(schema)
-        let assignments = columns.map { "\(quote($0.name)) = \($0.placeholder)" }.joined(separator: ", ")
-        let sql = "UPDATE \(quote(TableLayout.recordTable(record.recordType))) SET \(assignments) "
-            + "WHERE \(quote(PostgresLayout.rowColumn)) = ? AND \(quote(TableLayout.changeTagColumn)) IS NOT DISTINCT FROM ? RETURNING 1"
-        let arguments = try values(record, schema: schema) + [.integer(rowID), storedTag.map(SQLValue.text) ?? .null]
-        guard try await connection.rowCount(SQLStatement(sql, arguments, dialect: PostgresDialect())) == 1 else {
-            throw PostgresWriteRace(reason: "record '\(record.recordID)' changed while it was being saved")
-        }
-        for field in schema.fields where field.type.isList && field.isQueryable {
-            try await connection.execute(SQLStatement(
-                sql: "DELETE FROM \(quote(PostgresLayout.listTable(schema.name, field: field.name))) WHERE record = $1", arguments: [.integer(rowID)]))
-        }
-        try await insertMembers([(rowID, record)], schema: schema)
-    }
-
-    /// Deletes a stored record (its list members go with it), while its change tag is the one read.
-    private func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) async throws {
-        guard catalog.recordTypes[version.recordType] != nil else { return }
-        let deleted = try await connection.rowCount(SQLStatement(
-            sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE \(quote(PostgresLayout.rowColumn)) = $1 "
-                + "AND \(quote(TableLayout.changeTagColumn)) IS NOT DISTINCT FROM $2 RETURNING 1",
-            arguments: [.integer(rowID), version.changeTag.map(SQLValue.text) ?? .null]))
-        guard deleted == 1 else { throw PostgresWriteRace(reason: "record '\(id)' changed while it was being deleted") }
-        try await connection.execute(SQLStatement(
-            sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1 AND recordName = $2",
-            arguments: [.text(TableLayout.zoneKey(id.zoneID)), .text(id.recordName)]))
-    }
-
-    /// Deletes every record of a zone, and the zone.
-    func deleteZone(_ zone: ZoneID) async throws {
-        let key = TableLayout.zoneKey(zone)
-        for schema in catalog.sorted {
-            try await connection.execute(SQLStatement(
-                sql: "DELETE FROM \(quote(TableLayout.recordTable(schema.name))) WHERE \(quote(TableLayout.zoneColumn)) = $1",
-                arguments: [.text(key)]))
-        }
-        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = $1", arguments: [.text(key)]))
-        try await connection.execute(SQLStatement(sql: "DELETE FROM \(quote(TableLayout.zonesTable)) WHERE name = $1", arguments: [.text(zone.zoneName)]))
     }
 }
 #endif

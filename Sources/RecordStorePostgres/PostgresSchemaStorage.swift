@@ -223,7 +223,7 @@ struct PostgresSchemaStorage {
     private func changeType(of field: String, in recordType: String, to type: FieldType) async throws {
         let table = quote(TableLayout.recordTable(recordType))
         let columnType = PostgresLayout.columnType(type)
-        try await execute("ALTER TABLE \(table) ALTER COLUMN \(quote(field)) TYPE \(columnType) USING \(quote(field))::\(columnType.replacingOccurrences(of: " COLLATE \"C\"", with: ""))")
+        try await execute("ALTER TABLE \(table) ALTER COLUMN \(quote(field)) TYPE \(columnType) USING \(quote(field))::\(PostgresLayout.castType(columnType))")
         if let elementType = type.elementType {
             let list = PostgresLayout.listTable(recordType, field: field)
             if try await columns(of: list).isEmpty {
@@ -232,7 +232,7 @@ struct PostgresSchemaStorage {
                 // Drop the value index first: a boolean list indexes an expression of the old type.
                 try await execute("DROP INDEX IF EXISTS \(quote(PostgresLayout.listIndex(recordType, field: field, column: "value")))")
                 let memberType = PostgresLayout.columnType(elementType)
-                try await execute("ALTER TABLE \(quote(list)) ALTER COLUMN value TYPE \(memberType) USING value::text::\(memberType.replacingOccurrences(of: " COLLATE \"C\"", with: ""))")
+                try await execute("ALTER TABLE \(quote(list)) ALTER COLUMN value TYPE \(memberType) USING value::text::\(PostgresLayout.castType(memberType))")
                 try await createListTable(recordType, field: field, elementType: elementType)
             }
         }

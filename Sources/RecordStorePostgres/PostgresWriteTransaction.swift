@@ -11,9 +11,14 @@ import Foundation
 /// one the save read; when another process changed it meanwhile, the save runs again
 /// (``PostgresWriteRace``) on the new catalog.
 ///
-/// Locks are always taken in one order, so that writers never deadlock on them: the change
-/// position (the `$history` row), then the schema lock, then the tables. A save that runs again
-/// with the schema lock first therefore takes its change position before it.
+/// The change position (the `$history` row, held until the commit) is taken last, after the
+/// writes, by a save of fewer than ``PostgresRecordWriter/fewestRecordsToCopy`` records without
+/// schema changes: writers of different records then wait for each other only from their
+/// history's few statements to their commit. A bulk save, or one that changes the schema,
+/// takes it first (its new records' registry rows are then written once, with it), and
+/// the schema lock after it: a save that runs again with the schema lock first therefore takes
+/// its change position before it. Two writers that take them in the other order and touch the
+/// same records deadlock; PostgreSQL ends one, and it runs again (``PostgresErrorMapping/isRace(_:)``).
 struct PostgresWriteTransaction: RecordWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
@@ -25,6 +30,11 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     private var catalogRead: SchemaCatalog?
     /// The change position taken before the schema lock (a save run again with the lock first).
     private var reservedPosition: Int64?
+    /// Whether the writes were applied.
+    private var applied = false
+    /// Whether the change position was taken after the writes: the new records, registered at
+    /// 0, are given it with the history.
+    private var positionTakenAfterWrites = false
 
     init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
@@ -70,17 +80,23 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
 
     /// Takes the next change position; the `$history` row stays locked until the commit, so
     /// writers take their positions in commit order.
-    func nextChangePosition() async throws -> Int64 {
+    mutating func nextChangePosition() async throws -> Int64 {
         if let reservedPosition { return reservedPosition }
+        positionTakenAfterWrites = applied
         return try await executor.nextChangePosition(on: connection)
     }
 
-    func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {
+    func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool {
+        !locksSchemaFirst && schemaChanges.isEmpty && plan.writes.count < PostgresRecordWriter.fewestRecordsToCopy
+    }
+
+    mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws {
         try await PostgresRecordWriter(connection: connection, catalog: catalog).apply(plan)
+        applied = true
     }
 
     func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws {
-        try await executor.recordHistory(changes, at: position, date: date, on: connection)
+        try await executor.recordHistory(changes, at: position, date: date, positioningCreated: positionTakenAfterWrites, on: connection)
     }
 
     /// Notifies the commit's changes (delivered when it commits); the transaction ID is its

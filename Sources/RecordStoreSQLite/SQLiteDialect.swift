@@ -96,6 +96,11 @@ struct SQLiteDialect: SQLDialect {
         (quote(TableLayout.listTable(recordType)), true)
     }
 
+    /// SQLite's `json_each`: a row per member, its `value` an integer, a real, text or null.
+    func jsonArrayMembers(_ expression: String) -> String? {
+        "json_each(\(expression))"
+    }
+
     func fullTextCondition(recordType: String, alias: String) -> String {
         let table = quote(SQLiteLayout.fullTextTable(recordType))
         return "\(alias).rowid IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"

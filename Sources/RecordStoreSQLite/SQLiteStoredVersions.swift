@@ -14,7 +14,7 @@ import GRDB
 /// ```
 enum SQLiteStoredVersions {
     /// The most record names bound in one statement (well below SQLite's 32,766 parameters).
-    static let chunkSize = 500
+    static let chunkSize = SQLExecutor.lookupChunk
 
     private static func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
 

@@ -13,7 +13,7 @@ import PredicateLanguage
 /// let notification = ChangeNotification(eventID: "42-1f2e", subscriptionID: "everything", zoneName: nil, scope: .shared)
 /// notification.json(container: "iCloud.example")["databaseScope"]   // "SHARED"
 /// ```
-struct ChangeNotification: Sendable, Equatable {
+struct ChangeNotification: ServerSentNotification, Sendable, Equatable {
     /// The database a notification is about (CloudKit's `CKDatabase.Scope`).
     enum DatabaseScope: Sendable, Equatable {
         case `private`, shared
@@ -60,11 +60,6 @@ struct ChangeNotification: Sendable, Equatable {
         }
         members["ck"] = .object(["cid": .string(container), "nid": .string(eventID), zoneName == nil ? "met" : "fet": .object(payload)])
         return .object(members)
-    }
-
-    /// The notification as one Server-Sent Event.
-    func serverSentEvent(container: String) -> String {
-        "id: \(eventID)\nevent: notification\ndata: \(String(decoding: json(container: container).jsonBytes(), as: UTF8.self))\n\n"
     }
 }
 #endif

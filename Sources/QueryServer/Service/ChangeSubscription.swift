@@ -16,7 +16,7 @@ import RecordStore
 /// deleted (``NotificationHub``).
 ///
 /// ```swift
-/// let subscription = try await ChangeSubscription(request, namespace: namespace, service: service)
+/// let subscription = try await ChangeSubscription(request, watching: .database, namespace: namespace, service: service)
 /// subscription.scope   // .database
 /// ```
 struct ChangeSubscription: Sendable {
@@ -33,12 +33,18 @@ struct ChangeSubscription: Sendable {
     /// The subscription dictionary, as answered (and stored).
     let json: JSONValue
 
+    /// What a change subscription watches, as its request's `subscriptionType` says.
+    enum Watched {
+        /// `zone`: one zone.
+        case zone
+        /// `database`: the whole database.
+        case database
+    }
+
     /// Checks a `zone` or `database` subscription request against its namespace.
-    init(_ request: SubscriptionRequest, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
+    init(_ request: SubscriptionRequest, watching watched: Watched, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
         var members: [String: JSONValue] = ["subscriptionID": .string(request.subscriptionID)]
-        switch (request.kind, namespace.database) {
-        case (.query, _):
-            throw ServerError(.internalError, "a query subscription is a QuerySubscription")
+        switch (watched, namespace.database) {
         case (_, .public):
             throw ServerError(.badRequest, "the public database takes query subscriptions only; zone and database subscriptions are for the private and shared databases")
         case (.zone, .shared):

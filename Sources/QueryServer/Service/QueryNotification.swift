@@ -11,7 +11,7 @@ import RecordStore
 /// let notification = QueryNotification(eventID: "42-0-1f2e", subscriptionID: "big-cities", ...)
 /// notification.serverSentEvent   // "id: 42-0-1f2e\nevent: notification\ndata: {...}\n\n"
 /// ```
-struct QueryNotification: Sendable, Equatable {
+struct QueryNotification: ServerSentNotification, Sendable, Equatable {
     /// The event's ID: the commit's sequence, the record's place in the commit, and the
     /// subscription, so that every server process over one store names it alike.
     let eventID: String
@@ -50,11 +50,6 @@ struct QueryNotification: Sendable, Equatable {
                 ]),
             ]),
         ])
-    }
-
-    /// The notification as one Server-Sent Event.
-    func serverSentEvent(container: String) -> String {
-        "id: \(eventID)\nevent: notification\ndata: \(String(decoding: json(container: container).jsonBytes(), as: UTF8.self))\n\n"
     }
 
     /// The event that says notifications may have been missed (the `Last-Event-ID` is no longer

@@ -19,13 +19,16 @@ enum Subscription: Sendable {
     /// database ones in the public database.
     init(_ value: JSONValue, path: String, namespace: Namespace, service: CloudKitService) async throws(ServerError) {
         let request = try RequestBodyDecoder.decode(SubscriptionRequest.self, from: value, at: path)
-        if case .query(let query) = request.kind {
+        switch request.kind {
+        case .query(let query):
             if case .shared = namespace.database {
                 throw ServerError(.badRequest, "the shared database takes database subscriptions only (its zones come and go with the shares); subscribe with subscriptionType \"database\"")
             }
             self = .query(try await QuerySubscription(request, query: query, namespace: namespace, service: service))
-        } else {
-            self = .change(try await ChangeSubscription(request, namespace: namespace, service: service))
+        case .zone:
+            self = .change(try await ChangeSubscription(request, watching: .zone, namespace: namespace, service: service))
+        case .database:
+            self = .change(try await ChangeSubscription(request, watching: .database, namespace: namespace, service: service))
         }
     }
 

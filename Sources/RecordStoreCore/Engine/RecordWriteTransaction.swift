@@ -39,14 +39,28 @@ import Foundation
     /// run at once (a database server) holds what it took until the transaction ends, so that
     /// no later position commits first.
     mutating func nextChangePosition() async throws -> Int64
+    /// Whether this save takes its change position after its writes, just before its history
+    /// (``recordHistory(_:at:date:)`` then gives its new records their position too), rather
+    /// than before them. A server engine takes it last, so that writers hold
+    /// the store's position only from their history's few statements to their commit, not
+    /// through their writes. False by default.
+    func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool
     /// Writes what the save decided, under the (possibly changed) catalog. New records carry
-    /// the plan's change position in the history from the start.
+    /// the plan's change position in the history from the start, unless the position is taken
+    /// last (``takesChangePositionLast(_:schemaChanges:)``): then they carry 0 until the history
+    /// is recorded.
     mutating func apply(_ plan: WritePlan, catalog: SchemaCatalog) async throws
     /// Records a commit in the change history at its position: the positions of the records it
-    /// updated, a tombstone (with its record type and `date`) for each record it deleted, the
-    /// tombstones of records it created again removed, and the position of each zone it touched.
+    /// updated (and of those it created, when the position was taken after they were written),
+    /// a tombstone (with its record type and `date`) for each record it deleted, the tombstones
+    /// of records it created again removed, and the position of each zone it touched.
     mutating func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws
     /// Records what the commit changes, for live queries in other handles and clients, and
     /// returns the commit's sequence number (``CommittedChanges/sequence``).
     mutating func logCommit(_ changes: CommittedChanges) async throws -> Int64
+}
+
+extension RecordWriteTransaction {
+    /// An engine with one writer at a time takes its position first: nothing waits on it.
+    @_spi(StorageEngine) public func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool { false }
 }

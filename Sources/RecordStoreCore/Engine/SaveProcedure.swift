@@ -22,13 +22,17 @@ import Foundation
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
         try await DeletionRuleExpansion.apply(
             to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, author: changes.author, in: &transaction)
-        // Decided: the change position comes before any write (a server engine holds it until
-        // the commit, so that positions commit in order).
-        if !plan.isEmpty { plan.changePosition = try await transaction.nextChangePosition() }
+        // Decided. The change position: taken before the writes, so that new records are
+        // registered at it, unless the engine takes it last (a server engine, whose position is
+        // held until the commit so that positions commit in order: taken last, it is held only
+        // for the history's few statements and the commit).
+        let positionLast = transaction.takesChangePositionLast(plan, schemaChanges: save.schemaChanges)
+        if !plan.isEmpty && !positionLast { plan.changePosition = try await transaction.nextChangePosition() }
         if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
         try await transaction.apply(plan, catalog: save.catalog)
         var committed = CommittedChanges(sequence: 0, plan: plan, stored: stored)
         if !committed.isEmpty {
+            if positionLast { plan.changePosition = try await transaction.nextChangePosition() }
             try await transaction.recordHistory(committed, at: plan.changePosition, date: Date())
             committed.sequence = try await transaction.logCommit(committed)
         }

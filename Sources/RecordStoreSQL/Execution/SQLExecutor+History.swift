@@ -7,8 +7,6 @@ import Foundation
 extension SQLExecutor {
     private func table(_ name: String) -> String { dialect.quote(name) }
 
-    /// The most identifiers bound in one statement.
-    private static let chunkSize = 400
 
     // MARK: Writing
 
@@ -24,16 +22,18 @@ extension SQLExecutor {
     }
 
     /// Records a commit in the history (``RecordWriteTransaction/recordHistory(_:at:date:)``):
-    /// updated records take the position (new ones were written with it), deleted ones leave
-    /// tombstones, created ones lose any tombstone, and the zones touched take the position.
+    /// updated records take the position (new ones were written with it, unless
+    /// `positioningCreated`: the position was taken after they were written, and they take it
+    /// here too), deleted ones leave tombstones, created ones lose any tombstone, and the zones
+    /// touched take the position.
     @_spi(StorageEngine) public func recordHistory<Connection: SQLConnection>(
-        _ changes: CommittedChanges, at position: Int64, date: Date, on connection: Connection
+        _ changes: CommittedChanges, at position: Int64, date: Date, positioningCreated: Bool = false, on connection: Connection
     ) async throws {
         let byZone = Dictionary(grouping: changes.entries, by: \.recordID.zoneID)
         for (zone, entries) in byZone.sorted(by: { $0.key.zoneName.utf8.lexicographicallyPrecedes($1.key.zoneName.utf8) }) {
             let key = SQLValue.text(TableLayout.zoneKey(zone))
-            let updated = entries.filter { $0.kind == .updated }.map(\.recordID.recordName)
-            for chunk in Self.chunks(updated) {
+            let positioned = entries.filter { $0.kind == .updated || (positioningCreated && $0.kind == .created) }.map(\.recordID.recordName)
+            for chunk in Self.chunks(positioned) {
                 try await connection.execute(SQLStatement(
                     "UPDATE \(table(TableLayout.registryTable)) SET position = ? WHERE zone = ? AND recordName IN (\(Self.placeholders(chunk.count)))",
                     [.integer(position), key] + chunk.map(SQLValue.text), dialect: dialect))
@@ -228,6 +228,6 @@ extension SQLExecutor {
     }
 
     private static func chunks<Element>(_ items: [Element]) -> [ArraySlice<Element>] {
-        stride(from: 0, to: items.count, by: chunkSize).map { items[$0..<min($0 + chunkSize, items.count)] }
+        stride(from: 0, to: items.count, by: lookupChunk).map { items[$0..<min($0 + lookupChunk, items.count)] }
     }
 }

@@ -89,6 +89,12 @@ import PredicateLanguage
     /// holds the members of every list field of the type (then the planner adds `l.field = ?`).
     func listMembers(recordType: String, field: String) -> (table: String, sharedByFields: Bool)
 
+    /// A table of the members of the JSON array `expression` holds (a list field's column, for a
+    /// list whose members the list table does not keep), with a `value` column holding each
+    /// member as SQL reads JSON scalars (SQLite: `json_each(x)`); nil when the database cannot
+    /// read JSON (a default in an extension). The planner aliases it `l`.
+    func jsonArrayMembers(_ expression: String) -> String?
+
     /// A condition that the row of the table aliased `alias` is among the full-text matches of
     /// the one bound query.
     func fullTextCondition(recordType: String, alias: String) -> String
@@ -137,6 +143,9 @@ extension SQLDialect {
     @_spi(StorageEngine) public func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
         "\(alias).\(quote(TableLayout.derivedColumn(field, derived)))"
     }
+
+    /// No JSON reading: a test of a list's members without a list table is the residual's.
+    @_spi(StorageEngine) public func jsonArrayMembers(_ expression: String) -> String? { nil }
 
     /// The field's column itself: `t."location"`.
     @_spi(StorageEngine) public func storedValueExpression(field: FieldSchema, alias: String) -> String {

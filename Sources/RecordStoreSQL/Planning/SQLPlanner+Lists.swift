@@ -23,8 +23,9 @@ extension SQLPlanner {
         default:
             return nil
         }
-        // A list that is not queryable has no members in the list table: the residual reads its JSON.
-        guard let field = schema?.field(named: key), field.isQueryable, let elementType = field.type.elementType else { return nil }
+        guard let field = schema?.field(named: key), let elementType = field.type.elementType else { return nil }
+        // A list that is not queryable has no members in the list table: its JSON is read.
+        guard field.isQueryable else { return try jsonMembersCondition(element, field: field, elementType: elementType) }
         let members = dialect.listMembers(recordType: recordType, field: field.name)
         let memberCondition: SQLCondition
         // Whether the condition is an equality or a prefix range the member indexes seek.
@@ -55,6 +56,22 @@ extension SQLPlanner {
         return SQLCondition(
             sql: "EXISTS (SELECT 1 FROM \(members.table) AS l WHERE l.record = \(row) AND \(fieldTest)\(test))",
             arguments: arguments, isExact: memberCondition.isExact)
+    }
+}
+
+extension SQLPlanner {
+    /// `ANY list op c` over a list whose members the list table does not keep (not queryable):
+    /// each record's members read from its JSON column (``SQLDialect/jsonArrayMembers(_:)``),
+    /// each tested by the evaluator's callback, so that only the record's list is decoded, not the
+    /// record. Nil (the residual reads the records) where the database cannot read JSON or call
+    /// the evaluator, and for members JSON does not hold as the stored scalars (dates, bytes,
+    /// locations and references are objects in the list's JSON; booleans are `true`/`false`).
+    func jsonMembersCondition(_ element: ComparisonPredicate, field: FieldSchema, elementType: FieldType) throws(RecordStoreError) -> SQLCondition? {
+        guard [.string, .int64, .double].contains(elementType),
+              let members = dialect.jsonArrayMembers(dialect.storedValueExpression(field: field, alias: alias)) else { return nil }
+        let memberTest = try test(.comparison(element), type: elementType, value: "l.value")
+        guard memberTest.isExact, let sql = memberTest.sql else { return nil }
+        return SQLCondition(sql: "EXISTS (SELECT 1 FROM \(members) AS l WHERE \(sql))", arguments: memberTest.arguments, isExact: true)
     }
 }
 

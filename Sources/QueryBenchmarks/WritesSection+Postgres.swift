@@ -1,0 +1,39 @@
+// Part of the Server and PostgreSQL traits.
+#if Server && PostgreSQL
+import Foundation
+import PostgresNIO
+import RecordStore
+
+extension WritesSection {
+    /// The PostgreSQL figures, in schemas of the run's own (dropped at the end): 1 client against
+    /// the hand-written inserts, and 16 clients on 16 zones against 1 client.
+    func measurePostgres(report: BenchmarkReport) async throws {
+        guard let server = ProcessInfo.processInfo.environment["QUERY_BENCH_POSTGRES_URL"], !server.isEmpty else {
+            report.note("PostgreSQL: skipped; set QUERY_BENCH_POSTGRES_URL (.ci/postgres start DIR PORT prints one; QUERY_POSTGRES_FSYNC=on for a server that syncs)")
+            return
+        }
+        StoreRegistry.shared.register(.postgres)
+        let schema = "bench_writes_" + UUID().uuidString.prefix(8).lowercased()
+        let handSchema = schema + "_hand"
+        let hand = try HandClient(url: server, schema: handSchema)
+        defer { hand.close() }
+        do {
+            let store = try await Store.open(url: PostgresSection.url(server, schema: schema))
+            let one = try await Self.serveRate(store, clients: 1, round: "one")
+            let byHand = try await HandWrittenInserts.postgresRate(hand, schema: handSchema, transactions: Self.requestsPerClient,
+                                                                   rowsPerTransaction: SignedWriteClient.recordsPerRequest)
+            let many = try await Self.serveRate(store, clients: Self.clientCount, round: "many")
+            let fsync = try await HandWrittenInserts.setting("fsync", hand)
+            report.figure("PostgreSQL: records/modify, 1 client, 10 new records a request", measured: one, baseline: byHand, unit: "rec/s",
+                          target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through PostgresNIO, 10 per transaction (one multi-row INSERT), into a table of the same columns")
+            report.figure("PostgreSQL: records/modify, \(Self.clientCount) clients on \(Self.clientCount) zones vs 1 client", measured: many, baseline: one, unit: "rec/s",
+                          target: .ratioAtLeast(4), baselineName: "1 client, as above")
+            report.note("PostgreSQL: fsync \(fsync), \(ProcessInfo.processInfo.activeProcessorCount) cores shared by the server, the clients and PostgreSQL; \(PostgresSection.redacted(server))")
+        } catch {
+            try? await PostgresSection.drop([schema, handSchema], hand)
+            throw error
+        }
+        try await PostgresSection.drop([schema, handSchema], hand)
+    }
+}
+#endif

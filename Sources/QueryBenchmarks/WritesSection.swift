@@ -1,0 +1,59 @@
+// Part of the Server trait.
+#if Server
+import Crypto
+import Foundation
+import QueryServer
+import RecordStore
+
+/// `records/modify` over HTTP, clients saving 10 new records a request into zones of their key's
+/// private database, against the same rows inserted by hand, 10 per transaction, into a table of
+/// the same columns: on SQLite (through GRDB, in a file with the store's settings) and on
+/// PostgreSQL (through PostgresNIO, when `QUERY_BENCH_POSTGRES_URL` names a server). On
+/// PostgreSQL also 16 clients on 16 zones against 1 client. Targets (#49): at least 0.5x the
+/// hand-written inserts, and at least 4x from 16 clients.
+struct WritesSection: BenchmarkSection {
+    let name = "writes"
+    let title = "Writes: records/modify over HTTP, 10 new records a request, against the same rows inserted by hand"
+
+    /// Requests each client sends in a measured round.
+    static let requestsPerClient = 150
+    /// The clients of the concurrent figure, each on a zone of its own.
+    static let clientCount = 16
+
+    func run(report: BenchmarkReport) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-writes-\(UUID().uuidString)").path
+        defer {
+            for suffix in ["", "-wal", "-shm", ".hand", ".hand-wal", ".hand-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try? FileManager.default.removeItem(atPath: path + ".assets")
+        }
+        let sqlite = try Store.open(path: path)
+        let served = try await Self.serveRate(sqlite, clients: 1, round: "one")
+        let hand = try await HandWrittenInserts.sqliteRate(path: path + ".hand", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest)
+        report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: served, baseline: hand, unit: "rec/s",
+                      target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through GRDB, 10 per transaction, into a table of the same columns (WAL, synchronous=NORMAL as the store)")
+        #if PostgreSQL
+        try await measurePostgres(report: report)
+        #else
+        report.note("PostgreSQL: built without the PostgreSQL trait")
+        #endif
+    }
+
+    /// The records a second `records/modify` saves on a server over `store` from `clients`
+    /// signed clients on zones of their own (after a warm-up request from each).
+    static func serveRate(_ store: Store, clients: Int, round: String) async throws -> Double {
+        let key = P256.Signing.PrivateKey()
+        let pem = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString).pem")
+        try key.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: pem) }
+        var credentials = ServerCredentials()
+        try credentials.addKey("bench-key=\(pem.path)")
+        let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, credentials: credentials, rateLimit: 0)
+        let (serving, port) = try await ServeSection.start(CloudKitServer(store: store, configuration: configuration))
+        defer { serving.cancel() }
+        let client = SignedWriteClient(port: port, keyID: "bench-key", key: key, connections: clients)
+        try await client.createZones((0..<clients).map { "bench-\($0)" })
+        _ = try await client.saveNewRecords(clients: clients, requestsPerClient: 2, round: round + "-warm")
+        return try await client.saveNewRecords(clients: clients, requestsPerClient: requestsPerClient, round: round)
+    }
+}
+#endif
