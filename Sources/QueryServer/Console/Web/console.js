@@ -362,7 +362,7 @@
     const setSelect = (id, value) => {
       if (value !== null && [...$(id).options].some((option) => option.value === value)) $(id).value = value;
     };
-    if (params.get('container')) $('container').value = params.get('container');
+    // The container is the server's (shown read-only): an address naming another changes nothing.
     setSelect('environment', params.get('environment'));
     setSelect('database', params.get('database'));
     setSelect('page-size', params.get('pageSize'));
@@ -683,6 +683,9 @@
       return element('span', { class: 'sort' }, select, direction, remove);
     }));
     $('add-sort').disabled = !state.type;
+    // Without a sort, the order the server answers in is said.
+    $('order-note').textContent = 'Order: by record name, as text (no sort chosen)';
+    $('order-note').classList.toggle('hidden', !state.type || state.sorts.length > 0);
   }
 
   function addSort() {
@@ -756,6 +759,7 @@
       state.records = records;
       state.nextMarker = next;
       state.runError = null;
+      state.shown = { page: state.pageIndex, first: state.pageIndex * state.pageSize };
       if (body.query) remember(state.type, body.query.predicate || '');
       state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
     }
@@ -850,11 +854,9 @@
 
   function columns() {
     const fields = typeSchema(state.type).fields.map((field) => ({ name: field.fieldName, type: shownType(state.type, field.fieldName, field.type) }));
-    // A name or title says what a row is: it comes first, then the fields sorted by, then the
-    // others, lists (often long) last.
-    const sorted = state.sorts.map((sort) => sort.field);
-    const rank = (field) => ['name', 'title'].includes(field.name) ? 0 : sorted.includes(field.name) ? 1 + sorted.indexOf(field.name)
-      : field.type.endsWith('_LIST') ? 1000 : 100;
+    // A name or title says what a row is: it comes first, then the others in the schema's order,
+    // lists (often long) last. A sort moves no column: the next click on a header sorts by it.
+    const rank = (field) => ['name', 'title'].includes(field.name) ? 0 : field.type.endsWith('_LIST') ? 1000 : 100;
     fields.sort((a, b) => rank(a) - rank(b));
     const known = new Set(fields.map((field) => field.name));
     for (const record of state.records) {
@@ -866,7 +868,10 @@
   }
 
   function renderResults() {
-    const first = state.pageIndex * state.pageSize;
+    // After a failed run, the rows of the last run that worked keep their page and numbers.
+    const kept = state.failed && state.shown ? state.shown : null;
+    const pageIndex = kept ? kept.page : state.pageIndex;
+    const first = kept ? kept.first : state.pageIndex * state.pageSize;
     const count = state.records.length;
     const results = $('results');
     results.dataset.generation = String(state.generation);
@@ -920,8 +925,8 @@
       stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
-    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
-      : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
+    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (pageIndex === 0 ? 'No records' : 'Page ' + (pageIndex + 1) + ' · no records')
+      : 'Page ' + (pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
     $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
       : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
     $('next').disabled = state.failed || !state.nextMarker;
@@ -1291,9 +1296,33 @@
     setDetailMode(from ? 'duplicate' : 'new');
   }
 
+  /// The record panel is a modal dialog: while it is open the page behind it is inert (no
+  /// click, no focus, hidden from assistive technology) and Tab cycles inside it.
+  function setPageInert(inert) {
+    for (const region of document.querySelectorAll('body > header, body > main')) region.inert = inert;
+    $('detail-backdrop').classList.toggle('hidden', !inert);
+  }
+
+  /// Tab and Shift+Tab from the panel's last or first control go round to its first or last.
+  function keepFocusInPanel(event) {
+    const panel = $('detail');
+    const controls = [...panel.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+      .filter((node) => !node.disabled && node.getClientRects().length > 0);
+    if (controls.length === 0) { event.preventDefault(); return; }
+    const inside = panel.contains(document.activeElement);
+    if (event.shiftKey && (!inside || document.activeElement === controls[0])) {
+      event.preventDefault();
+      controls[controls.length - 1].focus();
+    } else if (!event.shiftKey && (!inside || document.activeElement === controls[controls.length - 1])) {
+      event.preventDefault();
+      controls[0].focus();
+    }
+  }
+
   function closeDetail() {
     detail.mode = null;
     detail.history = [];
+    setPageInert(false);
     $('detail').classList.add('hidden');
     delete $('detail').dataset.state;
     const target = detail.returnFocus;
@@ -1306,6 +1335,7 @@
     hideDetailError();
     renderDetail();
     $('detail').classList.remove('hidden');
+    setPageInert(true);
     const first = $('detail').querySelector('[data-autofocus]') || $('detail-close');
     first.focus();
   }
@@ -1841,6 +1871,10 @@
   /// panel (or cancels a role change), and outside text boxes 1–5 switch tabs and / goes to the
   /// predicate.
   function shortcut(event) {
+    if (event.key === 'Tab' && detail.mode) {
+      keepFocusInPanel(event);
+      return;
+    }
     if (event.key === 'Escape' && roles.pending && !detail.mode) {
       event.preventDefault();
       cancelRoleChange();
@@ -1920,6 +1954,8 @@
     $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
     $('detail-close').addEventListener('click', closeDetail);
     $('detail-back').addEventListener('click', goBack);
+    // A click beside the panel closes it when nothing is being edited.
+    $('detail-backdrop').addEventListener('click', () => { if (detail.mode === 'view') closeDetail(); });
     $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
     document.addEventListener('keydown', shortcut);
     $('zone').addEventListener('change', () => {
