@@ -6,8 +6,8 @@ import RecordStore
 import TestSupport
 import Testing
 
-/// Finding one's way in the console, in a real browser (`Clients/console_orientation.py`): the
-/// order a query has without a sort, columns that stay in place when sorted, the container shown
+/// Finding one's way in the console, in a real browser (`Clients/console_orientation.py`): each
+/// type's records counted and each query's total, the order a query has without a sort, columns that stay in place when sorted, the container shown
 /// read-only, a failed run that keeps its rows' numbers (marked stale), the record panel as a
 /// modal dialog, and text contrast at WCAG AA in light and dark mode.
 @Suite(.serialized, .enabled(if: ConsoleBrowser.isAvailable || PostgresTestServer.isRequired,
@@ -23,6 +23,13 @@ struct ConsoleOrientationTests {
         }
         try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
         let steps = try ConsoleBrowserTests.steps(output)
+
+        // Each type's records counted in the sidebar; a query's total (records/count) beside its page.
+        let big = try await store.count(ofType: "City", matching: FormatPredicate(format: "population > 1000000"))
+        #expect(big == 6)
+        #expect(steps["counts"] == ["step": "counts", "sidebar": [["City", "12 records"]], "summary": "City · 12 records match",
+                                    "pageInfo": "Page 1 · rows 1–10 of 12",
+                                    "filtered": ["summary": "City · 6 records match", "pageInfo": "Page 1 · rows 1–6 of 6"]])
 
         // The order of a query without a sort is stated; a sort by a column leaves the columns in place.
         let columns = try #require(steps["columns"])
@@ -40,7 +47,7 @@ struct ConsoleOrientationTests {
         let failed = try #require(steps["failedPage"])
         #expect(failed["before"] == ["11", "12"])
         #expect(failed["after"] == ["11", "12"])
-        #expect(failed["pageInfo"] == "Page 2 · rows 11–12 · end of results")
+        #expect(failed["pageInfo"] == "Page 2 · rows 11–12 of 12")
         #expect(failed["stale"] == "The last Run failed (BAD_REQUEST): these are the results of the query that ran before.")
         #expect(failed["nextEnabled"] == false)
         #expect(failed["previousEnabled"] == false)
@@ -62,8 +69,8 @@ struct ConsoleOrientationTests {
             #expect(contrast[view]?["failing"] == [], "\(view)")
             #expect((contrast[view]?["measured"]?.integerValue ?? 0) > 40, "\(view)")
         }
-        // The only problems the browser reports are the failed run's: its query and its plan, refused (400).
+        // The only problems the browser reports are the failed run's: its query, count and plan, refused (400).
         let problems = (steps["orientationProblems"]?["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
-        #expect(problems.count == 2 && problems.allSatisfy { $0.hasSuffix("the server responded with a status of 400 (Bad Request)") }, "\(problems)")
+        #expect(problems.count == 3 && problems.allSatisfy { $0.hasSuffix("the server responded with a status of 400 (Bad Request)") }, "\(problems)")
     }
 }

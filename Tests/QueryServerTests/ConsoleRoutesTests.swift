@@ -288,6 +288,25 @@ extension ConsoleRoutesTests {
         }
     }
 
+    /// `records/count` counts what `records/query` pages through (the console's counts and totals).
+    @Test func countAnswersHowManyRecordsAQuerySelects() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store) { server in
+            let all = try await server.post("records/count", ["query": ["recordType": "City"]])
+            #expect(all.status == 200)
+            #expect(all.body == ["count": 12])
+            let big = try await server.post("records/count", ["query": ["recordType": "City", "predicate": "population > 1000000"], "resultsLimit": 5])
+            #expect(big.body == ["count": .integer(Int64(try await store.count(ofType: "City", matching: FormatPredicate(format: "population > 1000000"))))])
+            let filtered = try await server.post("records/count", RecordsQueryTests.query([["comparator": "EQUALS", "fieldName": "countrycode", "fieldValue": ["value": "FR"]]]))
+            #expect(filtered.body == ["count": 6])
+            let unknown = try await server.post("records/count", ["query": ["recordType": "Cty"]])
+            #expect(unknown.status == 400)
+            #expect(unknown.body["reason"] == "Did not find record type 'Cty'; did you mean 'City'?")
+            let shared = try await server.post("records/count", ["query": ["recordType": "City"]], database: "shared")
+            #expect(shared.status == 400)
+        }
+    }
+
     /// A field a Core Data model declares Boolean travels as INT64 (CloudKit has no boolean): 0
     /// and 1 are saved as false and true, any other integer refused. The console's true/false
     /// menu writes them so.

@@ -10,7 +10,7 @@ import PredicateLanguage
 /// The query console that `query serve` (and `query console`) answers at `GET /`: one HTML page
 /// with its style and scripts inline, which calls the server's public routes like any client
 /// (`schema`, `zones/list`, `predicates/check` with the record type, `records/query` with
-/// `continuationMarker`, `records/explain`, `records/lookup`, and `records/modify` with the change tag).
+/// `continuationMarker`, `records/count`, `records/explain`, `records/lookup`, and `records/modify` with the change tag).
 ///
 /// The page fetches nothing but those routes: its Content-Security-Policy allows the inline
 /// style and scripts by their SHA-256 hashes and connections to the page's own origin only

@@ -14,6 +14,7 @@ import sys
 # console_browser is imported from beside this script: no __pycache__ left in the source tree.
 sys.dont_write_bytecode = True
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from console_browser import Console, Panel, current_sorts, report, start_browser
@@ -93,6 +94,17 @@ def main():
         panel = Panel(console)
         driver.get(base + "/#type=City&pageSize=10")
         console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+
+        # The sidebar counts each type's records; a query shows its total.
+        console.wait.until(lambda d: console.find("#record-types").get_attribute("data-counted") == "true")
+        counts = {"sidebar": [[button.get_attribute("data-type"), button.find_element(By.CSS_SELECTOR, ".count").text]
+                              for button in console.find_all("#record-types button")],
+                  "summary": console.find("#summary").text, "pageInfo": console.find("#page-info").text}
+        console.type_predicate("population > 1000000")
+        console.rerun(lambda: console.find("#predicate").send_keys(Keys.ENTER))
+        report("counts", **counts, filtered={"summary": console.find("#summary").text, "pageInfo": console.find("#page-info").text})
+        console.type_predicate("")
+        console.rerun(lambda: console.find("#run").click())
 
         # Without a sort, the order the query has is stated.
         order = {"note": console.find("#order-note").text, "shown": console.find("#order-note").is_displayed()}

@@ -281,6 +281,7 @@
     state.wantedType = null;
     state.restoredSorts = null;
     await loadZones();
+    loadCounts();
     if (wanted && names.includes(wanted)) {
       state.sorts = restored || [];
       selectType(wanted, true);
@@ -440,10 +441,11 @@
     }
     list.replaceChildren(...state.schema.map((type) => {
       const button = element('button', { type: 'button', 'data-type': type.recordType, class: type.recordType === state.type ? 'selected' : null },
-        element('span', { text: type.recordType }), element('span', { class: 'count', text: type.fields.length + (type.fields.length === 1 ? ' field' : ' fields') }));
+        element('span', { text: type.recordType }), element('span', { class: 'count' }));
       button.addEventListener('click', () => selectType(type.recordType, false));
       return button;
     }));
+    renderCounts();
   }
 
   function selectType(name, keepSorts) {
@@ -722,6 +724,43 @@
     loadPlan();
   }
 
+  /// How many records a query body selects (records/count), or null when it cannot be counted
+  /// (a shared database's zones are not; a refusal leaves the count unknown).
+  async function countOf(body) {
+    if ($('database').value === 'shared') return null;
+    try {
+      const answer = await call('records/count', { query: body.query, ...(body.zoneID ? { zoneID: body.zoneID } : {}) });
+      return typeof answer.count === 'number' ? answer.count : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /// A count in the user's locale: 34,006.
+  function grouped(count) { return Number(count).toLocaleString(); }
+
+  /// Each record type's number of records in the zone picked, in the sidebar.
+  let countSequence = 0;
+  async function loadCounts() {
+    const sequence = ++countSequence;
+    const names = state.schema.map((type) => type.recordType);
+    delete $('record-types').dataset.counted;
+    const counts = await Promise.all(names.map((recordType) => countOf({ query: { recordType }, ...zoneBody() })));
+    if (sequence !== countSequence) return;
+    state.counts = {};
+    names.forEach((name, index) => { state.counts[name] = counts[index]; });
+    renderCounts();
+    $('record-types').dataset.counted = 'true';
+  }
+
+  function renderCounts() {
+    for (const button of $('record-types').querySelectorAll('button')) {
+      const count = (state.counts || {})[button.dataset.type];
+      const label = button.querySelector('.count');
+      label.textContent = count === undefined ? '…' : count === null ? '' : grouped(count) + (count === 1 ? ' record' : ' records');
+    }
+  }
+
   let pageSequence = 0;
   async function loadPage() {
     const sequence = ++pageSequence;
@@ -735,10 +774,15 @@
     let records = [];
     let next = null;
     let failure = null;
+    let total = state.total;
     try {
-      const answer = await call('records/query', body);
+      // A run's first page comes with its total (records/count), drawn together.
+      const recount = !!body.query || state.recount;
+      state.recount = false;
+      const [answer, counted] = await Promise.all([call('records/query', body), recount ? countOf(state.queryBody) : Promise.resolve(state.total)]);
       records = answer.records || [];
       next = answer.continuationMarker || null;
+      total = counted;
     } catch (error) {
       failure = error;
     }
@@ -758,6 +802,7 @@
       hideRequestError();
       state.records = records;
       state.nextMarker = next;
+      state.total = total;
       state.runError = null;
       state.shown = { page: state.pageIndex, first: state.pageIndex * state.pageSize };
       if (body.query) remember(state.type, body.query.predicate || '');
@@ -926,9 +971,11 @@
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
     $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (pageIndex === 0 ? 'No records' : 'Page ' + (pageIndex + 1) + ' · no records')
-      : 'Page ' + (pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
+      : 'Page ' + (pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count)
+        + (typeof state.total === 'number' ? ' of ' + grouped(state.total) : ' · ' + more);
     $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
-      : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
+      : typeof state.total === 'number' ? state.type + ' · ' + grouped(state.total) + (state.total === 1 ? ' record matches' : ' records match')
+        : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
     $('next').disabled = state.failed || !state.nextMarker;
     $('previous').disabled = state.failed || state.pageIndex === 0;
     renderStale();
@@ -1718,7 +1765,13 @@
     return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
   }
 
-  function refreshPage() { if (state.type) loadPage(); }
+  /// The page shown again after a write, with the query's total and the types' counts.
+  function refreshPage() {
+    if (!state.type) return;
+    state.recount = true;
+    loadPage();
+    loadCounts();
+  }
 
   // ---- Security roles: the public database's custom roles and who holds them (roles/list), given
   // and taken (roles/assign, roles/remove) by the administrator, each change confirmed first. The
@@ -1964,6 +2017,7 @@
       state.zoneOwner = slash < 0 ? null : value.slice(0, slash);
       state.zone = value.slice(slash + 1);
       run();
+      loadCounts();
     });
     for (const button of document.querySelectorAll('.tabs button')) {
       button.addEventListener('keydown', (event) => {
