@@ -69,6 +69,12 @@ struct ConsoleOrientationTests {
             #expect(contrast[view]?["failing"] == [], "\(view)")
             #expect((contrast[view]?["measured"]?.integerValue ?? 0) > 40, "\(view)")
         }
+        // An empty development environment says what production holds, and shows nothing of production's.
+        #expect(steps["development"] == ["step": "development",
+                                         "sidebar": "No record types in development yet. Production has 1 record type: City (12 records). Pick production in the header to see them.",
+                                         "results": "Production has 1 record type: City (12 records). Pick production in the header to see them.",
+                                         "rows": 0, "pageInfo": ""])
+
         // The only problems the browser reports are the failed run's: its query, count and plan, refused (400).
         let problems = (steps["orientationProblems"]?["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(problems.count == 3 && problems.allSatisfy { $0.hasSuffix("the server responded with a status of 400 (Bad Request)") }, "\(problems)")

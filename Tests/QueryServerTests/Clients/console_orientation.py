@@ -16,6 +16,7 @@ sys.dont_write_bytecode = True
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from console_browser import Console, Panel, current_sorts, report, start_browser
 
@@ -169,6 +170,14 @@ def main():
         dark_panel = contrast(driver, "dark")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         report("contrast", light=light, dark=dark, lightPanel=light_panel, darkPanel=dark_panel)
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        console.wait.until(lambda d: panel.state() is None)
+
+        # An empty development environment says what production holds.
+        Select(console.find("#environment")).select_by_visible_text("development")
+        console.wait.until(lambda d: "Production has" in console.find("#record-types").text)
+        report("development", sidebar=console.find("#record-types").text, results=console.find("#results").text,
+               rows=len(console.find_all("#results-table tbody tr")), pageInfo=console.find("#page-info").text)
         logs = driver.get_log("browser")
         report("orientationProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
     finally:

@@ -42,23 +42,23 @@
   }
 
   /// The routes' prefix for the database picked, or for `database`.
-  function basePath(database) {
+  function basePath(database, environment) {
     // A path segment: what a container name may hold unencoded stays as it is (the server
     // matches the segment as sent).
     const container = $('container').value.trim().replace(/[^A-Za-z0-9._~!$&'()*+,;=:@-]/gu, encodeURIComponent);
-    return '/database/1/' + container + '/' + $('environment').value + '/' + (database || $('database').value) + '/';
+    return '/database/1/' + container + '/' + (environment || $('environment').value) + '/' + (database || $('database').value) + '/';
   }
 
   /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or
   /// `database`. With `admin`, the administrator token (when given) goes as the bearer token.
-  async function call(path, body, database, retried, admin) {
+  async function call(path, body, database, retried, admin, environment) {
     const query = [];
     const token = $('api-token').value;
     if (token) query.push('ckAPIToken=' + encodeURIComponent(token));
     // The console's own session: the signed-in user's token, which each answer replaces.
     const sent = webAuthToken();
     if (sent) query.push('ckWebAuthToken=' + encodeURIComponent(sent));
-    const url = basePath(database) + path + (query.length > 0 ? '?' + query.join('&') : '');
+    const url = basePath(database, environment) + path + (query.length > 0 ? '?' + query.join('&') : '');
     // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
     // server without credentials refuses; to its own origin the page sends its origin.
     const headers = {};
@@ -78,7 +78,7 @@
     if (!response.ok) {
       if (json && json.serverErrorCode === 'AUTHENTICATION_REQUIRED' && sent) {
         // Sent with a token that another answer replaced meanwhile: once more with the new one.
-        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true, admin);
+        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true, admin, environment);
         // The session ended (expired, revoked, or its token replaced long ago): sign in again.
         if (webAuthToken() === sent) sessionEnded();
       }
@@ -272,6 +272,7 @@
       state.schema = [];
       showRequestError(failure);
     }
+    await loadProduction();
     renderTypes();
     renderSchema();
     const names = state.schema.map((type) => type.recordType);
@@ -287,7 +288,17 @@
       selectType(wanted, true);
     } else {
       const chosen = names.includes(state.type) ? state.type : names[0];
-      if (chosen) selectType(chosen, state.type === chosen);
+      if (chosen) {
+        selectType(chosen, state.type === chosen);
+      } else {
+        // No type here (an empty development environment): nothing of another's stays on screen.
+        state.type = null;
+        state.records = [];
+        state.resultsOf = null;
+        state.failed = false;
+        renderSorts();
+        renderResults();
+      }
     }
     document.body.dataset.ready = 'true';
   }
@@ -436,7 +447,10 @@
     $('type-menu').replaceChildren(...state.schema.map((type) => element('option', { value: type.recordType, text: type.recordType,
       selected: type.recordType === state.type })));
     if (state.schema.length === 0) {
-      list.replaceChildren(element('p', { class: 'empty', text: 'No record types yet: save records with records/modify or query import.' }));
+      const production = productionHint();
+      list.replaceChildren(element('p', { class: 'empty', text: production
+        ? 'No record types in development yet. ' + production
+        : 'No record types yet: save records with records/modify or query import.' }));
       return;
     }
     list.replaceChildren(...state.schema.map((type) => {
@@ -446,6 +460,38 @@
       return button;
     }));
     renderCounts();
+  }
+
+  /// In development, what production holds (its record types and their records): an empty
+  /// development environment says so rather than only "No records". Null elsewhere.
+  async function loadProduction() {
+    state.production = null;
+    if ($('environment').value !== 'development' || $('database').value === 'shared') return;
+    let types;
+    try {
+      const schema = await call('schema', undefined, null, false, false, 'production');
+      types = (schema.recordTypes || []).map((type) => type.recordType);
+    } catch (_) {
+      return;  // No hint.
+    }
+    const counts = await Promise.all(types.map((recordType) => call('records/count', { query: { recordType } }, null, false, false, 'production')
+      .then((answer) => answer.count, () => null)));
+    state.production = types.map((recordType, index) => ({ recordType, count: counts[index] }));
+  }
+
+  /// The hint about production's records: of every type, or of one (`recordType`); '' when none.
+  function productionHint(recordType) {
+    if (!state.production || $('environment').value !== 'development') return '';
+    const known = state.production.filter((entry) => typeof entry.count === 'number' && entry.count > 0);
+    if (recordType) {
+      const entry = known.find((candidate) => candidate.recordType === recordType);
+      return entry ? 'Production has ' + grouped(entry.count) + ' ' + recordType + (entry.count === 1 ? ' record' : ' records')
+        + ': pick production in the header to see them.' : '';
+    }
+    if (known.length === 0) return '';
+    return 'Production has ' + known.length + (known.length === 1 ? ' record type: ' : ' record types: ')
+      + known.map((entry) => entry.recordType + ' (' + grouped(entry.count) + (entry.count === 1 ? ' record)' : ' records)')).join(', ')
+      + '. Pick production in the header to see them.';
   }
 
   function selectType(name, keepSorts) {
@@ -920,10 +966,14 @@
     const count = state.records.length;
     const results = $('results');
     results.dataset.generation = String(state.generation);
-    if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
+    if (!state.type) {
+      results.replaceChildren(element('p', { class: 'empty-state', text: productionHint() || 'No record types.' }));
+    } else if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'The query failed: see the message above.' }));
     } else if (count === 0) {
-      results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
+      // An empty development environment says what production has.
+      const hint = $('predicate').value.trim() === '' && state.pageIndex === 0 ? productionHint(state.type) : '';
+      results.replaceChildren(element('p', { class: 'empty-state', text: hint ? 'No records in development. ' + hint : 'No records match.' }));
     } else {
       const fields = columns();
       const sortable = new Set(sortableFields());
@@ -970,7 +1020,7 @@
       stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
-    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (pageIndex === 0 ? 'No records' : 'Page ' + (pageIndex + 1) + ' · no records')
+    $('page-info').textContent = !state.type || results.querySelector('table') === null && state.failed ? '' : count === 0 ? (pageIndex === 0 ? 'No records' : 'Page ' + (pageIndex + 1) + ' · no records')
       : 'Page ' + (pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count)
         + (typeof state.total === 'number' ? ' of ' + grouped(state.total) : ' · ' + more);
     $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
