@@ -115,7 +115,7 @@ struct ConsoleBrowserTests {
                                      "lon", "subd", "tz"])
         let airports = try await store.records(matching: RecordQuery(recordType: "Airport", predicate: .truePredicate), resultsLimit: 20)
         #expect(start["recordNames"] == .array(airports.records.map { .string($0.recordID.recordName) }))
-        #expect(start["pageInfo"] == "Page 1 · rows 1–20 · more follow")
+        #expect(start["pageInfo"] == "Page 1 · rows 1–20 of 462")
         let picked = try #require(steps["pick"])
         #expect(picked["selected"] == ["City"])
         #expect(picked["hash"] == "#container=iCloud.com.example.cities&environment=production&database=public&type=City")
@@ -202,16 +202,16 @@ struct ConsoleBrowserTests {
         #expect(page1["sorts"] == [["population", "↓ desc"], ["name", "↑ asc"]])
         #expect(page1["rows"] == Self.rows(first.records, from: 1))
         #expect(page1["rows"]?.arrayValue?.first?["name"] == "Paris")
-        #expect(page1["pageInfo"] == "Page 1 · rows 1–10 · more follow")
+        #expect(page1["pageInfo"] == .string("Page 1 · rows 1–10 of \(Self.grouped(Int64(matching)))"))
         #expect(page1["previousEnabled"] == false)
         #expect(page1["nextEnabled"] == true)
         let page2 = try #require(steps["page2"])
         #expect(page2["rows"] == Self.rows(second.records, from: 11))
-        #expect(page2["pageInfo"] == "Page 2 · rows 11–20 · more follow")
+        #expect(page2["pageInfo"] == .string("Page 2 · rows 11–20 of \(Self.grouped(Int64(matching)))"))
         #expect(page2["previousEnabled"] == true)
         #expect(steps["page3"]?["rows"] == Self.rows(third.records, from: 21))
         #expect(steps["back"]?["rows"] == Self.rows(second.records, from: 11))
-        #expect(steps["back"]?["pageInfo"] == "Page 2 · rows 11–20 · more follow")
+        #expect(steps["back"]?["pageInfo"] == .string("Page 2 · rows 11–20 of \(Self.grouped(Int64(matching)))"))
 
         // The plan names the index the store uses.
         let plan = try await store.explain(ofType: "City", matching: query.predicate, sorts: query.sorts, limit: 11)
@@ -267,12 +267,12 @@ struct ConsoleBrowserTests {
 
         // Nothing but the server's own routes was fetched, and the browser reported no problem
         // (a Content-Security-Policy violation would be one).
-        // The only errors are the failed Run's: its query and its plan, refused (400) for the unknown field.
+        // The only errors are the failed Run's: its query, its count and its plan, refused (400) for the unknown field.
         let network = try #require(steps["network"])
         let refused = (network["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
             .filter { $0.hasSuffix(" - Failed to load resource: the server responded with a status of 400 (Bad Request)") }
-        // The two requests run at once: the browser logs their refusals in either order.
-        #expect(refused.compactMap { $0.components(separatedBy: "/public/").last?.components(separatedBy: " ").first }.sorted() == ["records/explain", "records/query"])
+        // The three requests run at once: the browser logs their refusals in either order.
+        #expect(refused.compactMap { $0.components(separatedBy: "/public/").last?.components(separatedBy: " ").first }.sorted() == ["records/count", "records/explain", "records/query"])
         #expect(network["problems"]?.arrayValue?.count == refused.count)
         for resource in network["resources"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             #expect(resource.hasPrefix("http://127.0.0.1:") && resource.contains("/database/1/iCloud.com.example.cities/production/public/"), "fetched \(resource)")

@@ -28,7 +28,9 @@ import Testing
             #expect(directives.contains("base-uri 'none'"))
             #expect(directives.contains("frame-ancestors 'none'"))
             // Only the page's own inline script and style, by hash: no origin, no 'unsafe-inline'.
-            #expect(directives.filter { $0.hasPrefix("script-src ") } == ["script-src '\(ConsoleDocumentHash.script)'"])
+            // Each of the page's scripts (the links', then the console's) by its hash.
+            #expect(ConsoleDocumentHash.scripts.count == 2)
+            #expect(directives.filter { $0.hasPrefix("script-src ") } == ["script-src " + ConsoleDocumentHash.scripts.map { "'\($0)'" }.joined(separator: " ")])
             #expect(directives.filter { $0.hasPrefix("style-src ") } == ["style-src '\(ConsoleDocumentHash.style)'"])
             #expect(!policy.contains("http") && !policy.contains("unsafe") && !policy.contains("*"))
             #expect(page.headers["x-content-type-options"] == "nosniff")
@@ -259,18 +261,115 @@ import Testing
     }
 }
 
+extension ConsoleRoutesTests {
+    @Test func schemaListsEachTypesRelationships() async throws {
+        let store = try await ConsoleRelationshipsTests.staff()
+        try await ServerHarness.withServer(store: store) { server in
+            let answer = try await server.send("GET", ServerHarness.path("schema"))
+            #expect(answer.status == 200)
+            let types = answer.body["recordTypes"]?.arrayValue ?? []
+            #expect(types.map { $0["recordType"] } == ["Department", "Employee", "Project"])
+            #expect(types.map { $0["relationships"] } == [
+                [["name": "employees", "destination": "Employee", "kind": "toMany", "inverse": "department", "deletionRule": "nullify"]],
+                [["name": "department", "destination": "Department", "kind": "toOne", "deletionRule": "nullify"]],
+                [["name": "members", "destination": "Employee", "kind": "referenceList", "deletionRule": "nullify"]],
+            ])
+            // A to-one and a reference list are stored in fields of their names; a boolean is INT64 on the wire.
+            #expect(types[1]["fields"]?.arrayValue?.map { [$0["fieldName"], $0["type"], $0["storeType"]] } == [
+                ["name", "STRING", "string"], ["salary", "INT64", "int64"], ["active", "INT64", "bool"], ["department", "REFERENCE", "reference"],
+            ])
+            #expect(types[2]["fields"]?.arrayValue?.map { $0["type"] } == ["STRING", "REFERENCE_LIST"])
+        }
+        // A type without relationships has no `relationships` (as before them).
+        let cities = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: cities) { server in
+            let answer = try await server.send("GET", ServerHarness.path("schema"))
+            #expect(answer.body["recordTypes"]?.arrayValue?.first?["relationships"] == nil)
+        }
+    }
+
+    /// `records/count` counts what `records/query` pages through (the console's counts and totals).
+    @Test func countAnswersHowManyRecordsAQuerySelects() async throws {
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store) { server in
+            let all = try await server.post("records/count", ["query": ["recordType": "City"]])
+            #expect(all.status == 200)
+            #expect(all.body == ["count": 12])
+            let big = try await server.post("records/count", ["query": ["recordType": "City", "predicate": "population > 1000000"], "resultsLimit": 5])
+            #expect(big.body == ["count": .integer(Int64(try await store.count(ofType: "City", matching: FormatPredicate(format: "population > 1000000"))))])
+            let filtered = try await server.post("records/count", RecordsQueryTests.query([["comparator": "EQUALS", "fieldName": "countrycode", "fieldValue": ["value": "FR"]]]))
+            #expect(filtered.body == ["count": 6])
+            let unknown = try await server.post("records/count", ["query": ["recordType": "Cty"]])
+            #expect(unknown.status == 400)
+            #expect(unknown.body["reason"] == "Did not find record type 'Cty'; did you mean 'City'?")
+            let shared = try await server.post("records/count", ["query": ["recordType": "City"]], database: "shared")
+            #expect(shared.status == 400)
+        }
+    }
+
+    /// A field a Core Data model declares Boolean travels as INT64 (CloudKit has no boolean): 0
+    /// and 1 are saved as false and true, any other integer refused. The console's true/false
+    /// menu writes them so.
+    @Test func aBooleanFieldTakesCloudKitsZeroAndOne() async throws {
+        let store = try await ConsoleRelationshipsTests.staff()
+        try await ServerHarness.withServer(store: store) { server in
+            let saved = try await server.post("records/modify", ["operations": [["operationType": "forceUpdate", "record": [
+                "recordName": "bob", "recordType": "Employee", "fields": ["active": ["value": 1, "type": "INT64"]]]]]])
+            #expect(saved.status == 200)
+            #expect(saved.records.first?["fields"]?["active"] == ["value": 1, "type": "INT64"])
+            let refused = try await server.post("records/modify", ["operations": [["operationType": "forceUpdate", "record": [
+                "recordName": "bob", "recordType": "Employee", "fields": ["active": ["value": 2, "type": "INT64"]]]]]])
+            #expect(refused.records.first?["serverErrorCode"] == "BAD_REQUEST")
+        }
+        #expect(try await store.record(for: RecordID(recordName: "bob"))?.fields["active"] == .bool(true))
+    }
+
+    /// The check and records/query agree, through relationships too: the check is the store's
+    /// own (`Store.check`), which accepts what running the query accepts.
+    @Test(arguments: [TestEngine.memory, .sqlite])
+    func theCheckAcceptsWhatRecordsQueryAnswers(engine: TestEngine) async throws {
+        let store = try await ConsoleRelationshipsTests.staff(engine)
+        let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, predicateRules: .full)
+        try await ServerHarness.withServer(store: store, configuration: configuration) { server in
+            let cases: [(recordType: String, predicate: String, valid: Bool)] = [
+                ("Department", "employees.@count > 1", true),
+                ("Department", "ANY employees.salary > 100000", true),
+                ("Department", "SUBQUERY(employees, $e, $e.active == 1).@count > 0", true),
+                ("Employee", "department.name == 'Marketing'", true),
+                ("Project", "ANY members.name == 'Ada'", true),
+                ("Department", "employees.salaryy > 1", false),
+                ("Employee", "department.nmae == 'x'", false),
+                ("Department", "staff.@count > 1", false),
+                ("Employee", "salary.name == 'x'", false),
+            ]
+            for (recordType, predicate, valid) in cases {
+                let check = try await server.post("predicates/check", ["predicate": .string(predicate), "recordType": .string(recordType)])
+                let query = try await server.post("records/query", ["query": ["recordType": .string(recordType), "predicate": .string(predicate)]])
+                #expect(check.body["valid"]?.boolValue == valid, "\(predicate): \(check.body)")
+                #expect(query.status == (valid ? 200 : 400), "\(predicate): \(query.body)")
+                if !valid {
+                    #expect(check.body["error"]?["message"] == query.body["reason"], "\(predicate)")
+                }
+            }
+        }
+    }
+}
+
 /// The hashes the console's Content-Security-Policy must name, computed here on their own.
 private enum ConsoleDocumentHash {
-    static var script: String { hash(of: "script") }
-    static var style: String { hash(of: "style") }
+    static var scripts: [String] { hashes(of: "script") }
+    static var style: String { hashes(of: "style").first ?? "missing <style>" }
 
-    /// `sha256-<base64>` of the text between the page's `<tag>` and `</tag>`.
-    static func hash(of tag: String) -> String {
+    /// `sha256-<base64>` of the text between each of the page's `<tag>` and its `</tag>`, in order.
+    static func hashes(of tag: String) -> [String] {
         let html = ConsoleDocument(tokenRequired: false, rules: .cloudKit).html
-        guard let open = html.range(of: "<\(tag)>"), let close = html.range(of: "</\(tag)>", range: open.upperBound..<html.endIndex) else {
-            return "missing <\(tag)>"
+        var hashes: [String] = []
+        var rest = html.startIndex..<html.endIndex
+        while let open = html.range(of: "<\(tag)>", range: rest), let close = html.range(of: "</\(tag)>", range: open.upperBound..<html.endIndex) {
+            hashes.append("sha256-" + Data(SHA256.hash(data: Data(html[open.upperBound..<close.lowerBound].utf8))).base64EncodedString())
+            rest = close.upperBound..<html.endIndex
         }
-        return "sha256-" + Data(SHA256.hash(data: Data(html[open.upperBound..<close.lowerBound].utf8))).base64EncodedString()
+        return hashes
     }
 }
 

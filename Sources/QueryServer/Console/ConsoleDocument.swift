@@ -8,12 +8,12 @@ import NIOCore
 import PredicateLanguage
 
 /// The query console that `query serve` (and `query console`) answers at `GET /`: one HTML page
-/// with its style and script inline, which calls the server's public routes like any client
+/// with its style and scripts inline, which calls the server's public routes like any client
 /// (`schema`, `zones/list`, `predicates/check` with the record type, `records/query` with
-/// `continuationMarker`, `records/explain`, `records/lookup`, and `records/modify` with the change tag).
+/// `continuationMarker`, `records/count`, `records/explain`, `records/lookup`, and `records/modify` with the change tag).
 ///
 /// The page fetches nothing but those routes: its Content-Security-Policy allows the inline
-/// style and script by their SHA-256 hashes and connections to the page's own origin only
+/// style and scripts by their SHA-256 hashes and connections to the page's own origin only
 /// (`default-src 'none'`), so no CDN, font or map tile is ever loaded. The page is part of the
 /// binary (no resource bundle to carry along). The settings it starts with (container,
 /// environment, database, whether an API token is needed, the server's sign-in page when it
@@ -70,7 +70,7 @@ public struct ConsoleDocument: Sendable {
         html = ConsolePage.render(settings: settings)
         contentSecurityPolicy = [
             "default-src 'none'",
-            "script-src '\(Self.hash(ConsolePage.javaScript))'",
+            "script-src " + ConsolePage.scripts.map { "'\(Self.hash($0.text))'" }.joined(separator: " "),
             "style-src '\(Self.hash(ConsolePage.css))'",
             "connect-src 'self'",
             "img-src 'self' data:",

@@ -4,8 +4,9 @@ import Foundation
 
 /// The query console's page, assembled from its files in `Console/Web` (embedded into the binary
 /// at build time by the EmbedFilesPlugin, as `EmbeddedFiles`): `console.html` with its style sheet
-/// (`console.css`) and script (`console.js`) inlined, and the server's settings as attributes of
-/// `<body>`. Opened on its own, `console.html` loads the two files beside it instead.
+/// (`console.css`) and scripts (`console-links.js`, then `console.js`) inlined, and the server's
+/// settings as attributes of `<body>`. Opened on its own, `console.html` loads the files beside it
+/// instead.
 ///
 /// ```swift
 /// let html = ConsolePage.render(settings: "data-container=\"iCloud.example\"")
@@ -13,15 +14,22 @@ import Foundation
 enum ConsolePage {
     /// The style sheet's text, exactly as it goes between `<style>` and `</style>`.
     static let css = EmbeddedFiles.consoleCss
-    /// The script's text, exactly as it goes between `<script>` and `</script>`.
-    static let javaScript = EmbeddedFiles.consoleJs
+    /// The scripts, in the page's order: each file's name and its text, exactly as it goes
+    /// between `<script>` and `</script>`.
+    static let scripts: [(file: String, text: String)] = [
+        ("console-links.js", EmbeddedFiles.consoleLinksJs),
+        ("console.js", EmbeddedFiles.consoleJs),
+    ]
 
     /// The whole document: `settings` are attributes of `<body>` (already escaped).
     static func render(settings: String) -> String {
-        EmbeddedFiles.consoleHtml
+        var html = EmbeddedFiles.consoleHtml
             .replacingOccurrences(of: #"<link rel="stylesheet" href="console.css">"#, with: "<style>\(css)</style>")
             .replacingOccurrences(of: "<body data-console-settings>", with: "<body \(settings)>")
-            .replacingOccurrences(of: #"<script src="console.js"></script>"#, with: "<script>\(javaScript)</script>")
+        for script in scripts {
+            html = html.replacingOccurrences(of: #"<script src=""# + script.file + #""></script>"#, with: "<script>\(script.text)</script>")
+        }
+        return html
     }
 }
 #endif

@@ -4,7 +4,8 @@ import Hummingbird
 import PredicateLanguage
 
 /// The record routes of a database: `records/query`, `records/lookup`, `records/modify`, and
-/// this server's extension `records/explain` (a query's plan, for the console and any client).
+/// this server's extensions `records/explain` (a query's plan, for the console and any client) and
+/// `records/count` (how many records a query selects).
 ///
 /// ```swift
 /// RecordsController(service: service, configuration: configuration).addRoutes(to: routes)
@@ -28,6 +29,9 @@ struct RecordsController: RouteController {
         }
         routes.database("records/explain", [.post], access: .read) { _, context in
             JSONResponse.make(try await service.explain(try context.json(), in: try context.requireNamespace(answeringShared: true), principal: context.principal))
+        }
+        routes.database("records/count", [.post], access: .read) { _, context in
+            JSONResponse.make(try await service.count(try context.json(), in: try context.requireNamespace(), principal: context.principal))
         }
         routes.database("records/lookup", [.post], access: .read) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))

@@ -14,12 +14,18 @@ extension CloudKitService {
     /// one key's private database is not shown to others. Each
     /// field has its CloudKit wire `type` (`STRING`, `INT64`, ..., `STRING_LIST`), the store's own
     /// `storeType` (`bool` is `INT64` on the wire) and its `indexes` (`queryable`, `sortable`,
-    /// `searchable`).
+    /// `searchable`). A type with relationships (a Core Data model's, or declared in Swift) also
+    /// has `relationships`, each with its `name`, `destination` type, `kind` (`toOne`, stored in
+    /// the `REFERENCE` field of its name; `toMany`, the destination's records whose `inverse`
+    /// field references the record; `referenceList`, stored in the `REFERENCE_LIST` field of its
+    /// name) and `deletionRule` (`nullify`, `cascade`, `deny`, `noAction`).
     ///
     /// ```swift
     /// let answer = try await service.schema(in: Namespace(environment: .production, database: .public))
     /// // {"recordTypes": [{"recordType": "City", "fields": [{"fieldName": "name", "type": "STRING",
-    /// //   "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]}, ...]}]}
+    /// //   "storeType": "string", "indexes": ["queryable", "sortable", "searchable"]}, ...]},
+    /// //  {"recordType": "Department", "fields": [...], "relationships": [{"name": "employees",
+    /// //   "destination": "Employee", "kind": "toMany", "inverse": "department", "deletionRule": "cascade"}]}]}
     /// ```
     public func schema(in namespace: Namespace) async throws(ServerError) -> JSONValue {
         let types = try await visibleRecordTypes(in: namespace)
@@ -82,7 +88,7 @@ extension CloudKitService {
 
     /// One record type as the `schema` answer writes it.
     static func schemaJSON(_ recordType: RecordTypeSchema) -> JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "recordType": .string(recordType.name),
             "fields": .array(recordType.fields.map { field in
                 var indexes: [JSONValue] = []
@@ -96,7 +102,25 @@ extension CloudKitService {
                     "indexes": .array(indexes),
                 ])
             }),
-        ])
+        ]
+        if !recordType.relationships.isEmpty { members["relationships"] = .array(recordType.relationships.map(relationshipJSON)) }
+        return .object(members)
+    }
+
+    /// One relationship as the `schema` answer writes it.
+    static func relationshipJSON(_ relationship: RelationshipSchema) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "name": .string(relationship.name), "destination": .string(relationship.destination),
+            "deletionRule": .string(relationship.deletionRule.rawValue),
+        ]
+        switch relationship.kind {
+        case .toOne: members["kind"] = .string("toOne")
+        case .toMany(let inverse):
+            members["kind"] = .string("toMany")
+            members["inverse"] = .string(inverse)
+        case .referenceList: members["kind"] = .string("referenceList")
+        }
+        return .object(members)
     }
 
     /// The CloudKit wire type of a field type (`bool` travels as `INT64`).

@@ -112,12 +112,25 @@ import PredicateLanguage
                     // Ranges read a sortable index, as CloudKit's: `population > 1000` needs SORTABLE.
                     let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")
                     if MetadataField(rawValue: first) != nil || first.hasPrefix("@") { continue }
+                    // A range past a relationship (`employees.@count > 10`, `department.budget > 5`)
+                    // tests the records it reaches, not a field of this type: the walk checks it.
+                    if allowsRelationshipWalks, path.contains("."), walks(first, in: schema) { continue }
                     let field = try field(first, of: schema)
                     if !field.isSortable { throw .notSortable(field: first, recordType: schema.name) }
                     continue
                 }
                 try checkFields(expression, schema: schema, needsIndexes: needsIndexes, allowsRelationshipWalks: allowsRelationshipWalks)
             }
+        }
+    }
+
+    /// Whether a key path's first component walks to other records: a relationship, or a
+    /// `REFERENCE` or `LIST<REFERENCE>` field (walked without a declared relationship).
+    private static func walks(_ name: String, in schema: RecordTypeSchema) -> Bool {
+        if schema.relationship(named: name) != nil { return true }
+        switch schema.field(named: name)?.type {
+        case .reference?, .list(.reference)?: return true
+        default: return false
         }
     }
 

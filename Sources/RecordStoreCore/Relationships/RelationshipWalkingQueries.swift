@@ -72,6 +72,19 @@ package struct RelationshipWalkingQueries: Sendable {
         }
     }
 
+    /// Checks a query as ``records(_:)`` would accept it, without reading a record: the engine's
+    /// own validation with key paths through relationships allowed (as an engine that plans
+    /// walks validates, and as a walked query's candidates are validated), then every path and
+    /// sort key through a relationship as ``RelationshipQuery`` reads it (an unknown field past a
+    /// relationship, a path through a field that is not one). What running the query refuses
+    /// for its schema this refuses, and what it answers this accepts: `employees.@count > 10`
+    /// over an inverse to-many, `department.name == "Sales"` over a to-one.
+    package func check(_ query: QuerySpecification) async throws(RecordStoreError) {
+        let catalog = try await base.catalog()
+        try QueryValidation.check(query, catalog: catalog, allowsRelationshipWalks: true)
+        _ = try RelationshipQuery(query, catalog: catalog, keys: query.sorts.map(\.key))
+    }
+
     /// Walks in Swift when the query must be (`walked`), otherwise asks the engine (`direct`),
     /// and walks after all when the engine refuses a walk it does not plan.
     private func answer<Answer>(

@@ -200,6 +200,9 @@ import PredicateLanguage
             return Int64(exactly: converted) == integer ? .double(converted) : nil
         case (.double(let double), .int64):
             return Int64(exactly: double).map(Value.int)
+        case (.int(let integer), .bool) where integer == 0 || integer == 1:
+            // CloudKit has no boolean type: its clients send a Core Data Boolean as INT64 0 or 1.
+            return .bool(integer == 1)
         case (.list(let members), .list(let elementType)):
             var converted: [Value] = []
             converted.reserveCapacity(members.count)

@@ -72,9 +72,13 @@ extension Store {
     }
 
     /// Checks a query against the schema as running it does, without reading a record: the
-    /// record type and the fields it names exist, its sorts can work, and in production mode
-    /// each field has the index type the query needs (``IndexPolicy``). `query serve` checks a
-    /// production query subscription this way when it is created.
+    /// record type and the fields it names exist, its sorts can work, key paths through
+    /// relationships lead somewhere (`employees.@count > 10` through an inverse to-many,
+    /// `department.name` through a to-one), and in production mode each field has the index type
+    /// the query needs (``IndexPolicy``). It accepts what running the query
+    /// (``records(matching:inZone:desiredKeys:resultsLimit:cursorMode:costLimits:)``) accepts and
+    /// refuses what running it refuses for the schema: the one check behind `query serve`'s
+    /// `predicates/check` (the console's check as you type) and its production query subscriptions.
     ///
     /// ```swift
     /// let production = Store.inMemory(mode: .production)
@@ -83,7 +87,6 @@ extension Store {
     /// // throws RecordStoreError.notSortable(field: "population", recordType: "City")
     /// ```
     public func check(_ query: RecordQuery) async throws(RecordStoreError) {
-        let specification = checkedSpecification(query.recordType, query.predicate, query.sorts, .default, nil)
-        try QueryValidation.check(specification, catalog: await engine.catalog())
+        try await queryEngine.check(checkedSpecification(query.recordType, query.predicate, query.sorts, .default, nil))
     }
 }

@@ -28,6 +28,12 @@
     generation: 0, checkSequence: 0, check: null, tab: 'results', plan: null, planError: null,
   };
 
+  // References as links to their records, and the records that point at one (console-links.js).
+  const links = window.QueryConsoleLinks({
+    call: (path, body) => call(path, body), element, zoneBody: () => zoneBody(), schema: () => state.schema,
+    open: (recordName, recordType, from) => openLinked(recordName, recordType, from),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -36,23 +42,23 @@
   }
 
   /// The routes' prefix for the database picked, or for `database`.
-  function basePath(database) {
+  function basePath(database, environment) {
     // A path segment: what a container name may hold unencoded stays as it is (the server
     // matches the segment as sent).
     const container = $('container').value.trim().replace(/[^A-Za-z0-9._~!$&'()*+,;=:@-]/gu, encodeURIComponent);
-    return '/database/1/' + container + '/' + $('environment').value + '/' + (database || $('database').value) + '/';
+    return '/database/1/' + container + '/' + (environment || $('environment').value) + '/' + (database || $('database').value) + '/';
   }
 
   /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or
   /// `database`. With `admin`, the administrator token (when given) goes as the bearer token.
-  async function call(path, body, database, retried, admin) {
+  async function call(path, body, database, retried, admin, environment) {
     const query = [];
     const token = $('api-token').value;
     if (token) query.push('ckAPIToken=' + encodeURIComponent(token));
     // The console's own session: the signed-in user's token, which each answer replaces.
     const sent = webAuthToken();
     if (sent) query.push('ckWebAuthToken=' + encodeURIComponent(sent));
-    const url = basePath(database) + path + (query.length > 0 ? '?' + query.join('&') : '');
+    const url = basePath(database, environment) + path + (query.length > 0 ? '?' + query.join('&') : '');
     // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
     // server without credentials refuses; to its own origin the page sends its origin.
     const headers = {};
@@ -72,7 +78,7 @@
     if (!response.ok) {
       if (json && json.serverErrorCode === 'AUTHENTICATION_REQUIRED' && sent) {
         // Sent with a token that another answer replaced meanwhile: once more with the new one.
-        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true, admin);
+        if (webAuthToken() !== sent && webAuthToken() !== '' && !retried) return call(path, body, database, true, admin, environment);
         // The session ended (expired, revoked, or its token replaced long ago): sign in again.
         if (webAuthToken() === sent) sessionEnded();
       }
@@ -266,6 +272,7 @@
       state.schema = [];
       showRequestError(failure);
     }
+    await loadProduction();
     renderTypes();
     renderSchema();
     const names = state.schema.map((type) => type.recordType);
@@ -275,12 +282,23 @@
     state.wantedType = null;
     state.restoredSorts = null;
     await loadZones();
+    loadCounts();
     if (wanted && names.includes(wanted)) {
       state.sorts = restored || [];
       selectType(wanted, true);
     } else {
       const chosen = names.includes(state.type) ? state.type : names[0];
-      if (chosen) selectType(chosen, state.type === chosen);
+      if (chosen) {
+        selectType(chosen, state.type === chosen);
+      } else {
+        // No type here (an empty development environment): nothing of another's stays on screen.
+        state.type = null;
+        state.records = [];
+        state.resultsOf = null;
+        state.failed = false;
+        renderSorts();
+        renderResults();
+      }
     }
     document.body.dataset.ready = 'true';
   }
@@ -356,7 +374,7 @@
     const setSelect = (id, value) => {
       if (value !== null && [...$(id).options].some((option) => option.value === value)) $(id).value = value;
     };
-    if (params.get('container')) $('container').value = params.get('container');
+    // The container is the server's (shown read-only): an address naming another changes nothing.
     setSelect('environment', params.get('environment'));
     setSelect('database', params.get('database'));
     setSelect('page-size', params.get('pageSize'));
@@ -429,15 +447,51 @@
     $('type-menu').replaceChildren(...state.schema.map((type) => element('option', { value: type.recordType, text: type.recordType,
       selected: type.recordType === state.type })));
     if (state.schema.length === 0) {
-      list.replaceChildren(element('p', { class: 'empty', text: 'No record types yet: save records with records/modify or query import.' }));
+      const production = productionHint();
+      list.replaceChildren(element('p', { class: 'empty', text: production
+        ? 'No record types in development yet. ' + production
+        : 'No record types yet: save records with records/modify or query import.' }));
       return;
     }
     list.replaceChildren(...state.schema.map((type) => {
       const button = element('button', { type: 'button', 'data-type': type.recordType, class: type.recordType === state.type ? 'selected' : null },
-        element('span', { text: type.recordType }), element('span', { class: 'count', text: type.fields.length + (type.fields.length === 1 ? ' field' : ' fields') }));
+        element('span', { text: type.recordType }), element('span', { class: 'count' }));
       button.addEventListener('click', () => selectType(type.recordType, false));
       return button;
     }));
+    renderCounts();
+  }
+
+  /// In development, what production holds (its record types and their records): an empty
+  /// development environment says so rather than only "No records". Null elsewhere.
+  async function loadProduction() {
+    state.production = null;
+    if ($('environment').value !== 'development' || $('database').value === 'shared') return;
+    let types;
+    try {
+      const schema = await call('schema', undefined, null, false, false, 'production');
+      types = (schema.recordTypes || []).map((type) => type.recordType);
+    } catch (_) {
+      return;  // No hint.
+    }
+    const counts = await Promise.all(types.map((recordType) => call('records/count', { query: { recordType } }, null, false, false, 'production')
+      .then((answer) => answer.count, () => null)));
+    state.production = types.map((recordType, index) => ({ recordType, count: counts[index] }));
+  }
+
+  /// The hint about production's records: of every type, or of one (`recordType`); '' when none.
+  function productionHint(recordType) {
+    if (!state.production || $('environment').value !== 'development') return '';
+    const known = state.production.filter((entry) => typeof entry.count === 'number' && entry.count > 0);
+    if (recordType) {
+      const entry = known.find((candidate) => candidate.recordType === recordType);
+      return entry ? 'Production has ' + grouped(entry.count) + ' ' + recordType + (entry.count === 1 ? ' record' : ' records')
+        + ': pick production in the header to see them.' : '';
+    }
+    if (known.length === 0) return '';
+    return 'Production has ' + known.length + (known.length === 1 ? ' record type: ' : ' record types: ')
+      + known.map((entry) => entry.recordType + ' (' + grouped(entry.count) + (entry.count === 1 ? ' record)' : ' records)')).join(', ')
+      + '. Pick production in the header to see them.';
   }
 
   function selectType(name, keepSorts) {
@@ -465,10 +519,46 @@
       element('h3', {}, element('span', { text: type.recordType }), element('span', { class: 'count', text: type.fields.length + ' fields' })),
       element('table', {},
         element('thead', {}, element('tr', {}, element('th', { text: 'Field' }), element('th', { text: 'Type' }), element('th', { text: 'Indexes' }))),
-        element('tbody', {}, ...type.fields.map((field) => element('tr', {},
-          element('td', { text: field.fieldName }),
-          element('td', { text: field.type + (field.storeType === 'bool' ? ' (bool)' : '') }),
-          element('td', {}, ...field.indexes.map((index) => element('span', { class: 'flag', text: index }))))))))));
+        element('tbody', {}, ...type.fields.map((field) => {
+          // A boolean travels as INT64: both are named.
+          const shown = shownType(type.recordType, field.fieldName, field.type);
+          return element('tr', {},
+            element('td', { text: field.fieldName }),
+            element('td', { text: shown === field.type ? shown : shown + ' (' + field.type + ')' }),
+            element('td', {}, ...field.indexes.map((index) => element('span', { class: 'flag', text: index }))));
+        }))),
+      relationshipsTable(type))));
+  }
+
+  /// How a relationship is stored, as the schema prints it: to-one, to-many (inverse of a field), to-many (a reference list).
+  function relationshipKind(relationship) {
+    switch (relationship.kind) {
+      case 'toOne': return 'to-one';
+      case 'toMany': return 'to-many, inverse of ' + relationship.destination + '.' + relationship.inverse;
+      case 'referenceList': return 'to-many, reference list';
+      default: return relationship.kind;
+    }
+  }
+
+  /// A type's relationships in the schema view: name, kind, destination and deletion rule.
+  function relationshipsTable(type) {
+    const relationships = type.relationships || [];
+    if (relationships.length === 0) return null;
+    const rules = { nullify: 'Nullify', cascade: 'Cascade', deny: 'Deny', noAction: 'No Action' };
+    return element('table', { class: 'relationships' },
+      element('thead', {}, element('tr', {}, ...['Relationship', 'Kind', 'Destination', 'Delete rule'].map((text) => element('th', { text })))),
+      element('tbody', {}, ...relationships.map((relationship) => element('tr', { 'data-relationship': relationship.name },
+        element('td', { text: relationship.name }), element('td', { text: relationshipKind(relationship) }),
+        element('td', { text: '→ ' + relationship.destination }), element('td', { text: rules[relationship.deletionRule] || relationship.deletionRule })))));
+  }
+
+  /// The type a field shows as: its wire type, except BOOLEAN (BOOLEAN_LIST) for a field the
+  /// schema declares boolean, which travels as INT64 (a Core Data model's Boolean attribute).
+  function shownType(recordType, fieldName, wireType) {
+    const field = typeSchema(recordType).fields.find((candidate) => candidate.fieldName === fieldName);
+    if (field && field.storeType === 'bool') return 'BOOLEAN';
+    if (field && field.storeType === 'list of bool') return 'BOOLEAN_LIST';
+    return wireType || (field && field.type) || '';
   }
 
   // ---- The predicate: highlighting and checking as you type.
@@ -641,6 +731,9 @@
       return element('span', { class: 'sort' }, select, direction, remove);
     }));
     $('add-sort').disabled = !state.type;
+    // Without a sort, the order the server answers in is said.
+    $('order-note').textContent = 'Order: by record name, as text (no sort chosen)';
+    $('order-note').classList.toggle('hidden', !state.type || state.sorts.length > 0);
   }
 
   function addSort() {
@@ -677,6 +770,43 @@
     loadPlan();
   }
 
+  /// How many records a query body selects (records/count), or null when it cannot be counted
+  /// (a shared database's zones are not; a refusal leaves the count unknown).
+  async function countOf(body) {
+    if ($('database').value === 'shared') return null;
+    try {
+      const answer = await call('records/count', { query: body.query, ...(body.zoneID ? { zoneID: body.zoneID } : {}) });
+      return typeof answer.count === 'number' ? answer.count : null;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /// A count in the user's locale: 34,006.
+  function grouped(count) { return Number(count).toLocaleString(); }
+
+  /// Each record type's number of records in the zone picked, in the sidebar.
+  let countSequence = 0;
+  async function loadCounts() {
+    const sequence = ++countSequence;
+    const names = state.schema.map((type) => type.recordType);
+    delete $('record-types').dataset.counted;
+    const counts = await Promise.all(names.map((recordType) => countOf({ query: { recordType }, ...zoneBody() })));
+    if (sequence !== countSequence) return;
+    state.counts = {};
+    names.forEach((name, index) => { state.counts[name] = counts[index]; });
+    renderCounts();
+    $('record-types').dataset.counted = 'true';
+  }
+
+  function renderCounts() {
+    for (const button of $('record-types').querySelectorAll('button')) {
+      const count = (state.counts || {})[button.dataset.type];
+      const label = button.querySelector('.count');
+      label.textContent = count === undefined ? '…' : count === null ? '' : grouped(count) + (count === 1 ? ' record' : ' records');
+    }
+  }
+
   let pageSequence = 0;
   async function loadPage() {
     const sequence = ++pageSequence;
@@ -690,10 +820,15 @@
     let records = [];
     let next = null;
     let failure = null;
+    let total = state.total;
     try {
-      const answer = await call('records/query', body);
+      // A run's first page comes with its total (records/count), drawn together.
+      const recount = !!body.query || state.recount;
+      state.recount = false;
+      const [answer, counted] = await Promise.all([call('records/query', body), recount ? countOf(state.queryBody) : Promise.resolve(state.total)]);
       records = answer.records || [];
       next = answer.continuationMarker || null;
+      total = counted;
     } catch (error) {
       failure = error;
     }
@@ -713,7 +848,9 @@
       hideRequestError();
       state.records = records;
       state.nextMarker = next;
+      state.total = total;
       state.runError = null;
+      state.shown = { page: state.pageIndex, first: state.pageIndex * state.pageSize };
       if (body.query) remember(state.type, body.query.predicate || '');
       state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
     }
@@ -782,6 +919,7 @@
       case 'TIMESTAMP': return new Date(Number(value)).toLocaleString();
       case 'LOCATION': return value.latitude + ', ' + value.longitude;
       case 'REFERENCE': return '→ ' + (value.recordName || '');
+      case 'BOOLEAN': return Number(value) ? 'true' : 'false';
       case 'BYTES': return Math.floor(String(value).length * 3 / 4) + ' bytes';
       case 'INT64': case 'DOUBLE': return formatNumber(value);
       default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -797,20 +935,19 @@
     return number.toLocaleString(undefined, { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
-  function formatField(field) {
+  /// A value as one line of text; `shown`, the type it shows as when not its own (BOOLEAN).
+  function formatField(field, shown) {
     if (!field || field.value === null || field.value === undefined) return null;
-    const type = field.type || '';
+    const type = shown && shown.startsWith('BOOLEAN') ? shown : field.type || '';
     if (Array.isArray(field.value)) return field.value.map((member) => formatScalar(member, type.replace(/_LIST$/, ''))).join(', ');
     return formatScalar(field.value, type);
   }
 
   function columns() {
-    const fields = typeSchema(state.type).fields.map((field) => ({ name: field.fieldName, type: field.type }));
-    // A name or title says what a row is: it comes first, then the fields sorted by, then the
-    // others, lists (often long) last.
-    const sorted = state.sorts.map((sort) => sort.field);
-    const rank = (field) => ['name', 'title'].includes(field.name) ? 0 : sorted.includes(field.name) ? 1 + sorted.indexOf(field.name)
-      : field.type.endsWith('_LIST') ? 1000 : 100;
+    const fields = typeSchema(state.type).fields.map((field) => ({ name: field.fieldName, type: shownType(state.type, field.fieldName, field.type) }));
+    // A name or title says what a row is: it comes first, then the others in the schema's order,
+    // lists (often long) last. A sort moves no column: the next click on a header sorts by it.
+    const rank = (field) => ['name', 'title'].includes(field.name) ? 0 : field.type.endsWith('_LIST') ? 1000 : 100;
     fields.sort((a, b) => rank(a) - rank(b));
     const known = new Set(fields.map((field) => field.name));
     for (const record of state.records) {
@@ -822,14 +959,21 @@
   }
 
   function renderResults() {
-    const first = state.pageIndex * state.pageSize;
+    // After a failed run, the rows of the last run that worked keep their page and numbers.
+    const kept = state.failed && state.shown ? state.shown : null;
+    const pageIndex = kept ? kept.page : state.pageIndex;
+    const first = kept ? kept.first : state.pageIndex * state.pageSize;
     const count = state.records.length;
     const results = $('results');
     results.dataset.generation = String(state.generation);
-    if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
+    if (!state.type) {
+      results.replaceChildren(element('p', { class: 'empty-state', text: productionHint() || 'No record types.' }));
+    } else if (state.failed && (!state.resultsOf || state.resultsOf.type !== state.type)) {
       results.replaceChildren(element('p', { class: 'empty-state', text: 'The query failed: see the message above.' }));
     } else if (count === 0) {
-      results.replaceChildren(element('p', { class: 'empty-state', text: 'No records match.' }));
+      // An empty development environment says what production has.
+      const hint = $('predicate').value.trim() === '' && state.pageIndex === 0 ? productionHint(state.type) : '';
+      results.replaceChildren(element('p', { class: 'empty-state', text: hint ? 'No records in development. ' + hint : 'No records match.' }));
     } else {
       const fields = columns();
       const sortable = new Set(sortableFields());
@@ -847,8 +991,16 @@
         element('td', { class: 'row-number', text: String(first + index + 1) }),
         element('td', { class: 'record-name', text: record.recordName }),
         ...fields.map((field) => {
-          const text = formatField((record.fields || {})[field.name]);
+          const value = (record.fields || {})[field.name];
+          const text = formatField(value, field.type);
           const numeric = field.type === 'INT64' || field.type === 'DOUBLE';
+          if (text !== null && /^REFERENCE(_LIST)?$/.test(value.type || '')) {
+            // A reference is a link to its record.
+            const members = Array.isArray(value.value) ? value.value : [value.value];
+            const cell = element('td', { class: 'references', 'data-field': field.name, title: text.length > 30 ? text : null });
+            members.forEach((member, index) => cell.append(...(index > 0 ? [', '] : []), links.referenceLink(member, state.type, field.name)));
+            return cell;
+          }
           return element('td', { class: text === null ? 'null' : numeric ? 'number' : null, 'data-field': field.name,
             title: text !== null && text.length > 30 ? text : null, text: text === null ? '—' : text });
         })));
@@ -868,10 +1020,12 @@
       stickColumns(table, fields.some((field) => field.name === 'name') ? 3 : 2);
     }
     const more = state.nextMarker ? 'more follow' : 'end of results';
-    $('page-info').textContent = results.querySelector('table') === null && state.failed ? '' : count === 0 ? (state.pageIndex === 0 ? 'No records' : 'Page ' + (state.pageIndex + 1) + ' · no records')
-      : 'Page ' + (state.pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count) + ' · ' + more;
+    $('page-info').textContent = !state.type || results.querySelector('table') === null && state.failed ? '' : count === 0 ? (pageIndex === 0 ? 'No records' : 'Page ' + (pageIndex + 1) + ' · no records')
+      : 'Page ' + (pageIndex + 1) + ' · rows ' + (first + 1) + '–' + (first + count)
+        + (typeof state.total === 'number' ? ' of ' + grouped(state.total) : ' · ' + more);
     $('summary').textContent = !state.type ? '' : state.failed ? state.type + ' · the query failed'
-      : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
+      : typeof state.total === 'number' ? state.type + ' · ' + grouped(state.total) + (state.total === 1 ? ' record matches' : ' records match')
+        : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
     $('next').disabled = state.failed || !state.nextMarker;
     $('previous').disabled = state.failed || state.pageIndex === 0;
     renderStale();
@@ -1138,7 +1292,7 @@
   // record's change tag, so a record changed meanwhile by another client is not overwritten
   // unawares: the server answers CONFLICT with its version, shown beside the edit.
 
-  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null, share: null };
+  const detail = { mode: null, record: null, edit: null, conflict: null, returnFocus: null, share: null, history: [], lookedUp: null };
 
   function recordFromRow(recordName) { return state.records.find((record) => record.recordName === recordName) || null; }
 
@@ -1148,9 +1302,15 @@
     return state.zone && state.zone !== '_defaultZone' ? { zoneID: { zoneName: state.zone } } : {};
   }
 
-  async function openRecord(recordName, returnFocus) {
+  /// Opens a record in the panel (looked up by name in the zone picked). `options.recordType`:
+  /// its type when known (a link's); `options.keepHistory`: the records opened before it stay,
+  /// for Back (a link followed, or Back itself).
+  async function openRecord(recordName, returnFocus, options) {
+    const { recordType = null, keepHistory = false } = options || {};
+    if (!keepHistory) detail.history = [];
     detail.returnFocus = returnFocus || null;
-    detail.record = recordFromRow(recordName) || { recordName, recordType: state.type, fields: {} };
+    detail.lookedUp = null;
+    detail.record = recordFromRow(recordName) || { recordName, recordType: recordType || '', fields: {} };
     detail.edit = null;
     detail.conflict = null;
     detail.share = null;
@@ -1166,12 +1326,30 @@
         detail.record = found;
         detail.share = await recordShare(found);
         if (detail.record.recordName !== recordName) return;
+        detail.lookedUp = recordName;
         if (detail.mode === 'view') renderDetail();
       }
     } catch (failure) {
       showDetailError(failure);
     }
     $('detail').dataset.loaded = 'true';
+  }
+
+  /// Follows a link: its record in the panel, after the one the panel shows (which Back
+  /// reopens); from the results, the panel opens on it.
+  function openLinked(recordName, recordType, from) {
+    if (detail.mode === 'view' && detail.record && detail.record.recordName) {
+      detail.history.push({ recordName: detail.record.recordName, recordType: detail.record.recordType });
+      openRecord(recordName, detail.returnFocus, { recordType, keepHistory: true });
+    } else {
+      openRecord(recordName, from, { recordType });
+    }
+  }
+
+  /// Back: the record the panel showed before the link followed.
+  function goBack() {
+    const previous = detail.history.pop();
+    if (previous) openRecord(previous.recordName, detail.returnFocus, { recordType: previous.recordType, keepHistory: true });
   }
 
   /// The share a record shows: itself when it is one, else the share its `share` names (a
@@ -1215,8 +1393,33 @@
     setDetailMode(from ? 'duplicate' : 'new');
   }
 
+  /// The record panel is a modal dialog: while it is open the page behind it is inert (no
+  /// click, no focus, hidden from assistive technology) and Tab cycles inside it.
+  function setPageInert(inert) {
+    for (const region of document.querySelectorAll('body > header, body > main')) region.inert = inert;
+    $('detail-backdrop').classList.toggle('hidden', !inert);
+  }
+
+  /// Tab and Shift+Tab from the panel's last or first control go round to its first or last.
+  function keepFocusInPanel(event) {
+    const panel = $('detail');
+    const controls = [...panel.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+      .filter((node) => !node.disabled && node.getClientRects().length > 0);
+    if (controls.length === 0) { event.preventDefault(); return; }
+    const inside = panel.contains(document.activeElement);
+    if (event.shiftKey && (!inside || document.activeElement === controls[0])) {
+      event.preventDefault();
+      controls[controls.length - 1].focus();
+    } else if (!event.shiftKey && (!inside || document.activeElement === controls[controls.length - 1])) {
+      event.preventDefault();
+      controls[0].focus();
+    }
+  }
+
   function closeDetail() {
     detail.mode = null;
+    detail.history = [];
+    setPageInert(false);
     $('detail').classList.add('hidden');
     delete $('detail').dataset.state;
     const target = detail.returnFocus;
@@ -1229,6 +1432,7 @@
     hideDetailError();
     renderDetail();
     $('detail').classList.remove('hidden');
+    setPageInert(true);
     const first = $('detail').querySelector('[data-autofocus]') || $('detail-close');
     first.focus();
   }
@@ -1252,21 +1456,29 @@
     return date.toLocaleString() + ' (' + date.toISOString() + ')';
   }
 
-  function valueNode(field) {
+  /// A value in the panel: lists whole, references as links. `of`: the type it shows as
+  /// (BOOLEAN), and the record type and the field's name (for a reference's destination;
+  /// without the record type, a reference is text).
+  function valueNode(field, of) {
     if (!field || field.value === null || field.value === undefined) return element('span', { class: 'null', text: '—' });
-    const type = (field.type || '').replace(/_LIST$/, '');
+    const shown = of && of.shown && of.shown.startsWith('BOOLEAN') ? of.shown : field.type || '';
+    const type = shown.replace(/_LIST$/, '');
+    const node = (member) => type === 'REFERENCE' && of && of.recordType ? links.referenceLink(member, of.recordType, of.name)
+      : document.createTextNode(type === 'TIMESTAMP' ? formatTimestamp(member) : formatScalar(member, type));
     if (Array.isArray(field.value)) {
       if (field.value.length === 0) return element('span', { class: 'null', text: 'empty list' });
-      return element('ol', { class: 'list' }, ...field.value.map((member) => element('li', { text: formatScalar(member, type) })));
+      return element('ol', { class: 'list' }, ...field.value.map((member) => element('li', {}, node(member))));
     }
-    return element('span', { text: type === 'TIMESTAMP' ? formatTimestamp(field.value) : formatScalar(field.value, type) });
+    return element('span', {}, node(field.value));
   }
 
-  /// The fields a form or a view lists: the schema's, then any other the record has.
+  /// The fields a form or a view lists: the schema's, then any other the record has; each with
+  /// its wire type and the type it shows as.
   function fieldList(record) {
-    const fields = typeSchema(record.recordType).fields.map((field) => ({ name: field.fieldName, type: field.type }));
+    const fields = typeSchema(record.recordType).fields.map((field) => ({ name: field.fieldName, type: field.type,
+      shown: shownType(record.recordType, field.fieldName, field.type) }));
     const known = new Set(fields.map((field) => field.name));
-    for (const [name, field] of Object.entries(record.fields || {})) if (!known.has(name)) fields.push({ name, type: field.type || '' });
+    for (const [name, field] of Object.entries(record.fields || {})) if (!known.has(name)) fields.push({ name, type: field.type || '', shown: field.type || '' });
     return fields;
   }
 
@@ -1276,16 +1488,27 @@
     panel.dataset.state = detail.mode;
     panel.dataset.recordName = record.recordName || '';
     const title = detail.mode === 'new' ? 'New ' + record.recordType : detail.mode === 'duplicate' ? 'Copy of a ' + record.recordType
-      : record.recordType + ' ' + record.recordName;
+      : (record.recordType ? record.recordType + ' ' : '') + record.recordName;
     $('detail-title').textContent = title;
+    // Back, after a link: to the record shown before.
+    const previous = detail.history[detail.history.length - 1];
+    const back = $('detail-back');
+    back.classList.toggle('hidden', !previous || detail.mode !== 'view');
+    if (previous) back.title = 'Back to ' + (previous.recordType ? previous.recordType + ' ' : '') + previous.recordName;
     const body = $('detail-body');
+    // Drawn again (the record looked up), the panel keeps the focus on the same control.
+    const focused = body.contains(document.activeElement) && document.activeElement.id ? document.activeElement.id : null;
     switch (detail.mode) {
-      case 'view': body.replaceChildren(...viewNodes(record)); break;
+      case 'view':
+        body.replaceChildren(...viewNodes(record));
+        links.resolveTypes(body);
+        break;
       case 'edit': case 'new': case 'duplicate': body.replaceChildren(formNode(record)); break;
       case 'delete': body.replaceChildren(...deleteNodes(record)); break;
       case 'conflict': body.replaceChildren(...conflictNodes()); break;
       default: body.replaceChildren();
     }
+    if (focused && !body.contains(document.activeElement) && $(focused) && body.contains($(focused))) $(focused).focus();
   }
 
   function zoneName(record) { return (record.zoneID && record.zoneID.zoneName) || state.zone || '_defaultZone'; }
@@ -1308,15 +1531,18 @@
       element('h3', { text: 'Fields' }),
       element('table', { id: 'detail-fields', class: 'detail-table' }, element('tbody', {}, ...fieldList(record).map((field) => {
         const value = (record.fields || {})[field.name];
+        const shown = field.shown.startsWith('BOOLEAN') ? field.shown : (value && value.type) || field.type;
         return element('tr', { 'data-field': field.name, 'data-value': value ? JSON.stringify(value.value) : 'null',
           'data-type': value && value.type ? value.type : field.type },
-          element('th', { text: field.name }), element('td', { class: 'field-type', text: (value && value.type) || field.type }),
-          element('td', { class: 'field-value' }, valueNode(value)));
+          element('th', { text: field.name }), element('td', { class: 'field-type', text: shown }),
+          element('td', { class: 'field-value' }, valueNode(value, { recordType: record.recordType, name: field.name, shown })));
       }))),
       element('h3', { text: 'System fields' }),
       element('table', { id: 'detail-system', class: 'detail-table' }, element('tbody', {}, ...system.map(([name, text, raw]) =>
         element('tr', { 'data-system': name, 'data-value': raw }, element('th', { text: name }), element('td', { text }))))),
-      ...(detail.share ? shareNodes(detail.share) : [])];
+      ...(detail.share ? shareNodes(detail.share) : []),
+      // The records that point at this one, once it is looked up.
+      detail.lookedUp === record.recordName ? links.relatedSection(record) : null].filter(Boolean);
   }
 
   function focusFirst() { const first = $('detail').querySelector('[data-autofocus]'); if (first) first.focus(); }
@@ -1334,6 +1560,7 @@
       case 'TIMESTAMP': return new Date(Number(value)).toISOString();
       case 'LOCATION': return value.latitude + ', ' + value.longitude;
       case 'REFERENCE': return value.recordName || '';
+      case 'BOOLEAN': return Number(value) ? 'true' : 'false';
       default: return typeof value === 'object' ? JSON.stringify(value) : String(value);
     }
   }
@@ -1373,6 +1600,13 @@
         return { latitude: parts[0], longitude: parts[1] };
       }
       case 'REFERENCE': return { recordName: text.trim(), action: 'NONE' };
+      case 'BOOLEAN': {
+        // Sent as INT64, as CloudKit has booleans.
+        const flag = text.trim().toLowerCase();
+        if (['true', 'yes', '1'].includes(flag)) return 1;
+        if (['false', 'no', '0'].includes(flag)) return 0;
+        throw new InputError('"' + text + '" is not true or false');
+      }
       case 'BYTES':
         try { atob(text.trim()); } catch (_) { throw new InputError('"' + text + '" is not base64'); }
         return text.trim();
@@ -1402,21 +1636,26 @@
     }
     fieldList(record).forEach((field, index) => {
       const type = field.type || 'STRING';
-      const initial = detail.edit && field.name in detail.edit ? detail.edit[field.name] : fieldText((record.fields || {})[field.name], type);
+      // A boolean is edited as true or false (or nothing), and sent as INT64.
+      const shown = field.shown && field.shown.startsWith('BOOLEAN') ? field.shown : type;
+      const initial = detail.edit && field.name in detail.edit ? detail.edit[field.name] : fieldText((record.fields || {})[field.name], shown);
       const editable = !type.startsWith('ASSET');
       const list = type.endsWith('_LIST');
-      const input = list || initial.includes('\n')
-        ? element('textarea', { rows: String(Math.min(8, Math.max(2, initial.split('\n').length + 1))) })
-        : element('input', { autocomplete: 'off', inputmode: type === 'INT64' ? 'numeric' : type === 'DOUBLE' ? 'decimal' : null });
+      const input = shown === 'BOOLEAN'
+        ? element('select', {}, ...[['', '—'], ['true', 'true'], ['false', 'false']].map(([value, text]) => element('option', { value, text })))
+        : list || initial.includes('\n')
+          ? element('textarea', { rows: String(Math.min(8, Math.max(2, initial.split('\n').length + 1))) })
+          : element('input', { autocomplete: 'off', inputmode: type === 'INT64' ? 'numeric' : type === 'DOUBLE' ? 'decimal' : null });
       input.value = initial;
       input.dataset.field = field.name;
       input.dataset.type = type;
-      input.dataset.initial = fieldText((record.fields || {})[field.name], type);
+      input.dataset.shown = shown;
+      input.dataset.initial = fieldText((record.fields || {})[field.name], shown);
       input.spellcheck = false;
       if (!editable) input.disabled = true;
       if (!creating && index === 0) input.dataset.autofocus = 'true';
-      const hint = list ? type.replace('_LIST', '') + ' list, one a line' : type === 'LOCATION' ? 'latitude, longitude'
-        : type === 'TIMESTAMP' ? 'ISO 8601' : type === 'REFERENCE' ? 'record name' : type;
+      const hint = list ? shown.replace('_LIST', '') + ' list, one a line' : type === 'LOCATION' ? 'latitude, longitude'
+        : type === 'TIMESTAMP' ? 'ISO 8601' : type === 'REFERENCE' ? 'record name' : shown === 'BOOLEAN' ? 'true or false' : type;
       rows.push(element('label', { class: 'form-row' }, element('span', { class: 'form-name', text: field.name }),
         element('span', { class: 'form-type', text: hint }), input));
     });
@@ -1440,7 +1679,7 @@
       if (input.disabled) continue;
       if (!everything && input.value === input.dataset.initial) continue;
       let value;
-      try { value = parseInput(input.value, input.dataset.type); } catch (error) {
+      try { value = parseInput(input.value, input.dataset.shown || input.dataset.type); } catch (error) {
         if (error instanceof InputError) { input.focus(); throw new InputError(input.dataset.field + ': ' + error.message); }
         throw error;
       }
@@ -1539,12 +1778,14 @@
       const mine = conflict.fields[name];
       const theirs = (server.fields || {})[name];
       const before = opened[name];
+      // Shown as the panel shows them, references as text (a link would leave the conflict).
+      const of = { name, shown: shownType(server.recordType, name, '') };
       return element('tr', { 'data-field': name },
         element('th', { text: name }),
-        element('td', { class: 'conflict-before' }, valueNode(before)),
+        element('td', { class: 'conflict-before' }, valueNode(before, of)),
         element('td', { class: 'conflict-mine' }, deleting ? element('span', { class: 'null', text: 'deleted' })
-          : name in conflict.fields ? valueNode(mine) : element('span', { class: 'null', text: 'not edited' })),
-        element('td', { class: 'conflict-server' }, valueNode(theirs)));
+          : name in conflict.fields ? valueNode(mine, of) : element('span', { class: 'null', text: 'not edited' })),
+        element('td', { class: 'conflict-server' }, valueNode(theirs, of)));
     });
     const retried = deleting
       ? { recordName: server.recordName, recordChangeTag: server.recordChangeTag }
@@ -1574,7 +1815,13 @@
     return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
   }
 
-  function refreshPage() { if (state.type) loadPage(); }
+  /// The page shown again after a write, with the query's total and the types' counts.
+  function refreshPage() {
+    if (!state.type) return;
+    state.recount = true;
+    loadPage();
+    loadCounts();
+  }
 
   // ---- Security roles: the public database's custom roles and who holds them (roles/list), given
   // and taken (roles/assign, roles/remove) by the administrator, each change confirmed first. The
@@ -1727,6 +1974,10 @@
   /// panel (or cancels a role change), and outside text boxes 1–5 switch tabs and / goes to the
   /// predicate.
   function shortcut(event) {
+    if (event.key === 'Tab' && detail.mode) {
+      keepFocusInPanel(event);
+      return;
+    }
     if (event.key === 'Escape' && roles.pending && !detail.mode) {
       event.preventDefault();
       cancelRoleChange();
@@ -1805,6 +2056,9 @@
     predicate.addEventListener('scroll', () => { $('highlight').scrollTop = predicate.scrollTop; });
     $('type-menu').addEventListener('change', () => selectType($('type-menu').value, false));
     $('detail-close').addEventListener('click', closeDetail);
+    $('detail-back').addEventListener('click', goBack);
+    // A click beside the panel closes it when nothing is being edited.
+    $('detail-backdrop').addEventListener('click', () => { if (detail.mode === 'view') closeDetail(); });
     $('new-record').addEventListener('click', () => { if (state.type) newRecord(null); });
     document.addEventListener('keydown', shortcut);
     $('zone').addEventListener('change', () => {
@@ -1813,6 +2067,7 @@
       state.zoneOwner = slash < 0 ? null : value.slice(0, slash);
       state.zone = value.slice(slash + 1);
       run();
+      loadCounts();
     });
     for (const button of document.querySelectorAll('.tabs button')) {
       button.addEventListener('keydown', (event) => {
