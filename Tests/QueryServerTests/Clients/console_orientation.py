@@ -175,7 +175,9 @@ def main():
 
         # An empty development environment says what production holds.
         Select(console.find("#environment")).select_by_visible_text("development")
-        console.wait.until(lambda d: "Production has" in console.find("#record-types").text)
+        # Both the sidebar and the results say so (they are drawn one after the other).
+        console.wait.until(lambda d: "Production has" in console.find("#record-types").text
+                           and "Production has" in console.find("#results").text)
         report("development", sidebar=console.find("#record-types").text, results=console.find("#results").text,
                rows=len(console.find_all("#results-table tbody tr")), pageInfo=console.find("#page-info").text)
         logs = driver.get_log("browser")
