@@ -123,6 +123,21 @@ struct PostgresDialect: SQLDialect {
         (quote(PostgresLayout.listTable(recordType, field: field)), false)
     }
 
+    /// `json_array_elements_text` over the list's JSON text, each member read as its column
+    /// would hold it: a string in NFC compared by its bytes (`COLLATE "C"`), an integer as
+    /// `bigint`, a double as `double precision` (JSON's `"NaN"` and `"Infinity"` included).
+    /// The `json` type, not `jsonb`, so that numbers are not read into `numeric` first.
+    func jsonArrayMembers(_ expression: String, elementType: FieldType) -> String? {
+        let member: String? = switch elementType {
+        case .string: #"normalize(m.value, NFC) COLLATE "C""#
+        case .int64: "(m.value)::bigint"
+        case .double: "(m.value)::double precision"
+        default: nil
+        }
+        guard let member else { return nil }
+        return "(SELECT \(member) AS value FROM json_array_elements_text((\(expression))::json) AS m)"
+    }
+
     func fullTextCondition(recordType: String, alias: String) -> String {
         "\(alias).\(quote(PostgresLayout.fullTextColumn)) @@ ?::tsquery"
     }

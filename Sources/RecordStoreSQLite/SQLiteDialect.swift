@@ -96,9 +96,11 @@ struct SQLiteDialect: SQLDialect {
         (quote(TableLayout.listTable(recordType)), true)
     }
 
-    /// SQLite's `json_each`: a row per member, its `value` an integer, a real, text or null.
-    func jsonArrayMembers(_ expression: String) -> String? {
-        "json_each(\(expression))"
+    /// SQLite's `json_each`: a row per member, its `value` an integer, a real, text or null, as
+    /// the evaluator's callback (which the planner's tests of `l.value` call) reads it. None
+    /// without callbacks: SQL alone cannot put a member in NFC, nor tell JSON's `"NaN"` from text.
+    func jsonArrayMembers(_ expression: String, elementType: FieldType) -> String? {
+        registry == nil ? nil : "json_each(\(expression))"
     }
 
     func fullTextCondition(recordType: String, alias: String) -> String {

@@ -91,9 +91,12 @@ import PredicateLanguage
 
     /// A table of the members of the JSON array `expression` holds (a list field's column, for a
     /// list whose members the list table does not keep), with a `value` column holding each
-    /// member as SQL reads JSON scalars (SQLite: `json_each(x)`); nil when the database cannot
-    /// read JSON (a default in an extension). The planner aliases it `l`.
-    func jsonArrayMembers(_ expression: String) -> String?
+    /// member of type `elementType` (a string, an integer or a double) as the planner compares
+    /// that type's columns: strings in NFC and ordered by their bytes. SQLite: `json_each(x)`,
+    /// whose members the evaluator's callback tests; PostgreSQL: `jsonb_array_elements_text`,
+    /// cast and normalized. Nil when the database cannot read JSON (a default in an extension).
+    /// The planner aliases it `l`.
+    func jsonArrayMembers(_ expression: String, elementType: FieldType) -> String?
 
     /// A condition that the row of the table aliased `alias` is among the full-text matches of
     /// the one bound query.
@@ -145,7 +148,7 @@ extension SQLDialect {
     }
 
     /// No JSON reading: a test of a list's members without a list table is the residual's.
-    @_spi(StorageEngine) public func jsonArrayMembers(_ expression: String) -> String? { nil }
+    @_spi(StorageEngine) public func jsonArrayMembers(_ expression: String, elementType: FieldType) -> String? { nil }
 
     /// The field's column itself: `t."location"`.
     @_spi(StorageEngine) public func storedValueExpression(field: FieldSchema, alias: String) -> String {

@@ -61,17 +61,36 @@ extension SQLPlanner {
 
 extension SQLPlanner {
     /// `ANY list op c` over a list whose members the list table does not keep (not queryable):
-    /// each record's members read from its JSON column (``SQLDialect/jsonArrayMembers(_:)``),
-    /// each tested by the evaluator's callback, so that only the record's list is decoded, not the
-    /// record. Nil (the residual reads the records) where the database cannot read JSON or call
-    /// the evaluator, and for members JSON does not hold as the stored scalars (dates, bytes,
-    /// locations and references are objects in the list's JSON; booleans are `true`/`false`).
+    /// each record's members read from its JSON column (``SQLDialect/jsonArrayMembers(_:elementType:)``),
+    /// so that only the record's list is decoded, not the record. Each member is tested by the
+    /// evaluator's callback where the database has it (SQLite), or else by the comparisons SQL
+    /// makes natively with the evaluator's meaning (``nativeCondition(_:key:column:type:)``, and
+    /// for strings without options the byte ranges and substring tests of
+    /// ``fieldStringCondition(_:key:field:)``). Nil (the residual reads the records) where the
+    /// database cannot read JSON or decide the test exactly, and for members JSON does not hold
+    /// as the stored scalars (dates, bytes, locations and references are objects in the list's
+    /// JSON; booleans are `true`/`false`).
     func jsonMembersCondition(_ element: ComparisonPredicate, field: FieldSchema, elementType: FieldType) throws(RecordStoreError) -> SQLCondition? {
         guard [.string, .int64, .double].contains(elementType),
-              let members = dialect.jsonArrayMembers(dialect.storedValueExpression(field: field, alias: alias)) else { return nil }
-        let memberTest = try test(.comparison(element), type: elementType, value: "l.value")
+              let members = dialect.jsonArrayMembers(dialect.storedValueExpression(field: field, alias: alias), elementType: elementType) else { return nil }
+        let value = "l.value"
+        var memberTest = try test(.comparison(element), type: elementType, value: value)
+        if !memberTest.isExact || memberTest.sql == nil, let native = nativeMemberCondition(element, type: elementType, column: value) {
+            memberTest = native
+        }
         guard memberTest.isExact, let sql = memberTest.sql else { return nil }
         return SQLCondition(sql: "EXISTS (SELECT 1 FROM \(members) AS l WHERE \(sql))", arguments: memberTest.arguments, isExact: true)
+    }
+
+    /// A member's comparison (`SELF op c`) as native SQL on `column`, or nil.
+    private func nativeMemberCondition(_ element: ComparisonPredicate, type: FieldType, column: String) -> SQLCondition? {
+        // The comparisons are written for a key path; a member is one that no field can name.
+        let key = "$member"
+        func named(_ expression: FormatExpression) -> FormatExpression { expression == .evaluatedObject ? .keyPath(key) : expression }
+        let comparison = ComparisonPredicate(named(element.left), element.operator, named(element.right), options: element.options)
+        if let native = nativeCondition(comparison, key: key, column: column, type: type) { return native }
+        guard type == .string else { return nil }
+        return stringCondition(comparison, subject: .keyPath(key)) { derived in derived == nil ? column : nil }
     }
 }
 

@@ -51,7 +51,7 @@ extension SQLPlanner {
     /// A comparison of `subject` (the field, or a list member) with string constants as a
     /// condition on `column(nil)` (the stored string) or `column(derived)` (its folded form);
     /// nil when it is not one of the comparisons above, or the column is missing.
-    private func stringCondition(
+    func stringCondition(
         _ comparison: ComparisonPredicate, subject: FormatExpression, column: (DerivedColumn?) -> String?
     ) -> SQLCondition? {
         if comparison.options.isEmpty {

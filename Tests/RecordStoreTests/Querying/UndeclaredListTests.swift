@@ -6,7 +6,8 @@ import Testing
 
 /// `ANY` over a list that keeps no members in the list table (not declared `QUERYABLE`): SQLite
 /// reads each record's members from its JSON column with `json_each` and tests each with the
-/// evaluator's callback, rather than reading every whole record into the residual. The answers
+/// evaluator's callback, PostgreSQL with `json_array_elements_text`, rather than reading every
+/// whole record into the residual. The answers
 /// are the evaluator's, spellings and all, on every engine.
 struct UndeclaredListTests {
     static let schema = """
@@ -60,17 +61,25 @@ struct UndeclaredListTests {
         }
     }
 
-    @Test("On SQLite, ANY over such a list is tested in SQL with json_each, not by the residual")
-    func sqliteReadsTheJSON() async throws {
-        let store = try TestEngine.sqlite.makeStore()
+    /// The engines that read a list's JSON in SQL, with the function each plan shows.
+    static let jsonReaders: [(engine: TestEngine, function: String)] =
+        [(.sqlite, "json_each"), (.postgres, "json_array_elements_text")].filter { TestEngine.allCases.contains($0.0) }
+
+    @Test("SQLite and PostgreSQL test ANY over such a list in SQL (json_each, json_array_elements_text), not in the residual",
+          arguments: jsonReaders.map(\.engine))
+    func sqlReadsTheJSON(_ engine: TestEngine) async throws {
+        let function = try #require(Self.jsonReaders.first { $0.engine == engine }).function
+        let store = try engine.makeStore()
         try await store.apply(try CloudKitSchemaDocument(parsing: Self.schema))
-        let plan = try await store.explain(ofType: "Place", matching: FormatPredicate(format: "ANY names BEGINSWITH 'K'"))
-        #expect(plan.sql.contains("json_each"), "\(plan.sql)")
-        #expect(plan.residual == nil)
+        for format in ["ANY names BEGINSWITH 'K'", "ANY ranks > 10", "ANY scores < 0"] {
+            let plan = try await store.explain(ofType: "Place", matching: FormatPredicate(format: format))
+            #expect(plan.sql.contains(function), "\(engine): \(format): \(plan.sql)")
+            #expect(plan.residual == nil, "\(engine): \(format)")
+        }
         // Members that JSON holds as objects (dates) are left to the residual.
         try await store.apply(try CloudKitSchemaDocument(parsing: "DEFINE SCHEMA RECORD TYPE Diary (days LIST<TIMESTAMP>);"))
         let dates = try await store.explain(ofType: "Diary", matching: FormatPredicate(format: "ANY days > %@", Date(timeIntervalSinceReferenceDate: 0)))
-        #expect(!dates.sql.contains("json_each"))
+        #expect(!dates.sql.contains(function))
         #expect(dates.residual != nil)
     }
 }
