@@ -37,11 +37,12 @@ final class PostgresEngine: StorageEngine {
     let location: PostgresLocation
     /// The catalog queries are planned against without reading it first.
     private let catalogCache = PostgresCatalogCache()
-    /// Whether the server answers; while it does not, calls fail at once (``PostgresReachability``).
-    let reachability: PostgresReachability
-    private let client: PostgresClient
-    private let runTask: Task<Void, Never>
-    let poolExecutor: (any TaskExecutor)?
+    /// The primary's connections: every write, and the reads no replica can answer.
+    let primary: PostgresServerConnections
+    /// The hot standbys reads go to when they have replayed enough (none without `replica`
+    /// parameters in the URL).
+    let replicas: PostgresReadReplicas
+    var poolExecutor: (any TaskExecutor)? { primary.poolExecutor }
     private let logger: Logger
     /// The commits live queries follow, heard with `LISTEN` (``PostgresChangeNotifications``).
     let changeFeed: ChangeFeed
@@ -54,20 +55,14 @@ final class PostgresEngine: StorageEngine {
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
-    /// How long calls fail at once after the server was found unreachable, before one tries again.
-    static let reachabilityRetryInterval: Duration = .seconds(1)
-
-    private init(
-        location: PostgresLocation, secret: StoreSecret, client: PostgresClient, runTask: Task<Void, Never>,
-        poolExecutor: (any TaskExecutor)?, logger: Logger
-    ) {
+    private init(location: PostgresLocation, secret: StoreSecret, poolExecutor: (any TaskExecutor)?, logger: Logger) {
         self.location = location
-        self.poolExecutor = poolExecutor
         self.secret = secret
-        self.client = client
-        self.runTask = runTask
         self.logger = logger
-        reachability = PostgresReachability(server: location.server, retryInterval: Self.reachabilityRetryInterval)
+        primary = PostgresServerConnections(location: location, poolExecutor: poolExecutor, logger: logger)
+        replicas = PostgresReadReplicas(
+            location.replicaLocations.map { PostgresServerConnections(location: $0, poolExecutor: poolExecutor, logger: logger) })
+        let client = primary.client
         executor = SQLExecutor(dialect: PostgresDialect())
         let channel = PostgresChangeNotifications.channel(for: location)
         changeChannel = channel
@@ -80,10 +75,6 @@ final class PostgresEngine: StorageEngine {
             },
             ordering: .arrival)
         reader.engine = self
-    }
-
-    deinit {
-        runTask.cancel()
     }
 
     /// Connects, creates the schema and the store's tables when missing (under the store's
@@ -108,9 +99,7 @@ final class PostgresEngine: StorageEngine {
         } catch {
             throw PostgresErrorMapping.storeError(error, server: location.server)
         }
-        let client = PostgresClient(configuration: location.configuration(), backgroundLogger: logger)
-        let runTask = Task(executorPreference: poolExecutor) { await client.run() }
-        return PostgresEngine(location: location, secret: secret, client: client, runTask: runTask, poolExecutor: poolExecutor, logger: logger)
+        return PostgresEngine(location: location, secret: secret, poolExecutor: poolExecutor, logger: logger)
     }
 
     /// The first connection: checks that the server answers, creates what is missing, and
@@ -183,53 +172,9 @@ final class PostgresEngine: StorageEngine {
 
     // MARK: Transactions
 
-    /// Runs `body` on a leased connection. Waiting for a connection longer than the connect
-    /// timeout (the server is down, or every connection is busy) fails with
-    /// ``RecordStoreError/serverUnavailable(server:reason:)`` instead of waiting forever, and so
-    /// does a call whose connection the server closed under it (PostgresNIO can leave such a
-    /// query waiting; a watchdog looks every second). Once a call found no connection, the
-    /// next calls fail at once until the server answers again (``PostgresReachability``).
+    /// Runs `body` on a leased connection of the primary (``PostgresServerConnections/withConnection(_:)``).
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
-        if let refusal = reachability.refusal() { throw refusal }
-        let client = self.client
-        let logger = self.logger
-        let leased = LockedState<PostgresConnection?>(nil)
-        let server = location.server
-        let timeout = location.connectTimeout
-        let noConnection = "no connection could be made within \(timeout) (is the server running?)"
-        let pool = StoreMetrics.current?.pool
-        let requested = ContinuousClock.now
-        do {
-            let result = try await withWatchdog(every: min(timeout, .seconds(1)), executor: poolExecutor) { waited in
-                guard let connection = leased.withLock({ $0 }) else {
-                    return waited < timeout ? nil : RecordStoreError.serverUnavailable(server: server, reason: noConnection)
-                }
-                return connection.isClosed ? RecordStoreError.serverUnavailable(
-                    server: server, reason: "the server closed the connection; nothing of the interrupted call was committed unless it had finished") : nil
-            } body: {
-                try await client.withConnection { connection in
-                    leased.withLock { $0 = connection }
-                    if let pool {
-                        pool.wait.recordElapsed(since: requested)
-                        pool.inUse.increment()
-                    }
-                    defer { pool?.inUse.decrement() }
-                    return try await body(PostgresSQLConnection(connection, logger: logger))
-                }
-            }
-            reachability.reached()
-            return result
-        } catch {
-            if leased.withLock({ $0 }) == nil {
-                pool?.timeouts.increment()
-                if case RecordStoreError.serverUnavailable(_, let reason) = PostgresErrorMapping.storeError(error, server: server) {
-                    reachability.unreachable(reason: reason)
-                }
-            } else {
-                reachability.reached()
-            }
-            throw error
-        }
+        try await primary.withConnection(body)
     }
 
     /// Runs `body` in a read-only snapshot.
@@ -237,7 +182,7 @@ final class PostgresEngine: StorageEngine {
         let catalogCache = self.catalogCache
         let executor = self.executor
         do {
-            return try await withConnection { connection in
+            return try await replicas.read(primary: primary) { connection in
                 try await connection.execute(SQLStatement(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
                 do {
                     if catalogCache.current == nil { try await catalogCache.refresh(on: connection, executor: executor) }
@@ -269,7 +214,7 @@ final class PostgresEngine: StorageEngine {
     /// statement reads one snapshot); nil when the check failed, after forgetting the catalog.
     private func readInOneStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T? {
         do {
-            return try await withConnection(body)
+            return try await replicas.read(primary: primary, body)
         } catch where PostgresErrorMapping.isStaleCatalog(error) {
             catalogCache.invalidate()
             return nil
@@ -295,6 +240,7 @@ final class PostgresEngine: StorageEngine {
                     do {
                         let result = try await body(connection, current)
                         try await connection.execute(SQLStatement(sql: "COMMIT"))
+                        self.replicas.noteWrite()
                         return result
                     } catch {
                         try? await connection.execute(SQLStatement(sql: "ROLLBACK"))

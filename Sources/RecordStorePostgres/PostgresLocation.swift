@@ -14,7 +14,11 @@ import PostgresNIO
 /// - `connect_timeout`: seconds to wait for a connection before failing (default 10);
 /// - `host`: a Unix socket directory (`?host=/var/run/postgresql`), for a URL without a host;
 /// - `application_name`: how the store's connections appear in `pg_stat_activity`
-///   (default `query`).
+///   (default `query`);
+/// - `replica`: `host:port` (or `host`, port 5432) of a hot standby streaming from this
+///   server, with the same user, password and database; repeat it for several. Reads go to a
+///   replica that has replayed everything the primary had written when the read began, and to
+///   the primary otherwise (``PostgresReadReplicas``).
 ///
 /// User name and password may be percent-encoded. The password never appears in errors or in
 /// ``description``.
@@ -34,6 +38,8 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
     var sslMode: String
     var connectTimeout: Duration
     var applicationName: String
+    /// The read replicas' `host:port` (`replica` parameters), in the URL's order.
+    var replicas: [(host: String, port: Int)] = []
 
     /// `host:port/database`, for messages (no credentials).
     var server: String {
@@ -52,7 +58,7 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set<String> = ["sslmode", "schema", "connect_timeout", "host", "user", "password", "application_name"]
+        let known: Set<String> = ["sslmode", "schema", "connect_timeout", "host", "user", "password", "application_name", "replica"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw invalid("unknown parameter '\(unknown)'; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -93,6 +99,34 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
             throw invalid("application_name must be at most 63 bytes")
         }
         if host == nil, socketPath == nil { host = "localhost" }
+        for item in components.queryItems ?? [] where item.name == "replica" {
+            let address = item.value ?? ""
+            let parts = address.split(separator: ":", omittingEmptySubsequences: false)
+            guard !address.isEmpty, parts.count <= 2, !parts[0].isEmpty,
+                  let replicaPort = parts.count == 2 ? Int(parts[1]) : 5432, (1...65535).contains(replicaPort) else {
+                throw invalid("the replica parameter '\(address)' is not host:port (replica=standby.internal:5432)")
+            }
+            replicas.append((String(parts[0]), replicaPort))
+        }
+    }
+
+    /// How long a read waits for a replica's connection before it skips the replica for the
+    /// primary: short, since the primary can answer.
+    static let replicaConnectTimeout: Duration = .seconds(2)
+
+    /// The location of each read replica: this one with the replica's host and port (and no
+    /// Unix socket), the rest (user, database, schema) shared; the connect timeout at most
+    /// ``replicaConnectTimeout``.
+    var replicaLocations: [PostgresLocation] {
+        replicas.map { replica in
+            var location = self
+            location.host = replica.host
+            location.port = replica.port
+            location.socketPath = nil
+            location.replicas = []
+            location.connectTimeout = min(connectTimeout, Self.replicaConnectTimeout)
+            return location
+        }
     }
 
     /// The URL with its password replaced by `***`.

@@ -79,10 +79,14 @@ struct PostgresSQLRow: SQLRow {
 struct PostgresSQLConnection: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
+    /// The server's `host:port/database`, which each statement's span names
+    /// (`server.address`), so that a trace shows whether the primary or a replica answered.
+    let server: String?
 
-    init(_ connection: PostgresConnection, logger: Logger) {
+    init(_ connection: PostgresConnection, logger: Logger, server: String? = nil) {
         self.connection = connection
         self.logger = logger
+        self.server = server
     }
 
     /// The statement as PostgresNIO sends it: its text and typed bindings.
@@ -94,14 +98,14 @@ struct PostgresSQLConnection: SQLConnection {
     /// sends after the first row (a deadlock while `SELECT pg_advisory_xact_lock(...)` waits)
     /// is thrown here, not lost with the unread rows.
     func execute(_ statement: SQLStatement) async throws {
-        try await StoreTracing.statement(statement.sql, system: "postgresql") {
+        try await StoreTracing.statement(statement.sql, system: "postgresql", server: server) {
             let rows = try await connection.query(Self.query(statement), logger: logger)
             for try await _ in rows {}
         }
     }
 
     func forEachRow(_ statement: SQLStatement, _ body: (PostgresSQLRow) throws -> Bool) async throws {
-        try await StoreTracing.statement(statement.sql, system: "postgresql") {
+        try await StoreTracing.statement(statement.sql, system: "postgresql", server: server) {
             let rows = try await connection.query(Self.query(statement), logger: logger)
             for try await row in rows {
                 guard try body(PostgresSQLRow(row)) else { break }

@@ -16,6 +16,16 @@ package enum PostgresTestServer {
         return url
     }()
 
+    /// A hot standby of the server, streaming from it: `QUERY_TEST_POSTGRES_REPLICA_URL`
+    /// (`.ci/run` starts one with `.ci/postgres replica`), or nil when none is configured.
+    package static let replicaURL: String? = {
+        let url = ProcessInfo.processInfo.environment["QUERY_TEST_POSTGRES_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if url == nil, !isRequired {
+            print("note: read replica tests skipped: QUERY_TEST_POSTGRES_REPLICA_URL is not set (.ci/run starts a standby and sets it)")
+        }
+        return url
+    }()
+
     /// Whether a missing server fails the tests (under CI) rather than leaving PostgreSQL out.
     package static var isRequired: Bool {
         let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? ""

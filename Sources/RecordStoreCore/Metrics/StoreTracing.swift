@@ -65,9 +65,12 @@ public enum StoreTracing {
         }
     }
 
-    /// Runs one SQL statement's async work inside a span of its own when the operation is traced.
-    @_spi(StorageEngine) public static func statement<T>(_ sql: String, system: String, _ body: () async throws -> T) async rethrows -> T {
-        guard let span = startStatementSpan(sql, system: system) else { return try await body() }
+    /// Runs one SQL statement's async work inside a span of its own when the operation is traced;
+    /// `server` (`host:port/database`), when given, is the span's `server.address`.
+    @_spi(StorageEngine) public static func statement<T>(
+        _ sql: String, system: String, server: String? = nil, _ body: () async throws -> T
+    ) async rethrows -> T {
+        guard let span = startStatementSpan(sql, system: system, server: server) else { return try await body() }
         defer { span.end() }
         do {
             return try await body()
@@ -78,11 +81,12 @@ public enum StoreTracing {
     }
 
     /// A started span for one statement, a child of the current span; nil while not traced.
-    private static func startStatementSpan(_ sql: String, system: String) -> (any Span)? {
+    private static func startStatementSpan(_ sql: String, system: String, server: String? = nil) -> (any Span)? {
         guard let tracer = current else { return nil }
         let span = tracer.startSpan(statementName(sql), context: ServiceContext.current ?? .topLevel, ofKind: .client)
         span.attributes["db.system.name"] = system
         span.attributes["db.query.text"] = sql
+        if let server { span.attributes["server.address"] = server }
         return span
     }
 

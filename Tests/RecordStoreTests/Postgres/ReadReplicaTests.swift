@@ -1,0 +1,167 @@
+import EngineTestSupport
+import Foundation
+import InMemoryTracing
+import PredicateLanguage
+import RecordStore
+@_spi(StorageEngine) import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreSQL
+import RecordStorePostgres
+import Testing
+import Tracing
+
+/// Reads through a store with a read replica (`?replica=host:port`, the hot standby `.ci/run`
+/// starts): they go to the replica when it has replayed what the primary had written when the
+/// read began, and to the primary otherwise, so that no caller, through this store or another
+/// over the same primary, ever reads a state older than a write it saw acknowledged. Which
+/// server answered is read from each statement's span (`server.address`).
+///
+/// Serialized: the tests pause the one standby's replay, which every test of the suite sees.
+@Suite(.serialized)
+struct ReadReplicaTests {
+    static let schema = "DEFINE SCHEMA RECORD TYPE Note (title STRING QUERYABLE SORTABLE, rank INT64 QUERYABLE SORTABLE);"
+
+    /// The standby's URL, or a failure under CI when none is configured.
+    static func replicaURL() throws -> String {
+        guard let url = PostgresTestServer.replicaURL else {
+            throw RecordStoreError.serverUnavailable(
+                server: "QUERY_TEST_POSTGRES_REPLICA_URL", reason: "CI is set, so the read replica tests must run, but QUERY_TEST_POSTGRES_REPLICA_URL names no standby")
+        }
+        return url
+    }
+
+    /// `host:port/database` of a URL, as the statement spans name servers.
+    static func server(of url: String) throws -> String {
+        let components = try #require(URLComponents(string: url))
+        return "\(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
+    }
+
+    /// A fresh store's URL with the standby as its replica.
+    static func storeURL(replica: String) throws -> String {
+        let components = try #require(URLComponents(string: replica))
+        return try PostgresTestServer.freshStoreURL() + "&replica=\(components.host ?? "localhost"):\(components.port ?? 5432)"
+    }
+
+    static func note(_ name: String, rank: Int64) -> Record {
+        Record(recordType: "Note", recordID: RecordID(recordName: name), fields: ["title": .string(name), "rank": .int(rank)])
+    }
+
+    /// Waits until the standby has replayed everything the primary has written now (polling:
+    /// PostgreSQL 15 has no event for it).
+    static func waitForReplay(replica: String) async throws {
+        let primary = try #require(PostgresTestServer.url)
+        let target = try #require(try await PostgresAdministration.value(url: primary, sql: "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint"))
+        while true {
+            let replayed = try await PostgresAdministration.value(url: replica, sql: "SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint")
+            if case .integer(let position)? = replayed, case .integer(let wanted) = target, position >= wanted { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The servers the `SELECT`s of the traced operations ran on (not counting the WAL
+    /// positions asked to choose the server), and forgets them.
+    static func selectServers(_ tracer: InMemoryTracer) -> Set<String> {
+        defer { tracer.clearFinishedSpans() }
+        return Set(tracer.finishedSpans.filter { $0.operationName == "SELECT" }.compactMap { span -> String? in
+            guard case .string(let server)? = span.attributes["server.address"]?.toSpanAttribute(),
+                  case .string(let sql)? = span.attributes["db.query.text"]?.toSpanAttribute(), !sql.contains("::pg_lsn") else { return nil }
+            return server
+        })
+    }
+
+    @Test("Writes through one store are read at once through it and through another, the replica paused or not; reads go to the replica when it has caught up")
+    func readYourWritesThroughOneAndTwoStores() async throws {
+        let replica = try Self.replicaURL()
+        let url = try Self.storeURL(replica: replica)
+        let writer = try await Store.open(url: url)
+        let reader = try await Store.open(url: url)
+        let tracer = InMemoryTracer()
+        reader.traceOperations(with: tracer)
+        let primaryServer = try Self.server(of: try #require(PostgresTestServer.url))
+        let replicaServer = try Self.server(of: replica)
+        try await writer.apply(try CloudKitSchemaDocument(parsing: Self.schema))
+        _ = try await writer.save((1...4).map { Self.note("n\($0)", rank: Int64($0)) })
+
+        // Caught up: the reader's queries are answered by the replica.
+        try await Self.waitForReplay(replica: replica)
+        _ = Self.selectServers(tracer)
+        let query = try RecordQuery(recordType: "Note", predicate: .truePredicate, sorts: [Sort("rank")])
+        let first = try await reader.records(matching: query, resultsLimit: 2)
+        #expect(first.records.map(\.recordID.recordName) == ["n1", "n2"])
+        #expect(Self.selectServers(tracer) == [replicaServer])
+        let token = try await reader.changes(in: .default).token
+
+        // Replay paused: what the writer saves next is not on the replica, and every read
+        // through either store still sees it (the primary answers).
+        try await PostgresAdministration.value(url: replica, sql: "SELECT pg_wal_replay_pause()")
+        do {
+            _ = try await writer.save([Self.note("n5", rank: 5)])
+            for store in [writer, reader] {
+                let all = try await store.records(ofType: "Note", matching: .truePredicate)
+                #expect(all.count == 5)
+            }
+            // The primary answered (the reader may have tried the replica first, on a guess it then threw away).
+            #expect(Self.selectServers(tracer).contains(primaryServer))
+            // A cursor made on the replica continues with the new record.
+            let rest = try await reader.records(continuingMatchFrom: try #require(first.cursor), resultsLimit: 10)
+            #expect(rest.records.map(\.recordID.recordName) == ["n3", "n4", "n5"])
+            // A sync token made on the replica is followed by the new record.
+            let changes = try await reader.changes(in: .default, since: token)
+            #expect(changes.changedRecords.map(\.recordID.recordName) == ["n5"])
+            // The replica itself still lacks it: the reads above did not come from it.
+            let onReplica = try await PostgresAdministration.value(url: replica, sql: "SELECT count(*) FROM \(try Self.schemaName(url)).\"Note\"")
+            #expect(onReplica == .integer(4))
+        } catch {
+            try await PostgresAdministration.value(url: replica, sql: "SELECT pg_wal_replay_resume()")
+            throw error
+        }
+        try await PostgresAdministration.value(url: replica, sql: "SELECT pg_wal_replay_resume()")
+
+        // Resumed and caught up: the replica answers again.
+        try await Self.waitForReplay(replica: replica)
+        _ = Self.selectServers(tracer)
+        #expect(try await reader.records(ofType: "Note", matching: .truePredicate).count == 5)
+        #expect(Self.selectServers(tracer) == [replicaServer])
+    }
+
+    @Test("A replica that goes away is skipped for the primary, and answers again once it is back")
+    func replicaOutage() async throws {
+        let replica = try Self.replicaURL()
+        let components = try #require(URLComponents(string: replica))
+        let relay = try TCPRelay(upstreamPort: try #require(components.port))
+        let url = try PostgresTestServer.freshStoreURL() + "&replica=127.0.0.1:\(relay.port)"
+        let store = try await Store.open(url: url)
+        let tracer = InMemoryTracer()
+        store.traceOperations(with: tracer)
+        let relayServer = "127.0.0.1:\(relay.port)\(components.path)"
+        let primaryServer = try Self.server(of: try #require(PostgresTestServer.url))
+        try await store.apply(try CloudKitSchemaDocument(parsing: Self.schema))
+        _ = try await store.save([Self.note("a", rank: 1), Self.note("b", rank: 2)])
+        try await Self.waitForReplay(replica: replica)
+        _ = Self.selectServers(tracer)
+        #expect(try await store.records(ofType: "Note", matching: .truePredicate).count == 2)
+        #expect(Self.selectServers(tracer) == [relayServer])
+
+        relay.cut()
+        for _ in 0..<3 {
+            #expect(try await store.records(ofType: "Note", matching: .truePredicate).count == 2)
+        }
+        // The primary answered (the first read tried the replica, which refused).
+        #expect(Self.selectServers(tracer).contains(primaryServer))
+
+        try relay.restore()
+        // The replica is tried again once its retry interval has passed; until then the primary answers.
+        var servers: Set<String> = []
+        while !servers.contains(relayServer) {
+            #expect(try await store.records(ofType: "Note", matching: .truePredicate).count == 2)
+            servers = Self.selectServers(tracer)
+            if !servers.contains(relayServer) { try await Task.sleep(for: .milliseconds(100)) }
+        }
+    }
+
+    /// The store's PostgreSQL schema, quoted, from its URL's `schema` parameter.
+    static func schemaName(_ url: String) throws -> String {
+        let components = try #require(URLComponents(string: url))
+        let schema = try #require(components.queryItems?.first { $0.name == "schema" }?.value)
+        return "\"\(schema)\""
+    }
+}
