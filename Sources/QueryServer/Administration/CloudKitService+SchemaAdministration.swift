@@ -22,8 +22,14 @@ extension CloudKitService {
         let request = try RequestBodyDecoder.decode(SchemaChangeRequest.self, from: body)
         let (store, current) = try await developmentRecordType(request.recordType, in: namespace)
         let held = current.field(named: request.fieldName)
-        guard let type = request.fieldType ?? held?.type else {
-            throw ServerError(.badRequest, "type is missing: \(request.recordType) has no field '\(request.fieldName)' yet, so give its type (one of \(SchemaChangeRequest.wireNames.joined(separator: ", ")))")
+        let given = try request.typeName.map { (name) throws(ServerError) -> FieldType in
+            guard let type = Self.fieldType(wireName: name) else {
+                throw ServerError(.badRequest, "'\(name)' is not a field type: one of \(Self.fieldWireNames.joined(separator: ", "))")
+            }
+            return type
+        }
+        guard let type = given ?? held?.type else {
+            throw ServerError(.badRequest, "type is missing: \(request.recordType) has no field '\(request.fieldName)' yet, so give its type (one of \(Self.fieldWireNames.joined(separator: ", ")))")
         }
         try Self.checkFieldName(request.fieldName, recordType: request.recordType)
         var asked = FieldSchema(name: request.fieldName, type: type, isQueryable: false, isSortable: false)
@@ -110,6 +116,21 @@ extension CloudKitService {
     private func define(_ field: FieldSchema, of recordType: RecordTypeSchema, in store: Store) async throws(ServerError) {
         let definition = RecordTypeSchema(name: recordType.name, fields: [field], justInTimeIndexes: recordType.justInTimeIndexes)
         try await run { () async throws(RecordStoreError) in try await store.define(definition) }
+    }
+
+    /// The store types a field can be given, by their wire names (``wireTypeName(_:)``: `bool`
+    /// travels as `INT64`, so it is not among them).
+    private static let fieldTypes: [FieldType] = {
+        let scalars: [FieldType] = [.string, .int64, .double, .date, .bytes, .location, .reference]
+        return scalars + scalars.map { FieldType.list($0) }
+    }()
+
+    /// The wire names a request may give a field's type by, as the `schema` route writes them.
+    static let fieldWireNames = fieldTypes.map(wireTypeName)
+
+    /// The store type of a wire name (`STRING_LIST`: a list of strings), or nil.
+    static func fieldType(wireName: String) -> FieldType? {
+        fieldTypes.first { wireTypeName($0) == wireName }
     }
 
     /// Throws `BAD_REQUEST` for a name the schema cannot give a field.
