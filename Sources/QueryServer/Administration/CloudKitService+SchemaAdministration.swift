@@ -5,8 +5,8 @@ import RecordStore
 
 extension CloudKitService {
     /// `schema/fields/add`: adds a field to a record type of the development schema, or index
-    /// types to one of its fields, and answers the ``SchemaPlan`` (with `"dryRun": true`, only the
-    /// plan). What changes is decided as a deployment decides it (``SchemaDeployment``): a field
+    /// types to one of its fields, and answers the `SchemaPlan` (with `"dryRun": true`, only the
+    /// plan). What changes is decided as a deployment decides it (`SchemaDeployment`): a field
     /// the type lacks is added with the index types asked for, a field it has gains the index
     /// types it lacks, and a field whose type would change is refused (`BAD_REQUEST`, nothing
     /// changed). The request names the development environment; production's schema changes
@@ -46,7 +46,7 @@ extension CloudKitService {
     }
 
     /// `schema/indexes/remove`: takes index types (`queryable`, `sortable`, `searchable`) from a
-    /// field of a record type of the development schema, and answers the ``SchemaPlan`` (`-
+    /// field of a record type of the development schema, and answers the `SchemaPlan` (`-
     /// index City.name SORTABLE`; with `"dryRun": true`, only the plan). Index types the field
     /// does not have change nothing. In development a query that needed the index still
     /// answers, by a scan. Production's schema changes only by `schema/deploy` (`BAD_REQUEST`).
@@ -71,7 +71,7 @@ extension CloudKitService {
     }
 
     /// `schema/deploy`: deploys the development schema to production, as `query schema deploy`
-    /// does (``Store/deploySchema(from:progress:)``), and answers the ``SchemaPlan`` of
+    /// does (`Store.deploySchema(from:progress:)`), and answers the `SchemaPlan` of
     /// production: what it gains, and the fields it refuses (a field's type cannot change; then
     /// nothing is deployed, `BAD_REQUEST`). Nothing of production's is removed. With `"dryRun":
     /// true`, only the plan. The request names the development environment.
