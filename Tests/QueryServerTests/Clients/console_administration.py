@@ -141,6 +141,7 @@ def main():
 
         # Deploying: what production gains, then deployed.
         planned = open_dialog(console, lambda: console.find("#schema-deploy").click())
+        console.screenshot("administration")
         applied = apply(console)
         report("deploy", planned=planned, applied=applied)
         again = open_dialog(console, lambda: console.find("#schema-deploy").click())
