@@ -277,6 +277,7 @@ public struct CloudKitServer: Sendable {
             AssetsController(service: service, configuration: configuration),
             UsersController(current: callerAccess, directory: UserDirectory(store: service.store), configuration: configuration),
             RolesController(service: service),
+            SchemaAdministrationController(service: service),
             SignInController(configuration: configuration, current: callerAccess, store: service.store),
         ]
     }

@@ -253,7 +253,9 @@ import Testing
         let routes = CloudKitServer(store: try TestEngine.sqlite.makeStore(), configuration: .init(port: 0)).declaredRoutes()
         let administering = routes.filter { $0.access == .administer }.map { "\($0.method.rawValue) \($0.path)" }
         #expect(administering == ["GET", "POST"].map { "\($0) \(ServerRoutes.databasePrefix)/roles/list" }
-            + ["POST \(ServerRoutes.databasePrefix)/roles/assign", "POST \(ServerRoutes.databasePrefix)/roles/remove"])
+            + ["POST \(ServerRoutes.databasePrefix)/roles/assign", "POST \(ServerRoutes.databasePrefix)/roles/remove"]
+            // The development schema's administration (SchemaAdministrationRoutesTests).
+            + ["schema/fields/add", "schema/indexes/remove", "schema/deploy"].map { "POST \(ServerRoutes.databasePrefix)/\($0)" })
         #expect(throws: Never.self) { try RequestAuthenticator.check(.key("k"), access: .administer, database: .public) }
         #expect(throws: Never.self) { try RequestAuthenticator.check(.anyone, access: .administer, database: .public) }
         #expect(throws: Never.self) { try RequestAuthenticator.check(.administrator, access: .administer, database: .public) }

@@ -4,7 +4,7 @@ import Foundation
 
 /// The query console's page, assembled from its files in `Console/Web` (embedded into the binary
 /// at build time by the EmbedFilesPlugin, as `EmbeddedFiles`): `console.html` with its style sheet
-/// (`console.css`) and scripts (`console-links.js`, then `console.js`) inlined, and the server's
+/// (`console.css`) and scripts (`console-links.js`, `console-administration.js`, then `console.js`) inlined, and the server's
 /// settings as attributes of `<body>`. Opened on its own, `console.html` loads the files beside it
 /// instead.
 ///
@@ -18,6 +18,7 @@ enum ConsolePage {
     /// between `<script>` and `</script>`.
     static let scripts: [(file: String, text: String)] = [
         ("console-links.js", EmbeddedFiles.consoleLinksJs),
+        ("console-administration.js", EmbeddedFiles.consoleAdministrationJs),
         ("console.js", EmbeddedFiles.consoleJs),
     ]
 

@@ -34,6 +34,13 @@
     open: (recordName, recordType, from) => openLinked(recordName, recordType, from),
   });
 
+  // The development schema's administration in the Schema tab (console-administration.js).
+  const administration = window.QueryConsoleAdministration({
+    call: (path, body) => adminCall(path, body), element, failureNodes, schema: () => state.schema,
+    environment: () => $('environment').value, reload: () => loadSchema(), flash: (text) => flash(text),
+    keepFocusInside: (panel, event) => keepFocusInside(panel, event),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -513,6 +520,7 @@
     const view = $('schema-view');
     if (state.schema.length === 0) {
       view.replaceChildren(element('p', { class: 'empty-state', text: 'The store has no record types.' }));
+      administration.decorate(view);
       return;
     }
     view.replaceChildren(...state.schema.map((type) => element('div', { class: 'card', 'data-type': type.recordType },
@@ -522,12 +530,13 @@
         element('tbody', {}, ...type.fields.map((field) => {
           // A boolean travels as INT64: both are named.
           const shown = shownType(type.recordType, field.fieldName, field.type);
-          return element('tr', {},
+          return element('tr', { 'data-field': field.fieldName },
             element('td', { text: field.fieldName }),
             element('td', { text: shown === field.type ? shown : shown + ' (' + field.type + ')' }),
             element('td', {}, ...field.indexes.map((index) => element('span', { class: 'flag', text: index }))));
         }))),
       relationshipsTable(type))));
+    administration.decorate(view);
   }
 
   /// How a relationship is stored, as the schema prints it: to-one, to-many (inverse of a field), to-many (a reference list).
@@ -1401,8 +1410,10 @@
   }
 
   /// Tab and Shift+Tab from the panel's last or first control go round to its first or last.
-  function keepFocusInPanel(event) {
-    const panel = $('detail');
+  function keepFocusInPanel(event) { keepFocusInside($('detail'), event); }
+
+  /// Tab and Shift+Tab from a dialog's last or first control go round to its first or last.
+  function keepFocusInside(panel, event) {
     const controls = [...panel.querySelectorAll('button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])')]
       .filter((node) => !node.disabled && node.getClientRects().length > 0);
     if (controls.length === 0) { event.preventDefault(); return; }
