@@ -114,6 +114,9 @@ struct PostgresSection: BenchmarkSection {
         try await measureListQueries(report, store: allStore, hand: allHand)
         try await measureKeyset(report, store: store)
         try await measureConcurrency(report, store: store)
+        if let server = ProcessInfo.processInfo.environment["QUERY_BENCH_POSTGRES_URL"] {
+            try await measureReplicaReads(report, server: server, schema: schemas.0, primaryStore: store)
+        }
     }
 
     static func redacted(_ url: String) -> String {

@@ -16,8 +16,8 @@
 ///
 /// - the replica's replayed position is remembered (it only grows); when it already covers the
 ///   primary's, the replica's answer, read at once, is the answer;
-/// - otherwise the replica is asked where it is now, and the read runs there if it caught up,
-///   or on the primary (the replica is behind: replay paused, or a long lag);
+/// - otherwise the replica is asked where it is now, and the read runs there once it has
+///   caught up, within ``replayWait`` (10 ms), or else on the primary (replay paused, or a long lag);
 /// - a replica that fails (down, restarting, a query cancelled by recovery) is skipped for the
 ///   primary, and found again by itself when it answers (``PostgresReachability``).
 ///
@@ -100,14 +100,25 @@ final class PostgresReadReplicas: Sendable {
         return try await readAfterCheck(replica, required: required, primary: primary, body)
     }
 
-    /// Asks the replica where it is, then reads there if it has replayed `required`, or on the primary.
+    /// How long a read waits for a replica to replay what it requires before the primary
+    /// answers: a replica under a steady write load is usually a millisecond or two behind
+    /// the primary's latest position, which a read that waits that long can still use.
+    static let replayWait: Duration = .milliseconds(10)
+
+    /// Asks the replica where it is (again every millisecond, up to ``replayWait``), then reads
+    /// there once it has replayed `required`, or on the primary.
     private func readAfterCheck<T: Sendable>(
         _ replica: Replica, required: Int64, primary: PostgresServerConnections,
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> T {
-        if let replayed = await replica.currentReplayed(), replayed >= required,
-           let answer = try? await replica.connections.withConnection(body) {
-            return answer
+        let deadline = ContinuousClock.now + Self.replayWait
+        while let replayed = await replica.currentReplayed() {
+            if replayed >= required {
+                if let answer = try? await replica.connections.withConnection(body) { return answer }
+                break
+            }
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(1))
         }
         return try await primary.withConnection(body)
     }

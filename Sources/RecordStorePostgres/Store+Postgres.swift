@@ -6,9 +6,10 @@
 extension StoreScheme {
     /// PostgreSQL databases: `postgres://user:password@host:port/database` (also
     /// `postgresql://`), with the optional parameters `sslmode` (`disable`, `prefer`, `require`),
-    /// `schema` (a PostgreSQL schema of its own for the store, created when missing) and
-    /// `connect_timeout` (seconds, default 10). Register it once, then open such locations with
-    /// `Store.open(url:)`.
+    /// `schema` (a PostgreSQL schema of its own for the store, created when missing),
+    /// `connect_timeout` (seconds, default 10) and `replica` (`host:port` of a hot standby that
+    /// reads go to when it has replayed the primary's writes; repeat it for several). Register
+    /// it once, then open such locations with `Store.open(url:)`.
     ///
     /// A PostgreSQL store answers only the `async` methods. A server that cannot be reached,
     /// refuses the credentials, or has no such database is
