@@ -63,11 +63,12 @@ enum PostgresChangeNotifications {
 final class PostgresChangeSource: ChangeSource {
     typealias RecordReader = @Sendable ([RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
 
-    private let client: PostgresClient
+    /// The primary's pool now (another after a failover: ``PostgresPrimary``).
+    private let client: @Sendable () -> PostgresClient
     private let channel: String
     private let readRecords: RecordReader
 
-    init(client: PostgresClient, channel: String, readRecords: @escaping RecordReader) {
+    init(client: @escaping @Sendable () -> PostgresClient, channel: String, readRecords: @escaping RecordReader) {
         self.client = client
         self.channel = channel
         self.readRecords = readRecords
@@ -91,7 +92,7 @@ final class PostgresChangeSource: ChangeSource {
             let channel = self.channel
             let readRecords = self.readRecords
             do {
-                try await client.withConnection { connection in
+                try await client().withConnection { connection in
                     try await connection.listen(on: channel) { notifications in
                         patience.cancel()
                         // Commits made while nobody listened went unheard.

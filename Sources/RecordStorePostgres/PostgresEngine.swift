@@ -37,8 +37,9 @@ final class PostgresEngine: StorageEngine {
     let location: PostgresLocation
     /// The catalog queries are planned against without reading it first.
     private let catalogCache = PostgresCatalogCache()
-    /// The primary's connections: every write, and the reads no replica can answer.
-    let primary: PostgresServerConnections
+    /// The primary's connections (among the URL's hosts, the one that is the primary now):
+    /// every write, and the reads no replica can answer.
+    let primary: PostgresPrimary
     /// The hot standbys reads go to when they have replayed enough (none without `replica`
     /// parameters in the URL).
     let replicas: PostgresReadReplicas
@@ -55,21 +56,23 @@ final class PostgresEngine: StorageEngine {
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
-    private init(location: PostgresLocation, secret: StoreSecret, poolExecutor: (any TaskExecutor)?, logger: Logger) {
+    /// An engine on `server`, the host of `location` it opened on.
+    private init(location: PostgresLocation, server: PostgresLocation, secret: StoreSecret, poolExecutor: (any TaskExecutor)?, logger: Logger) {
         self.location = location
         self.secret = secret
         self.logger = logger
-        primary = PostgresServerConnections(location: location, poolExecutor: poolExecutor, logger: logger)
+        let primary = PostgresPrimary(server, candidates: location.hostLocations, poolExecutor: poolExecutor, logger: logger)
+        self.primary = primary
         replicas = PostgresReadReplicas(
-            location.replicaLocations.map { PostgresServerConnections(location: $0, poolExecutor: poolExecutor, logger: logger) })
-        let client = primary.client
+            location.replicaLocations.map { PostgresServerConnections(location: $0, poolExecutor: poolExecutor, logger: logger) },
+            replayWait: location.replicaWait)
         executor = SQLExecutor(dialect: PostgresDialect())
         let channel = PostgresChangeNotifications.channel(for: location)
         changeChannel = channel
         let reader = RecordReaderBox()
         changeFeed = ChangeFeed(
             storeIdentity: secret.storeIdentifier,
-            source: PostgresChangeSource(client: client, channel: channel) { ids throws(RecordStoreError) in
+            source: PostgresChangeSource(client: { primary.connections.client }, channel: channel) { ids throws(RecordStoreError) in
                 guard let engine = reader.engine else { throw .cancelled }
                 return try await engine.records(for: ids)
             },
@@ -94,12 +97,15 @@ final class PostgresEngine: StorageEngine {
         var logger = Logger(label: "query.postgres")
         logger.logLevel = .critical
         let secret: StoreSecret
+        // Of several hosts, the first that answers (and is not a standby, when the URL says read-write).
+        let candidates = location.hostLocations
+        let server = candidates.count > 1 ? await PostgresPrimary.firstUsable(candidates, logger: logger) ?? location : location
         do {
-            secret = try await bootstrap(location, executor: poolExecutor, logger: logger, progress: progress)
+            secret = try await bootstrap(server, executor: poolExecutor, logger: logger, progress: progress)
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw PostgresErrorMapping.storeError(error, server: server.server)
         }
-        return PostgresEngine(location: location, secret: secret, poolExecutor: poolExecutor, logger: logger)
+        return PostgresEngine(location: location, server: server, secret: secret, poolExecutor: poolExecutor, logger: logger)
     }
 
     /// The first connection: checks that the server answers, creates what is missing, and
@@ -117,6 +123,11 @@ final class PostgresEngine: StorageEngine {
         }
         do {
             let sql = PostgresSQLConnection(connection, logger: logger)
+            if try await sql.firstRow(SQLStatement(sql: "SELECT pg_is_in_recovery()"), { $0.value(at: 0) }) == .integer(1) {
+                throw RecordStoreError.serverUnavailable(
+                    server: location.server,
+                    reason: "the server is a standby, read-only: open the store on the primary, with this server as its replica (?replica=host:port)")
+            }
             try await sql.execute(SQLStatement(sql: "BEGIN"))
             try await sql.execute(SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", arguments: [.integer(lockKey(location))]))
             if let schema = location.schema {

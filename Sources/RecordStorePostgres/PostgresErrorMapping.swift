@@ -66,6 +66,8 @@ enum PostgresErrorMapping {
                 return .serverUnavailable(server: server, reason: "the database does not exist (\(message ?? state))")
             case "57P01", "57P02", "57P03":
                 return .serverUnavailable(server: server, reason: "the server is shutting down or starting up (\(message ?? state))")
+            case "25006":
+                return .serverUnavailable(server: server, reason: "the server is a standby, read-only: the primary has moved (\(message ?? state))")
             case "53300":
                 return .serverUnavailable(server: server, reason: "the server has no free connection (\(message ?? state))")
             case "57014":

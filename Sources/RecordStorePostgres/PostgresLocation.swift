@@ -15,10 +15,17 @@ import PostgresNIO
 /// - `host`: a Unix socket directory (`?host=/var/run/postgresql`), for a URL without a host;
 /// - `application_name`: how the store's connections appear in `pg_stat_activity`
 ///   (default `query`);
+/// - `target_session_attrs`: `any` (the default) or `read-write`, as libpq reads it, for a URL
+///   that names several hosts (`postgres://app@db1:5432,db2:5432/cities`): the store uses the
+///   first host that answers (`any`) or the first that is not a standby (`read-write`), and
+///   looks again when that server stops answering or turns read-only, so that servers follow a
+///   promoted standby (``PostgresPrimary``);
 /// - `replica`: `host:port` (or `host`, port 5432) of a hot standby streaming from this
 ///   server, with the same user, password and database; repeat it for several. Reads go to a
 ///   replica that has replayed everything the primary had written when the read began, and to
-///   the primary otherwise (``PostgresReadReplicas``).
+///   the primary otherwise (``PostgresReadReplicas``);
+/// - `replica_wait`: how many milliseconds a read waits for a replica that is behind to catch
+///   up before the primary answers (default 10; 0 to 60000).
 ///
 /// User name and password may be percent-encoded. The password never appears in errors or in
 /// ``description``.
@@ -40,6 +47,12 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
     var applicationName: String
     /// The read replicas' `host:port` (`replica` parameters), in the URL's order.
     var replicas: [(host: String, port: Int)] = []
+    /// How long a read waits for a replica behind the primary (`replica_wait`).
+    var replicaWait: Duration = .milliseconds(10)
+    /// The hosts after the first of a URL that names several (`db1:5432,db2:5432`), in order.
+    var alternateHosts: [(host: String, port: Int)] = []
+    /// Whether only a server that is not a standby will do (`target_session_attrs=read-write`).
+    var requiresWritableServer = false
 
     /// `host:port/database`, for messages (no credentials).
     var server: String {
@@ -52,13 +65,22 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
     /// Parses a URL; throws ``RecordStoreError/invalidStoreLocation(_:reason:)`` naming what is wrong.
     init(_ url: String) throws(RecordStoreError) {
         func invalid(_ reason: String) -> RecordStoreError { .invalidStoreLocation(Self.redacted(url), reason: reason) }
+        // Several hosts (`db1:5432,db2:5432`): URLComponents reads one, so the first stands for all.
+        var url = url
+        if let (first, others) = try Self.hostList(in: url, invalid: invalid) {
+            url = first
+            alternateHosts = others
+        }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "postgres" || scheme == "postgresql" else {
             throw invalid("not a postgres:// URL (postgres://user:password@host:port/database)")
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set<String> = ["sslmode", "schema", "connect_timeout", "host", "user", "password", "application_name", "replica"]
+        let known: Set<String> = [
+            "sslmode", "schema", "connect_timeout", "host", "user", "password", "application_name", "replica", "replica_wait",
+            "target_session_attrs",
+        ]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw invalid("unknown parameter '\(unknown)'; known: \(known.sorted().joined(separator: ", "))")
         }
@@ -99,6 +121,17 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
             throw invalid("application_name must be at most 63 bytes")
         }
         if host == nil, socketPath == nil { host = "localhost" }
+        if let wait = parameters["replica_wait"] {
+            guard let milliseconds = Int(wait), (0...60_000).contains(milliseconds) else {
+                throw invalid("replica_wait must be a number of milliseconds between 0 and 60000")
+            }
+            replicaWait = .milliseconds(milliseconds)
+        }
+        switch parameters["target_session_attrs"] ?? "any" {
+        case "any": requiresWritableServer = false
+        case "read-write": requiresWritableServer = true
+        case let other: throw invalid("target_session_attrs '\(other)' is not one of any, read-write")
+        }
         for item in components.queryItems ?? [] where item.name == "replica" {
             let address = item.value ?? ""
             let parts = address.split(separator: ":", omittingEmptySubsequences: false)
@@ -107,6 +140,45 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
                 throw invalid("the replica parameter '\(address)' is not host:port (replica=standby.internal:5432)")
             }
             replicas.append((String(parts[0]), replicaPort))
+        }
+    }
+
+    /// The URL with only the first of its hosts, and the others, when its authority names several
+    /// (`user:password@db1:5432,db2:5432`); nil when it names one.
+    private static func hostList(
+        in url: String, invalid: (String) -> RecordStoreError
+    ) throws(RecordStoreError) -> (first: String, others: [(host: String, port: Int)])? {
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let rest = url[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        let hostsStart = authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex
+        let hosts = authority[hostsStart...]
+        guard hosts.contains(",") else { return nil }
+        let entries = hosts.split(separator: ",", omittingEmptySubsequences: false)
+        var others: [(host: String, port: Int)] = []
+        for entry in entries.dropFirst() {
+            let parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+            guard !entry.isEmpty, parts.count <= 2, !parts[0].isEmpty,
+                  let port = parts.count == 2 ? Int(parts[1]) : 5432, (1...65535).contains(port) else {
+                throw invalid("the host '\(entry)' of the host list is not host:port (postgres://user@db1:5432,db2:5432/database)")
+            }
+            others.append((String(parts[0]), port))
+        }
+        return (String(url[..<hosts.startIndex]) + entries[0] + String(url[authorityEnd...]), others)
+    }
+
+    /// The location of each host the URL names, in order: this one with the host and port of
+    /// each (the first is this one).
+    var hostLocations: [PostgresLocation] {
+        var first = self
+        first.alternateHosts = []
+        return [first] + alternateHosts.map { alternate in
+            var location = first
+            location.host = alternate.host
+            location.port = alternate.port
+            location.socketPath = nil
+            return location
         }
     }
 
@@ -124,6 +196,7 @@ struct PostgresLocation: Sendable, CustomStringConvertible {
             location.port = replica.port
             location.socketPath = nil
             location.replicas = []
+            location.alternateHosts = []
             location.connectTimeout = min(connectTimeout, Self.replicaConnectTimeout)
             return location
         }

@@ -17,7 +17,7 @@
 /// - the replica's replayed position is remembered (it only grows); when it already covers the
 ///   primary's, the replica's answer, read at once, is the answer;
 /// - otherwise the replica is asked where it is now, and the read runs there once it has
-///   caught up, within ``replayWait`` (10 ms), or else on the primary (replay paused, or a long lag);
+///   caught up, within ``replayWait`` (10 ms unless the URL says otherwise), or else on the primary (replay paused, or a long lag);
 /// - a replica that fails (down, restarting, a query cancelled by recovery) is skipped for the
 ///   primary, and found again by itself when it answers (``PostgresReachability``).
 ///
@@ -61,8 +61,15 @@ final class PostgresReadReplicas: Sendable {
     /// rather than reading on a guess that would be thrown away.
     private let lastRequired = LockedState<(position: Int64, wroteSince: Bool)>((0, false))
 
-    init(_ servers: [PostgresServerConnections]) {
+    /// How long a read waits for a replica behind the position it requires (the URL's
+    /// `replica_wait`, 10 ms by default): a replica under a steady write load is usually a
+    /// millisecond or two behind the primary's latest position, which a read that waits that
+    /// long can still use.
+    let replayWait: Duration
+
+    init(_ servers: [PostgresServerConnections], replayWait: Duration) {
         replicas = servers.map(Replica.init)
+        self.replayWait = replayWait
     }
 
     /// A WAL position as a number of bytes: `SELECT (f - '0/0')::bigint`; nil for a null position.
@@ -75,7 +82,7 @@ final class PostgresReadReplicas: Sendable {
     /// Runs the read `body` on a replica that has replayed everything the primary had written
     /// when the read began, or on the primary.
     func read<T: Sendable>(
-        primary: PostgresServerConnections, _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
+        primary: PostgresPrimary, _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> T {
         guard !replicas.isEmpty else { return try await primary.withConnection(body) }
         let replica = replicas[turn.withLock { turn in
@@ -100,18 +107,13 @@ final class PostgresReadReplicas: Sendable {
         return try await readAfterCheck(replica, required: required, primary: primary, body)
     }
 
-    /// How long a read waits for a replica to replay what it requires before the primary
-    /// answers: a replica under a steady write load is usually a millisecond or two behind
-    /// the primary's latest position, which a read that waits that long can still use.
-    static let replayWait: Duration = .milliseconds(10)
-
     /// Asks the replica where it is (again every millisecond, up to ``replayWait``), then reads
     /// there once it has replayed `required`, or on the primary.
     private func readAfterCheck<T: Sendable>(
-        _ replica: Replica, required: Int64, primary: PostgresServerConnections,
+        _ replica: Replica, required: Int64, primary: PostgresPrimary,
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> T {
-        let deadline = ContinuousClock.now + Self.replayWait
+        let deadline = ContinuousClock.now + replayWait
         while let replayed = await replica.currentReplayed() {
             if replayed >= required {
                 if let answer = try? await replica.connections.withConnection(body) { return answer }

@@ -84,6 +84,12 @@ struct PostgresEngineTests {
         ("postgres://u@localhost/db?sslmode=sometimes", "sslmode 'sometimes'"),
         ("postgres://u@localhost/db?color=blue", "unknown parameter 'color'"),
         ("postgres://u@localhost/db?connect_timeout=-1", "connect_timeout"),
+        ("postgres://u@localhost/db?replica=standby:99999", "the replica parameter 'standby:99999'"),
+        ("postgres://u@localhost/db?replica=", "the replica parameter ''"),
+        ("postgres://u@localhost/db?replica_wait=soon", "replica_wait"),
+        ("postgres://u@db1:5432,db2:x/db", "the host 'db2:x'"),
+        ("postgres://u@db1,,db2/db", "the host ''"),
+        ("postgres://u@db1,db2/db?target_session_attrs=standby", "target_session_attrs 'standby'"),
     ])
     func malformedURLsAreClearErrors(url: String, says: String) async throws {
         await #expect {

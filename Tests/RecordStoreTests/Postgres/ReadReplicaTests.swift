@@ -35,10 +35,12 @@ struct ReadReplicaTests {
         return "\(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
     }
 
-    /// A fresh store's URL with the standby as its replica.
+    /// A fresh store's URL with the standby as its replica. Reads wait up to a second for the
+    /// replica to catch up (`replica_wait`, 10 ms by default), so that the suites writing beside
+    /// these tests do not send every read to the primary.
     static func storeURL(replica: String) throws -> String {
         let components = try #require(URLComponents(string: replica))
-        return try PostgresTestServer.freshStoreURL() + "&replica=\(components.host ?? "localhost"):\(components.port ?? 5432)"
+        return try PostgresTestServer.freshStoreURL() + "&replica_wait=1000&replica=\(components.host ?? "localhost"):\(components.port ?? 5432)"
     }
 
     static func note(_ name: String, rank: Int64) -> Record {
@@ -138,7 +140,7 @@ struct ReadReplicaTests {
         let replica = try Self.replicaURL()
         let components = try #require(URLComponents(string: replica))
         let relay = try TCPRelay(upstreamPort: try #require(components.port))
-        let url = try PostgresTestServer.freshStoreURL() + "&replica=127.0.0.1:\(relay.port)"
+        let url = try PostgresTestServer.freshStoreURL() + "&replica_wait=1000&replica=127.0.0.1:\(relay.port)"
         let store = try await Store.open(url: url)
         let tracer = InMemoryTracer()
         store.traceOperations(with: tracer)
