@@ -14,7 +14,8 @@ import PostgresNIO
 /// is followed without a restart. With one host this is that host's connections.
 ///
 /// ```swift
-/// let primary = try await PostgresPrimary.open(location, poolExecutor: nil, logger: logger)
+/// let server = await PostgresPrimary.firstUsable(location.hostLocations, logger: logger) ?? location
+/// let primary = PostgresPrimary(server, candidates: location.hostLocations, poolExecutor: nil, logger: logger)
 /// try await primary.withConnection { connection in try await connection.execute(SQLStatement(sql: "SELECT 1")) }
 /// ```
 final class PostgresPrimary: Sendable {
