@@ -39,6 +39,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 TIMEOUT = 20
@@ -67,7 +68,9 @@ def start_browser():
 class Console:
     def __init__(self, driver):
         self.driver = driver
-        self.wait = WebDriverWait(driver, TIMEOUT)
+        # A condition that read an element the console redrew meanwhile (a results table drawn
+        # again) is asked again, as one that found no element yet is.
+        self.wait = WebDriverWait(driver, TIMEOUT, ignored_exceptions=(StaleElementReferenceException,))
 
     def find(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
