@@ -46,16 +46,18 @@ struct RelationshipRoundTripCommandTests {
     /// To-ones (`department`, `manager`), the many-to-many reference list (`projects`, whose
     /// inverse is `Project.members`), an empty list, and a reference within the Archive zone.
     static let employees = """
-        {"recordName": "ada", "fields": {"name": "Ada", "salary": 150000.0, "department": {"$ref": "sales"}, "projects": [{"$ref": "apollo"}, {"$ref": "zephyr"}]}}
-        {"recordName": "bob", "fields": {"name": "Bob", "salary": 90000.0, "department": {"$ref": "research"}, "manager": {"$ref": "ada"}, "projects": [{"$ref": "apollo"}]}}
-        {"recordName": "cy", "fields": {"name": "Cy", "salary": 100000.0, "department": {"$ref": "sales"}, "manager": {"$ref": "ada"}}}
-        {"recordName": "dee", "fields": {"name": "Dee", "salary": 120000.5, "projects": []}}
-        {"recordName": "eve", "zone": "Archive", "fields": {"name": "Eve", "salary": 80000.0, "department": {"$ref": ["legacy", "Archive"]}}}
+        {"recordName": "ada", "fields": {"name": "Ada", "identifier": "E0000000-0000-0000-0000-000000000001", "age": 30, "salary": 150000.0, "department": {"$ref": "sales"}, "projects": [{"$ref": "apollo"}, {"$ref": "zephyr"}]}}
+        {"recordName": "bob", "fields": {"name": "Bob", "identifier": "E0000000-0000-0000-0000-000000000002", "age": 30, "salary": 90000.0, "department": {"$ref": "research"}, "manager": {"$ref": "ada"}, "projects": [{"$ref": "apollo"}]}}
+        {"recordName": "cy", "fields": {"name": "Cy", "identifier": "E0000000-0000-0000-0000-000000000003", "age": 30, "salary": 100000.0, "department": {"$ref": "sales"}, "manager": {"$ref": "ada"}}}
+        {"recordName": "dee", "fields": {"name": "Dee", "identifier": "E0000000-0000-0000-0000-000000000004", "age": 30, "salary": 120000.5, "projects": []}}
+        {"recordName": "eve", "zone": "Archive", "fields": {"name": "Eve", "identifier": "E0000000-0000-0000-0000-000000000005", "age": 30, "salary": 80000.0, "department": {"$ref": ["legacy", "Archive"]}}}
 
         """
 
     /// The record types in the order they are imported, each with the zones it has records in.
-    static let recordTypes = ["Department", "Project", "Employee"]
+    /// Projects come after the employees: `Project.members` (the inverse of `Employee.projects`)
+    /// requires at least one member, so a project saved before its members is refused (1580).
+    static let recordTypes = ["Department", "Employee", "Project"]
     static let zones = ["_defaultZone", "Archive"]
 
     /// A walk: the `find` arguments after `--db`, and what it prints on every store.
@@ -141,8 +143,8 @@ struct RelationshipRoundTripCommandTests {
         try await succeed(["schema", "apply", "--db", database, TemplateCommandTests.model])
         try await succeed(["zones", "create", "--db", database, "Archive"])
         try await succeed(["save", "--db", database, "Department"], input: departments)
-        try await succeed(["save", "--db", database, "Project"], input: projects)
         try await succeed(["save", "--db", database, "Employee"], input: employees)
+        try await succeed(["save", "--db", database, "Project"], input: projects)
         return database
     }
 

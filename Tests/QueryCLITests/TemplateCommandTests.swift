@@ -11,10 +11,10 @@ struct TemplateCommandTests {
         .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Company.xcdatamodeld").path
 
     static let employees = """
-        {"recordName": "ada", "fields": {"name": "Ada", "salary": 150000.0, "age": 36, "department": {"$ref": "sales"}}}
-        {"recordName": "bob", "fields": {"name": "Bob", "salary": 90000.0, "age": 24, "department": {"$ref": "research"}, "manager": {"$ref": "ada"}}}
-        {"recordName": "cy", "fields": {"name": "Cy", "salary": 100000.0, "age": 19}}
-        {"recordName": "dee", "fields": {"name": "Dee", "salary": 120000.5, "age": 52}}
+        {"recordName": "ada", "fields": {"name": "Ada", "identifier": "E0000000-0000-0000-0000-000000000001", "salary": 150000.0, "age": 36, "department": {"$ref": "sales"}}}
+        {"recordName": "bob", "fields": {"name": "Bob", "identifier": "E0000000-0000-0000-0000-000000000002", "salary": 90000.0, "age": 24, "department": {"$ref": "research"}, "manager": {"$ref": "ada"}}}
+        {"recordName": "cy", "fields": {"name": "Cy", "identifier": "E0000000-0000-0000-0000-000000000003", "salary": 100000.0, "age": 19}}
+        {"recordName": "dee", "fields": {"name": "Dee", "identifier": "E0000000-0000-0000-0000-000000000004", "salary": 120000.5, "age": 52}}
 
         """
 
@@ -49,10 +49,10 @@ struct TemplateCommandTests {
         let shown = try await CommandRunner.run(["schema", "--db", database, "Department"])
         #expect(shown.standardOutput == """
             Department
-              budget     double\u{20}\u{20}
-              latitude   double  queryable sortable
-              longitude  double  queryable sortable
-              name       string  queryable sortable
+              budget     double  default 0.0
+              latitude   double  queryable sortable  default 0.0
+              longitude  double  queryable sortable  default 0.0
+              name       string  queryable sortable  required
               employees -> Employee  to-many, inverse of department, Cascade
 
             """)

@@ -3,7 +3,9 @@ import Foundation
 /// The one save of every engine: check duplicates, admit the records into the catalog (which
 /// may grow it in development mode), read what is stored, decide with ``SaveRules``, expand the
 /// deletions by their deletion rules (``DeletionRuleExpansion``: cascades, denials, nullifying
-/// rewrites, all read and decided before any write), then apply the schema changes and the writes. Engines differ only in their
+/// rewrites, all read and decided before any write), check the schema's rules
+/// (``SaveValidation``: defaults, required fields, ranges, lengths, patterns, relationship
+/// counts), then apply the schema changes and the writes. Engines differ only in their
 /// ``RecordWriteTransaction``.
 ///
 /// ```swift
@@ -22,6 +24,8 @@ import Foundation
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
         try await DeletionRuleExpansion.apply(
             to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, author: changes.author, in: &transaction)
+        // Then the schema's rules, on what the plan would leave: defaults, then every check.
+        try await SaveValidation.apply(to: &plan, stored: stored, catalog: save.catalog, in: &transaction)
         // Decided. The change position: taken before the writes, so that new records are
         // registered at it, unless the engine takes it last (a server engine, whose position is
         // held until the commit so that positions commit in order: taken last, it is held only

@@ -128,6 +128,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A sharing operation failed (``Store/saveShare(_:as:)``, ``Store/acceptShare(shortGUID:as:emailAddress:)``,
     /// …): the problem says which share and why.
     case sharing(ShareProblem)
+    /// A save broke the rules of its records' types (``FieldValidation``, a relationship's
+    /// ``RelationshipSchema/isRequired`` and counts): every failure, in the order of the records
+    /// and their fields. Nothing was written. Its Core Data code is the failures'
+    /// ``Swift/Array/code`` (1560 for several).
+    case validationFailed([ValidationFailure])
 
     public var description: String {
         switch self {
@@ -249,6 +254,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Backup refused: \(refusal)"
         case .sharing(let problem):
             return "Sharing: \(problem)"
+        case .validationFailed(let failures):
+            let lines = failures.map { "\n  \($0)" }.joined()
+            return failures.count == 1
+                ? "The save broke a rule of the schema: \(failures[0])"
+                : "The save broke \(failures.count) rules of the schema (\(ValidationErrorCode.multipleErrors)):\(lines)"
         }
     }
 }

@@ -149,9 +149,11 @@ struct CoreDataModelTests {
 
     @Test("Record types: one per concrete entity, inherited attributes first, indexed ones queryable and sortable, transients left out")
     func recordTypes() throws {
-        func field(_ name: String, _ type: FieldType, indexed: Bool = false) -> FieldSchema {
-            FieldSchema(name: name, type: type, isQueryable: indexed, isSortable: indexed)
+        func field(_ name: String, _ type: FieldType, indexed: Bool = false, _ rules: FieldValidation? = nil) -> FieldSchema {
+            FieldSchema(name: name, type: type, isQueryable: indexed, isSortable: indexed, validation: rules)
         }
+        let required = FieldValidation(isRequired: true)
+        let zero = FieldValidation(defaultValue: .number(0))
         // A relationship stored in a field (a to-one, one side of a many-to-many) has a queryable reference field.
         func reference(_ name: String, _ type: FieldType = .reference) -> FieldSchema {
             FieldSchema(name: name, type: type, isQueryable: true, isSortable: false)
@@ -160,18 +162,21 @@ struct CoreDataModelTests {
             RecordTypeSchema(
                 name: "Department",
                 fields: [
-                    field("budget", .double), field("latitude", .double, indexed: true), field("longitude", .double, indexed: true),
-                    field("name", .string, indexed: true),
+                    field("budget", .double, zero), field("latitude", .double, indexed: true, zero), field("longitude", .double, indexed: true, zero),
+                    field("name", .string, indexed: true, required),
                 ],
                 relationships: [.toMany("employees", destination: "Employee", inverse: "department", deletionRule: .cascade)]),
             RecordTypeSchema(
                 name: "Employee",
                 fields: [
-                    field("birthDate", .date), field("name", .string, indexed: true),
-                    field("age", .int64, indexed: true), field("badgeNumber", .int64), field("email", .string),
-                    field("employeeNumber", .int64, indexed: true), field("hireDate", .date, indexed: true), field("homepage", .string),
-                    field("identifier", .string), field("isActive", .bool), field("photo", .bytes), field("rating", .double),
-                    field("salary", .double, indexed: true), field("skills", .bytes),
+                    field("birthDate", .date), field("name", .string, indexed: true, FieldValidation(isRequired: true, defaultValue: .string("Unnamed"))),
+                    field("age", .int64, indexed: true, FieldValidation(defaultValue: .integer(0), minimumValue: 16, maximumValue: 99)),
+                    field("badgeNumber", .int64, FieldValidation(defaultValue: .integer(0))), field("email", .string, FieldValidation(pattern: "[^@]+@[^@]+")),
+                    field("employeeNumber", .int64, indexed: true, FieldValidation(isRequired: true, defaultValue: .integer(0))),
+                    field("hireDate", .date, indexed: true, FieldValidation(isRequired: true, defaultValue: .date(Date(timeIntervalSinceReferenceDate: 694_224_000)))),
+                    field("homepage", .string), field("identifier", .string, required),
+                    field("isActive", .bool, FieldValidation(isRequired: true, defaultValue: .boolean(true))), field("photo", .bytes), field("rating", .double, zero),
+                    field("salary", .double, indexed: true, zero), field("skills", .bytes),
                     reference("department"), reference("manager"), reference("projects", .list(.reference)),
                 ],
                 relationships: [
@@ -182,10 +187,11 @@ struct CoreDataModelTests {
                     .toMany("reports", destination: "Employee", inverse: "manager", deletionRule: .deny),
                 ]),
             RecordTypeSchema(
-                name: "Project", fields: [field("title", .string)],
+                name: "Project", fields: [field("title", .string, required)],
                 relationships: [
                     RelationshipSchema(
-                        name: "members", destination: "Employee", kind: .toMany(inverse: "projects"), minimumCount: 1, maximumCount: 20),
+                        name: "members", destination: "Employee", kind: .toMany(inverse: "projects"), minimumCount: 1, maximumCount: 20,
+                        isRequired: true),
                 ]),
         ])
     }

@@ -32,7 +32,7 @@ struct FetchRequestTemplateTests {
     static func employee(_ id: String, name: String, salary: Double, age: Int64, hired: TimeInterval) -> Record {
         Record(recordType: "Employee", recordID: RecordID(recordName: id), fields: [
             "name": .string(name), "salary": .double(salary), "age": .int(age), "hireDate": .date(Date(timeIntervalSince1970: hired)),
-            "email": .string("\(id)@example.com"),
+            "email": .string("\(id)@example.com"), "identifier": .string("00000000-0000-0000-0000-\(String(repeating: "0", count: 12 - id.count))\(id)"),
         ])
     }
 
@@ -53,8 +53,10 @@ struct FetchRequestTemplateTests {
             #expect(try store.schema(for: recordType.name)?.relationships == recordType.relationships)
         }
         let employee = try #require(try store.schema(for: "Employee"))
-        #expect(employee.field(named: "salary") == FieldSchema(name: "salary", type: .double, isQueryable: true, isSortable: true))
-        #expect(employee.field(named: "email") == FieldSchema(name: "email", type: .string, isQueryable: false, isSortable: false))
+        #expect(employee.field(named: "salary") == FieldSchema(
+            name: "salary", type: .double, isQueryable: true, isSortable: true, validation: FieldValidation(defaultValue: .number(0))))
+        #expect(employee.field(named: "email") == FieldSchema(
+            name: "email", type: .string, isQueryable: false, isSortable: false, validation: FieldValidation(pattern: "[^@]+@[^@]+")))
         #expect(employee.field(named: "hireDate")?.type == .date)
         #expect(try store.fetchRequestTemplates() == [
             FetchRequestTemplate(name: "EmployeesInDepartment", recordType: "Employee", predicateFormat: "department.name == $NAME"),

@@ -6,8 +6,9 @@
 /// salary?.defaultValueString   // "0.0"
 /// ```
 ///
-/// Validation settings (`minValueString`, `maxValueString`, `regularExpressionString`) are kept
-/// as written; the store does not enforce them.
+/// Its validation settings (`optional`, `defaultValueString`, `minValueString`,
+/// `maxValueString`, `minDateTimeInterval`, `maxDateTimeInterval`, `regularExpressionString`)
+/// become its field's ``FieldValidation`` (``fieldValidation``), which the store enforces at save.
 public struct CoreDataAttribute: Sendable, Hashable, Codable {
     /// The attribute's name.
     public var name: String
@@ -33,6 +34,10 @@ public struct CoreDataAttribute: Sendable, Hashable, Codable {
     public var maxValueString: String?
     /// The pattern a string attribute must match, if any.
     public var regularExpressionString: String?
+    /// A date attribute's earliest value, in seconds since 2001-01-01 (`minDateTimeInterval`), if any.
+    public var minDateTimeInterval: Double?
+    /// A date attribute's latest value, in seconds since 2001-01-01 (`maxDateTimeInterval`), if any.
+    public var maxDateTimeInterval: Double?
 
     /// Creates an attribute.
     ///
@@ -43,8 +48,11 @@ public struct CoreDataAttribute: Sendable, Hashable, Codable {
         name: String, type: CoreDataAttributeType, isOptional: Bool = true, defaultValueString: String? = nil,
         defaultDateTimeInterval: Double? = nil, isIndexed: Bool = false, isTransient: Bool = false,
         valueTransformerName: String? = nil, customClassName: String? = nil,
-        minValueString: String? = nil, maxValueString: String? = nil, regularExpressionString: String? = nil
+        minValueString: String? = nil, maxValueString: String? = nil, regularExpressionString: String? = nil,
+        minDateTimeInterval: Double? = nil, maxDateTimeInterval: Double? = nil
     ) {
+        self.minDateTimeInterval = minDateTimeInterval
+        self.maxDateTimeInterval = maxDateTimeInterval
         self.name = name
         self.type = type
         self.isOptional = isOptional

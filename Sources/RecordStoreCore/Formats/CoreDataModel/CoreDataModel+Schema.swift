@@ -6,10 +6,12 @@ extension CoreDataModel {
     /// property of a fetch index of the entity or a parent) is `QUERYABLE` and `SORTABLE` (as
     /// far as its type sorts), the others have no index.
     ///
+    /// Each field carries its attribute's validation settings and default value
+    /// (``CoreDataAttribute/fieldValidation``), which saves then follow.
+    ///
     /// Relationships, inherited ones included, become ``RelationshipSchema``s
     /// (``relationshipSchema(_:of:)``). Not mapped: transient attributes and relationships (never
-    /// stored), fetched properties (kept in the model only), uniqueness constraints, validation
-    /// settings and default values (the store does not enforce them).
+    /// stored), fetched properties (kept in the model only) and uniqueness constraints.
     ///
     /// ```swift
     /// let model = try CoreDataModelReader.read(at: "Company.xcdatamodeld")
@@ -24,7 +26,8 @@ extension CoreDataModel {
             let fields: [FieldSchema] = attributes(of: entity.name).compactMap { attribute in
                 guard !attribute.isTransient, let type = attribute.type.storeType else { return nil }
                 let isIndexed = attribute.isIndexed || indexed.contains(attribute.name)
-                return FieldSchema(name: attribute.name, type: type, isQueryable: isIndexed, isSortable: isIndexed)
+                return FieldSchema(
+                    name: attribute.name, type: type, isQueryable: isIndexed, isSortable: isIndexed, validation: attribute.fieldValidation)
             }
             let relationships = relationships(of: entity.name).filter { !$0.isTransient }.map { relationshipSchema($0, of: entity.name) }
             // A to-one or a reference list is stored in a field of its name, indexed for walks and inverses.
@@ -72,6 +75,6 @@ extension CoreDataModel {
             name: relationship.name, destination: relationship.destinationEntity, kind: kind, deletionRule: rule,
             // A to-one's counts (at most one) say nothing the kind does not.
             isOrdered: relationship.isOrdered, minimumCount: relationship.isToMany ? relationship.minCount : nil,
-            maximumCount: relationship.isToMany ? relationship.maxCount : nil)
+            maximumCount: relationship.isToMany ? relationship.maxCount : nil, isRequired: !relationship.isOptional)
     }
 }

@@ -142,11 +142,12 @@ struct CoreDataModelParser {
             reads: [
                 "name", "attributeType", "optional", "defaultValueString", "defaultDateTimeInterval", "indexed", "transient",
                 "valueTransformerName", "customClassName", "minValueString", "maxValueString", "regularExpressionString",
+                "minDateTimeInterval", "maxDateTimeInterval",
             ],
             ignores: [
                 "usesScalarValueType", "syncable", "allowsExternalBinaryDataStorage", "allowsCloudEncryption", "preserveAfterDeletion",
                 "spotlightIndexingEnabled", "indexedBySpotlight", "storedInTruthFile", "elementID", "versionHashModifier",
-                "renamingIdentifier", "minDateTimeInterval", "maxDateTimeInterval", "attributeValueClassName", "derived",
+                "renamingIdentifier", "attributeValueClassName", "derived",
             ])
         let typeName = try required(node, "attributeType")
         guard let type = CoreDataAttributeType(rawValue: typeName) else {
@@ -164,18 +165,21 @@ struct CoreDataModelParser {
         if type == .undefined, !isTransient {
             throw invalid(node, "attribute '\(name)' is of type 'Undefined' but not transient; only transient attributes may be undefined")
         }
-        var defaultDate: Double?
-        if let text = node.attribute("defaultDateTimeInterval") {
-            guard let value = Double(text) else { throw invalid(node, "'defaultDateTimeInterval' on attribute '\(name)' is '\(text)'; expected a number of seconds") }
-            defaultDate = value
+        func seconds(_ setting: String) throws(CoreDataModelError) -> Double? {
+            guard let text = node.attribute(setting) else { return nil }
+            guard let value = Double(text) else { throw invalid(node, "'\(setting)' on attribute '\(name)' is '\(text)'; expected a number of seconds") }
+            return value
         }
-        return CoreDataAttribute(
+        let attribute = CoreDataAttribute(
             name: name, type: type, isOptional: try flag(node, "optional") ?? false,
-            defaultValueString: node.attribute("defaultValueString"), defaultDateTimeInterval: defaultDate,
+            defaultValueString: node.attribute("defaultValueString"), defaultDateTimeInterval: try seconds("defaultDateTimeInterval"),
             isIndexed: try flag(node, "indexed") ?? false, isTransient: isTransient,
             valueTransformerName: node.attribute("valueTransformerName"), customClassName: node.attribute("customClassName"),
             minValueString: node.attribute("minValueString"), maxValueString: node.attribute("maxValueString"),
-            regularExpressionString: node.attribute("regularExpressionString"))
+            regularExpressionString: node.attribute("regularExpressionString"),
+            minDateTimeInterval: try seconds("minDateTimeInterval"), maxDateTimeInterval: try seconds("maxDateTimeInterval"))
+        if let problem = attribute.malformedValidationSetting { throw invalid(node, problem) }
+        return attribute
     }
 
     private func parseRelationship(_ node: XMLElementNode) throws(CoreDataModelError) -> CoreDataRelationship {

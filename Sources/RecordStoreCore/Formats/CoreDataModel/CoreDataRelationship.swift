@@ -1,8 +1,8 @@
 /// A relationship of a Core Data entity (`<relationship name="department" maxCount="1"
 /// deletionRule="Nullify" destinationEntity="Department" inverseName="employees" …/>`).
 ///
-/// Relationships are read into the model only: ``CoreDataModel/recordTypeSchemas()`` does not
-/// map them to fields yet.
+/// ``CoreDataModel/relationshipSchema(_:of:)`` maps it to the store's relationship, with its
+/// counts and `optional` as rules that saves follow.
 ///
 /// ```swift
 /// let employees = model.entity(named: "Department")?.relationship(named: "employees")

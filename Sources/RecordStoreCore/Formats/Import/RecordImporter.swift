@@ -199,7 +199,8 @@ public struct RecordImporter: Sendable {
 
     /// A CSV cell as a value. Typed JSON cells (`{"$date":…}`, `{"$location":…}`, `[…]`, as
     /// `export` writes them) become those values; a quoted cell is text, an unquoted one a
-    /// number when it reads as one (``csvValue(_:)``); and when the field's stored type is
+    /// number when it reads as one (``csvValue(_:)``) and a boolean when it is `true` or `false`
+    /// (as `export` writes booleans, unquoted); and when the field's stored type is
     /// known, the cell is read as that type (`007` stays text in a STRING field, `5` is a double
     /// in a DOUBLE field, `true` a boolean in a BOOL field).
     package static func csvValue(_ cell: CSVParser.Cell, type: FieldType?) -> Value {
@@ -210,7 +211,7 @@ public struct RecordImporter: Sendable {
             if case .object = value { return .string(text) }
             return value
         }
-        if type == .bool, text == "true" || text == "false" { return .bool(text == "true") }
+        if type == .bool || (type == nil && !cell.quoted), text == "true" || text == "false" { return .bool(text == "true") }
         let guessed = cell.quoted && type != .int64 && type != .double ? .string(text) : csvValue(text)
         if type == .double, case .int(let integer) = guessed { return .double(Double(integer)) }
         return guessed

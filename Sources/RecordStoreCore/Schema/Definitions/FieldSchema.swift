@@ -15,12 +15,23 @@ public struct FieldSchema: Sendable, Hashable, Codable {
     public var isSortable: Bool
     /// Whether the field feeds full-text search (`self CONTAINS "…"`); string fields only.
     public var isSearchable: Bool
+    /// The rules its values follow (required, default, range, length, pattern), if any: a
+    /// Core Data model's attribute settings. A save that breaks them fails as a whole.
+    public var validation: FieldValidation?
     /// Whether the type was guessed from empty lists only, so the first non-empty list may still set it.
     package var isProvisional: Bool = false
 
     /// Creates a field description.
-    public init(name: String, type: FieldType, isQueryable: Bool = true, isSortable: Bool = true, isSearchable: Bool = false) {
+    ///
+    /// ```swift
+    /// FieldSchema(name: "age", type: .int64, validation: FieldValidation(minimumValue: 16, maximumValue: 99))
+    /// ```
+    public init(
+        name: String, type: FieldType, isQueryable: Bool = true, isSortable: Bool = true, isSearchable: Bool = false,
+        validation: FieldValidation? = nil
+    ) {
         self.name = name
+        self.validation = validation?.isEmpty == true ? nil : validation
         self.type = type
         self.isQueryable = isQueryable
         self.isSortable = isSortable && type.isSortable

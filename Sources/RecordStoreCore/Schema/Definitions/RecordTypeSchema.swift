@@ -72,16 +72,23 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         fields.filter(\.isSearchable).map(\.name)
     }
 
-    /// One line per field: `population  int64  queryable sortable`.
+    /// One line per field: `population  int64  queryable sortable`, then its rules if any
+    /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship.
     public var description: String {
         var lines = ["\(name)"]
         let width = fields.map(\.name.count).max() ?? 0
         for field in fields {
             let padded = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            lines.append("  \(padded)  \(field.type)  \(field.indexDescription)")
+            let flags = [field.indexDescription, field.validation?.ruleDescription ?? ""].filter { !$0.isEmpty }
+            // A field without flags keeps the two spaces after its type, as it always printed.
+            lines.append("  \(padded)  \(field.type)  \(flags.joined(separator: "  "))")
         }
         for relationship in relationships {
-            lines.append("  \(relationship.name) -> \(relationship.destination)  \(relationship.kindDescription), \(relationship.deletionRule)")
+            let counts = [
+                relationship.isRequired ? "required" : nil, relationship.minimumCount.map { "min \($0)" }, relationship.maximumCount.map { "max \($0)" },
+            ].compactMap { $0 }
+            let rules = counts.isEmpty ? "" : ", " + counts.joined(separator: " ")
+            lines.append("  \(relationship.name) -> \(relationship.destination)  \(relationship.kindDescription), \(relationship.deletionRule)\(rules)")
         }
         return lines.joined(separator: "\n")
     }

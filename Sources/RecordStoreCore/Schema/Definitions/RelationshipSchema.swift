@@ -45,10 +45,16 @@ public struct RelationshipSchema: Sendable, Hashable, Codable {
     /// Whether a to-many keeps its records in order (Core Data's `ordered`): a reference list's
     /// order; an inverse to-many reads in record-name order either way.
     public var isOrdered: Bool
-    /// The least number of records (Core Data's `minCount`), kept as documentation of the model.
+    /// The least number of records a to-many holds (Core Data's `minCount`): a save that leaves
+    /// fewer fails (``ValidationErrorCode/relationshipLacksMinimumCount``).
     public var minimumCount: Int?
-    /// The greatest number of records (Core Data's `maxCount`), kept as documentation of the model.
+    /// The greatest number of records a to-many holds (Core Data's `maxCount`): a save that
+    /// leaves more fails (``ValidationErrorCode/relationshipExceedsMaximumCount``).
     public var maximumCount: Int?
+    /// Whether it must hold a record (Core Data's `optional="NO"`): a to-one that is nil fails
+    /// with ``ValidationErrorCode/missingMandatoryProperty``, an empty to-many with
+    /// ``ValidationErrorCode/relationshipLacksMinimumCount``.
+    public var isRequired: Bool
 
     /// A relationship.
     ///
@@ -57,8 +63,9 @@ public struct RelationshipSchema: Sendable, Hashable, Codable {
     /// ```
     public init(
         name: String, destination: String, kind: Kind, deletionRule: DeletionRule = .nullify, isOrdered: Bool = false,
-        minimumCount: Int? = nil, maximumCount: Int? = nil
+        minimumCount: Int? = nil, maximumCount: Int? = nil, isRequired: Bool = false
     ) {
+        self.isRequired = isRequired
         self.name = name
         self.destination = destination
         self.kind = kind
@@ -95,6 +102,36 @@ public struct RelationshipSchema: Sendable, Hashable, Codable {
         _ name: String, destination: String, deletionRule: DeletionRule = .nullify, isOrdered: Bool = true
     ) -> RelationshipSchema {
         RelationshipSchema(name: name, destination: destination, kind: .referenceList, deletionRule: deletionRule, isOrdered: isOrdered)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, destination, kind, deletionRule, isOrdered, minimumCount, maximumCount, isRequired
+    }
+
+    /// Decodes a stored relationship; one stored before ``isRequired`` existed is optional.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        destination = try container.decode(String.self, forKey: .destination)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        deletionRule = try container.decode(DeletionRule.self, forKey: .deletionRule)
+        isOrdered = try container.decode(Bool.self, forKey: .isOrdered)
+        minimumCount = try container.decodeIfPresent(Int.self, forKey: .minimumCount)
+        maximumCount = try container.decodeIfPresent(Int.self, forKey: .maximumCount)
+        isRequired = try container.decodeIfPresent(Bool.self, forKey: .isRequired) ?? false
+    }
+
+    /// Encodes the relationship; an optional one is stored exactly as before ``isRequired`` existed.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(deletionRule, forKey: .deletionRule)
+        try container.encode(isOrdered, forKey: .isOrdered)
+        try container.encodeIfPresent(minimumCount, forKey: .minimumCount)
+        try container.encodeIfPresent(maximumCount, forKey: .maximumCount)
+        if isRequired { try container.encode(isRequired, forKey: .isRequired) }
     }
 
     /// Whether it reaches many records.

@@ -60,13 +60,16 @@ package struct ModifyBatch {
             for record in saved { saveResults[record.recordID] = .success(record) }
             for id in ids { deleteResults[id] = .success(()) }
         case (.all, .failure(let error)):
+            // When the error names none of the batch's records (a rule broken by a record the
+            // batch changed indirectly), every record carries it.
             let culprits = Self.culprits(of: error, records: records, ids: ids)
+                .intersection(records.map(\.recordID) + ids)
             for record in records {
                 let id = record.recordID
-                saveResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+                saveResults[id] = .failure(culprits.isEmpty ? error : culprits.contains(id) ? Self.error(error, of: id) : .batchRequestFailed(id))
             }
             for id in ids {
-                deleteResults[id] = .failure(culprits.isEmpty || culprits.contains(id) ? error : .batchRequestFailed(id))
+                deleteResults[id] = .failure(culprits.isEmpty ? error : culprits.contains(id) ? Self.error(error, of: id) : .batchRequestFailed(id))
             }
         case (.save(let position), .success(let saved)):
             let id = records[position].recordID
@@ -85,11 +88,19 @@ package struct ModifyBatch {
         ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
     }
 
+    /// The part of an error that is about one record: a validation failure's own rules.
+    private static func error(_ error: RecordStoreError, of id: RecordID) -> RecordStoreError {
+        guard case .validationFailed(let failures) = error else { return error }
+        return .validationFailed(failures.filter { $0.recordID == id })
+    }
+
     /// The records an error is about, when it names them.
     private static func culprits(of error: RecordStoreError, records: [Record], ids: [RecordID]) -> Set<RecordID> {
         switch error {
         case .conflict(let id, _, _), .duplicateRecordID(let id), .recordNotFound(let id), .deleteDenied(let id, _, _, _):
             return [id]
+        case .validationFailed(let failures):
+            return Set(failures.map(\.recordID))
         case .zoneNotFound(let zone):
             return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
         case .invalidRecordName(let name):
