@@ -48,15 +48,19 @@ final class TelemetryWindow: Sendable {
         let slot = Self.slot(of: minute)
         let microseconds = Self.microseconds(latency)
         rings.withLock { rings in
-            var ring = rings[route] ?? [TelemetryMinute?](repeating: nil, count: Self.minutes)
-            // A request answered as the minute turned may be filed after the next minute's:
-            // one older than the slot's minute is dropped rather than erase the newer minute.
-            if let held = ring[slot], held.minute > minute { return }
-            var bucket = ring[slot].flatMap { $0.minute == minute ? $0 : nil } ?? TelemetryMinute(minute: minute)
-            bucket.record(status: status, microseconds: microseconds)
-            ring[slot] = bucket
-            rings[route] = ring
+            // Changed in place: no copy of the ring or of its latency counters under the lock.
+            Self.file(status: status, microseconds: microseconds, minute: minute,
+                      in: &rings[route, default: [TelemetryMinute?](repeating: nil, count: Self.minutes)][slot])
         }
+    }
+
+    /// Counts a request in a ring's slot: in its minute, the slot's earlier minute replaced.
+    private static func file(status: Int, microseconds: Int64, minute: Int64, in held: inout TelemetryMinute?) {
+        // A request answered as the minute turned may be filed after the next minute's: one
+        // older than the slot's minute is dropped rather than erase the newer minute.
+        if let heldMinute = held?.minute, heldMinute > minute { return }
+        if held?.minute != minute { held = TelemetryMinute(minute: minute) }
+        held?.record(status: status, microseconds: microseconds)
     }
 
     /// The last hour as it stands now: each route with requests in it, and all of them summed.
