@@ -73,6 +73,12 @@ public struct CloudKitServer: Sendable {
 
     /// A server over a store; nothing listens until ``run(onListening:)``.
     public init(store: Store, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "query.serve")) {
+        self.init(store: store, configuration: configuration, logger: logger, telemetryClock: SystemTelemetryClock())
+    }
+
+    /// A server whose Telemetry tab (``TelemetryWindow``) reads the time from `telemetryClock`
+    /// (a test's clock, which it moves itself).
+    init(store: Store, configuration: Configuration, logger: Logger, telemetryClock: any TelemetryClock) {
         service = CloudKitService(
             store: store, predicateRules: configuration.predicateRules, assets: configuration.assets, queryLimits: configuration.queryLimits)
         self.configuration = configuration
@@ -80,7 +86,7 @@ public struct CloudKitServer: Sendable {
         metricsRegistry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: metricsRegistry)
         metricsFactory = factory
-        metrics = ServerMetrics(factory: factory)
+        metrics = ServerMetrics(factory: factory, telemetryClock: telemetryClock)
         let keyIDs = configuration.credentials.keyIDs
         callerAccess = CurrentCallerAccess(
             configuration.callerAccess, privateUsers: Dictionary(uniqueKeysWithValues: keyIDs.map { ($0, PrivateDatabaseUser.name(keyID: $0)) }),
@@ -278,6 +284,7 @@ public struct CloudKitServer: Sendable {
             UsersController(current: callerAccess, directory: UserDirectory(store: service.store), configuration: configuration),
             RolesController(service: service),
             SchemaAdministrationController(service: service),
+            TelemetryController(window: metrics.telemetry, recording: configuration.metrics.isRecording),
             SignInController(configuration: configuration, current: callerAccess, store: service.store),
         ]
     }

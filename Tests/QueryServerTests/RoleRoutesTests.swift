@@ -255,7 +255,9 @@ import Testing
         #expect(administering == ["GET", "POST"].map { "\($0) \(ServerRoutes.databasePrefix)/roles/list" }
             + ["POST \(ServerRoutes.databasePrefix)/roles/assign", "POST \(ServerRoutes.databasePrefix)/roles/remove"]
             // The development schema's administration (SchemaAdministrationRoutesTests).
-            + ["schema/fields/add", "schema/indexes/remove", "schema/deploy"].map { "POST \(ServerRoutes.databasePrefix)/\($0)" })
+            + ["schema/fields/add", "schema/indexes/remove", "schema/deploy"].map { "POST \(ServerRoutes.databasePrefix)/\($0)" }
+            // The Telemetry tab (ConsoleTelemetryRoutesTests).
+            + ["GET \(ServerRoutes.databasePrefix)/telemetry"])
         #expect(throws: Never.self) { try RequestAuthenticator.check(.key("k"), access: .administer, database: .public) }
         #expect(throws: Never.self) { try RequestAuthenticator.check(.anyone, access: .administer, database: .public) }
         #expect(throws: Never.self) { try RequestAuthenticator.check(.administrator, access: .administer, database: .public) }

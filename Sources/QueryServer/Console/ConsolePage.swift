@@ -4,9 +4,9 @@ import Foundation
 
 /// The query console's page, assembled from its files in `Console/Web` (embedded into the binary
 /// at build time by the EmbedFilesPlugin, as `EmbeddedFiles`): `console.html` with its style sheet
-/// (`console.css`) and scripts (`console-links.js`, `console-administration.js`, then `console.js`) inlined, and the server's
-/// settings as attributes of `<body>`. Opened on its own, `console.html` loads the files beside it
-/// instead.
+/// (`console.css`) and scripts (`console-links.js`, `console-administration.js`,
+/// `console-telemetry.js`, then `console.js`) inlined, and the server's settings as attributes of
+/// `<body>`. Opened on its own, `console.html` loads the files beside it instead.
 ///
 /// ```swift
 /// let html = ConsolePage.render(settings: "data-container=\"iCloud.example\"")
@@ -19,6 +19,7 @@ enum ConsolePage {
     static let scripts: [(file: String, text: String)] = [
         ("console-links.js", EmbeddedFiles.consoleLinksJs),
         ("console-administration.js", EmbeddedFiles.consoleAdministrationJs),
+        ("console-telemetry.js", EmbeddedFiles.consoleTelemetryJs),
         ("console.js", EmbeddedFiles.consoleJs),
     ]
 

@@ -45,10 +45,13 @@ final class ServerMetrics: Sendable {
     let assetBytesUploaded: Counter
     /// The bytes of assets sent by downloads.
     let assetBytesDownloaded: Counter
+    /// The last hour's requests by route, in memory, for the console's Telemetry tab.
+    let telemetry: TelemetryWindow
 
-    /// Metrics made by `factory`.
-    init(factory: any MetricsFactory) {
+    /// Metrics made by `factory`; the telemetry window reads the time from `telemetryClock`.
+    init(factory: any MetricsFactory, telemetryClock: any TelemetryClock = SystemTelemetryClock()) {
         self.factory = factory
+        telemetry = TelemetryWindow(clock: telemetryClock)
         requests = MetricHandles { outcome in
             Counter(label: "query_http_requests_total", dimensions: [
                 ("route", outcome.endpoint.route), ("method", outcome.endpoint.method), ("status", String(outcome.status)),

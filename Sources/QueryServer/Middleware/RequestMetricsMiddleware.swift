@@ -8,7 +8,8 @@ import RecordStoreCore
 /// Records each request in the server's metrics (``ServerMetrics``) once its answer is made,
 /// before it is written: one count by route, method and status, its latency by route and
 /// method, the body bytes it read and wrote, the refusal that stopped it (``RefusalReason``),
-/// and, on the asset URLs, the asset bytes. The route is the pattern the router matched, as in
+/// and, on the asset URLs, the asset bytes; and the last hour's requests by route in memory
+/// (``TelemetryWindow``, the console's Telemetry tab). The route is the pattern the router matched, as in
 /// the request log (``RequestLogMiddleware/route(_:)``). Outermost beside the request log, so that
 /// it sees every answer, refusals included.
 ///
@@ -27,6 +28,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
+        let telemetryStarted = metrics.telemetry.clock.now()
         let log = context.requestLog
         var request = request
         request.body = RequestBody(asyncSequence: CountingBody(base: request.body, log: log))
@@ -36,11 +38,12 @@ struct RequestMetricsMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            record(route: RequestLogMiddleware.route(context.endpointPath), method: method, status: status, started: started, log: log)
+            record(route: RequestLogMiddleware.route(context.endpointPath), method: method, status: status, started: started,
+                   telemetryStarted: telemetryStarted, log: log)
             throw error
         }
         let route = RequestLogMiddleware.route(context.endpointPath)
-        record(route: route, method: method, status: response.status.code, started: started, log: log)
+        record(route: route, method: method, status: response.status.code, started: started, telemetryStarted: telemetryStarted, log: log)
         let bytesOut = metrics.responseBytes(route: route)
         let assetBytes = route == Self.downloadRoute && response.status == .ok ? metrics.assetBytesDownloaded : nil
         if let length = response.body.contentLength {
@@ -58,8 +61,9 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     }
 
     /// Counts a request with its answer's status.
-    private func record(route: String, method: String, status: Int, started: ContinuousClock.Instant, log: RequestLogEntry) {
+    private func record(route: String, method: String, status: Int, started: ContinuousClock.Instant, telemetryStarted: Duration, log: RequestLogEntry) {
         metrics.request(route: route, method: method, status: status).increment()
+        metrics.telemetry.record(route: route, status: status, started: telemetryStarted)
         metrics.duration(route: route, method: method).recordElapsed(since: started)
         let fields = log.current
         metrics.requestBytes(route: route).increment(by: fields.bodyBytes)

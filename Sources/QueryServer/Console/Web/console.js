@@ -41,6 +41,11 @@
     keepFocusInside: (panel, event) => keepFocusInside(panel, event),
   });
 
+  // The server's requests of the last hour by route, in the Telemetry tab (console-telemetry.js).
+  const telemetryView = window.QueryConsoleTelemetry({
+    call: (path) => adminCall(path), element, failureNodes, svgElement: (name, attributes, text) => svgElement(name, attributes, text),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -1979,10 +1984,10 @@
 
   // ---- Tabs and wiring.
 
-  const TABS = ['results', 'plan', 'map', 'schema', 'roles'];
+  const TABS = ['results', 'plan', 'map', 'schema', 'roles', 'telemetry'];
 
   /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
-  /// panel (or cancels a role change), and outside text boxes 1–5 switch tabs and / goes to the
+  /// panel (or cancels a role change), and outside text boxes 1–6 switch tabs and / goes to the
   /// predicate.
   function shortcut(event) {
     if (event.key === 'Tab' && detail.mode) {
@@ -2020,11 +2025,18 @@
 
   function showTab(name) {
     state.tab = name;
-    for (const button of document.querySelectorAll('.tabs button')) button.classList.toggle('selected', button.dataset.tab === name);
+    for (const button of document.querySelectorAll('.tabs button')) {
+      const selected = button.dataset.tab === name;
+      button.classList.toggle('selected', selected);
+      // One tab in the Tab order, the selected one; the arrows move between them.
+      button.setAttribute('aria-selected', selected ? 'true' : 'false');
+      button.tabIndex = selected ? 0 : -1;
+    }
     for (const panel of document.querySelectorAll('[data-panel]')) panel.classList.toggle('hidden', panel.dataset.panel !== name);
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
     if (name === 'roles') loadRoles();
+    if (name === 'telemetry') telemetryView.load(); else telemetryView.hidden();
     // Widths are measured once the table is shown.
     const table = $('results-table');
     if (name === 'results' && table) stickColumns(table, table.querySelectorAll('thead .sticky-column').length || 2);
@@ -2109,6 +2121,7 @@
     $('admin-token').addEventListener('change', () => {
       sessionStorage.setItem('query-console-admin-token', $('admin-token').value);
       if (state.tab === 'roles') loadRoles();
+      if (state.tab === 'telemetry') telemetryView.load();
     });
     // The roles shown are the environment's; another container or token may see others.
     for (const id of ['container', 'environment', 'api-token']) $(id).addEventListener('change', () => { if (state.tab === 'roles') loadRoles(); });
