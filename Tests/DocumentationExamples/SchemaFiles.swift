@@ -27,8 +27,36 @@ enum SchemaFilesExample {
         ])
         let earners = try company.fetchRequest(template: "HighEarners", substitutionVariables: ["MINIMUM": 100_000])
         print(try company.fetch(earners).records.map(\.recordID.recordName))
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 152
+        let library = try Store.open(StoreLocation("memory:"))
+        let model = """
+            <model>
+                <entity name="Book">
+                    <attribute name="title" attributeType="String" minValueString="2"/>
+                    <attribute name="pages" optional="YES" attributeType="Integer 32" maxValueString="5000"/>
+                    <attribute name="inPrint" attributeType="Boolean" defaultValueString="YES"/>
+                </entity>
+            </model>
+            """
+        _ = try library.apply(try CoreDataModel(parsing: model))
+        var failures: [ValidationFailure] = []
+        do throws(RecordStoreError) {
+            try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "A", "pages": 9000])])
+        } catch {
+            guard case .validationFailed(let found) = error else { throw error }
+            failures = found
+        }
+        print(failures.code.rawValue)
+        print(failures[0])
+        print(failures[1])
+        let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
+        print(saved[0]["inPrint"] ?? "nil")
         _ = company
         _ = contents
         _ = earners
+        _ = library
+        _ = model
+        _ = failures
+        _ = saved
     }
 }

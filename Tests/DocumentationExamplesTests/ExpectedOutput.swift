@@ -106,6 +106,10 @@ quantity == 1 OR name == "Bob"
 """#))
         all.append(DocumentExample(name: "SchemaFiles", path: "Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md", needsPostgreSQL: false, expectedOutput: #"""
 ["ada"]
+1560
+Book 'b1': title is 1 character long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
+Book 'b1': pages is 9000, above the maximum 5000 (1610 NSValidationNumberTooLargeError)
+true
 
 """#))
         all.append(DocumentExample(name: "Sharing", path: "Sources/RecordStoreCore/RecordStoreCore.docc/Sharing.md", needsPostgreSQL: false, expectedOutput: #"""

@@ -99,11 +99,12 @@ package enum RecordValidation {
             }
         case .string(let text):
             let length = text.utf16.count
+            let long = length == 1 ? "1 character long" : "\(length) characters long"
             if let minimum = rules.minimumLength, length < minimum {
-                broken.append((.stringTooShort, "is \(length) characters long, shorter than the minimum \(minimum)"))
+                broken.append((.stringTooShort, "is \(long), shorter than the minimum \(minimum)"))
             }
             if let maximum = rules.maximumLength, length > maximum {
-                broken.append((.stringTooLong, "is \(length) characters long, longer than the maximum \(maximum)"))
+                broken.append((.stringTooLong, "is \(long), longer than the maximum \(maximum)"))
             }
             if let pattern = rules.pattern {
                 do {

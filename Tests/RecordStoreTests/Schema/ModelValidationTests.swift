@@ -174,7 +174,7 @@ extension ModelValidationTests {
             #expect(failures.code == .multipleErrors)
             #expect(error.description == """
                 The save broke 2 rules of the schema (1560 NSValidationMultipleErrorsError):
-                  Book 'b3': name is 1 characters long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
+                  Book 'b3': name is 1 character long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
                   Book 'b3': sku is "abc", which does not match the pattern "[A-Z]{3}-[0-9]{4}" (1680 NSValidationStringPatternMatchingError)
                 """)
         }

@@ -23,7 +23,7 @@ public struct CoreDataEntity: Sendable, Hashable, Codable {
     /// Its fetch indexes, in the order written.
     public var fetchIndexes: [CoreDataFetchIndex]
     /// Its uniqueness constraints: each a list of property names whose values together are
-    /// unique. Kept as written; the store does not enforce them yet.
+    /// unique. Kept as written; the store does not enforce them.
     public var uniquenessConstraints: [[String]]
     /// Its fetched properties, in the order written.
     public var fetchedProperties: [CoreDataFetchedProperty]
