@@ -1,6 +1,5 @@
 import EngineTestSupport
 import Foundation
-import Logging
 import PredicateLanguage
 @testable import QueryServer
 import RecordStore
@@ -18,21 +17,7 @@ import Testing
         store: Store, configuration: CloudKitServer.Configuration = .init(host: "127.0.0.1", port: 0), clock: ManualTelemetryClock,
         _ body: @Sendable (ServerHarness) async throws -> T
     ) async throws -> T {
-        var logger = Logger(label: "query.serve.tests")
-        logger.logLevel = .critical
-        let server = CloudKitServer(store: store, configuration: configuration, logger: logger, telemetryClock: clock)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await server.run { port in continuation.yield(port) }
-                return nil
-            }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let result = try await body(ServerHarness(port: port, store: store, service: server.service, server: server))
-            group.cancelAll()
-            return result
-        }
+        try await ServerHarness.withServer(store: store, configuration: configuration, telemetryClock: clock, body)
     }
 
     /// 60 values, `empty` but at the given minutes of the window.

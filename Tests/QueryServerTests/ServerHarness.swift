@@ -4,7 +4,7 @@ import Logging
 import FoundationNetworking
 #endif
 import PredicateLanguage
-import QueryServer
+@testable import QueryServer
 import RecordStore
 
 /// A `query serve` server on a free loopback port, over a store, for the length of a test;
@@ -34,7 +34,7 @@ struct ServerHarness {
     /// Runs `body` with a server over `store`, then stops the server.
     static func withServer<T: Sendable>(
         store: Store, configuration: CloudKitServer.Configuration = .init(host: "127.0.0.1", port: 0),
-        logger: Logger? = nil,
+        logger: Logger? = nil, telemetryClock: (any TelemetryClock)? = nil,
         _ body: @Sendable (ServerHarness) async throws -> T
     ) async throws -> T {
         // Quiet unless a test listens: tests send bad requests on purpose, and those are logged.
@@ -43,7 +43,8 @@ struct ServerHarness {
             logger.logLevel = .critical
             return logger
         }()
-        let server = CloudKitServer(store: store, configuration: configuration, logger: logger)
+        let server = telemetryClock.map { CloudKitServer(store: store, configuration: configuration, logger: logger, telemetryClock: $0) }
+            ?? CloudKitServer(store: store, configuration: configuration, logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
