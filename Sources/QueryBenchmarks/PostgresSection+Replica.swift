@@ -21,16 +21,11 @@ extension PostgresSection {
         let replicaStore = try await Store.open(url: Self.url(server, schema: schema) + "&replica=" + replica)
         // Wait until the standby has replayed the import (PostgreSQL 15 has no event for it).
         guard var components = URLComponents(string: server) else { throw BenchmarkError("QUERY_BENCH_POSTGRES_URL is not a URL") }
-        let target = try await PostgresAdministration.value(url: server, sql: "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint")
         let parts = replica.split(separator: ":")
         components.host = String(parts[0])
         components.port = parts.count > 1 ? Int(parts[1]) : 5432
         guard let replicaURL = components.string else { throw BenchmarkError("QUERY_BENCH_POSTGRES_REPLICA must be host:port") }
-        while true {
-            let replayed = try await PostgresAdministration.value(url: replicaURL, sql: "SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint")
-            if case .integer(let position)? = replayed, case .integer(let wanted)? = target, position >= wanted { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await PostgresAdministration.waitForReplay(primary: server, replica: replicaURL, interval: .milliseconds(50))
         let queries: [(name: String, predicate: FormatPredicate, sorts: [Sort], limit: Int?)] = [
             ("indexed equality: name == \"Springfield\"", try FormatPredicate(format: "name == %@", "Springfield"), [], nil),
             ("range, sort, limit 50: population 100k-200k", try FormatPredicate(format: "population BETWEEN {100000, 200000}"),

@@ -16,16 +16,27 @@ package enum PostgresAdministration {
     /// ```
     @discardableResult
     package static func value(url: String, sql: String) async throws -> SQLValue? {
-        let location = try PostgresLocation(url)
-        let logger = Logger(label: "query.postgres.administration")
-        let connection = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(), id: 0, logger: logger)
-        do {
-            let value = try await PostgresSQLConnection(connection, logger: logger).firstRow(SQLStatement(sql: sql)) { $0.value(at: 0) }
-            try? await connection.close()
-            return value
-        } catch {
-            try? await connection.close()
-            throw error
+        try await PostgresLocation(url).singleValue(sql, logger: Logger(label: "query.postgres.administration"))
+    }
+
+    /// Waits until the standby `replica` has replayed everything the primary `primary` has
+    /// written when it is called, asking every `interval` (PostgreSQL 15 has no event for it).
+    ///
+    /// ```swift
+    /// try await store.save(records)
+    /// try await PostgresAdministration.waitForReplay(primary: primaryURL, replica: replicaURL)
+    /// ```
+    package static func waitForReplay(primary: String, replica: String, interval: Duration = .milliseconds(20)) async throws {
+        /// A WAL position as a number of bytes, or nil (a primary has no replay position).
+        func position(_ function: String, on url: String) async throws -> Int64? {
+            guard case .integer(let bytes)? = try await value(url: url, sql: "SELECT (\(function) - '0/0'::pg_lsn)::bigint") else { return nil }
+            return bytes
+        }
+        guard let target = try await position("pg_current_wal_insert_lsn()", on: primary) else {
+            throw RecordStoreError.storage("the server \(primary) did not give its WAL position")
+        }
+        while try await position("pg_last_wal_replay_lsn()", on: replica).map({ $0 < target }) ?? true {
+            try await Task.sleep(for: interval)
         }
     }
 

@@ -68,12 +68,8 @@ final class PostgresPrimary: Sendable {
     /// requires it, is not a standby (`pg_is_in_recovery()`); nil when none does.
     static func firstUsable(_ candidates: [PostgresLocation], logger: Logger) async -> PostgresLocation? {
         for candidate in candidates {
-            guard let configuration = try? candidate.connectionConfiguration(),
-                  let connection = try? await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) else { continue }
-            let inRecovery = try? await PostgresSQLConnection(connection, logger: logger)
-                .firstRow(SQLStatement(sql: "SELECT pg_is_in_recovery()")) { $0.value(at: 0) }
-            try? await connection.close()
-            guard let inRecovery else { continue }
+            // A server that cannot be reached, or does not answer, is not usable.
+            guard let inRecovery = try? await candidate.singleValue("SELECT pg_is_in_recovery()", logger: logger) else { continue }
             if !candidate.requiresWritableServer || inRecovery == .integer(0) { return candidate }
         }
         return nil

@@ -50,13 +50,7 @@ struct ReadReplicaTests {
     /// Waits until the standby has replayed everything the primary has written now (polling:
     /// PostgreSQL 15 has no event for it).
     static func waitForReplay(replica: String) async throws {
-        let primary = try #require(PostgresTestServer.url)
-        let target = try #require(try await PostgresAdministration.value(url: primary, sql: "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint"))
-        while true {
-            let replayed = try await PostgresAdministration.value(url: replica, sql: "SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint")
-            if case .integer(let position)? = replayed, case .integer(let wanted) = target, position >= wanted { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await PostgresAdministration.waitForReplay(primary: try #require(PostgresTestServer.url), replica: replica)
     }
 
     /// The servers the `SELECT`s of the traced operations ran on (not counting the WAL
