@@ -93,17 +93,13 @@ final class PostgresReadReplicas: Sendable {
             try await Self.position("pg_current_wal_insert_lsn()", on: connection)
         }
         let known = replica.knownReplayed
-        if lastRequired.withLock({ !$0.wroteSince && known >= $0.position }) {
-            // Likely caught up: read at once, and keep the answer if the position covers it
-            // (the replica had replayed `known` before this read's snapshot was taken).
-            let answer: T? = try? await replica.connections.withConnection(body)
-            let required = try await primaryPosition ?? .max
-            note(required)
-            if known >= required, let answer { return answer }
-            return try await readAfterCheck(replica, required: required, primary: primary, body)
-        }
+        // Likely caught up: read at once, and keep the answer if the position covers it (the
+        // replica had replayed `known` before this read's snapshot was taken).
+        let likelyCaughtUp = lastRequired.withLock { !$0.wroteSince && known >= $0.position }
+        let speculative: T? = if likelyCaughtUp { try? await replica.connections.withConnection(body) } else { nil }
         let required = try await primaryPosition ?? .max
         note(required)
+        if known >= required, let speculative { return speculative }
         return try await readAfterCheck(replica, required: required, primary: primary, body)
     }
 
