@@ -46,6 +46,13 @@
     call: (path) => adminCall(path), element, failureNodes, svgElement: (name, attributes, text) => svgElement(name, attributes, text),
   });
 
+  // The database's subscriptions, listed and deleted in the Subscriptions tab (console-subscriptions.js).
+  const subscriptionsView = window.QueryConsoleSubscriptions({
+    call: (path, body) => call(path, body), element, failureNodes, flash: (text) => flash(text),
+    scope: () => $('environment').value + ' environment’s ' + $('database').value + ' database',
+    keepFocusInside: (panel, event) => keepFocusInside(panel, event),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -209,6 +216,7 @@
     renderSession();
     loadIdentity();
     loadSchema();
+    if (state.tab === 'subscriptions') subscriptionsView.load();
   }
 
   /// Who the page's requests are: `users/caller` of the public database (on a server without
@@ -1984,10 +1992,10 @@
 
   // ---- Tabs and wiring.
 
-  const TABS = ['results', 'plan', 'map', 'schema', 'roles', 'telemetry'];
+  const TABS = ['results', 'plan', 'map', 'schema', 'roles', 'subscriptions', 'telemetry'];
 
   /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
-  /// panel (or cancels a role change), and outside text boxes 1–6 switch tabs and / goes to the
+  /// panel (or cancels a role change), and outside text boxes 1–7 switch tabs and / goes to the
   /// predicate.
   function shortcut(event) {
     if (event.key === 'Tab' && detail.mode) {
@@ -2036,6 +2044,7 @@
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
     if (name === 'roles') loadRoles();
+    if (name === 'subscriptions') subscriptionsView.load();
     if (name === 'telemetry') telemetryView.load(); else telemetryView.hidden();
     // Widths are measured once the table is shown.
     const table = $('results-table');
@@ -2126,6 +2135,10 @@
     // The roles shown are the environment's; another container or token may see others.
     for (const id of ['container', 'environment', 'api-token']) $(id).addEventListener('change', () => { if (state.tab === 'roles') loadRoles(); });
     $('roles-refresh').addEventListener('click', loadRoles);
+    // The subscriptions shown are the database's, as the page's credential sees them.
+    for (const id of ['container', 'environment', 'database', 'api-token']) {
+      $(id).addEventListener('change', () => { if (state.tab === 'subscriptions') subscriptionsView.load(); });
+    }
     $('role-assign-form').addEventListener('submit', requestAssign);
     $('role-confirm-yes').addEventListener('click', confirmRoleChange);
     $('role-confirm-no').addEventListener('click', cancelRoleChange);
