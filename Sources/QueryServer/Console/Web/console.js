@@ -1374,14 +1374,30 @@
     if (previous) openRecord(previous.recordName, detail.returnFocus, { recordType: previous.recordType, keepHistory: true });
   }
 
+  /// The record name of a zone-wide share (CloudKit's `CKRecordNameZoneWideShare`).
+  const ZONE_SHARE = 'cloudkit.zoneshare';
+
   /// The share a record shows: itself when it is one, else the share its `share` names (a
-  /// shared hierarchy's root, or any record of a zone-wide share's zone), else none.
+  /// shared hierarchy's root), else its zone's zone-wide share when the zone has one (a record
+  /// of such a zone names no share: the zone is shared), else none.
   async function recordShare(record) {
     if (record.recordType === 'cloudkit.share') return record;
-    if (!record.share || !record.share.recordName) return null;
-    const answer = await call('records/lookup', { records: [{ recordName: record.share.recordName }], ...zoneBody() });
-    const found = (answer.records || [])[0];
-    return found && !found.serverErrorCode ? found : null;
+    if (record.share && record.share.recordName) {
+      const answer = await call('records/lookup', { records: [{ recordName: record.share.recordName }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      return found && !found.serverErrorCode ? found : null;
+    }
+    // Shares live in the custom zones of private databases (and are read in shared ones).
+    const zoneName = record.zoneID && record.zoneID.zoneName;
+    if ($('database').value === 'public' || !zoneName || zoneName === '_defaultZone') return null;
+    try {
+      const answer = await call('records/lookup', { records: [{ recordName: ZONE_SHARE }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      return found && !found.serverErrorCode && found.recordType === 'cloudkit.share' ? found : null;
+    } catch (_) {
+      // No zone-wide share to show is no failure of the record's.
+      return null;
+    }
   }
 
   /// A participant as the page names them: email address and user record name, as the share has them.
@@ -1398,7 +1414,8 @@
       + (share.shortGUID ? ' · short GUID ' + share.shortGUID : '');
     const columns = ['Participant', 'Type', 'Permission', 'Status'];
     return [
-      element('h3', { text: share === detail.record ? 'Participants' : 'Share ' + share.recordName }),
+      element('h3', { text: share === detail.record ? 'Participants'
+        : share.recordName === ZONE_SHARE ? 'Zone-wide share of ' + ((share.zoneID && share.zoneID.zoneName) || 'this zone') : 'Share ' + share.recordName }),
       element('p', { id: 'detail-share-summary', class: 'hint', text: summary }),
       element('table', { id: 'detail-participants', class: 'detail-table participants' },
         element('thead', {}, element('tr', {}, ...columns.map((text) => element('th', { scope: 'col', text })))),
