@@ -1,7 +1,7 @@
 import EngineTestSupport
 import Foundation
 import PredicateLanguage
-import QueryServer
+@testable import QueryServer
 import RecordStore
 import TestSupport
 import Testing
@@ -59,5 +59,26 @@ struct ConsoleSubscriptionsTests {
 
         // The store holds what the page did.
         #expect(left["subscriptions"]?.arrayValue?.map { $0["subscriptionID"] } == ["big-cities"])
+    }
+
+    /// On a server with credentials, a console that holds the API token only lists the
+    /// subscriptions (reading) but may not delete one (writing needs a signed-in user): the
+    /// dialog shows the server's refusal, and the subscription stays.
+    @Test func aDeletionTheCredentialMayNotMakeIsRefusedInTheDialog() async throws {
+        let python = try ConsoleBrowser.requiredPython()
+        let store = try await RecordsQueryTests.servedStore()
+        let ada = try await UserDirectory(store: store).add(ServerUser(givenName: "Ada", emailAddress: "ada@example.org"))
+        let adaToken = try await WebAuthSessions(store: store).open(userRecordName: ada.userRecordName, container: ConsoleSharesTests.container)
+        let (status, output) = try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
+            try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)", "--refused", WebAuthTests.apiToken, adaToken])
+        }
+        try #require(status == 0, "the browser script failed:\n\(output.suffix(4000))")
+        let steps = try ConsoleBrowserTests.steps(output)
+        #expect(steps["refusedCreated"] == ["step": "refusedCreated", "ids": ["every-city"], "errors": []])
+        let everyCity: JSONValue = ["id": "every-city", "cells": ["every-city", "query", "City", "every record", "create", "_defaultZone"],
+                                    "action": ["Delete…", "Delete the subscription every-city"]]
+        #expect(steps["refused"] == ["step": "refused", "rows": [everyCity], "errorShown": true, "code": "AUTHENTICATION_REQUIRED",
+                                     "dialogShown": true, "focused": "subscription-dialog-cancel"])
+        #expect(steps["refusedAfter"] == ["step": "refusedAfter", "rows": ["every-city"], "inert": [false, false], "api": ["every-city"]])
     }
 }

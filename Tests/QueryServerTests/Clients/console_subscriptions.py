@@ -1,13 +1,15 @@
 """Drives the console's Subscriptions tab in headless Chromium (see console_browser.py).
 
     console_subscriptions.py BASE_URL
+    console_subscriptions.py BASE_URL --refused API_TOKEN WEB_AUTH_TOKEN
 
 Creates two query subscriptions in the production public database through the API, as any client
 would, then opens the tab with its key (6) and reads the table; asks to delete one, checks the
 modal dialog (its text, the focus on Cancel and kept inside by Tab and Shift+Tab, the page behind
 inert), cancels it with Escape, asks again and deletes it; then reads the table again and asks the
 API which subscriptions are left. It prints what the page shows as JSON lines, {"step": NAME, ...};
-ConsoleSubscriptionsTests.swift checks them.
+ConsoleSubscriptionsTests.swift checks them. With --refused, on a server with credentials, the
+console holds the API token only and the server refuses the deletion (refused_flow).
 """
 
 import json
@@ -19,7 +21,7 @@ sys.dont_write_bytecode = True
 
 from selenium.webdriver.common.keys import Keys
 
-from console_browser import Console, report, start_browser
+from console_browser import Console, report, start_browser, unlock
 from console_orientation import contrast
 
 SUBSCRIPTIONS = [
@@ -32,9 +34,9 @@ SUBSCRIPTIONS = [
 ]
 
 
-def api(base, operation, body=None):
+def api(base, operation, body=None, query=""):
     """A second client: one request to the production public database, its JSON answer."""
-    url = f"{base}/database/1/iCloud.com.example.cities/production/public/{operation}"
+    url = f"{base}/database/1/iCloud.com.example.cities/production/public/{operation}{query}"
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
                                      headers={"Content-Type": "application/json"})
@@ -96,7 +98,42 @@ def ask(console, subscription_id):
     console.wait.until(lambda d: console.find("#subscription-dialog").is_displayed())
 
 
+def refused_flow(base, api_token, web_auth_token):
+    """A server with credentials: a signed-in user's subscription, listed by a console that holds
+    the API token only, whose deletion the server refuses (a write needs a signed-in user); the
+    dialog shows the refusal and the subscription stays."""
+    credential = f"?ckAPIToken={api_token}&ckWebAuthToken={web_auth_token}"
+    created = api(base, "subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+        "subscriptionID": "every-city", "subscriptionType": "query", "query": {"recordType": "City"}, "firesOn": ["create"]}}]}, credential)
+    report("refusedCreated", ids=[entry.get("subscriptionID") for entry in created["subscriptions"]],
+           errors=[entry.get("serverErrorCode") for entry in created["subscriptions"] if entry.get("serverErrorCode")])
+    driver = start_browser()
+    try:
+        console = Console(driver)
+        unlock(console, base, api_token)
+        driver.execute_script("document.activeElement.blur()")
+        driver.find_element("css selector", "body").send_keys("6")
+        console.wait.until(lambda d: view_count(console, "loads") >= 1 and idle(console))
+        listed = table(console)
+        ask(console, "every-city")
+        console.find("#subscription-dialog-delete").click()
+        console.wait.until(lambda d: view_count(console, "changes") >= 1 and d.execute_script(
+            "return document.getElementById('subscription-dialog').dataset.busy === undefined"))
+        error = console.find("#subscription-dialog-error")
+        report("refused", rows=listed["rows"], errorShown=error.is_displayed(), code=error.find_element("css selector", "b").text,
+               dialogShown=console.find("#subscription-dialog").is_displayed(), focused=focused(console))
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        console.wait.until(lambda d: not console.find("#subscription-dialog").is_displayed())
+        report("refusedAfter", rows=[row["id"] for row in table(console)["rows"]], inert=inert(console),
+               api=[entry["subscriptionID"] for entry in api(base, "subscriptions/list", query=f"?ckAPIToken={api_token}")["subscriptions"]])
+    finally:
+        driver.quit()
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[2] == "--refused":
+        refused_flow(sys.argv[1].rstrip("/"), sys.argv[3], sys.argv[4])
+        return
     base = sys.argv[1].rstrip("/")
     created = api(base, "subscriptions/modify", {"operations": [{"operationType": "create", "subscription": s} for s in SUBSCRIPTIONS]})
     report("created", ids=[entry.get("subscriptionID") for entry in created["subscriptions"]],
