@@ -135,7 +135,7 @@ struct ConsoleBrowserTests {
             #expect(layout["rows"] == 20)
             #expect(layout["sidebar"] == .bool(width >= 640))
             #expect(layout["typeMenu"] == .bool(width < 640))
-            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema", "Roles", "Telemetry"])
+            #expect(layout["tabs"] == ["Results", "Plan", "Map", "Schema", "Roles", "Subscriptions", "Telemetry"])
         }
 
         // Highlighting: each token in its class; the server's canonical form.

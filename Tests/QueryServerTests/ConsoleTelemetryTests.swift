@@ -56,7 +56,7 @@ struct ConsoleTelemetryTests {
 
         // Reached from the keyboard: the left arrow from Results wraps round to Telemetry, the only tab in the Tab order.
         #expect(steps["opened"] == ["step": "opened", "tabs": ["selected": ["telemetry"], "focused": "telemetry", "shown": true],
-                                    "tabIndexes": [-1, -1, -1, -1, -1, 0],
+                                    "tabIndexes": [-1, -1, -1, -1, -1, -1, 0],
                                     "panel": ["role": "tabpanel", "labelledBy": "telemetry-title"]])
 
         // Each route's row, exactly; the page's own routes (schema, zones, records) are there too.
@@ -93,7 +93,7 @@ struct ConsoleTelemetryTests {
         #expect(steps["allRoutes"]?["chart"]?["bars"] == 60)
         #expect(steps["allRoutes"]?["focused"] == "telemetry-chart-title")
         #expect(steps["allRoutes"]?["allShown"] == false)
-        // 1 leaves the tab, 6 comes back and asks the server again.
+        // 1 leaves the tab, 7 comes back and asks the server again.
         #expect(steps["shortcut"] == ["step": "shortcut", "tabs": ["selected": ["telemetry"], "focused": nil, "shown": true], "loads": 1])
         #expect(steps["contrast"] == ["step": "contrast", "light": [], "dark": [], "measured": true])
         #expect(steps["telemetryProblems"]?["problems"] == [])

@@ -3,7 +3,7 @@
     console_telemetry.py BASE_URL
 
 The server has answered an hour of known requests before the page opens. The script reaches the
-tab from the keyboard (the arrows in the tab list, then the 6 key), reads the table of routes,
+tab from the keyboard (the arrows in the tab list, then the 7 key), reads the table of routes,
 the totals and the chart (its bars, its p99 line and its text alternative), picks a route for the
 chart with Enter and goes back to all routes, and measures the contrast of every text in light
 and dark mode. It prints what the page shows as JSON lines, {"step": NAME, ...};
@@ -102,12 +102,12 @@ def main():
         report("allRoutes", chart=chart(console), focused=driver.execute_script("return document.activeElement.id"),
                allShown=console.find("#telemetry-all").is_displayed())
 
-        # The shortcuts: 1 to the results, 6 back here, which asks the server again.
+        # The shortcuts: 1 to the results, 7 back here, which asks the server again.
         before = loads(console)
         driver.execute_script("document.activeElement.blur()")
         driver.find_element("css selector", "body").send_keys("1")
         console.wait.until(lambda d: not console.find('[data-panel="telemetry"]').is_displayed())
-        driver.find_element("css selector", "body").send_keys("6")
+        driver.find_element("css selector", "body").send_keys("7")
         console.wait.until(lambda d: loads(console) > before)
         report("shortcut", tabs=tabs(console), loads=loads(console) - before)
 

@@ -46,6 +46,13 @@
     call: (path) => adminCall(path), element, failureNodes, svgElement: (name, attributes, text) => svgElement(name, attributes, text),
   });
 
+  // The database's subscriptions, listed and deleted in the Subscriptions tab (console-subscriptions.js).
+  const subscriptionsView = window.QueryConsoleSubscriptions({
+    call: (path, body) => call(path, body), element, failureNodes, flash: (text) => flash(text),
+    scope: () => $('environment').value + ' environment’s ' + $('database').value + ' database',
+    keepFocusInside: (panel, event) => keepFocusInside(panel, event),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -209,6 +216,7 @@
     renderSession();
     loadIdentity();
     loadSchema();
+    if (state.tab === 'subscriptions') subscriptionsView.load();
   }
 
   /// Who the page's requests are: `users/caller` of the public database (on a server without
@@ -1366,14 +1374,30 @@
     if (previous) openRecord(previous.recordName, detail.returnFocus, { recordType: previous.recordType, keepHistory: true });
   }
 
+  /// The record name of a zone-wide share (CloudKit's `CKRecordNameZoneWideShare`).
+  const ZONE_SHARE = 'cloudkit.zoneshare';
+
   /// The share a record shows: itself when it is one, else the share its `share` names (a
-  /// shared hierarchy's root, or any record of a zone-wide share's zone), else none.
+  /// shared hierarchy's root), else its zone's zone-wide share when the zone has one (a record
+  /// of such a zone names no share: the zone is shared), else none.
   async function recordShare(record) {
     if (record.recordType === 'cloudkit.share') return record;
-    if (!record.share || !record.share.recordName) return null;
-    const answer = await call('records/lookup', { records: [{ recordName: record.share.recordName }], ...zoneBody() });
-    const found = (answer.records || [])[0];
-    return found && !found.serverErrorCode ? found : null;
+    if (record.share && record.share.recordName) {
+      const answer = await call('records/lookup', { records: [{ recordName: record.share.recordName }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      return found && !found.serverErrorCode ? found : null;
+    }
+    // Shares live in the custom zones of private databases (and are read in shared ones).
+    const zoneName = record.zoneID && record.zoneID.zoneName;
+    if ($('database').value === 'public' || !zoneName || zoneName === '_defaultZone') return null;
+    try {
+      const answer = await call('records/lookup', { records: [{ recordName: ZONE_SHARE }], ...zoneBody() });
+      const found = (answer.records || [])[0];
+      return found && !found.serverErrorCode && found.recordType === 'cloudkit.share' ? found : null;
+    } catch (_) {
+      // No zone-wide share to show is no failure of the record's.
+      return null;
+    }
   }
 
   /// A participant as the page names them: email address and user record name, as the share has them.
@@ -1390,7 +1414,8 @@
       + (share.shortGUID ? ' · short GUID ' + share.shortGUID : '');
     const columns = ['Participant', 'Type', 'Permission', 'Status'];
     return [
-      element('h3', { text: share === detail.record ? 'Participants' : 'Share ' + share.recordName }),
+      element('h3', { text: share === detail.record ? 'Participants'
+        : share.recordName === ZONE_SHARE ? 'Zone-wide share of ' + ((share.zoneID && share.zoneID.zoneName) || 'this zone') : 'Share ' + share.recordName }),
       element('p', { id: 'detail-share-summary', class: 'hint', text: summary }),
       element('table', { id: 'detail-participants', class: 'detail-table participants' },
         element('thead', {}, element('tr', {}, ...columns.map((text) => element('th', { scope: 'col', text })))),
@@ -1984,10 +2009,10 @@
 
   // ---- Tabs and wiring.
 
-  const TABS = ['results', 'plan', 'map', 'schema', 'roles', 'telemetry'];
+  const TABS = ['results', 'plan', 'map', 'schema', 'roles', 'subscriptions', 'telemetry'];
 
   /// Keys anywhere: Ctrl/Cmd+Enter runs (or saves the record form), Escape closes the record
-  /// panel (or cancels a role change), and outside text boxes 1–6 switch tabs and / goes to the
+  /// panel (or cancels a role change), and outside text boxes 1–7 switch tabs and / goes to the
   /// predicate.
   function shortcut(event) {
     if (event.key === 'Tab' && detail.mode) {
@@ -2036,6 +2061,7 @@
     $('pager').classList.toggle('hidden', name !== 'results' && name !== 'map');
     if (name === 'map') renderMap();
     if (name === 'roles') loadRoles();
+    if (name === 'subscriptions') subscriptionsView.load();
     if (name === 'telemetry') telemetryView.load(); else telemetryView.hidden();
     // Widths are measured once the table is shown.
     const table = $('results-table');
@@ -2126,6 +2152,10 @@
     // The roles shown are the environment's; another container or token may see others.
     for (const id of ['container', 'environment', 'api-token']) $(id).addEventListener('change', () => { if (state.tab === 'roles') loadRoles(); });
     $('roles-refresh').addEventListener('click', loadRoles);
+    // The subscriptions shown are the database's, as the page's credential sees them.
+    for (const id of ['container', 'environment', 'database', 'api-token']) {
+      $(id).addEventListener('change', () => { if (state.tab === 'subscriptions') subscriptionsView.load(); });
+    }
     $('role-assign-form').addEventListener('submit', requestAssign);
     $('role-confirm-yes').addEventListener('click', confirmRoleChange);
     $('role-confirm-no').addEventListener('click', cancelRoleChange);
