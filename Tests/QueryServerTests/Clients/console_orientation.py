@@ -87,6 +87,18 @@ def contrast(driver, scheme):
     return {"measured": len(measured), "failing": failing}
 
 
+def report_contrast_and_problems(driver, problems_step):
+    """Reports the step "contrast" (the text that fails WCAG AA in light and in dark mode, and
+    whether any was measured in both), with the color scheme given back to the system's; then
+    the step `problems_step`: the warnings and errors the browser's console logged."""
+    light = contrast(driver, "light")
+    dark = contrast(driver, "dark")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    report("contrast", light=light["failing"], dark=dark["failing"], measured=light["measured"] > 0 and dark["measured"] > 0)
+    logs = driver.get_log("browser")
+    report(problems_step, problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+
+
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()

@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 from selenium.webdriver.common.keys import Keys
 
 from console_browser import Console, report, start_browser, unlock
-from console_orientation import contrast
+from console_orientation import contrast, report_contrast_and_problems
 
 SUBSCRIPTIONS = [
     {"subscriptionID": "big-cities", "subscriptionType": "query",
@@ -183,13 +183,7 @@ def main():
         report("api", ids=[entry["subscriptionID"] for entry in api(base, "subscriptions/list")["subscriptions"]])
 
         # Contrast: every text of the tab, light and dark.
-        light = contrast(driver, "light")
-        dark = contrast(driver, "dark")
-        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-        report("contrast", light=light["failing"], dark=dark["failing"], measured=light["measured"] > 0 and dark["measured"] > 0)
-
-        logs = driver.get_log("browser")
-        report("subscriptionsProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report_contrast_and_problems(driver, "subscriptionsProblems")
     finally:
         driver.quit()
 

@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 from selenium.webdriver.common.keys import Keys
 
 from console_browser import Console, report, start_browser
-from console_orientation import contrast
+from console_orientation import report_contrast_and_problems
 
 
 def loads(console):
@@ -112,13 +112,7 @@ def main():
         report("shortcut", tabs=tabs(console), loads=loads(console) - before)
 
         # Contrast: every text of the tab, light and dark.
-        light = contrast(driver, "light")
-        dark = contrast(driver, "dark")
-        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-        report("contrast", light=light["failing"], dark=dark["failing"], measured=light["measured"] > 0 and dark["measured"] > 0)
-
-        logs = driver.get_log("browser")
-        report("telemetryProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report_contrast_and_problems(driver, "telemetryProblems")
     finally:
         driver.quit()
 
