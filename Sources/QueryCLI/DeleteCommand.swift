@@ -1,15 +1,20 @@
 import ArgumentParser
 import RecordStore
 
-/// `query delete`: deletes records of a type by name, all in one transaction.
+/// `query delete`: deletes records of a type by name, or every record a predicate matches (a
+/// batch delete), all in one transaction.
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete records of a type by record name.",
+        abstract: "Delete records of a type by record name, or every record that matches --where.",
         discussion: """
-            Every name must name a record of the type in the zone; otherwise nothing is deleted and \
-            the missing names are listed.
-            Example: query delete City 2988507 2995469
+            By name: every name must name a record of the type in the zone; otherwise nothing is \
+            deleted and the missing names are listed.
+            With --where: every record of the type that matches the predicate is deleted in one \
+            transaction (a batch delete), keeping the change history and the deletion rules; a \
+            refused deletion deletes nothing.
+            Examples: query delete City 2988507 2995469
+                      query delete City --where 'population < 1000'
             """)
 
     @OptionGroup var store: StoreOptions
@@ -17,19 +22,25 @@ struct DeleteCommand: AsyncParsableCommand {
     @Argument(help: "The record type.")
     var recordType: String
 
-    @Argument(help: "The record names.")
-    var names: [String]
+    @Argument(help: "The record names (or --where).")
+    var names: [String] = []
 
-    @Option(name: .customLong("zone"), help: "The zone of the records (default: the default zone).")
-    var zone: String?
+    @OptionGroup var batch: BatchWhereArguments
 
     func validate() throws {
-        if names.isEmpty { throw ValidationError("name at least one record to delete") }
+        if names.isEmpty && batch.predicate == nil { throw ValidationError("name at least one record to delete, or give --where") }
+        if !names.isEmpty && batch.predicate != nil { throw ValidationError("give record names or --where, not both") }
     }
 
     func run() async throws {
         let opened = try await store.openStore()
-        let zoneID = zone.map(ZoneID.init(zoneName:)) ?? .default
+        if batch.predicate != nil {
+            let request = try batch.request(recordType: recordType)
+            let result = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.deleteRecords(matching: request) }
+            print(BatchWhereArguments.summary(result, "Deleted", recordType: recordType))
+            return
+        }
+        let zoneID = batch.zoneID
         let ids = names.map { RecordID(recordName: $0, zoneID: zoneID) }
         let recordType = self.recordType
         let missing = try await StoreOptions.failing { () async throws(RecordStoreError) -> [String] in

@@ -22,7 +22,7 @@ struct QueryCommand: AsyncParsableCommand {
     /// Server trait; a build without it says how to build them in (``TraitCommands``).
     private static var subcommands: [any ParsableCommand.Type] {
         [
-            DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self,
+            DemoCommand.self, ImportCommand.self, FindCommand.self, CountCommand.self, SaveCommand.self, DeleteCommand.self, UpdateCommand.self,
             ZonesCommand.self, SharesCommand.self, ChangesCommand.self, ExportCommand.self, WatchCommand.self, SchemaCommand.self,
             BackupCommand.self, RestoreCommand.self,
             ServeCommand.self, ConsoleCommand.self, UsersCommand.self, RolesCommand.self, CheckCommand.self, EvalCommand.self,

@@ -89,6 +89,8 @@ struct AsyncFormsTests {
         #expect(deleted == 2)
         let pendingCount: Int = try await items.count()
         #expect(pendingCount == 3)
+        let updated: Int = try await items.where([.department: "Misc"]).update([.department: "Other"])
+        #expect(updated == 1)
         try await context.save()
         let remaining: [Item] = try await items.order(by: .quantity).all()
         #expect(remaining.ids == ["e5", "d4", "c3"])

@@ -174,14 +174,42 @@ struct QueryResultTests {
         }
     }
 
-    @Test(arguments: TestEngine.allCases)
-    func deleteMarksMatches(engine: TestEngine) throws {
+    @Test("delete() is a batch delete: it deletes the stored matches now, bypassing the context's pending changes", arguments: TestEngine.allCases)
+    func deleteIsABatchDelete(engine: TestEngine) throws {
         let context = try engine.seededContext()
+        // Pending: an update of a1 (a match), a deletion of b2 (a match), an insert of a match.
+        var apple = try #require(try Item.query(in: context).fetch("a1"))
+        apple.quantity = 9
+        try context.update(apple)
+        try context.delete(try #require(try Item.query(in: context).fetch("b2")))
+        try context.insert(Item(id: "f6", name: "Fig", quantity: 6, date: .now, department: "Fruit"))
         #expect(try Item.query(in: context).where([.department: "Fruit"]).delete() == 2)
-        #expect(try Item.query(in: context).all().ids == ["c3", "d4", "e5"])
-        #expect(try Item.query(in: context).includesPendingChanges(false).count() == 5)
-        try context.save()
+        // The store lost a1 and b2 now; the pending insert of f6 and update of a1 stay, b2's deletion is done.
         #expect(try Item.query(in: context).includesPendingChanges(false).all().ids == ["c3", "d4", "e5"])
+        #expect(context.pendingChangeCount == 2)
+        // Saving the update of a record the batch deleted is a conflict; without it, the insert saves.
+        #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "a1")) { try context.save() }
+        context.rollback()
+        try context.insert(Item(id: "f6", name: "Fig", quantity: 6, date: .now, department: "Fruit"))
+        try context.save()
+        #expect(try Item.query(in: context).all().ids == ["c3", "d4", "e5", "f6"])
+        #expect(try Item.query(in: context).where([.quantity: gt(100)]).delete() == 0)
+    }
+
+    @Test("update(_:) is a batch update: it sets fields on the stored matches now", arguments: TestEngine.allCases)
+    func updateIsABatchUpdate(engine: TestEngine) throws {
+        let context = try engine.seededContext()
+        let stale = try #require(try Item.query(in: context).fetch("e5"))
+        #expect(try Item.query(in: context).where([.quantity: 2]).update([.department: "Sold out"]) == 2)
+        // A model read before the batch is an older version: saving a change of it is a conflict.
+        var older = stale
+        older.quantity = 7
+        try context.update(older)
+        #expect(throws: QueryError.modelChangedElsewhere(recordType: "Item", recordName: "e5")) { try context.save() }
+        context.rollback()
+        #expect(try Item.query(in: context).where([.department: "Sold out"]).all().ids == ["b2", "e5"])
+        #expect(try Item.query(in: context).where("quantity >= 3").order(by: .quantity).update(["department": nil]) == 2)
+        #expect(try Item.query(in: context).where("department == nil").all().ids == ["c3", "d4"])
     }
 
     @Test(arguments: TestEngine.allCases)

@@ -300,6 +300,24 @@ public final class ModelContext: Sendable {
 
     // MARK: Internals for queries
 
+    /// Takes note of records a batch request deleted in the store, bypassing the context: their
+    /// pending deletions are done, and the versions read of them are gone (a pending update of
+    /// one becomes a conflict when saved; a pending insert creates it again).
+    func forgetDeleted(_ ids: [RecordID]) {
+        let dropped = state.withLock { state in
+            var dropped = false
+            for id in ids {
+                state.knownChangeTags[id] = nil
+                if case .delete? = state.pending[id] {
+                    state.pending[id] = nil
+                    dropped = true
+                }
+            }
+            return dropped
+        }
+        if dropped { pendingChangeListeners.pendingChangesChanged() }
+    }
+
     /// A copy of the pending changes to records of one type in this context's zone.
     func pendingChanges(ofType recordType: String) -> [(RecordID, PendingChange)] {
         state.withLock { $0.pending.changes(ofType: recordType, zone: zone) }

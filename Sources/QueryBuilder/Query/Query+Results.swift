@@ -49,12 +49,22 @@ extension Query {
         try synchronously { try await self.records() }
     }
 
-    /// Marks every match for deletion in the context (pending until ``ModelContext/save()-7cric``);
-    /// returns how many matched.
+    /// Deletes every match from the store now, in one write (a batch delete, Core Data's
+    /// `NSBatchDeleteRequest`); returns how many records it deleted.
+    ///
+    /// As in Core Data, a batch delete bypasses the context: it matches the stored records only
+    /// (not the context's pending inserts and updates, whatever ``includesPendingChanges(_:)``
+    /// says), and is not undone by ``ModelContext/rollback()``. What it does to a context that
+    /// holds the records: their pending deletions are dropped (they are deleted), and the
+    /// context forgets the versions it read of them, so a pending update of one is saved as a
+    /// conflict (``QueryError/modelChangedElsewhere(recordType:recordName:)``) and a pending
+    /// insert creates the record again. It keeps the change history, deletion rules, live-query
+    /// notifications and validation, as ``Store/deleteRecords(matching:author:)`` does. To delete
+    /// through the context instead, with the rest of its pending changes, call
+    /// ``ModelContext/delete(_:)`` on each model.
     ///
     /// ```swift
-    /// try Item.query(in: context).where([.quantity: 0]).delete()
-    /// try context.save()
+    /// try Item.query(in: context).where([.quantity: 0]).delete()   // 2: deleted now
     /// ```
     @discardableResult
     public func delete() throws -> Int {
@@ -118,15 +128,16 @@ extension Query {
         try await fetchRecords()
     }
 
-    /// Marks every match for deletion in the context (async); returns how many matched.
+    /// Deletes every match from the store now, in one write (async); see ``delete()-3gk8y``.
     ///
     /// ```swift
     /// try await Item.query(in: context).where([.quantity: 0]).delete()
-    /// try await context.save()
     /// ```
     @discardableResult
     public func delete() async throws -> Int {
-        markDeleted(try await context.records(for: deletionRequest, includesPendingChanges: includesPendingChanges))
+        let result = try await context.store.deleteRecords(matching: batchRequest)
+        context.forgetDeleted(result.recordIDs)
+        return result.count
     }
 
     /// How the store would run the query (async).
@@ -148,19 +159,12 @@ extension Query {
         try await context.records(for: fetchRequest, includesPendingChanges: includesPendingChanges)
     }
 
-    /// The request whose matches ``delete()`` marks: whole records.
-    private var deletionRequest: FetchRequest {
+    /// The request of a batch delete or update: the query's matches, in its order and range.
+    var batchRequest: FetchRequest {
         var request = fetchRequest
         request.propertiesToFetch = nil
+        request.relationshipKeyPathsForPrefetching = []
         return request
-    }
-
-    /// Registers the deletion of every record; returns how many.
-    private func markDeleted(_ matches: [Record]) -> Int {
-        for record in matches {
-            context.deleteRecord(record.recordID, recordType: record.recordType)
-        }
-        return matches.count
     }
 
     /// The models of records, their prefetched relationships read first (one read per

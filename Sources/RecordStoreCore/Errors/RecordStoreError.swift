@@ -133,6 +133,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// and their fields. Nothing was written. Its Core Data code is the failures'
     /// ``Swift/Array/code`` (1560 for several).
     case validationFailed([ValidationFailure])
+    /// A batch update (``Store/updateRecords(matching:set:author:)-6h0qb``) cannot run as asked:
+    /// it sets no field, say.
+    case invalidBatchUpdate(recordType: String, reason: String)
 
     public var description: String {
         switch self {
@@ -259,6 +262,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return failures.count == 1
                 ? "The save broke a rule of the schema: \(failures[0])"
                 : "The save broke \(failures.count) rules of the schema (\(ValidationErrorCode.multipleErrors)):\(lines)"
+        case .invalidBatchUpdate(let recordType, let reason):
+            return "The batch update of \(recordType) records cannot run: \(reason)"
         }
     }
 }

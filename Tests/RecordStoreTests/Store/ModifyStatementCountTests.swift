@@ -121,4 +121,36 @@ struct ModifyStatementCountTests {
             #expect(fiveHundred == ten, "10 records: \(ten); 500 records: \(fiveHundred)")
         }
     }
+
+    @Test(
+        "10 and 500 records: a batch update and a batch delete cost the same few statements",
+        arguments: TestEngine.allCases.filter { $0 == .sqlite || $0 == .postgres })
+    func batchRequestsDoNotGrowWithTheRecords(_ engine: TestEngine) async throws {
+        let store = try engine.makeStore()
+        let tracer = InMemoryTracer()
+        store.traceOperations(with: tracer)
+        try await store.apply(try CloudKitSchemaDocument(parsing: "DEFINE SCHEMA RECORD TYPE City (name STRING QUERYABLE, population INT64 QUERYABLE SORTABLE, tags LIST<STRING> QUERYABLE);"))
+        var costs: [Int: (update: Int, delete: Int)] = [:]
+        for count in [10, 500] {
+            let zone = ZoneID(zoneName: "batch\(count)")
+            try await store.createZone(zone)
+            let cities = Self.places(count * 2, prefix: "batch\(count)", population: 1_000, zone: zone).filter { $0.recordType == "City" }
+            _ = try await store.modify(saving: cities, deleting: [])
+            var request = FetchRequest(entityName: "City", predicate: try FormatPredicate(format: "population >= 1000"))
+            request.zoneID = zone
+            let update = try await Self.statements(of: {
+                let updated = try await store.updateRecords(matching: request, set: ["population": 5_000])
+                #expect(updated.count == count)
+            }, tracer: tracer)
+            let delete = try await Self.statements(of: {
+                let deleted = try await store.deleteRecords(matching: request)
+                #expect(deleted.count == count)
+            }, tracer: tracer)
+            #expect(try await store.count(ofType: "City", matching: FormatPredicate(format: "TRUEPREDICATE"), zone: zone) == 0)
+            costs[count] = (update, delete)
+        }
+        let ten = try #require(costs[10])
+        let fiveHundred = try #require(costs[500])
+        #expect(ten == fiveHundred, "10 records: \(ten); 500 records: \(fiveHundred)")
+    }
 }

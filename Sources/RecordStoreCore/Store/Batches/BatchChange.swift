@@ -1,0 +1,35 @@
+import PredicateLanguage
+
+/// What a batch request does to each record it matches: deletes it, or sets fields on it.
+///
+/// It is the part ``Store/deleteRecords(matching:author:)-5w5wd`` and
+/// ``Store/updateRecords(matching:set:author:)-6h0qb`` differ in; both run through
+/// ``Store/runBatch(_:_:author:)``.
+package enum BatchChange: Sendable {
+    /// Delete every match.
+    case delete
+    /// Set these fields on every match; a `.null` value removes the field.
+    case update([String: Value])
+
+    /// The write that applies this change to the records matched: deletions that expect each
+    /// record's change tag, or saves of the records with their fields set, over the change tag
+    /// they were read with. Either way, a record changed since it was read makes it a conflict.
+    func changeSet(for matches: [Record], author: String?) -> RecordChangeSet {
+        switch self {
+        case .delete:
+            var expected: [RecordID: String] = [:]
+            expected.reserveCapacity(matches.count)
+            for record in matches { expected[record.recordID] = record.recordChangeTag }
+            return RecordChangeSet(deleting: matches.map(\.recordID), expectedChangeTags: expected, author: author)
+        case .update(let values):
+            let updated = matches.map { record in
+                var record = record
+                for (field, value) in values {
+                    if case .null = value { record.fields[field] = nil } else { record.fields[field] = value }
+                }
+                return record
+            }
+            return RecordChangeSet(saving: updated, author: author)
+        }
+    }
+}
