@@ -118,6 +118,12 @@ class Console:
     def find_all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def open(self, address):
+        """Opens the console at `address` (the server's URL, with the view in its fragment) and
+        waits until its first page of results is drawn."""
+        self.driver.get(address)
+        self.wait.until(lambda d: self.generation() >= 1 and settled(self))
+
     def generation(self):
         return int(self.find("#results").get_attribute("data-generation") or "0")
 
@@ -869,6 +875,11 @@ def main():
                stale=console.find("#stale-note").text)
         console.type_predicate('population == "abc"')
         report("mismatch", check=console.check())
+        # A rule refused: the caret under its keyword. Parsing stopped at the end: the caret there.
+        console.type_predicate('population > 50000 OR name == "x"')
+        report("ruleRefused", check=console.check())
+        console.type_predicate("population >")
+        report("unfinished", check=console.check())
 
         # Sorts: population descending, then name; ten rows a page.
         console.type_predicate("population > 50000")

@@ -105,8 +105,7 @@ def main():
     try:
         console = Console(driver)
         panel = Panel(console)
-        driver.get(base + "/#type=City&pageSize=10")
-        console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+        console.open(base + "/#type=City&pageSize=10")
 
         # The sidebar counts each type's records; a query shows its total.
         console.wait.until(lambda d: console.find("#record-types").get_attribute("data-counted") == "true")
