@@ -7,7 +7,7 @@ import Testing
 
 /// The console checked by axe-core in a real browser (`Clients/console_accessibility.py`, with the
 /// axe.min.js that the PyPI package axe-selenium-python ships): the results at 360, 768 and
-/// 1440 px, each tab, and the record panel have no violation at all (of any impact: critical,
+/// 1440 px, each tab, and the record panel (light, and in dark mode the panel and the results) have no violation at all (of any impact: critical,
 /// serious, moderate or minor). With `QUERY_CONSOLE_SCREENSHOTS=docs` the script also rewrites the
 /// README's pictures of the three widths.
 @Suite(.serialized, .enabled(if: ConsoleBrowser.isAvailable || PostgresTestServer.isRequired,
@@ -26,7 +26,7 @@ struct ConsoleAccessibilityTests {
 
         #expect(steps["axeVersion"]?["version"] == "3.1.1")
         let views = ["results360", "results768", "results1440"]
-            + ["results", "plan", "map", "schema", "roles", "subscriptions", "telemetry"].map { "tab-\($0)" } + ["panel"]
+            + ["results", "plan", "map", "schema", "roles", "subscriptions", "telemetry"].map { "tab-\($0)" } + ["panel", "darkPanel", "darkResults"]
         for view in views {
             #expect(steps[view]?["violations"] == [], "\(view)")
         }

@@ -5,7 +5,7 @@
 axe-core is the script that the PyPI package axe-selenium-python ships (axe.min.js, installed
 in the virtual environment that .ci/run makes); nothing is downloaded. The script runs axe over
 the results at 360, 768 and 1440 px, then over each tab at 1280 px and over the record panel,
-and prints the violations axe finds, each with its impact and the elements it names, as JSON
+then over the panel and the results in dark mode, and prints the violations axe finds, each with its impact and the elements it names, as JSON
 lines, {"step": NAME, ...}; ConsoleAccessibilityTests.swift checks them. With
 QUERY_CONSOLE_SCREENSHOTS=DIRECTORY, it also saves the results at each of the three widths
 there (console-360.png, console-768.png, console-1440.png: the README's pictures, in docs/).
@@ -72,6 +72,13 @@ def main():
         press_key(driver, Keys.ENTER)
         panel.wait_loaded()
         report("panel", violations=violations(driver))
+
+        # In dark mode: the panel, then the results.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        report("darkPanel", violations=violations(driver))
+        press_key(driver, Keys.ESCAPE)
+        console.wait.until(lambda d: panel.state() is None)
+        report("darkResults", violations=violations(driver))
     finally:
         driver.quit()
 
