@@ -149,7 +149,7 @@ struct ConsoleBrowserTests {
         #expect(highlight["check"]?["caret"] == .null)
         #expect(highlight["check"]?["marked"] == [])
 
-        // An invalid predicate: the parser's own message, and the caret under the column where it stopped.
+        // An invalid predicate: the parser's own message, and the caret under the whole token where it stopped.
         let invalidText = #"population > AND name == "x""#
         var syntax: SyntaxError?
         do { _ = try FormatPredicate(format: invalidText) } catch let error as FormatPredicateError {
@@ -160,7 +160,7 @@ struct ConsoleBrowserTests {
         let invalid = try #require(steps["invalid"])
         #expect(invalid["check"]?["state"] == "invalid")
         #expect(invalid["check"]?["text"]?.stringValue?.hasPrefix("✗ \(expectedError.message)\n") == true)
-        #expect(invalid["check"]?["caret"] == .string(invalidText + "\n" + String(repeating: " ", count: 13) + "^"))
+        #expect(invalid["check"]?["caret"] == .string(invalidText + "\n" + String(repeating: " ", count: 13) + "^^^"))
         #expect(invalid["check"]?["marked"] == ["AND"])
         #expect(invalid["tokens"]?.arrayValue?.contains(["tok-keyword tok-error-mark", "AND"]) == true)
 
@@ -188,6 +188,13 @@ struct ConsoleBrowserTests {
         #expect(mismatch["check"]?["text"]?.stringValue?.hasPrefix(#"✗ population is INT64 and "abc" is a string: the comparison can match no record"#) == true)
         #expect(mismatch["check"]?["caret"] == .string(#"population == "abc""# + "\n^^^^^^^^^^"))
         #expect(mismatch["check"]?["marked"] == ["population"])
+        // A rule refused (CloudKit has no OR): the caret under the keyword, not at the end of the input.
+        let ruleRefused = try #require(steps["ruleRefused"])
+        #expect(ruleRefused["check"]?["text"]?.stringValue?.hasPrefix(#"✗ OR is not supported in CloudKit queries: population > 50000 OR name == "x""#) == true)
+        #expect(ruleRefused["check"]?["caret"] == .string(#"population > 50000 OR name == "x""# + "\n" + String(repeating: " ", count: 19) + "^^"))
+        #expect(ruleRefused["check"]?["marked"] == ["OR"])
+        // Parsing stopped at the end of the input: the caret after the last character.
+        #expect(steps["unfinished"]?["check"]?["caret"] == "population >\n            ^")
 
         // Sorted by population (descending) then name, ten rows a page, paged through the cursor.
         let query = try RecordQuery(recordType: "City", predicate: FormatPredicate(format: "population > 50000"),

@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, report, start_browser
+from console_browser import Console, focus_stays_inside, press_key, report, start_browser
 
 
 def changes(console):
@@ -46,14 +46,6 @@ def dialog(console):
         "inert": driver.execute_script("return [...document.querySelectorAll('body > header, body > main')].map((node) => node.inert)"),
     }
 
-
-def tabs_stay_inside(console, count=6):
-    """Whether the focus stays inside the dialog through `count` Tabs, then as many Shift+Tabs."""
-    inside = []
-    for keys in [Keys.TAB] * count + [Keys.SHIFT + Keys.TAB] * count:
-        console.driver.switch_to.active_element.send_keys(keys)
-        inside.append(console.driver.execute_script("return document.getElementById('admin-dialog').contains(document.activeElement)"))
-    return inside
 
 
 def open_dialog(console, action):
@@ -118,7 +110,7 @@ def main():
 
         # A field: its plan first, then applied.
         planned = add(console, "mayor", "STRING", ["queryable"])
-        planned["tabs"] = tabs_stay_inside(console)
+        planned["tabs"] = focus_stays_inside(console, "admin-dialog", 6)
         applied = apply(console)
         report("field", planned=planned, applied=applied, fields=fields(console))
 
@@ -131,7 +123,7 @@ def main():
         remove = '#schema-view [data-type="City"] tr[data-field="population"] button.index-remove[data-index="sortable"]'
         label = console.find(remove).get_attribute("aria-label")
         open_dialog(console, lambda: console.find(remove).click())
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: not console.find("#admin-dialog").is_displayed())
         cancelled = {"focused": driver.execute_script("return document.activeElement.getAttribute('aria-label')"), "fields": fields(console),
                      "inert": driver.execute_script("return [...document.querySelectorAll('body > header, body > main')].map((node) => node.inert)")}

@@ -37,17 +37,57 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 TIMEOUT = 20
+# The console's tabs, in their order (their digit keys: 1 to 7).
+TABS = ["results", "plan", "map", "schema", "roles", "subscriptions", "telemetry"]
 SCREENSHOTS = os.environ.get("QUERY_CONSOLE_SCREENSHOTS", "")
 
 
 def report(step, **values):
     print(json.dumps({"step": step, **values}, ensure_ascii=False), flush=True)
+
+
+MODIFIERS = (Keys.SHIFT, Keys.CONTROL, Keys.ALT, Keys.META)
+
+
+def press_key(driver, *keys, until=None):
+    """Presses `keys` as a person does: on whatever holds the focus now, not on an element looked
+    up first. A key that switched tabs hides the row that had the focus, and the browser moves the
+    focus to the body when it next draws: an element asked for in between (the active element) is
+    by then hidden or gone, and WebDriver refuses keys sent to it. The page's shortcuts listen on
+    the document, so the key reaches them from any focus. Modifiers given first (as in
+    `press_key(driver, Keys.SHIFT, Keys.TAB)`) are held for the keys after them. With `until`, a condition
+    of the driver, waits for what the key does."""
+    text = "".join(keys)
+    held = []
+    while text and text[0] in MODIFIERS:
+        held.append(text[0])
+        text = text[1:]
+    actions = ActionChains(driver)
+    for key in held:
+        actions.key_down(key)
+    actions.send_keys(text)
+    for key in reversed(held):
+        actions.key_up(key)
+    actions.perform()
+    if until is not None:
+        WebDriverWait(driver, TIMEOUT, ignored_exceptions=(StaleElementReferenceException,)).until(until)
+
+
+def focus_stays_inside(console, dialog_id, count):
+    """Whether the focus stays inside the dialog `dialog_id` through `count` Tabs, then as many
+    Shift+Tabs: one answer a key."""
+    inside = []
+    for keys in [Keys.TAB] * count + [Keys.SHIFT + Keys.TAB] * count:
+        press_key(console.driver, keys)
+        inside.append(console.driver.execute_script("return document.getElementById(arguments[0]).contains(document.activeElement)", dialog_id))
+    return inside
 
 
 def start_browser():
@@ -77,6 +117,12 @@ class Console:
 
     def find_all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def open(self, address):
+        """Opens the console at `address` (the server's URL, with the view in its fragment) and
+        waits until its first page of results is drawn."""
+        self.driver.get(address)
+        self.wait.until(lambda d: self.generation() >= 1 and settled(self))
 
     def generation(self):
         return int(self.find("#results").get_attribute("data-generation") or "0")
@@ -132,9 +178,18 @@ class Console:
         # The first text node of each header cell: the field's name without its type.
         return driver_text_nodes(self.driver, "#results-table thead th")
 
+    def tab_shown(self, name):
+        """Whether the tab `name` is the selected one and its panel shows."""
+        return (self.driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab") == name
+                and not self.find(f'[data-panel="{name}"]').get_attribute("class").count("hidden"))
+
     def tab(self, name):
         self.find(f'.tabs button[data-tab="{name}"]').click()
-        self.wait.until(lambda d: not self.find(f'[data-panel="{name}"]').get_attribute("class").count("hidden"))
+        self.wait.until(lambda d: self.tab_shown(name))
+
+    def key_to_tab(self, key, name):
+        """Presses a tab's digit (the page's shortcut) and waits until that tab shows."""
+        press_key(self.driver, key, until=lambda d: self.tab_shown(name))
 
     def screenshot(self, name):
         if SCREENSHOTS:
@@ -475,13 +530,13 @@ def edit_flow(driver, base):
     layout_at(console, 1280)
 
     # Escape closes the panel and gives the focus back to the row; Enter on a row opens it.
-    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    press_key(driver, Keys.ESCAPE)
     console.wait.until(lambda d: panel.state() is None)
     focused = driver.execute_script("return document.activeElement.dataset.recordName || null")
-    driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+    press_key(driver, Keys.ARROW_DOWN)
     below = driver.execute_script("return document.activeElement.dataset.recordName || null")
-    driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
-    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    press_key(driver, Keys.ARROW_UP)
+    press_key(driver, Keys.ENTER)
     panel.wait_loaded()
     report("keyboard", focused=focused, below=below, opened=panel.shown()["recordName"])
 
@@ -709,7 +764,7 @@ def roles_flow(driver, base, api_token, admin_token):
     console.wait.until(lambda d: roles.confirmation() is not None)
     asked = roles.confirmation()
     console.screenshot("roles")
-    roles.after_change(lambda: driver.switch_to.active_element.send_keys(Keys.ENTER))
+    roles.after_change(lambda: press_key(driver, Keys.ENTER))
     report("removed", asked=asked, label=label, note=console.find("#detail-note").text,
            focused=driver.execute_script("const card = document.activeElement.closest('.role-card');"
                                          " return [document.activeElement.tagName, card ? card.dataset.role : null]"),
@@ -820,6 +875,11 @@ def main():
                stale=console.find("#stale-note").text)
         console.type_predicate('population == "abc"')
         report("mismatch", check=console.check())
+        # A rule refused: the caret under its keyword. Parsing stopped at the end: the caret there.
+        console.type_predicate('population > 50000 OR name == "x"')
+        report("ruleRefused", check=console.check())
+        console.type_predicate("population >")
+        report("unfinished", check=console.check())
 
         # Sorts: population descending, then name; ten rows a page.
         console.type_predicate("population > 50000")
@@ -905,9 +965,9 @@ def main():
 
         # Keyboard only: / to the predicate, Ctrl+Enter runs, ↓ to the rows, Enter opens one,
         # Escape closes it, 2 and 1 switch tabs, and ↑ in the emptied box recalls the query.
-        driver.find_element(By.TAG_NAME, "body").send_keys("/")
+        press_key(driver, "/", until=lambda d: d.execute_script("return document.activeElement.id") == "predicate")
         focused = [driver.execute_script("return document.activeElement.id")]
-        box = driver.switch_to.active_element
+        box = console.find("#predicate")
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys(Keys.BACKSPACE)
         box.send_keys("population > 100000")
@@ -915,21 +975,21 @@ def main():
         console.rerun(lambda: box.send_keys(Keys.CONTROL, Keys.ENTER))
         box.send_keys(Keys.ARROW_DOWN)
         focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
-        driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        press_key(driver, Keys.ARROW_DOWN)
         focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
-        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        press_key(driver, Keys.ENTER)
         panel = Panel(console)
         panel.wait_loaded()
         opened = panel.shown()["recordName"]
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: panel.state() is None)
         focused.append(driver.execute_script("return document.activeElement.dataset.recordName"))
-        driver.switch_to.active_element.send_keys("2")
+        console.key_to_tab("2", "plan")
         tabs = [driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab")]
-        driver.switch_to.active_element.send_keys("1")
+        console.key_to_tab("1", "results")
         tabs.append(driver.execute_script("return document.querySelector('.tabs .selected').dataset.tab"))
-        driver.switch_to.active_element.send_keys("/")
-        box = driver.switch_to.active_element
+        press_key(driver, "/", until=lambda d: d.execute_script("return document.activeElement.id") == "predicate")
+        box = console.find("#predicate")
         box.send_keys(Keys.CONTROL, "a")
         box.send_keys(Keys.BACKSPACE)
         box.send_keys(Keys.ARROW_UP)

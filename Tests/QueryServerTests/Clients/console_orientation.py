@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, Panel, current_sorts, report, start_browser
+from console_browser import Console, Panel, current_sorts, press_key, report, start_browser
 
 # Every visible text on the page (a leaf element with text, or a text input's value) with its
 # colour and the colour of what lies behind it (the first opaque background among its
@@ -105,8 +105,7 @@ def main():
     try:
         console = Console(driver)
         panel = Panel(console)
-        driver.get(base + "/#type=City&pageSize=10")
-        console.wait.until(lambda d: console.generation() >= 1 and d.execute_script("return document.body.dataset.busy === undefined"))
+        console.open(base + "/#type=City&pageSize=10")
 
         # The sidebar counts each type's records; a query shows its total.
         console.wait.until(lambda d: console.find("#record-types").get_attribute("data-counted") == "true")
@@ -156,17 +155,17 @@ def main():
         inside = "return document.getElementById('detail').contains(document.activeElement)"
         forward = []
         for _ in range(14):
-            driver.switch_to.active_element.send_keys(Keys.TAB)
+            press_key(driver, Keys.TAB)
             forward.append(driver.execute_script(inside))
         backward = []
         for _ in range(14):
-            driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)
+            press_key(driver, Keys.SHIFT, Keys.TAB)
             backward.append(driver.execute_script(inside))
         opened = {"role": dialog.get_attribute("role"), "modal": dialog.get_attribute("aria-modal"),
                   "labelledBy": dialog.get_attribute("aria-labelledby"),
                   "inert": driver.execute_script("return ['header', 'main'].map((tag) => document.querySelector(tag).inert)"),
                   "forward": forward, "backward": backward}
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: panel.state() is None)
         report("dialog", opened=opened,
                closedInert=driver.execute_script("return ['header', 'main'].map((tag) => document.querySelector(tag).inert)"),
@@ -182,7 +181,7 @@ def main():
         dark_panel = contrast(driver, "dark")
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         report("contrast", light=light, dark=dark, lightPanel=light_panel, darkPanel=dark_panel)
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: panel.state() is None)
 
         # An empty development environment says what production holds.

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, Panel, report, start_browser
+from console_browser import Console, Panel, press_key, report, start_browser
 
 
 def link_texts(elements):
@@ -119,7 +119,7 @@ def main():
         report("back", bob=bob, once=once, twice=links.state())
 
         # Escape closes the panel and gives the focus back to the row it was opened from.
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: links.panel.state() is None)
         focused = driver.execute_script("return document.activeElement.dataset.recordName || null")
 
@@ -127,14 +127,14 @@ def main():
         console.find('#results-table tbody tr[data-record-name="cy"] td[data-field="department"] button.reference').click()
         links.wait_record("Department dept-sales")
         from_table = links.state()
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: links.panel.state() is None)
         after_close = driver.execute_script("return document.activeElement.dataset.recordName || null")
         link = console.find('#results-table tbody tr[data-record-name="bob"] td[data-field="department"] button.reference')
         link.send_keys(Keys.ENTER)
         links.wait_record("Department dept-marketing")
         by_keyboard = links.title()
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: links.panel.state() is None)
         report("fromTable", focused=focused, fromTable=from_table, afterClose=after_close, byKeyboard=by_keyboard)
 

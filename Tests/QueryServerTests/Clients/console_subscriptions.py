@@ -21,7 +21,7 @@ sys.dont_write_bytecode = True
 
 from selenium.webdriver.common.keys import Keys
 
-from console_browser import Console, report, start_browser, unlock
+from console_browser import Console, focus_stays_inside, press_key, report, start_browser, unlock
 from console_orientation import contrast, report_contrast_and_problems
 
 SUBSCRIPTIONS = [
@@ -84,14 +84,6 @@ def dialog(console):
     }
 
 
-def tabs_stay_inside(console, count=4):
-    """Whether the focus stays inside the dialog through `count` Tabs, then as many Shift+Tabs."""
-    inside = []
-    for keys in [Keys.TAB] * count + [Keys.SHIFT + Keys.TAB] * count:
-        console.driver.switch_to.active_element.send_keys(keys)
-        inside.append(console.driver.execute_script("return document.getElementById('subscription-dialog').contains(document.activeElement)"))
-    return inside
-
 
 def ask(console, subscription_id):
     console.find(f'#subscriptions-table tr[data-subscription="{subscription_id}"] button.subscription-delete').click()
@@ -122,7 +114,7 @@ def refused_flow(base, api_token, web_auth_token):
         error = console.find("#subscription-dialog-error")
         report("refused", rows=listed["rows"], errorShown=error.is_displayed(), code=error.find_element("css selector", "b").text,
                dialogShown=console.find("#subscription-dialog").is_displayed(), focused=focused(console))
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: not console.find("#subscription-dialog").is_displayed())
         report("refusedAfter", rows=[row["id"] for row in table(console)["rows"]], inert=inert(console),
                api=[entry["subscriptionID"] for entry in api(base, "subscriptions/list", query=f"?ckAPIToken={api_token}")["subscriptions"]])
@@ -156,8 +148,8 @@ def main():
         # Asked, then cancelled with Escape: nothing changes, the focus goes back to the button.
         ask(console, "lyon")
         asked = dialog(console)
-        asked["tabs"] = tabs_stay_inside(console)
-        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        asked["tabs"] = focus_stays_inside(console, "subscription-dialog", 4)
+        press_key(driver, Keys.ESCAPE)
         console.wait.until(lambda d: not console.find("#subscription-dialog").is_displayed())
         report("cancelled", asked=asked, focused=focused(console), inert=inert(console), rows=[row["id"] for row in table(console)["rows"]])
 
@@ -173,7 +165,7 @@ def main():
         console.screenshot("subscriptions")
         console.find("#subscription-dialog-cancel").send_keys(Keys.SHIFT + Keys.TAB)
         deleting = focused(console)
-        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        press_key(driver, Keys.ENTER)
         console.wait.until(lambda d: view_count(console, "changes") >= 1 and idle(console))
         report("deleted", pressed=deleting, **table(console), status=console.find("#subscriptions-status").text,
                dialogShown=console.find("#subscription-dialog").is_displayed(), focused=focused(console), inert=inert(console),

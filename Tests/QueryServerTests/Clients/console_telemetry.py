@@ -17,7 +17,7 @@ sys.dont_write_bytecode = True
 
 from selenium.webdriver.common.keys import Keys
 
-from console_browser import Console, report, start_browser
+from console_browser import Console, press_key, report, start_browser
 from console_orientation import report_contrast_and_problems
 
 
@@ -72,7 +72,7 @@ def main():
 
         # From the keyboard: the selected tab, then the left arrow wraps round to Telemetry.
         driver.execute_script("document.querySelector('.tabs [aria-selected=true]').focus()")
-        driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+        press_key(driver, Keys.ARROW_LEFT)
         console.wait.until(lambda d: loads(console) >= 1 and d.execute_script("return document.getElementById('telemetry-view').dataset.busy === undefined"))
         report("opened", tabs=tabs(console), tabIndexes=driver.execute_script(
             "return [...document.querySelectorAll('.tabs [role=tab]')].map((tab) => tab.tabIndex)"),
@@ -90,7 +90,7 @@ def main():
         # A route for the chart, with Enter on its button: the focus stays there.
         button = console.find('#telemetry-table tr[data-route="/health"] .route-pick')
         driver.execute_script("arguments[0].focus()", button)
-        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        press_key(driver, Keys.ENTER)
         console.wait.until(lambda d: console.find("#telemetry-chart").get_attribute("data-route") == "/health")
         report("picked", chart=chart(console), pressed=console.find('#telemetry-table tr[data-route="/health"] .route-pick').get_attribute("aria-pressed"),
                focused=driver.execute_script("return document.activeElement.textContent"),

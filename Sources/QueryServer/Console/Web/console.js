@@ -299,10 +299,29 @@
     // The first time, the type (and sorts) the address names; then the one picked.
     const wanted = state.wantedType;
     const restored = state.restoredSorts;
+    const wantedRecord = state.wantedRecord;
+    // What an address names is shown in place of its entry of the history, not as a new one.
+    const fromAddress = !!state.addressPending;
     state.wantedType = null;
     state.restoredSorts = null;
+    state.wantedRecord = null;
+    state.addressPending = false;
     await loadZones();
     loadCounts();
+    restoring = fromAddress;
+    try {
+      showSchemaChoice(names, wanted, restored);
+      state.wantedPage = 0;
+      if (wantedRecord) openRecord(wantedRecord, null);
+    } finally {
+      restoring = false;
+    }
+    document.body.dataset.ready = 'true';
+  }
+
+  /// The type the address names (with its sorts) once the schema is known, else the one picked
+  /// before, else the first; none in an empty environment.
+  function showSchemaChoice(names, wanted, restored) {
     if (wanted && names.includes(wanted)) {
       state.sorts = restored || [];
       selectType(wanted, true);
@@ -320,7 +339,6 @@
         renderResults();
       }
     }
-    document.body.dataset.ready = 'true';
   }
 
   /// A zone picker option's value: the zone's name, after its owner's record name and a `/` in a
@@ -386,29 +404,112 @@
     return names;
   }
 
-  // ---- The address: the query in the URL's fragment, so that a reload or a shared link
-  // restores it (container, environment, database, type, zone, predicate, sorts, page size).
+  // ---- The address: the view in the URL's fragment, so that a reload or a shared link
+  // restores it (container, environment, database, type, zone, predicate, sorts, page size, and
+  // the page, the tab and the record open), and Back and Forward go through the views shown.
 
-  function restoreFromAddress() {
+  /// What an address names: each part as its text (null when absent); `page` 1-based.
+  function addressView() {
     const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const page = Number(params.get('page'));
+    return {
+      environment: params.get('environment'), database: params.get('database'), pageSize: params.get('pageSize'),
+      predicate: params.get('predicate'), zone: params.get('zone') || '_defaultZone', zoneOwner: params.get('zoneOwner'),
+      type: params.get('type'),
+      sorts: params.get('sort') ? params.get('sort').split(',').filter(Boolean).map((entry) => {
+        const [field, direction] = entry.split(':');
+        return { field, ascending: direction !== 'desc' };
+      }) : null,
+      page: Number.isInteger(page) && page > 1 ? page : 1,
+      tab: TABS.includes(params.get('tab')) ? params.get('tab') : 'results',
+      record: params.get('record'),
+    };
+  }
+
+  /// Puts the address's header choices (environment, database, page size, predicate) in place.
+  function restoreChoices(view) {
     const setSelect = (id, value) => {
       if (value !== null && [...$(id).options].some((option) => option.value === value)) $(id).value = value;
     };
     // The container is the server's (shown read-only): an address naming another changes nothing.
-    setSelect('environment', params.get('environment'));
-    setSelect('database', params.get('database'));
-    setSelect('page-size', params.get('pageSize'));
-    if (params.has('predicate')) $('predicate').value = params.get('predicate');
-    state.zone = params.get('zone') || '_defaultZone';
-    state.zoneOwner = params.get('zoneOwner');
-    state.wantedType = params.get('type');
-    state.restoredSorts = params.get('sort') ? params.get('sort').split(',').filter(Boolean).map((entry) => {
-      const [field, direction] = entry.split(':');
-      return { field, ascending: direction !== 'desc' };
-    }) : null;
+    setSelect('environment', view.environment);
+    setSelect('database', view.database);
+    setSelect('page-size', view.pageSize || '20');
+    state.pageSize = Number($('page-size').value);
+    $('predicate').value = view.predicate || '';
+    state.zone = view.zone;
+    state.zoneOwner = view.zoneOwner;
   }
 
-  function writeAddress() {
+  /// The page's first view, from its address: the type and sorts once the schema is known, then
+  /// its page and record.
+  function restoreFromAddress() {
+    const view = addressView();
+    restoreChoices(view);
+    state.wantedType = view.type;
+    state.restoredSorts = view.sorts;
+    state.wantedPage = view.page - 1;
+    state.wantedRecord = view.record;
+    showTab(view.tab, false);
+    state.addressPending = true;
+  }
+
+  /// Back or Forward: the view of the address, with only what differs from the page's redone
+  /// (the query run again, another page loaded, the tab shown, the record opened or closed).
+  function restoreView() {
+    const view = addressView();
+    restoring = true;
+    try {
+      const place = $('environment').value + '/' + $('database').value;
+      restoreChoices(view);
+      if ($('environment').value + '/' + $('database').value !== place) {
+        // Another environment or database: its schema first, then the rest as on a first load.
+        state.wantedType = view.type;
+        state.restoredSorts = view.sorts;
+        state.wantedPage = view.page - 1;
+        state.wantedRecord = view.record;
+        state.addressPending = true;
+        showTab(view.tab);
+        renderSession();
+        loadSchema();
+        return;
+      }
+      renderHighlight();
+      checkPredicate();
+      const type = view.type && state.schema.some((entry) => entry.recordType === view.type) ? view.type : state.type;
+      state.sorts = view.sorts || [];
+      state.wantedPage = view.page - 1;
+      if (type !== state.type) {
+        selectType(type, true);
+      } else if (JSON.stringify(queryBody()) !== JSON.stringify(state.queryBody)) {
+        renderSorts();
+        run();
+      } else {
+        state.wantedPage = 0;
+        renderSorts();
+        if (view.page - 1 !== state.pageIndex) { state.pageIndex = view.page - 1; loadPage(); }
+      }
+      showTab(view.tab);
+      showAddressRecord(view.record);
+    } finally {
+      restoring = false;
+    }
+  }
+
+  /// The record an address names open in the panel (none: the panel closed, unless editing).
+  function showAddressRecord(recordName) {
+    if (recordName && !(detail.mode && detail.record && detail.record.recordName === recordName)) openRecord(recordName, null);
+    else if (!recordName && detail.mode === 'view') closeDetail();
+  }
+
+  /// Set while the page shows what an address names: the address is then not written anew as
+  /// another entry of the history.
+  let restoring = false;
+
+  /// Writes the view to the address: a new entry of the history when it changed, so that Back
+  /// returns to the view before; in place with `inPlace` (a page that ended before the one
+  /// asked for), for the page's first address, and for a view an address restores.
+  function writeAddress(inPlace) {
     const params = new URLSearchParams();
     params.set('container', $('container').value.trim());
     params.set('environment', $('environment').value);
@@ -420,9 +521,15 @@
     if (text.trim() !== '') params.set('predicate', text);
     if (state.sorts.length > 0) params.set('sort', state.sorts.map((sort) => sort.field + ':' + (sort.ascending ? 'asc' : 'desc')).join(','));
     if (state.pageSize !== 20) params.set('pageSize', String(state.pageSize));
+    if (state.pageIndex > 0) params.set('page', String(state.pageIndex + 1));
+    if (state.tab !== 'results') params.set('tab', state.tab);
+    if (detail.mode && detail.record && detail.record.recordName) params.set('record', detail.record.recordName);
     // Readable: spaces as +, and : , / as they are.
     const encode = (text) => encodeURIComponent(text).replace(/%20/g, '+').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%2F/g, '/');
-    history.replaceState(null, '', '#' + [...params].map(([key, value]) => key + '=' + encode(value)).join('&'));
+    const hash = '#' + [...params].map(([key, value]) => key + '=' + encode(value)).join('&');
+    if (hash === location.hash) return;
+    if (inPlace || restoring || !history.state || !history.state.console) history.replaceState({ console: true }, '', hash);
+    else history.pushState({ console: true }, '', hash);
   }
 
   // ---- Recent queries, kept in the browser (newest first).
@@ -614,35 +721,54 @@
   function renderHighlight() {
     const text = $('predicate').value;
     const check = state.check && state.check.text === text ? state.check : null;
-    const error = check && !check.valid && check.error && check.error.kind === 'syntax' ? check.error : null;
-    const mark = error ? error.utf16Offset : -1;
-    // A schema error marks the field it is about.
-    const span = check && !check.valid && check.error ? fieldSpan(text, check.error) : null;
+    // The tokens of the error's place underlined: where parsing stopped, the field, the refused keyword.
+    const span = check && !check.valid ? errorSpan(text, check.error) : null;
     const pre = $('highlight');
     const nodes = [];
     let marked = false;
     for (const token of tokenize(text)) {
       const cls = token.kind === 'space' ? null : 'tok-' + token.kind;
-      if (span && token.start === span.start) {
+      if (span && token.kind !== 'space' && token.start >= span.start && token.end <= span.end) {
         nodes.push(element('span', { class: cls + ' tok-error-mark', text: token.text }));
-      } else if (mark >= token.start && mark < token.end && token.kind !== 'space') {
-        // The token where parsing stopped, underlined.
-        if (mark > token.start) nodes.push(element('span', { class: cls, text: text.slice(token.start, mark) }));
-        nodes.push(element('span', { class: cls + ' tok-error-mark', text: text.slice(mark, token.end) }));
         marked = true;
-      } else if (mark >= token.start && mark < token.end) {
-        nodes.push(document.createTextNode(text.slice(token.start, mark)));
-        nodes.push(element('span', { class: 'tok-error-mark', text: text[mark] }));
-        nodes.push(document.createTextNode(text.slice(mark + 1, token.end)));
+      } else if (span && !marked && span.start >= token.start && span.start < token.end) {
+        // A place between tokens (in a space): its one character underlined.
+        const at = span.start;
+        nodes.push(document.createTextNode(text.slice(token.start, at)));
+        nodes.push(element('span', { class: 'tok-error-mark', text: text[at] }));
+        nodes.push(document.createTextNode(text.slice(at + 1, token.end)));
         marked = true;
       } else {
         nodes.push(cls ? element('span', { class: cls, text: token.text }) : document.createTextNode(token.text));
       }
     }
-    if (error && !marked) nodes.push(element('span', { class: 'tok-error-mark', text: ' ' }));
+    // Parsing stopped at the end of the input: a mark after it.
+    if (span && !marked) nodes.push(element('span', { class: 'tok-error-mark', text: ' ' }));
     // A last line break needs something after it to take its height.
     nodes.push(document.createTextNode(' '));
     pre.replaceChildren(...nodes);
+  }
+
+  /// Where a check's error is in the text, as JavaScript string indices `{start, end}`: a syntax
+  /// error's whole token where parsing stopped (or that one place, at the end of the input or in
+  /// a space); the field a schema error names; the keyword a rule refuses (the first word of its
+  /// message: "OR is not supported…"), else the fragment it quotes when the text has it as it is;
+  /// null when the text has none of these.
+  function errorSpan(text, error) {
+    if (!error) return null;
+    if (error.kind === 'syntax') {
+      const at = error.utf16Offset;
+      const token = tokenize(text).find((candidate) => candidate.kind !== 'space' && at >= candidate.start && at < candidate.end);
+      return token ? { start: token.start, end: token.end } : { start: at, end: at + 1 };
+    }
+    if (error.kind === 'rule') {
+      const word = String(error.message || '').split(/\s+/)[0].toUpperCase();
+      const token = tokenize(text).find((candidate) => candidate.kind !== 'space' && candidate.text.toUpperCase() === word);
+      if (token) return { start: token.start, end: token.end };
+      const at = error.fragment ? text.indexOf(error.fragment) : -1;
+      return at < 0 ? null : { start: at, end: at + error.fragment.length };
+    }
+    return fieldSpan(text, error);
   }
 
   /// Where the field a schema error names first appears in the text (as a key, not inside a string).
@@ -650,6 +776,18 @@
     if (!error.field || error.kind === 'syntax') return null;
     const token = tokenize(text).find((candidate) => candidate.kind === 'key' && candidate.text === error.field);
     return token ? { start: token.start, end: token.end } : null;
+  }
+
+  /// The line of `text` that holds `span`, and under it a caret (^) under each of the span's
+  /// characters on that line (one at least): columns in characters, tabs as one space.
+  function caretLines(text, span) {
+    const lineStart = text.slice(0, span.start).lastIndexOf('\n') + 1;
+    const newline = text.indexOf('\n', span.start);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd).replace(/\t/g, ' ');
+    const column = Array.from(text.slice(lineStart, span.start)).length;
+    const width = Math.max(1, Array.from(text.slice(span.start, Math.min(span.end, lineEnd))).length);
+    return line + '\n' + ' '.repeat(column) + '^'.repeat(width);
   }
 
   let checkTimer = null;
@@ -695,21 +833,9 @@
     } else {
       const error = check.error;
       const children = [element('div', { id: 'check-message', text: '✗ ' + error.message })];
-      if (error.kind === 'syntax') {
-        const line = (check.text.split('\n')[error.line - 1] || '').replace(/\t/g, ' ');
-        children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(Math.max(0, error.column - 1)) + '^' }));
-      } else {
-        const span = fieldSpan(check.text, error);
-        if (span) {
-          // The caret under the field: its line, and its column in characters.
-          const before = check.text.slice(0, span.start);
-          const lineStart = before.lastIndexOf('\n') + 1;
-          const lineEnd = check.text.indexOf('\n', span.start);
-          const line = check.text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd).replace(/\t/g, ' ');
-          const column = Array.from(check.text.slice(lineStart, span.start)).length;
-          children.push(element('pre', { id: 'check-caret', text: line + '\n' + ' '.repeat(column) + '^'.repeat(Array.from(error.field).length) }));
-        }
-      }
+      // The caret under the offending token, not at the end of the input.
+      const span = errorSpan(check.text, error);
+      if (span) children.push(element('pre', { id: 'check-caret', text: caretLines(check.text, span) }));
       for (const suggestion of error.kind === 'field' ? error.suggestions || [] : []) {
         // One click puts the suggested name in place of the unknown one.
         const fix = element('button', { type: 'button', class: 'plain did-you-mean', 'data-suggestion': suggestion, text: 'Use ' + suggestion });
@@ -780,14 +906,17 @@
     return { query, resultsLimit: state.pageSize, ...zoneBody() };
   }
 
+  /// Runs the query in the box from its first page (or from the page an address names).
   function run() {
     if (!state.type) return;
-    writeAddress();
     state.queryBody = queryBody();
     state.run = (state.run || 0) + 1;
     document.body.dataset.run = String(state.run);
     state.markers = [null];
-    state.pageIndex = 0;
+    state.pageIndex = state.wantedPage || 0;
+    state.wantedPage = 0;
+    state.fresh = true;
+    writeAddress();
     loadPage();
     loadPlan();
   }
@@ -832,8 +961,11 @@
   let pageSequence = 0;
   async function loadPage() {
     const sequence = ++pageSequence;
-    const marker = state.markers[state.pageIndex];
-    const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize, ...zoneBody() } : state.queryBody;
+    // A run's first page comes with its total (records/count), drawn together.
+    const fresh = state.fresh;
+    const recount = fresh || state.recount;
+    state.fresh = false;
+    state.recount = false;
     $('next').disabled = true;
     $('previous').disabled = true;
     document.body.dataset.busy = 'true';
@@ -844,9 +976,10 @@
     let failure = null;
     let total = state.total;
     try {
-      // A run's first page comes with its total (records/count), drawn together.
-      const recount = !!body.query || state.recount;
-      state.recount = false;
+      // A page not reached through Next (a jump, or Previous to one) needs its marker first.
+      if (state.markers[state.pageIndex] === undefined) state.pageIndex = await walkTo(state.pageIndex, () => sequence === pageSequence);
+      const marker = state.markers[state.pageIndex];
+      const body = marker ? { continuationMarker: marker, resultsLimit: state.pageSize, ...zoneBody() } : state.queryBody;
       const [answer, counted] = await Promise.all([call('records/query', body), recount ? countOf(state.queryBody) : Promise.resolve(state.total)]);
       records = answer.records || [];
       next = answer.continuationMarker || null;
@@ -865,7 +998,7 @@
       const shown = state.check && !state.check.valid && state.check.text === text;
       if (shown) hideRequestError(); else showRequestError(failure);
       state.runError = failure;
-      state.failedText = body.query ? (body.query.predicate || '') : text;
+      state.failedText = fresh ? (state.queryBody.query.predicate || '') : text;
     } else {
       hideRequestError();
       state.records = records;
@@ -873,8 +1006,10 @@
       state.total = total;
       state.runError = null;
       state.shown = { page: state.pageIndex, first: state.pageIndex * state.pageSize };
-      if (body.query) remember(state.type, body.query.predicate || '');
-      state.resultsOf = { type: state.type, predicate: body.query ? (body.query.predicate || '') : (state.resultsOf || {}).predicate || '' };
+      if (fresh) remember(state.type, state.queryBody.query.predicate || '');
+      state.resultsOf = { type: state.type, predicate: state.queryBody.query.predicate || '' };
+      // The page a jump reached (the last, past the end) is the one the address keeps.
+      writeAddress(true);
     }
     state.generation += 1;
     renderResults();
@@ -888,7 +1023,49 @@
       state.markers[state.pageIndex + 1] = state.nextMarker;
     }
     state.pageIndex = Math.max(0, state.pageIndex + delta);
+    writeAddress();
     loadPage();
+  }
+
+  /// The number of pages of the query that ran, when its total is known.
+  function pageCount() { return typeof state.total === 'number' ? Math.max(1, Math.ceil(state.total / state.pageSize)) : null; }
+
+  /// Straight to page `number` (1-based) of the query that ran, the last one at most.
+  function jumpToPage(number) {
+    if (!state.queryBody || !Number.isFinite(number)) return;
+    const count = pageCount();
+    state.pageIndex = Math.max(0, Math.min(Math.floor(number), count === null ? Infinity : count) - 1);
+    writeAddress();
+    loadPage();
+  }
+
+  /// The most records one request answers (the server's resultsLimit at most).
+  const MAXIMUM_BATCH = 200;
+
+  /// Finds the continuation marker of page `index`: from the nearest page before it whose marker
+  /// is known, through the records between, a batch of whole pages at a time and without their
+  /// fields (each page's marker kept on the way, for Previous). Answers the page reached: the
+  /// last one when the records end before `index`. Stops when `current()` turns false.
+  async function walkTo(index, current) {
+    const size = state.pageSize;
+    let batch = Math.max(1, Math.floor(MAXIMUM_BATCH / size)) * size;
+    let reached = index;
+    while (state.markers[reached] === undefined) reached -= 1;
+    while (reached < index && current()) {
+      const marker = state.markers[reached];
+      const limit = Math.min(batch, (index - reached) * size);
+      const from = marker ? { continuationMarker: marker, ...zoneBody() } : state.queryBody;
+      const answer = await call('records/query', { ...from, resultsLimit: limit, desiredKeys: [] });
+      if (!answer.continuationMarker) {
+        // The records end within this batch: its pages one at a time, to the last.
+        if (limit === size) break;
+        batch = size;
+        continue;
+      }
+      reached += limit / size;
+      state.markers[reached] = answer.continuationMarker;
+    }
+    return reached;
   }
 
   /// A click on a column's header: it becomes the first sort, ascending, or changes direction
@@ -1050,6 +1227,12 @@
         : state.type + ' · ' + count + (count === 1 ? ' record' : ' records') + ' on this page';
     $('next').disabled = state.failed || !state.nextMarker;
     $('previous').disabled = state.failed || state.pageIndex === 0;
+    // Straight to a page, when there is more than one and their number is known.
+    const pages = pageCount();
+    $('page-jump').classList.toggle('hidden', !state.type || state.failed || pages === null || pages < 2);
+    $('page-number').max = String(pages || 1);
+    $('page-number').value = String(state.pageIndex + 1);
+    $('page-count').textContent = pages === null ? '' : 'of ' + grouped(pages);
     renderStale();
   }
 
@@ -1337,6 +1520,7 @@
     detail.conflict = null;
     detail.share = null;
     setDetailMode('view');
+    writeAddress();
     $('detail').dataset.loaded = 'false';
     try {
       const answer = await call('records/lookup', { records: [{ recordName }], ...zoneBody() });
@@ -1466,6 +1650,7 @@
     const target = detail.returnFocus;
     detail.returnFocus = null;
     if (target && document.contains(target)) target.focus();
+    writeAddress();
   }
 
   function setDetailMode(mode) {
@@ -2048,7 +2233,8 @@
     }
   }
 
-  function showTab(name) {
+  /// Shows a tab; `write` false leaves the address as it is.
+  function showTab(name, write = true) {
     state.tab = name;
     for (const button of document.querySelectorAll('.tabs button')) {
       const selected = button.dataset.tab === name;
@@ -2066,6 +2252,7 @@
     // Widths are measured once the table is shown.
     const table = $('results-table');
     if (name === 'results' && table) stickColumns(table, table.querySelectorAll('thead .sticky-column').length || 2);
+    if (write) writeAddress();
   }
 
   function start() {
@@ -2133,6 +2320,7 @@
     $('add-sort').addEventListener('click', addSort);
     $('next').addEventListener('click', () => goToPage(1));
     $('previous').addEventListener('click', () => goToPage(-1));
+    $('page-jump').addEventListener('submit', (event) => { event.preventDefault(); jumpToPage(Number($('page-number').value)); });
     $('page-size').addEventListener('change', () => { state.pageSize = Number($('page-size').value); run(); });
     for (const button of document.querySelectorAll('.tabs button')) button.addEventListener('click', () => showTab(button.dataset.tab));
     for (const id of ['container', 'environment', 'database']) $(id).addEventListener('change', loadSchema);
@@ -2163,7 +2351,7 @@
     window.addEventListener('error', (event) => showScriptError(event.error || event.message));
     window.addEventListener('unhandledrejection', (event) => showScriptError(event.reason));
     restoreFromAddress();
-    state.pageSize = Number($('page-size').value);
+    window.addEventListener('popstate', restoreView);
     renderHighlight();
     renderSession();
     checkPredicate();
