@@ -14,7 +14,7 @@ enum BenchmarkMain {
     static let sections: [any BenchmarkSection] = {
         var sections: [any BenchmarkSection] = [
             ParsingSection(), EvaluationSection(), StoreSection(), PagingSection(), StreamingSection(),
-            CommandOutputSection(), SortingSection(), ConcurrencySection(), ScaleSection(), RelationshipsSection(), SyncSection(),
+            CommandOutputSection(), SortingSection(), ConcurrencySection(), ScaleSection(), RelationshipsSection(), SyncSection(), BatchSection(),
         ]
         #if PostgreSQL
         sections.append(PostgresSection())

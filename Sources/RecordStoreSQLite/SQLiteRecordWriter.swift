@@ -35,7 +35,11 @@ struct SQLiteRecordWriter {
     func apply(_ plan: WritePlan) throws {
         for write in plan.writes {
             if let stored = write.replacing, let rowID = stored.rowReference, !write.changesRecordType {
-                try self.write(write.record, replacing: rowID, position: plan.changePosition)
+                if let changedFields = write.changedFields {
+                    try update(write.record, changing: changedFields, rowID: rowID)
+                } else {
+                    try self.write(write.record, replacing: rowID, position: plan.changePosition)
+                }
             } else {
                 if let stored = write.replacing, let rowID = stored.rowReference {
                     try delete(write.record.recordID, version: stored, rowID: rowID)
@@ -96,17 +100,42 @@ struct SQLiteRecordWriter {
             try entry.bind(position)
             try entry.execute()
         }
-        try writeSideRows(record, rowID: rowID, type)
+        try writeSideRows(record, rowID: rowID, type, listPositions: type.layout.listFieldPositions, fullText: true)
     }
 
-    /// Writes list members and the full-text document.
-    private func writeSideRows(_ record: Record, rowID: Int64, _ type: PreparedType) throws {
-        for position in type.layout.listFieldPositions {
+    /// Updates the stored row of a record whose other fields are the stored ones (a batch
+    /// update's, ``WritePlan/Write/changedFields``): its metadata and the columns of the fields
+    /// that change, their list members, and the full-text document only when a searchable field
+    /// changes. The indexes of the other columns stay as they are.
+    private func update(_ record: Record, changing changedFields: Set<String>, rowID: Int64) throws {
+        let type = try preparedType(record.recordType)
+        let positions = type.layout.fields.indices.filter { changedFields.contains(type.layout.fields[$0].schema.name) }
+        var row = SQLiteStatementBinder(
+            try db.cachedStatement(sql: type.layout.partialUpdateSQL(fields: positions)), parameterCount: 4 + positions.reduce(0) { $0 + type.layout.columnCount(of: $1) })
+        try type.layout.bindPartialUpdate(of: record, fields: positions, to: &row)
+        try row.bind(rowID)
+        try row.execute()
+        let listPositions = positions.filter { type.layout.fields[$0].writesMembers }
+        for position in listPositions {
+            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(record.recordType))) WHERE record = ? AND field = ?")
+                .execute(arguments: [rowID, type.layout.fields[position].schema.name])
+        }
+        let searchableChanged = positions.contains { type.layout.fields[$0].isSearchable }
+        if searchableChanged {
+            try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(record.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
+        }
+        try writeSideRows(record, rowID: rowID, type, listPositions: listPositions, fullText: searchableChanged)
+    }
+
+    /// Writes the list members of the list fields at these positions, and the full-text
+    /// document when asked.
+    private func writeSideRows(_ record: Record, rowID: Int64, _ type: PreparedType, listPositions: [Int], fullText: Bool) throws {
+        for position in listPositions {
             let field = type.layout.fields[position]
             guard case .list(let members)? = record.fields[field.schema.name], !members.isEmpty else { continue }
             try type.layout.listTable.insert(members, of: field.schema.name, record: rowID, db)
         }
-        if let insert = type.fullTextInsert, let document = type.layout.fullTextDocument(of: record) {
+        if fullText, let insert = type.fullTextInsert, let document = type.layout.fullTextDocument(of: record) {
             var entry = SQLiteStatementBinder(insert, parameterCount: 2)
             try entry.bind(rowID)
             try entry.bind(document)

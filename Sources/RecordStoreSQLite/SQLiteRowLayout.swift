@@ -64,10 +64,7 @@ struct SQLiteRowLayout {
                 schema: field, hasSpelling: StoredSpelling.hasColumn(field), derived: DerivedColumn.columns(for: field),
                 isLocation: field.type == .location, writesMembers: field.type.isList && field.isQueryable,
                 isSearchable: field.isSearchable)
-            columns.append(field.name)
-            if layout.hasSpelling { columns.append(TableLayout.spellingColumn(field.name)) }
-            columns += layout.derived.map { TableLayout.derivedColumn(field.name, $0) }
-            if layout.isLocation { columns += [TableLayout.latitudeColumn(field.name), TableLayout.longitudeColumn(field.name)] }
+            columns += Self.columns(of: layout)
             fields.append(layout)
         }
         self.fields = fields
@@ -92,27 +89,59 @@ struct SQLiteRowLayout {
         try row.bind(record.recordChangeTag)
         try row.bind(record.creatorUserRecordName)
         try row.bind(record.lastModifiedUserRecordName)
-        for field in fields {
-            let value = record.fields[field.schema.name] ?? .null
-            if case .list = value {
-                try row.bind(value.jsonText())
-                if field.hasSpelling { try row.bindNull() }
+        for field in fields { try bind(field, of: record, to: &row) }
+    }
+
+    /// The statement that updates only the metadata a save changes (modification date, change
+    /// tag, last modifier) and the columns of some fields, by field position
+    /// (``bindPartialUpdate(of:fields:to:)`` binds it).
+    func partialUpdateSQL(fields positions: [Int]) -> String {
+        let metadata = [TableLayout.modificationDateColumn, TableLayout.changeTagColumn, TableLayout.lastModifierColumn]
+        let assigned = metadata + positions.flatMap { Self.columns(of: fields[$0]) }
+        return "UPDATE \(Self.quote(TableLayout.recordTable(recordType))) SET \(assigned.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+    }
+
+    /// Binds the values of ``partialUpdateSQL(fields:)``, but for the row identifier.
+    func bindPartialUpdate(of record: Record, fields positions: [Int], to row: inout SQLiteStatementBinder) throws {
+        try row.bind(record.modificationDate?.timeIntervalSinceReferenceDate)
+        try row.bind(record.recordChangeTag)
+        try row.bind(record.lastModifiedUserRecordName)
+        for position in positions { try bind(fields[position], of: record, to: &row) }
+    }
+
+    /// How many columns the field at a position has.
+    func columnCount(of position: Int) -> Int { Self.columns(of: fields[position]).count }
+
+    /// A field's columns, in the order ``bind(_:of:to:)`` binds them.
+    private static func columns(of field: Field) -> [String] {
+        var columns = [field.schema.name]
+        if field.hasSpelling { columns.append(TableLayout.spellingColumn(field.schema.name)) }
+        columns += field.derived.map { TableLayout.derivedColumn(field.schema.name, $0) }
+        if field.isLocation { columns += [TableLayout.latitudeColumn(field.schema.name), TableLayout.longitudeColumn(field.schema.name)] }
+        return columns
+    }
+
+    /// Binds the values of one field's columns.
+    private func bind(_ field: Field, of record: Record, to row: inout SQLiteStatementBinder) throws {
+        let value = record.fields[field.schema.name] ?? .null
+        if case .list = value {
+            try row.bind(value.jsonText())
+            if field.hasSpelling { try row.bindNull() }
+        } else {
+            let stored = StoredValueEncoding.encode(value)
+            try row.bind(stored)
+            if field.hasSpelling { try row.bind(StoredSpelling.value(of: value, stored: stored)) }
+        }
+        for derived in field.derived {
+            try row.bind(derived.value(of: value))
+        }
+        if field.isLocation {
+            if case .location(let location) = value {
+                try row.bind(location.latitude)
+                try row.bind(location.longitude)
             } else {
-                let stored = StoredValueEncoding.encode(value)
-                try row.bind(stored)
-                if field.hasSpelling { try row.bind(StoredSpelling.value(of: value, stored: stored)) }
-            }
-            for derived in field.derived {
-                try row.bind(derived.value(of: value))
-            }
-            if field.isLocation {
-                if case .location(let location) = value {
-                    try row.bind(location.latitude)
-                    try row.bind(location.longitude)
-                } else {
-                    try row.bindNull()
-                    try row.bindNull()
-                }
+                try row.bindNull()
+                try row.bindNull()
             }
         }
     }

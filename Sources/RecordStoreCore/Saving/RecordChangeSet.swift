@@ -25,6 +25,11 @@
     /// How far the saves may grow the schema (the store's ``SchemaLimits``; checked when the
     /// records are admitted, before anything is written).
     @_spi(StorageEngine) public var schemaLimits: SchemaLimits
+    /// When known, the only fields the saves change of the records they update (a batch update's
+    /// fields: it read the records it saves, and sets these): an engine may write only their
+    /// columns, list members and full-text documents (``WritePlan/Write/changedFields``). Nil:
+    /// any field may have changed.
+    @_spi(StorageEngine) public var changedFields: Set<String>? = nil
     /// The user the saves are made by: the saved records' ``Record/lastModifiedUserRecordName``,
     /// and the ``Record/creatorUserRecordName`` of those the write creates. Nil: nobody named.
     @_spi(StorageEngine) public var author: String?

@@ -37,7 +37,9 @@ package enum SaveRules {
             guard zone == .default || existingZones.contains(zone) else { throw .zoneNotFound(zone) }
             let version = stored[record.recordID]
             if !changes.overwriting.contains(record.recordID) { try checkConflict(record, stored: version) }
-            writes.append(WritePlan.Write(record: stamped(record, stored: version, author: changes.author, now: now, tags: &tags), replacing: version))
+            var write = WritePlan.Write(record: stamped(record, stored: version, author: changes.author, now: now, tags: &tags), replacing: version)
+            if let version, version.recordType == record.recordType { write.changedFields = changes.changedFields }
+            writes.append(write)
         }
         for id in changes.deleting {
             let version = stored[id]

@@ -16,6 +16,11 @@
         /// Whether a deletion rule wrote it (a nullify), not the caller: the save does not
         /// return it, the change feed and the engine treat it as any other write.
         @_spi(StorageEngine) public var byDeletionRule: Bool = false
+        /// When known, the only fields this write changes of the stored record it updates (of the
+        /// same type): the fields a batch update sets (``RecordChangeSet/changedFields``). The
+        /// other fields are the stored ones, so an engine may leave their columns, list members
+        /// and full-text document as they are. Nil: write everything.
+        @_spi(StorageEngine) public var changedFields: Set<String>? = nil
 
         /// Whether the stored record had another type: the engine removes it, then inserts.
         @_spi(StorageEngine) public var changesRecordType: Bool {

@@ -29,7 +29,9 @@ package enum BatchChange: Sendable {
                 }
                 return record
             }
-            return RecordChangeSet(saving: updated, author: author)
+            var changes = RecordChangeSet(saving: updated, author: author)
+            changes.changedFields = Set(values.keys)
+            return changes
         }
     }
 }
