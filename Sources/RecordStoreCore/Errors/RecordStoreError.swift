@@ -133,6 +133,10 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// and their fields. Nothing was written. Its Core Data code is the failures'
     /// ``Swift/Array/code`` (1560 for several).
     case validationFailed([ValidationFailure])
+    /// A model version cannot be applied to the store by lightweight migration (a field's type
+    /// would change, a new required field has no default on a type that holds records, …):
+    /// every problem. Nothing was changed.
+    case migrationRefused([MigrationProblem])
 
     public var description: String {
         switch self {
@@ -259,6 +263,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return failures.count == 1
                 ? "The save broke a rule of the schema: \(failures[0])"
                 : "The save broke \(failures.count) rules of the schema (\(ValidationErrorCode.multipleErrors)):\(lines)"
+        case .migrationRefused(let problems):
+            let lines = problems.map { "\n  \($0)" }.joined()
+            return "The model version cannot be applied by lightweight migration; nothing was changed:\(lines)"
         }
     }
 }

@@ -14,7 +14,7 @@ struct ModelValidationTests {
     /// The library model: Item (abstract) > Book > Ebook, shelves of 2 to 3 books, tags (at most
     /// 2 per book), reviews that must name their book.
     static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Library.xcdatamodeld").path
+        .appendingPathComponent("Fixtures/Library.xcdatamodeld/Library.xcdatamodel").path
 
     static func reference(_ name: String) -> Value { .reference(Reference(recordName: name)) }
     static func id(_ name: String) -> RecordID { RecordID(recordName: name) }
