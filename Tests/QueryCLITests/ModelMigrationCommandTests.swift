@@ -36,21 +36,7 @@ struct ModelMigrationCommandTests {
 
         let applied = try await CommandRunner.run(["schema", "apply", "--db", database, Self.bundle])
         #expect(applied.status == 0, "\(applied.standardError)")
-        #expect(applied.standardOutput.hasPrefix("""
-            Migrated Library (1) → Library 2 (2):
-              rename field Book.name to title
-              make Book.price required, records without a value get 0.0
-              change the indexes of Book.pages from none to queryable sortable
-              add field Book.edition
-              remove field Book.published and its values
-              rename record type Ebook to DigitalBook
-              rename field DigitalBook.name to title
-              make DigitalBook.price required, records without a value get 0.0
-              change the indexes of DigitalBook.pages from none to queryable sortable
-              add field DigitalBook.edition
-              remove field DigitalBook.published and its values
-            Applied 5 record types
-            """))
+        #expect(applied.standardOutput.hasPrefix("Migrated \(LibraryModelMigration.description)\nApplied 5 record types"))
         let found = try await CommandRunner.run(["find", "--db", database, "DigitalBook", "pages > 500", "--keys", "title,pages,price"])
         #expect(found.standardOutput == """
             recordName  title    pages  price

@@ -1,8 +1,9 @@
 /// Runs a ``SchemaMigration`` on an engine's storage (``SchemaMigrationStorage``), in the
 /// engine's transaction, so that every engine migrates alike:
 ///
-/// 1. The checks on the records (a field that becomes required without a default, a new
-///    required field on a type that holds records): every problem is thrown together
+/// 1. The store is still at the version the migration was planned from; then the checks on the
+///    records (a field that becomes required without a default, a new required field on a type
+///    that holds records): every problem is thrown together
 ///    (``RecordStoreError/migrationRefused(_:)``) before anything changes.
 /// 2. Each restructured type (``RecordTypeMigration/restructures``) loses its indexes; its
 ///    removed fields are dropped, its fields and itself renamed.
@@ -67,6 +68,9 @@
     private static func check(
         _ migration: SchemaMigration, catalog: SchemaCatalog, storage: inout some SchemaMigrationStorage
     ) async throws {
+        guard catalog.modelVersion == migration.fromVersion else {
+            throw RecordStoreError.migrationRefused([.versionChanged(planned: migration.fromVersion, stored: catalog.modelVersion)])
+        }
         var problems: [MigrationProblem] = []
         for type in migration.recordTypes {
             guard let source = type.source, let old = catalog.recordTypes[source] else { continue }

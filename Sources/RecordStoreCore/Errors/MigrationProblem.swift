@@ -21,6 +21,9 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
     /// Two record types, or two fields of one type, would end up under one name (a rename onto
     /// a name that stays in use).
     case nameTaken(recordType: String, field: String?, name: String)
+    /// The store's schema was built from another model version than the one the migration was
+    /// planned from (another process applied a version meanwhile): apply the model again.
+    case versionChanged(planned: ModelVersion?, stored: ModelVersion?)
     /// The engine cannot perform this step (an engine outside this package that implements no
     /// migration): only additions and index changes are.
     case unsupportedByEngine(engine: String, step: String)
@@ -37,6 +40,8 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
             "\(type).\(field): renamed to '\(name)', a name another field of '\(type)' keeps"
         case .nameTaken(let type, nil, let name):
             "\(type): renamed to '\(name)', the name of another record type that stays"
+        case .versionChanged(let planned, let stored):
+            "the migration was planned from model version \(planned?.description ?? "none"), and the store is now at \(stored?.description ?? "none"): apply the model again"
         case .unsupportedByEngine(let engine, let step):
             "the \(engine) engine cannot \(step): it performs no migration beyond added record types, fields and index changes"
         }
