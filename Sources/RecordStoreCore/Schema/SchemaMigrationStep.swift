@@ -23,11 +23,13 @@ public enum SchemaMigrationStep: Sendable, Hashable, CustomStringConvertible {
     /// A field's indexes change (`indexed`, a fetch index): `from` and `to` as
     /// ``FieldSchema/indexDescription`` words.
     case changedIndexes(recordType: String, field: String, from: String, to: String)
-    /// A relationship stored nowhere (an inverse to-many) added, removed or renamed.
+    /// A relationship stored nowhere (an inverse to-many) added; one stored in a field is an
+    /// ``addedField(recordType:field:filledWith:)``.
     case addedRelationship(recordType: String, relationship: String)
-    /// A relationship stored nowhere removed.
+    /// A relationship stored nowhere removed; one stored in a field is a
+    /// ``removedField(recordType:field:)``.
     case removedRelationship(recordType: String, relationship: String)
-    /// A relationship renamed; one stored in a field is a ``renamedField(recordType:from:to:)`` too.
+    /// A relationship renamed (`renamingIdentifier`), its field and values with it when it has one.
     case renamedRelationship(recordType: String, from: String, to: String)
     /// A record type the new version has no entity for: kept as it is, with its records.
     case keptRecordType(String)

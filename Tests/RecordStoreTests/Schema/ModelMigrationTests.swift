@@ -68,7 +68,7 @@ struct ModelMigrationTests {
             ]),
             Record(recordType: "Book", recordID: id("b2"), fields: ["name": "Emma", "sku": "BOO-0002", "shelf": reference("s1")]),
             Record(recordType: "Ebook", recordID: id("e1"), fields: [
-                "name": "Ulysses", "sku": "EBO-0001", "pages": 730, "published": published, "fileSize": 2048,
+                "name": "Ulysses", "sku": "EBO-0001", "pages": 730, "published": published, "fileSize": 2048, "tags": .list([reference("t1")]),
             ]),
             Record(recordType: "Ebook", recordID: id("e2"), fields: ["name": "Gone", "sku": "EBO-0002"]),
             Record(recordType: "Tag", recordID: id("t1"), fields: ["word": "classic"]),
@@ -90,7 +90,7 @@ struct ModelMigrationTests {
         #expect(before.records == [
             "b1: Book {inPrint: true, name: \"Dune\", pages: 412, price: 0.0, published: 2001-01-01T00:00:00Z, shelf: →s1, sku: \"BOO-0001\", tags: [→t1]}",
             "b2: Book {inPrint: true, name: \"Emma\", shelf: →s1, sku: \"BOO-0002\"}",
-            "e1: Ebook {fileSize: 2048, inPrint: true, name: \"Ulysses\", pages: 730, price: 0.0, published: 2001-01-01T00:00:00Z, sku: \"EBO-0001\"}",
+            "e1: Ebook {fileSize: 2048, inPrint: true, name: \"Ulysses\", pages: 730, price: 0.0, published: 2001-01-01T00:00:00Z, sku: \"EBO-0001\", tags: [→t1]}",
             "r1: Review {book: →b1, stars: 5}",
             "s1: Shelf {label: \"Fiction\"}",
             "t1: Tag {word: \"classic\"}",
@@ -103,7 +103,7 @@ struct ModelMigrationTests {
         #expect(after.records == [
             "b1: Book {inPrint: true, pages: 412, price: 0.0, shelf: →s1, sku: \"BOO-0001\", tags: [→t1], title: \"Dune\"}",
             "b2: Book {inPrint: true, price: 0.0, shelf: →s1, sku: \"BOO-0002\", title: \"Emma\"}",
-            "e1: DigitalBook {fileSize: 2048, inPrint: true, pages: 730, price: 0.0, sku: \"EBO-0001\", title: \"Ulysses\"}",
+            "e1: DigitalBook {fileSize: 2048, inPrint: true, pages: 730, price: 0.0, sku: \"EBO-0001\", tags: [→t1], title: \"Ulysses\"}",
             "r1: Review {book: →b1, stars: 5}",
             "s1: Shelf {label: \"Fiction\"}",
             "t1: Tag {word: \"classic\"}",
@@ -119,6 +119,9 @@ struct ModelMigrationTests {
         #expect(long.map(\.recordID.recordName) == ["e1"])
         let emma = try store.records(ofType: "Book", matching: FormatPredicate(format: "title == 'Emma' AND price == 0"), sorts: [])
         #expect(emma.map(\.recordID.recordName) == ["b2"])
+        // The renamed type's reference list is walked through its members again.
+        let tagged = try store.records(ofType: "DigitalBook", matching: FormatPredicate(format: "ANY tags.word == 'classic'"), sorts: [])
+        #expect(tagged.map(\.recordID.recordName) == ["e1"])
 
         // Tokens issued before still work: the last one reports nothing, the middle one the
         // update of b2 and the deletion of e2, under the new names; from the start, everything.
