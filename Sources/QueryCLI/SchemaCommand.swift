@@ -44,7 +44,8 @@ struct SchemaCommand: AsyncParsableCommand {
     /// indexes; its roles and grants become the store's security policy, which `query serve`
     /// enforces in the public database. `query schema apply
     /// Model.xcdatamodeld` (an `.xcdatamodel` folder, or its `contents` file): the model's
-    /// entities as record types, with their relationships, and its fetch request templates.
+    /// entities as record types, with their relationships, and its fetch request templates; a
+    /// store built from an earlier version is migrated (``SchemaMigration``), and the steps printed.
     struct Apply: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "apply",
@@ -58,6 +59,11 @@ struct SchemaCommand: AsyncParsableCommand {
                 A Core Data model (Model.xcdatamodeld, an .xcdatamodel folder or its contents file) gives record
                 types (its entities' attributes, indexed as the model indexes them, and relationships, which
                 key paths walk: department.name == "Sales") and fetch request templates (query find --template NAME).
+                A store built from an earlier version of the model is migrated as Core Data's lightweight migration
+                does (renamingIdentifier renames, fields added and removed, optional fields made required with their
+                default, index changes), keeping records, change tags and history; the steps are printed. A change it
+                cannot do (a type change, a new required attribute without a default on a type with records) is
+                refused with the reasons, and nothing changes.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -112,8 +118,13 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw CommandFailure(error.description)
             }
             let opened = try await store.openStore()
+            var migration: SchemaMigration?
             try await Self.drawingIndexBuilds { progress in
-                try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model, progress: progress) }
+                migration = try await StoreOptions.failing { () async throws(RecordStoreError) in try await opened.apply(model, progress: progress) }
+            }
+            if let migration, migration.fromVersion != nil, !migration.isEmpty {
+                // The store was built from an earlier model version: say what migrating it did.
+                print("Migrated \(migration)")
             }
             let recordTypes = model.recordTypeSchemas()
             let fieldCount = recordTypes.reduce(0) { $0 + $1.fields.count }

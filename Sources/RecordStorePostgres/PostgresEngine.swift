@@ -361,22 +361,34 @@ final class PostgresEngine: StorageEngine {
             try await Self.lockSchema(on: connection)
             var catalog = try await executor.catalog(on: connection)
             let storage = PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true)
-            for schema in recordTypes {
-                let before = catalog.recordTypes[schema.name]
-                let changes = try catalog.define(schema)
-                try await storage.apply(changes, catalog: catalog)
-                if let updated = catalog.recordTypes[schema.name] {
-                    try await storage.ensureIndexes(updated)
-                    if let before, before.searchableFieldNames != updated.searchableFieldNames { try await storage.rebuildFullText(updated) }
-                    if let before { try await storage.applyIndexChanges(from: before, to: updated) }
-                }
-            }
-            for template in templates { try catalog.define(template) }
+            try await storage.define(recordTypes, templates: templates, catalog: &catalog)
             // Relationships may name types of the same batch: checked once all are in.
             try catalog.checkRelationships()
             try await connection.execute(executor.saveCatalogStatement(catalog))
         }
         guard !recordTypes.isEmpty else { return }
+        try await buildPendingIndexes(defined: recordTypes.map(\.name), progress: progress)
+    }
+
+    /// Migrates the schema in one transaction (``PostgresMigrationStorage``), as ``define(_:templates:progress:)``
+    /// defines: the indexes a populated table gains are built after it commits.
+    func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        let executor = self.executor
+        try await write { connection in
+            try await Self.lockSchema(on: connection)
+            var catalog = try await executor.catalog(on: connection)
+            var storage = PostgresMigrationStorage(storage: PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true))
+            try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &storage)
+            try await connection.execute(executor.saveCatalogStatement(catalog))
+        }
+        // Queries planned against the kept catalog would name renamed columns.
+        catalogCache.invalidate()
+        try await buildPendingIndexes(defined: migration.recordTypes.map(\.target.name), progress: progress)
+    }
+
+    /// Builds the indexes a schema change left pending, after it committed; `progress` hears
+    /// each (without it, each is logged).
+    private func buildPendingIndexes(defined: [String], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         let logger = self.logger
         do {
             try await withConnection { connection in
@@ -385,7 +397,7 @@ final class PostgresEngine: StorageEngine {
                 }
             }
         } catch {
-            throw await indexBuildPending(PostgresErrorMapping.storeError(error, server: location.server), defined: recordTypes.map(\.name))
+            throw await indexBuildPending(PostgresErrorMapping.storeError(error, server: location.server), defined: defined)
         }
     }
 

@@ -36,10 +36,13 @@ enum PostgresErrorMapping {
         return state == "23505" || state == "40001" || state == "40P01"
     }
 
-    /// Whether a query planned against a kept catalog failed its check (``PostgresCatalogCache``).
+    /// Whether a query planned against a kept catalog failed its check (``PostgresCatalogCache``),
+    /// or named a column or table that is gone (undefined_column 42703, undefined_table 42P01):
+    /// PostgreSQL resolves names before the check runs, and a schema migration renames and drops
+    /// them. The query then runs again against the catalog read anew.
     static func isStaleCatalog(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError else { return false }
-        return sqlState(error) == PostgresCatalogCache.staleState
+        guard let error = error as? PSQLError, let state = sqlState(error) else { return false }
+        return state == PostgresCatalogCache.staleState || state == "42703" || state == "42P01"
     }
 
     /// A thrown error as a store error; `server` names the server in connection errors.

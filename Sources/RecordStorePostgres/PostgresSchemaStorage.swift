@@ -205,7 +205,7 @@ struct PostgresSchemaStorage {
     }
 
     /// A list field's side table: one row per member, removed with its record.
-    private func createListTable(_ recordType: String, field: String, elementType: FieldType) async throws {
+    func createListTable(_ recordType: String, field: String, elementType: FieldType) async throws {
         let table = PostgresLayout.listTable(recordType, field: field)
         let folded = DerivedColumn.memberForms.map { "\(quote(TableLayout.derivedColumn("value", $0))) text COLLATE \"C\"" }.joined(separator: ", ")
         try await execute("""

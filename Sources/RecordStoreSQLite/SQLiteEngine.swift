@@ -191,21 +191,24 @@ final class SQLiteEngine: StorageEngine {
         try await writing { db in
             try SQLiteConnection.run(db) { connection in
                 var catalog = try await executor.catalog(on: connection)
-                for schema in recordTypes {
-                    let before = catalog.recordTypes[schema.name]
-                    let changes = try catalog.define(schema)
-                    try storage.apply(changes, catalog: catalog, db)
-                    if let updated = catalog.recordTypes[schema.name] {
-                        try storage.ensureIndexes(updated, db)
-                        if let before, before.searchableFieldNames != updated.searchableFieldNames {
-                            try SQLiteRecordWriter(db: db, catalog: catalog).rebuildFullText(updated)
-                        }
-                        if let before { try SQLiteIndexChanges(db: db).apply(from: before, to: updated) }
-                    }
-                }
-                for template in templates { try catalog.define(template) }
+                try storage.define(recordTypes, templates: templates, catalog: &catalog, db)
                 // Relationships may name types of the same batch: checked once all are in.
                 try catalog.checkRelationships()
+                try connection.execute(executor.saveCatalogStatement(catalog))
+            }
+        }
+    }
+
+    /// Migrates the schema in one write transaction (``SQLiteMigrationStorage``): the columns
+    /// and tables renamed or dropped, defaults filled in, the indexes of restructured types built
+    /// again in it; `progress` hears nothing.
+    func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        let (executor, storage) = (self.executor, self.storage)
+        try await writing { db in
+            try SQLiteConnection.run(db) { connection in
+                var catalog = try await executor.catalog(on: connection)
+                var migrationStorage = SQLiteMigrationStorage(db: db, storage: storage)
+                try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &migrationStorage)
                 try connection.execute(executor.saveCatalogStatement(catalog))
             }
         }

@@ -51,6 +51,32 @@ enum SchemaFilesExample {
         print(failures[1])
         let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
         print(saved[0]["inPrint"] ?? "nil")
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 198
+        let shop = try Store.open(StoreLocation("memory:"))
+        let version1 = """
+            <model userDefinedModelVersionIdentifier="1">
+                <entity name="Item">
+                    <attribute name="name" attributeType="String"/>
+                    <attribute name="price" optional="YES" attributeType="Double"/>
+                </entity>
+            </model>
+            """
+        _ = try shop.apply(try CoreDataModel(parsing: version1))
+        _ = try shop.save([Record(recordType: "Item", recordID: RecordID(recordName: "i1"), fields: ["name": "Lamp"])], policy: .allKeys)
+        let version2 = """
+            <model userDefinedModelVersionIdentifier="2">
+                <entity name="Product" renamingIdentifier="Item">
+                    <attribute name="title" attributeType="String" renamingIdentifier="name"/>
+                    <attribute name="price" attributeType="Double" defaultValueString="0"/>
+                    <attribute name="stock" optional="YES" attributeType="Integer 32" indexed="YES"/>
+                </entity>
+            </model>
+            """
+        let migration = try shop.apply(try CoreDataModel(parsing: version2))
+        print(migration)
+        let lamp = try shop.record(for: RecordID(recordName: "i1"))
+        print(lamp?.recordType ?? "")
+        print(lamp?["price"] ?? "nil")
         _ = company
         _ = contents
         _ = earners
@@ -58,5 +84,10 @@ enum SchemaFilesExample {
         _ = model
         _ = failures
         _ = saved
+        _ = shop
+        _ = version1
+        _ = version2
+        _ = migration
+        _ = lamp
     }
 }

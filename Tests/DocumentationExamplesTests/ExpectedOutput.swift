@@ -110,6 +110,13 @@ quantity == 1 OR name == "Bob"
 Book 'b1': title is 1 character long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
 Book 'b1': pages is 9000, above the maximum 5000 (1610 NSValidationNumberTooLargeError)
 true
+(1) → (2):
+  rename record type Item to Product
+  rename field Product.name to title
+  make Product.price required, records without a value get 0.0
+  add field Product.stock
+Product
+0.0
 
 """#))
         all.append(DocumentExample(name: "Sharing", path: "Sources/RecordStoreCore/RecordStoreCore.docc/Sharing.md", needsPostgreSQL: false, expectedOutput: #"""

@@ -59,6 +59,10 @@ final class WaitingEngine: StorageEngine {
         definitions.withLock { $0.append(contentsOf: recordTypes.map(\.name)) }
         try await base.define(recordTypes, templates: templates, progress: progress)
     }
+    func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        definitions.withLock { $0.append(contentsOf: migration.recordTypes.map(\.target.name)) }
+        try await base.migrate(migration, progress: progress)
+    }
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] { try await base.records(query) }
     func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int { try await base.count(query) }
     func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {

@@ -8,7 +8,7 @@ import Testing
 @Suite("query save of records a Core Data model validates")
 struct ModelValidationCommandTests {
     static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Library.xcdatamodeld").path
+        .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Library.xcdatamodeld/Library.xcdatamodel").path
 
     @Test("a broken record is refused with each failure; a valid one gets the defaults")
     func saveValidates() async throws {

@@ -11,7 +11,7 @@ import Testing
 @Suite("Model validation on query serve")
 struct ModelValidationRoutesTests {
     static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Library.xcdatamodeld").path
+        .appendingPathComponent("RecordStoreTests/Schema/Fixtures/Library.xcdatamodeld/Library.xcdatamodel").path
 
     static var engines: [TestEngine] { [TestEngine.sqlite] + (TestEngine.allCases.contains(.postgres) ? [TestEngine.postgres] : []) }
 

@@ -63,6 +63,17 @@ import PredicateLanguage
     /// try await engine.define([city, country], templates: [FetchRequestTemplate(name: "Big", recordType: "City")], progress: nil)
     /// ```
     func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
+    /// Migrates the schema to a newer version of a Core Data model in one transaction
+    /// (``SchemaMigrationProcedure`` runs the steps on the engine's storage): record types and
+    /// fields renamed, removed and added, defaults filled in, indexes changed; records keep their
+    /// change tags, dates and history positions. The catalog then remembers the model version.
+    /// The default defines the target record types when that does all of it
+    /// (``SchemaMigration/isAdditive``) and refuses anything else.
+    ///
+    /// ```swift
+    /// try await engine.migrate(try model.migration(from: engine.catalog()), progress: nil)
+    /// ```
+    func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError)
 
     /// The records a query selects, in order (after its keyset position or offset, at most its limit).
     func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record]
@@ -145,6 +156,21 @@ extension StorageEngine {
     /// ```
     @_spi(StorageEngine) public func define(_ template: FetchRequestTemplate) async throws(RecordStoreError) {
         try await define([], templates: [template], progress: nil)
+    }
+    /// Defines the target record types of an additive migration; refuses one that renames,
+    /// removes or fills in (``MigrationProblem/unsupportedByEngine(engine:step:)``). The model
+    /// version is not remembered, so the next version is applied the same way.
+    @_spi(StorageEngine) public func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        guard migration.isAdditive else {
+            let steps = migration.steps.filter { step in
+                switch step {
+                case .addedRecordType, .addedField(_, _, nil), .changedIndexes, .addedRelationship, .keptRecordType: false
+                default: true
+                }
+            }
+            throw .migrationRefused(steps.map { .unsupportedByEngine(engine: name, step: $0.description) })
+        }
+        try await define(migration.recordTypes.map(\.target), templates: migration.templates, progress: progress)
     }
     /// No relationship walks of its own: ``Store`` walks them.
     @_spi(StorageEngine) public var plansRelationshipWalks: Bool { false }

@@ -133,9 +133,13 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// and their fields. Nothing was written. Its Core Data code is the failures'
     /// ``Swift/Array/code`` (1560 for several).
     case validationFailed([ValidationFailure])
-    /// A batch update (``Store/updateRecords(matching:set:author:)-6h0qb``) cannot run as asked:
+    /// A batch update (`Store.updateRecords(matching:set:author:)`) cannot run as asked:
     /// it sets no field, say.
     case invalidBatchUpdate(recordType: String, reason: String)
+    /// A model version cannot be applied to the store by lightweight migration (a field's type
+    /// would change, a new required field has no default on a type that holds records, …):
+    /// every problem. Nothing was changed.
+    case migrationRefused([MigrationProblem])
 
     public var description: String {
         switch self {
@@ -264,6 +268,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
                 : "The save broke \(failures.count) rules of the schema (\(ValidationErrorCode.multipleErrors)):\(lines)"
         case .invalidBatchUpdate(let recordType, let reason):
             return "The batch update of \(recordType) records cannot run: \(reason)"
+        case .migrationRefused(let problems):
+            let lines = problems.map { "\n  \($0)" }.joined()
+            return "The model version cannot be applied by lightweight migration; nothing was changed:\(lines)"
         }
     }
 }

@@ -45,6 +45,16 @@ import Foundation
         }
     }
 
+    /// Gives the entries (and tombstones) of a record type's records another type name, their
+    /// positions unchanged: a schema migration renamed the type.
+    @_spi(StorageEngine) public mutating func renameRecordType(_ recordType: String, to name: String) {
+        for zone in records.keys {
+            for recordName in records[zone]?.keys.map({ $0 }) ?? [] where records[zone]?[recordName]?.entry.recordType == recordType {
+                records[zone]?[recordName]?.entry.recordType = name
+            }
+        }
+    }
+
     /// Records a zone's creation at a position (nothing when it exists).
     @_spi(StorageEngine) public mutating func createZone(_ zone: ZoneID, at position: Int64) {
         guard zones[zone] == nil else { return }

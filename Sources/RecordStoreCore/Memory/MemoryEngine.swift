@@ -132,6 +132,21 @@ package final class MemoryEngine: StorageEngine {
         }
     }
 
+    /// Runs the migration on a copy of the state (``MemoryMigrationStorage``), which replaces
+    /// the engine's only when every step succeeded.
+    package func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) in
+            var storage = MemoryMigrationStorage(state: state)
+            var catalog = state.catalog
+            try SynchronousCall.wait { () async throws(RecordStoreError) in
+                try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &storage)
+            }
+            state = storage.state
+            state.catalog = catalog
+            state.generation &+= 1
+        }
+    }
+
     // MARK: History
 
     package func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {

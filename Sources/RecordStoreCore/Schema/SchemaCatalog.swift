@@ -24,6 +24,9 @@ import PredicateLanguage
     /// development mode. `query serve` lists a declared type in every database's schema, and a
     /// type saves created only where its records are (the `schema` route).
     @_spi(StorageEngine) public var declaredRecordTypes: Set<String> = []
+    /// The Core Data model version the schema was last built from (`Store.apply(_:)`), if any:
+    /// what the next version's ``SchemaMigration`` migrates from.
+    @_spi(StorageEngine) public var modelVersion: ModelVersion?
 
     /// An empty catalog.
     @_spi(StorageEngine) public init() {}
@@ -33,7 +36,7 @@ import PredicateLanguage
     @_spi(StorageEngine) public static let reservedFieldNames: Set<String> = [DeleteSelfReferences.fieldName, Record.parentFieldName]
 
     private enum CodingKeys: String, CodingKey {
-        case recordTypes, fetchRequestTemplates, declaredRecordTypes
+        case recordTypes, fetchRequestTemplates, declaredRecordTypes, modelVersion
     }
 
     /// Decodes a stored catalog; one stored before templates existed has none, and in one stored
@@ -43,16 +46,18 @@ import PredicateLanguage
         recordTypes = try container.decode([String: RecordTypeSchema].self, forKey: .recordTypes)
         fetchRequestTemplates = try container.decodeIfPresent([String: FetchRequestTemplate].self, forKey: .fetchRequestTemplates) ?? [:]
         declaredRecordTypes = try container.decodeIfPresent([String].self, forKey: .declaredRecordTypes).map(Set.init) ?? Set(recordTypes.keys)
+        modelVersion = try container.decodeIfPresent(ModelVersion.self, forKey: .modelVersion)
     }
 
     /// Encodes the catalog; without templates it is stored exactly as before they existed, and so
-    /// it is while every record type is declared. Otherwise the declared record types are stored
+    /// it is while every record type is declared, and without a model version. Otherwise the declared record types are stored
     /// by name, in order.
     @_spi(StorageEngine) public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(recordTypes, forKey: .recordTypes)
         if !fetchRequestTemplates.isEmpty { try container.encode(fetchRequestTemplates, forKey: .fetchRequestTemplates) }
         if declaredRecordTypes != Set(recordTypes.keys) { try container.encode(declaredRecordTypes.sorted(), forKey: .declaredRecordTypes) }
+        try container.encodeIfPresent(modelVersion, forKey: .modelVersion)
     }
 
     /// The fetch request templates in name order.

@@ -38,6 +38,9 @@ public struct CoreDataAttribute: Sendable, Hashable, Codable {
     public var minDateTimeInterval: Double?
     /// A date attribute's latest value, in seconds since 2001-01-01 (`maxDateTimeInterval`), if any.
     public var maxDateTimeInterval: Double?
+    /// The name it had in an earlier version of the model (`renamingIdentifier`), if set: a
+    /// migration renames that version's field to this attribute's name, keeping its values.
+    public var renamingIdentifier: String?
 
     /// Creates an attribute.
     ///
@@ -49,8 +52,9 @@ public struct CoreDataAttribute: Sendable, Hashable, Codable {
         defaultDateTimeInterval: Double? = nil, isIndexed: Bool = false, isTransient: Bool = false,
         valueTransformerName: String? = nil, customClassName: String? = nil,
         minValueString: String? = nil, maxValueString: String? = nil, regularExpressionString: String? = nil,
-        minDateTimeInterval: Double? = nil, maxDateTimeInterval: Double? = nil
+        minDateTimeInterval: Double? = nil, maxDateTimeInterval: Double? = nil, renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.minDateTimeInterval = minDateTimeInterval
         self.maxDateTimeInterval = maxDateTimeInterval
         self.name = name

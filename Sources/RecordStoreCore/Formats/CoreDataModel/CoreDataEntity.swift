@@ -27,6 +27,9 @@ public struct CoreDataEntity: Sendable, Hashable, Codable {
     public var uniquenessConstraints: [[String]]
     /// Its fetched properties, in the order written.
     public var fetchedProperties: [CoreDataFetchedProperty]
+    /// The name it had in an earlier version of the model (`renamingIdentifier`), if set: a
+    /// migration renames that version's record type to this entity's name.
+    public var renamingIdentifier: String?
 
     /// Creates an entity.
     ///
@@ -36,8 +39,9 @@ public struct CoreDataEntity: Sendable, Hashable, Codable {
     public init(
         name: String, representedClassName: String? = nil, parentEntity: String? = nil, isAbstract: Bool = false,
         attributes: [CoreDataAttribute] = [], relationships: [CoreDataRelationship] = [], fetchIndexes: [CoreDataFetchIndex] = [],
-        uniquenessConstraints: [[String]] = [], fetchedProperties: [CoreDataFetchedProperty] = []
+        uniquenessConstraints: [[String]] = [], fetchedProperties: [CoreDataFetchedProperty] = [], renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.representedClassName = representedClassName
         self.parentEntity = parentEntity

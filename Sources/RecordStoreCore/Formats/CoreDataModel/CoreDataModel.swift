@@ -12,13 +12,14 @@
 /// What is read, ignored and refused:
 /// - Read: entities (name, `representedClassName`, `parentEntity`, `isAbstract`), attributes,
 ///   relationships, fetch indexes (and the older `<compoundIndexes>`), uniqueness constraints,
-///   fetched properties, fetch request templates, configurations, and the model's
-///   `userDefinedModelVersionIdentifier`.
+///   fetched properties, fetch request templates, configurations, the model's
+///   `userDefinedModelVersionIdentifier`, and the `renamingIdentifier` of entities and
+///   properties (a migration to this version follows them: `Store.apply(_:)`).
 /// - Ignored, because they do not change what is stored or fetched: the editor's layout
 ///   (`<elements>`), `<userInfo>` dictionaries, code generation and tool settings
 ///   (`codeGenerationType`, `usesScalarValueType`, `syncable`, `lastSavedToolsVersion`,
-///   `systemVersion`, `minimumToolsVersion`, `sourceLanguage`, …), migration hashes and
-///   renaming identifiers, Spotlight and external-storage hints, CloudKit encryption
+///   `systemVersion`, `minimumToolsVersion`, `sourceLanguage`, …), migration hashes
+///   (`versionHashModifier`), Spotlight and external-storage hints, CloudKit encryption
 ///   (`allowsCloudEncryption`: the store keeps values as they are), date validation bounds
 ///   (`minDateTimeInterval`, `maxDateTimeInterval`), and fetch requests' in-memory settings
 ///   (`includePropertyValues`, `includePendingChanges`, `returnObjectsAsFaults`).

@@ -42,6 +42,11 @@ struct CoreDataModelParser {
         }
     }
 
+    /// The `renamingIdentifier` of an entity or property, nil when absent or empty.
+    private func renaming(_ node: XMLElementNode) -> String? {
+        node.attribute("renamingIdentifier").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private func integer(_ node: XMLElementNode, _ name: String) throws(CoreDataModelError) -> Int? {
         guard let value = node.attribute(name) else { return nil }
         guard let number = Int(value) else { throw invalid(node, "'\(name)' on <\(node.name)>\(subject(node)) is '\(value)'; expected a whole number") }
@@ -91,11 +96,12 @@ struct CoreDataModelParser {
 
     private func parseEntity(_ node: XMLElementNode) throws(CoreDataModelError) -> CoreDataEntity {
         try checkAttributes(
-            node, reads: ["name", "representedClassName", "parentEntity", "isAbstract"],
-            ignores: ["syncable", "codeGenerationType", "elementID", "versionHashModifier", "renamingIdentifier"])
+            node, reads: ["name", "representedClassName", "parentEntity", "isAbstract", "renamingIdentifier"],
+            ignores: ["syncable", "codeGenerationType", "elementID", "versionHashModifier"])
         var entity = CoreDataEntity(
             name: try required(node, "name"), representedClassName: node.attribute("representedClassName"),
-            parentEntity: node.attribute("parentEntity"), isAbstract: try flag(node, "isAbstract") ?? false)
+            parentEntity: node.attribute("parentEntity"), isAbstract: try flag(node, "isAbstract") ?? false,
+            renamingIdentifier: renaming(node))
         var propertyLines: [String: Int] = [:]
         func declare(_ name: String, _ child: XMLElementNode) throws(CoreDataModelError) {
             if let first = propertyLines[name] {
@@ -142,12 +148,12 @@ struct CoreDataModelParser {
             reads: [
                 "name", "attributeType", "optional", "defaultValueString", "defaultDateTimeInterval", "indexed", "transient",
                 "valueTransformerName", "customClassName", "minValueString", "maxValueString", "regularExpressionString",
-                "minDateTimeInterval", "maxDateTimeInterval",
+                "minDateTimeInterval", "maxDateTimeInterval", "renamingIdentifier",
             ],
             ignores: [
                 "usesScalarValueType", "syncable", "allowsExternalBinaryDataStorage", "allowsCloudEncryption", "preserveAfterDeletion",
                 "spotlightIndexingEnabled", "indexedBySpotlight", "storedInTruthFile", "elementID", "versionHashModifier",
-                "renamingIdentifier", "attributeValueClassName", "derived",
+                "attributeValueClassName", "derived",
             ])
         let typeName = try required(node, "attributeType")
         guard let type = CoreDataAttributeType(rawValue: typeName) else {
@@ -177,7 +183,8 @@ struct CoreDataModelParser {
             valueTransformerName: node.attribute("valueTransformerName"), customClassName: node.attribute("customClassName"),
             minValueString: node.attribute("minValueString"), maxValueString: node.attribute("maxValueString"),
             regularExpressionString: node.attribute("regularExpressionString"),
-            minDateTimeInterval: try seconds("minDateTimeInterval"), maxDateTimeInterval: try seconds("maxDateTimeInterval"))
+            minDateTimeInterval: try seconds("minDateTimeInterval"), maxDateTimeInterval: try seconds("maxDateTimeInterval"),
+            renamingIdentifier: renaming(node))
         if let problem = attribute.malformedValidationSetting { throw invalid(node, problem) }
         return attribute
     }
@@ -187,10 +194,10 @@ struct CoreDataModelParser {
             node,
             reads: [
                 "name", "destinationEntity", "toMany", "ordered", "inverseName", "inverseEntity", "deletionRule",
-                "minCount", "maxCount", "optional", "transient",
+                "minCount", "maxCount", "optional", "transient", "renamingIdentifier",
             ],
             ignores: [
-                "syncable", "elementID", "versionHashModifier", "renamingIdentifier", "spotlightIndexingEnabled",
+                "syncable", "elementID", "versionHashModifier", "spotlightIndexingEnabled",
                 "indexedBySpotlight", "storedInTruthFile", "indexed", "allowsCloudEncryption", "preserveAfterDeletion",
             ])
         let name = try required(node, "name")
@@ -208,7 +215,7 @@ struct CoreDataModelParser {
             isOrdered: try flag(node, "ordered") ?? false, inverseName: node.attribute("inverseName"),
             inverseEntity: node.attribute("inverseEntity"), deletionRule: rule, minCount: try integer(node, "minCount"),
             maxCount: try integer(node, "maxCount"), isOptional: try flag(node, "optional") ?? false,
-            isTransient: try flag(node, "transient") ?? false)
+            isTransient: try flag(node, "transient") ?? false, renamingIdentifier: renaming(node))
     }
 
     /// Refuses any child element but those ignored.

@@ -32,6 +32,9 @@ public struct CoreDataRelationship: Sendable, Hashable, Codable {
     public var isOptional: Bool
     /// Whether it is transient: never stored.
     public var isTransient: Bool
+    /// The name it had in an earlier version of the model (`renamingIdentifier`), if set: a
+    /// migration renames that version's relationship (and its field) to this name.
+    public var renamingIdentifier: String?
 
     /// Creates a relationship.
     ///
@@ -42,8 +45,9 @@ public struct CoreDataRelationship: Sendable, Hashable, Codable {
     public init(
         name: String, destinationEntity: String, isToMany: Bool = false, isOrdered: Bool = false,
         inverseName: String? = nil, inverseEntity: String? = nil, deletionRule: CoreDataDeletionRule = .nullify,
-        minCount: Int? = nil, maxCount: Int? = nil, isOptional: Bool = true, isTransient: Bool = false
+        minCount: Int? = nil, maxCount: Int? = nil, isOptional: Bool = true, isTransient: Bool = false, renamingIdentifier: String? = nil
     ) {
+        self.renamingIdentifier = renamingIdentifier
         self.name = name
         self.destinationEntity = destinationEntity
         self.isToMany = isToMany

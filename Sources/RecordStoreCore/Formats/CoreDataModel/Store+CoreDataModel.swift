@@ -1,29 +1,40 @@
 extension Store {
     /// Applies a Core Data model: defines its record types (``CoreDataModel/recordTypeSchemas()``:
     /// attributes with their indexes, and relationships) and its fetch request templates
-    /// (``FetchRequestTemplate/init(coreData:)``). Everything is checked first, against the
-    /// current schema, so nothing changes when a part cannot be applied (a field whose type would
-    /// change, a template whose entity has no record type or whose predicate does not parse).
+    /// (``FetchRequestTemplate/init(coreData:)``), and remembers the model's version.
+    ///
+    /// Applied to a store built from an earlier version, it migrates the store as Core Data's
+    /// lightweight migration does (``SchemaMigration``): record types and fields renamed through
+    /// `renamingIdentifier`, fields added and removed, optional fields made required with their
+    /// default, indexes changed. Records keep their values, change tags and history, so change
+    /// tokens issued before stay valid. Everything is checked first, so nothing changes when a
+    /// part cannot be applied (a field whose type would change, a new required field without a
+    /// default on a type that holds records, a template whose predicate does not parse): the
+    /// error lists the reasons (``RecordStoreError/migrationRefused(_:)``).
     ///
     /// Fetched properties are not applied. `progress` hears each index a PostgreSQL store builds
-    /// on a table that holds records (``define(_:progress:)-5x8qf``).
+    /// on a table that holds records (``define(_:progress:)-5x8qf``). Returns what was migrated.
     ///
     /// ```swift
-    /// try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
+    /// let migration = try store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
+    /// print(migration)   // Company → Company 2: rename field Employee.name to fullName, …
     /// ```
-    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) {
+    @discardableResult
+    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) throws(RecordStoreError) -> SchemaMigration {
         try synchronously { try await self.apply(model, progress: progress) }
     }
 
-    /// Applies a Core Data model (async); see the synchronous form.
+    /// Applies a Core Data model, migrating the store from an earlier version (async); see the
+    /// synchronous form.
     ///
     /// ```swift
-    /// try await store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
+    /// let migration = try await store.apply(try CoreDataModelReader.read(at: "Company.xcdatamodeld"))
     /// ```
-    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) {
-        try await define(
-            recordTypes: model.recordTypeSchemas(), templates: model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:)),
-            progress: progress)
+    @discardableResult
+    public func apply(_ model: CoreDataModel, progress: StoreOpeningProgressHandler? = nil) async throws(RecordStoreError) -> SchemaMigration {
+        let migration = try model.migration(from: await engine.catalog())
+        try await engine.migrate(migration, progress: progress)
+        return migration
     }
 }
 

@@ -2,9 +2,8 @@ import PredicateLanguage
 
 /// What a batch request does to each record it matches: deletes it, or sets fields on it.
 ///
-/// It is the part ``Store/deleteRecords(matching:author:)-5w5wd`` and
-/// ``Store/updateRecords(matching:set:author:)-6h0qb`` differ in; both run through
-/// ``Store/runBatch(_:_:author:)``.
+/// It is the part `Store.deleteRecords(matching:author:)` and
+/// `Store.updateRecords(matching:set:author:)` differ in; both run through `Store.runBatch(_:_:author:)`.
 package enum BatchChange: Sendable {
     /// Delete every match.
     case delete

@@ -1,0 +1,90 @@
+/// Runs a ``SchemaMigration`` on an engine's storage (``SchemaMigrationStorage``), in the
+/// engine's transaction, so that every engine migrates alike:
+///
+/// 1. The store is still at the version the migration was planned from; then the checks on the
+///    records (a field that becomes required without a default, a new required field on a type
+///    that holds records): every problem is thrown together
+///    (``RecordStoreError/migrationRefused(_:)``) before anything changes.
+/// 2. Each restructured type (``RecordTypeMigration/restructures``) loses its indexes; its
+///    removed fields are dropped, its fields and itself renamed.
+/// 3. Those types are defined without indexes (the new fields' columns come), then the
+///    defaults are filled in where records have no value.
+/// 4. Every type of the new version is defined as it is, with its indexes and relationships,
+///    then the templates; the catalog remembers the model version.
+///
+/// Records keep their change tags, dates and history positions throughout.
+///
+/// ```swift
+/// try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &storage)
+/// ```
+@_spi(StorageEngine) public enum SchemaMigrationProcedure {
+    /// Runs the migration; `catalog` is the transaction's, changed as the steps go.
+    @_spi(StorageEngine) public static func run(
+        _ migration: SchemaMigration, catalog: inout SchemaCatalog, storage: inout some SchemaMigrationStorage
+    ) async throws(RecordStoreError) {
+        do {
+            try await check(migration, catalog: catalog, storage: &storage)
+            let restructured = migration.recordTypes.filter(\.restructures)
+            for type in restructured {
+                guard let source = type.source, let old = catalog.recordTypes[source] else { continue }
+                var current = RecordTypeMigration.stripped(old)
+                try await storage.takeDownIndexes(from: old, to: current)
+                for name in type.removedFields {
+                    guard let field = current.field(named: name) else { continue }
+                    try await storage.removeField(field, of: current)
+                    current.fields.removeAll { $0.name == name }
+                }
+                for (from, to) in type.renamedFields.sorted(by: { $0.key < $1.key }) {
+                    guard let position = current.fields.firstIndex(where: { $0.name == from }) else { continue }
+                    try await storage.renameField(current.fields[position], to: to, of: current)
+                    current.fields[position].name = to
+                }
+                if source != type.target.name { try await storage.renameRecordType(current, to: type.target.name) }
+                catalog.restructure(type)
+            }
+            // The new version's relationships replace the old ones (a removed one goes).
+            for type in migration.recordTypes where catalog.recordTypes[type.target.name] != nil {
+                catalog.recordTypes[type.target.name]?.relationships = []
+            }
+            if !restructured.isEmpty {
+                try await storage.define(restructured.map(\.strippedTarget), templates: [], catalog: &catalog)
+                for type in restructured {
+                    guard let schema = catalog.recordTypes[type.target.name] else { continue }
+                    for (name, value) in type.filledDefaults.sorted(by: { $0.key < $1.key }) {
+                        guard let field = schema.field(named: name) else { continue }
+                        try await storage.fill(field, of: schema, with: value)
+                    }
+                }
+            }
+            try await storage.define(migration.recordTypes.map(\.target), templates: migration.templates, catalog: &catalog)
+            try catalog.checkRelationships()
+            catalog.modelVersion = migration.toVersion
+        } catch {
+            throw RecordStoreError(thrownBy: error)
+        }
+    }
+
+    /// Throws every problem the records give, before anything changes.
+    private static func check(
+        _ migration: SchemaMigration, catalog: SchemaCatalog, storage: inout some SchemaMigrationStorage
+    ) async throws {
+        guard catalog.modelVersion == migration.fromVersion else {
+            throw RecordStoreError.migrationRefused([.versionChanged(planned: migration.fromVersion, stored: catalog.modelVersion)])
+        }
+        var problems: [MigrationProblem] = []
+        for type in migration.recordTypes {
+            guard let source = type.source, let old = catalog.recordTypes[source] else { continue }
+            if !type.mustBeEmpty.isEmpty, try await storage.holdsRecords(old) {
+                problems += type.mustBeEmpty.map { .requiredWithoutDefault(recordType: type.target.name, field: $0) }
+            }
+            for name in type.mustHaveValues {
+                let oldName = type.renamedFields.first { $0.value == name }?.key ?? name
+                guard let field = old.field(named: oldName) else { continue }
+                if try await storage.lacksValues(field, of: old) {
+                    problems.append(.missingValues(recordType: type.target.name, field: name))
+                }
+            }
+        }
+        if !problems.isEmpty { throw RecordStoreError.migrationRefused(problems) }
+    }
+}

@@ -1,0 +1,158 @@
+extension CoreDataModel {
+    /// The migration that brings a store's schema to this model version, as Core Data's
+    /// lightweight migration would (``SchemaMigration``), or the problems that refuse it.
+    ///
+    /// Each concrete entity's record type comes from the stored type of its name, or of its
+    /// `renamingIdentifier` (a renamed entity). Inheritance is not a stored hierarchy here: each
+    /// record type holds its inherited fields, so a changed parent entity is fields added and
+    /// removed. Against each field of the stored type:
+    /// - a property whose `renamingIdentifier` names a stored field renames it, values kept;
+    /// - a new field is added; existing records get its default value, if it has one;
+    /// - a field the version no longer has is removed, with its values (reserved fields stay);
+    /// - an optional field that becomes required gets its default where records have none;
+    /// - a changed `indexed` flag or fetch index changes the field's indexes.
+    ///
+    /// Refused (``RecordStoreError/migrationRefused(_:)``, listing every problem): a field whose
+    /// type changes (but an INT64 widened to DOUBLE), a rename onto a name that stays in use, and,
+    /// when the engine checks the records, a new required field without a default on a type that
+    /// holds records or a field made required without a default that records lack.
+    ///
+    /// A store that remembers no model version (its schema was defined otherwise, or before
+    /// stores remembered one) gets the additions only, as `Store.define` gives them.
+    ///
+    /// ```swift
+    /// let migration = try model.migration(from: try await engine.catalog())
+    /// print(migration.steps.count)
+    /// ```
+    @_spi(StorageEngine) public func migration(from catalog: SchemaCatalog) throws(RecordStoreError) -> SchemaMigration {
+        var planner = MigrationPlanner(model: self, catalog: catalog)
+        return try planner.plan()
+    }
+}
+
+/// Computes a ``SchemaMigration``: the record types of a model version against a store's catalog.
+private struct MigrationPlanner {
+    let model: CoreDataModel
+    let catalog: SchemaCatalog
+    /// Whether the store remembers a model version: only then are fields renamed, removed and filled in.
+    var migrating: Bool { catalog.modelVersion != nil }
+    var problems: [MigrationProblem] = []
+    var steps: [SchemaMigrationStep] = []
+
+    init(model: CoreDataModel, catalog: SchemaCatalog) {
+        self.model = model
+        self.catalog = catalog
+    }
+
+    mutating func plan() throws(RecordStoreError) -> SchemaMigration {
+        let targets = model.recordTypeSchemas()
+        let targetNames = Set(targets.map(\.name))
+        var migrations: [RecordTypeMigration] = []
+        var sources: Set<String> = []
+        for target in targets {
+            var source: String? = catalog.recordTypes[target.name] != nil ? target.name : nil
+            if migrating, let renaming = model.entity(named: target.name)?.renamingIdentifier, renaming != target.name,
+               catalog.recordTypes[renaming] != nil, !targetNames.contains(renaming) {
+                if source == nil {
+                    source = renaming
+                    steps.append(.renamedRecordType(from: renaming, to: target.name))
+                } else {
+                    problems.append(.nameTaken(recordType: renaming, field: nil, name: target.name))
+                }
+            }
+            if let source { sources.insert(source) }
+            migrations.append(recordType(target, from: source.flatMap { catalog.recordTypes[$0] }))
+        }
+        if migrating {
+            for name in catalog.declaredRecordTypes.sorted() where !sources.contains(name) && !targetNames.contains(name) {
+                steps.append(.keptRecordType(name))
+            }
+        }
+        guard problems.isEmpty else { throw .migrationRefused(problems) }
+        return SchemaMigration(
+            fromVersion: catalog.modelVersion, toVersion: ModelVersion(name: model.versionName, identifier: model.versionIdentifier),
+            recordTypes: migrations, templates: model.fetchRequestTemplates.map(FetchRequestTemplate.init(coreData:)), steps: steps)
+    }
+
+    /// The `renamingIdentifier` of each attribute and relationship of an entity, inherited ones too, by name.
+    private func renamingIdentifiers(of entity: String) -> [String: String] {
+        var identifiers: [String: String] = [:]
+        for attribute in model.attributes(of: entity) { identifiers[attribute.name] = attribute.renamingIdentifier }
+        for relationship in model.relationships(of: entity) { identifiers[relationship.name] = relationship.renamingIdentifier }
+        return identifiers
+    }
+
+    /// One record type's migration from its stored schema (nil: a new type).
+    private mutating func recordType(_ target: RecordTypeSchema, from old: RecordTypeSchema?) -> RecordTypeMigration {
+        var migration = RecordTypeMigration(source: old?.name, target: target)
+        guard let old else {
+            steps.append(.addedRecordType(target.name))
+            return migration
+        }
+        let renaming = migrating ? renamingIdentifiers(of: target.name) : [:]
+        let relationshipNames = Set(target.relationships.map(\.name))
+        var matched: Set<String> = []
+        for field in target.fields {
+            var oldName: String? = old.field(named: field.name) != nil ? field.name : nil
+            if let previous = renaming[field.name], previous != field.name, old.field(named: previous) != nil, target.field(named: previous) == nil {
+                if oldName == nil {
+                    oldName = previous
+                    migration.renamedFields[previous] = field.name
+                    steps.append(relationshipNames.contains(field.name)
+                        ? .renamedRelationship(recordType: target.name, from: previous, to: field.name)
+                        : .renamedField(recordType: target.name, from: previous, to: field.name))
+                } else {
+                    problems.append(.nameTaken(recordType: target.name, field: previous, name: field.name))
+                }
+            }
+            let defaultValue = field.validation?.defaultValue
+            let isRequired = field.validation?.isRequired ?? false
+            guard let oldName, let before = old.field(named: oldName) else {
+                if migrating, let defaultValue { migration.filledDefaults[field.name] = defaultValue }
+                if migrating, isRequired, defaultValue == nil { migration.mustBeEmpty.append(field.name) }
+                steps.append(.addedField(recordType: target.name, field: field.name, filledWith: migrating ? defaultValue : nil))
+                continue
+            }
+            matched.insert(oldName)
+            if before.type != field.type, !before.isProvisional, SchemaCatalog.widening(before.type, field.type) == nil {
+                problems.append(.typeChanged(recordType: target.name, field: field.name, from: before.type, to: field.type))
+            }
+            if migrating, isRequired, !(before.validation?.isRequired ?? false) {
+                if let defaultValue { migration.filledDefaults[field.name] = defaultValue } else { migration.mustHaveValues.append(field.name) }
+                steps.append(.requiredField(recordType: target.name, field: field.name, filledWith: defaultValue))
+            }
+            if before.indexDescription != field.indexDescription {
+                steps.append(.changedIndexes(recordType: target.name, field: field.name, from: before.indexDescription, to: field.indexDescription))
+            }
+        }
+        if migrating {
+            for field in old.fields where !matched.contains(field.name) && !SchemaCatalog.reservedFieldNames.contains(field.name) {
+                migration.removedFields.append(field.name)
+                steps.append(.removedField(recordType: target.name, field: field.name))
+            }
+        }
+        relationshipSteps(target, from: old, renaming: renaming)
+        return migration
+    }
+
+    /// The steps of the relationships stored nowhere (inverse to-manys): those stored in a field
+    /// are the field's steps.
+    private mutating func relationshipSteps(_ target: RecordTypeSchema, from old: RecordTypeSchema, renaming: [String: String]) {
+        let unstored = target.relationships.filter { $0.storedFieldType == nil }
+        var kept: Set<String> = []
+        for relationship in unstored {
+            if old.relationship(named: relationship.name) != nil {
+                kept.insert(relationship.name)
+            } else if let previous = renaming[relationship.name], old.relationship(named: previous) != nil {
+                kept.insert(previous)
+                steps.append(.renamedRelationship(recordType: target.name, from: previous, to: relationship.name))
+            } else {
+                steps.append(.addedRelationship(recordType: target.name, relationship: relationship.name))
+            }
+        }
+        guard migrating else { return }
+        for relationship in old.relationships where relationship.storedFieldType == nil && !kept.contains(relationship.name) {
+            steps.append(.removedRelationship(recordType: target.name, relationship: relationship.name))
+        }
+    }
+}
