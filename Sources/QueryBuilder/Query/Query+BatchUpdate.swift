@@ -11,7 +11,7 @@ extension Query {
     /// the update is an older version now: updating and saving it is a conflict
     /// (``QueryError/modelChangedElsewhere(recordType:recordName:)``); fetch it again first. It
     /// keeps the change history, live-query notifications and validation, as
-    /// ``Store/updateRecords(matching:set:author:)`` does.
+    /// `Store.updateRecords(matching:set:author:)` does.
     ///
     /// ```swift
     /// try Item.query(in: context).where("quantity == 0").update(["department": "Sold out"])   // 2
@@ -21,7 +21,7 @@ extension Query {
         try synchronously { try await self.update(values) }
     }
 
-    /// Sets fields on every match in the store now, in one write (async); see ``update(_:)-5p1lh``.
+    /// Sets fields on every match in the store now, in one write (async); see the synchronous `update(_:)` of field names.
     ///
     /// ```swift
     /// try await Item.query(in: context).where("quantity == 0").update(["department": "Sold out"])
@@ -34,7 +34,7 @@ extension Query {
 
 extension Query where T: Queryable {
     /// Sets fields, named by attribute, on every match in the store now, in one write (a batch
-    /// update); see ``update(_:)-5p1lh``.
+    /// update); see the synchronous `update(_:)` of field names.
     ///
     /// ```swift
     /// try Item.query(in: context).where([.quantity: 0]).update([.department: "Sold out"])

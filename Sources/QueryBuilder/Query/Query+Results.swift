@@ -59,7 +59,7 @@ extension Query {
     /// context forgets the versions it read of them, so a pending update of one is saved as a
     /// conflict (``QueryError/modelChangedElsewhere(recordType:recordName:)``) and a pending
     /// insert creates the record again. It keeps the change history, deletion rules, live-query
-    /// notifications and validation, as ``Store/deleteRecords(matching:author:)`` does. To delete
+    /// notifications and validation, as `Store.deleteRecords(matching:author:)` does. To delete
     /// through the context instead, with the rest of its pending changes, call
     /// ``ModelContext/delete(_:)`` on each model.
     ///
@@ -128,7 +128,7 @@ extension Query {
         try await fetchRecords()
     }
 
-    /// Deletes every match from the store now, in one write (async); see ``delete()-3gk8y``.
+    /// Deletes every match from the store now, in one write (async); see the synchronous `delete()`.
     ///
     /// ```swift
     /// try await Item.query(in: context).where([.quantity: 0]).delete()
