@@ -7,11 +7,11 @@ extension CloudKitService {
     /// `schema/reset`: resets the development environment, as CloudKit Dashboard's "Reset
     /// Development Environment" does: every zone and record of development goes (its
     /// subscriptions and shares with them), and its schema becomes production's again. Answers
-    /// the ``DevelopmentReset`` of what was there (with `"dryRun": true`, only that, nothing
+    /// the `DevelopmentReset` of what was there (with `"dryRun": true`, only that, nothing
     /// deleted). The request names the development environment (`BAD_REQUEST` for production's).
     ///
-    /// The development store is emptied by its engine (``Store/removeSibling(named:)``), opened
-    /// anew, and given production's schema (``Store/deploySchema(from:progress:)``); change
+    /// The development store is emptied by its engine (`Store.removeSibling(named:)`), opened
+    /// anew, and given production's schema (`Store.deploySchema(from:progress:)`); change
     /// tokens of the old store no longer continue, and development's subscriptions are followed
     /// in the new store.
     ///
