@@ -3,6 +3,7 @@ import Foundation
 import PredicateLanguage
 @testable import QueryServer
 import RecordStore
+import TestSupport
 import Testing
 
 /// `schema/reset`, CloudKit Dashboard's "Reset Development Environment": with `"dryRun": true`
@@ -77,6 +78,32 @@ import Testing
             let after = try await SchemaAdministrationRoutesTests.administer(server, "schema/reset", ["dryRun": true])
             let zonesAfter = try await server.developmentStore().zones().map(\.zoneName).sorted()
             #expect(after.body == Self.reset(dryRun: true, zones: zonesAfter, records: ["City": 1], types: [], fields: []))
+        }
+    }
+
+    @Test(arguments: engines)
+    func afterAResetDevelopmentsSubscriptionsAreGoneAndNewOnesNotify(engine: TestEngine) async throws {
+        try await SchemaAdministrationRoutesTests.withServer(engine) { server in
+            let subscribe: JSONValue = ["operations": [["operationType": "create", "subscription": SubscriptionsTests.bigCities]]]
+            let before = try await server.post("subscriptions/modify", subscribe, environment: "development")
+            #expect(before.status == 200, "\(before.body)")
+            let reset = try await SchemaAdministrationRoutesTests.administer(server, "schema/reset", [:])
+            #expect(reset.status == 200, "\(reset.body)")
+            let listed = try await server.send("GET", ServerHarness.path("subscriptions/list", environment: "development"))
+            #expect(listed.status == 200, "\(listed.body)")
+            #expect(listed.body["subscriptions"] == [])
+
+            // Subscribed again: the new store's commits notify.
+            let again = try await server.post("subscriptions/modify", subscribe, environment: "development")
+            #expect(again.status == 200, "\(again.body)")
+            let client = try EventStreamClient(port: server.port, path: ServerHarness.path("subscriptions/events", environment: "development"))
+            try await client.waitForHead()
+            let saved = try await server.post("records/modify", ["operations": [SubscriptionsTests.city("Paris", 2_000_000)]], environment: "development")
+            #expect(saved.status == 200 && saved.records.first?["serverErrorCode"] == nil, "\(saved.body)")
+            let event = try #require(try await client.next(1).first)
+            #expect(event.json?["recordName"] == "Paris")
+            #expect(event.json?["queryNotificationReason"] == "RECORD_CREATED")
+            client.close()
         }
     }
 
