@@ -28,8 +28,8 @@ import Testing
             #expect(directives.contains("base-uri 'none'"))
             #expect(directives.contains("frame-ancestors 'none'"))
             // Only the page's own inline script and style, by hash: no origin, no 'unsafe-inline'.
-            // Each of the page's scripts (the links', the administration's, the telemetry's, the subscriptions', then the console's) by its hash.
-            #expect(ConsoleDocumentHash.scripts.count == 5)
+            // Each of the page's scripts (the links', the administration's, the telemetry's, the subscriptions', acting as a user's, then the console's) by its hash.
+            #expect(ConsoleDocumentHash.scripts.count == 6)
             #expect(directives.filter { $0.hasPrefix("script-src ") } == ["script-src " + ConsoleDocumentHash.scripts.map { "'\($0)'" }.joined(separator: " ")])
             #expect(directives.filter { $0.hasPrefix("style-src ") } == ["style-src '\(ConsoleDocumentHash.style)'"])
             #expect(!policy.contains("http") && !policy.contains("unsafe") && !policy.contains("*"))

@@ -252,10 +252,11 @@ import Testing
     @Test func theRoutesAreDeclaredForTheAdministrator() throws {
         let routes = CloudKitServer(store: try TestEngine.sqlite.makeStore(), configuration: .init(port: 0)).declaredRoutes()
         let administering = routes.filter { $0.access == .administer }.map { "\($0.method.rawValue) \($0.path)" }
-        #expect(administering == ["GET", "POST"].map { "\($0) \(ServerRoutes.databasePrefix)/roles/list" }
+        // The users to act as (ActingAsUserRoutesTests).
+        #expect(administering == ["GET \(ServerRoutes.databasePrefix)/users/list"] + ["GET", "POST"].map { "\($0) \(ServerRoutes.databasePrefix)/roles/list" }
             + ["POST \(ServerRoutes.databasePrefix)/roles/assign", "POST \(ServerRoutes.databasePrefix)/roles/remove"]
-            // The development schema's administration (SchemaAdministrationRoutesTests).
-            + ["schema/fields/add", "schema/indexes/remove", "schema/deploy"].map { "POST \(ServerRoutes.databasePrefix)/\($0)" }
+            // The development schema's administration (SchemaAdministrationRoutesTests, DevelopmentResetRoutesTests).
+            + ["schema/fields/add", "schema/indexes/remove", "schema/deploy", "schema/reset"].map { "POST \(ServerRoutes.databasePrefix)/\($0)" }
             // The Telemetry tab (ConsoleTelemetryRoutesTests).
             + ["GET \(ServerRoutes.databasePrefix)/telemetry"])
         #expect(throws: Never.self) { try RequestAuthenticator.check(.key("k"), access: .administer, database: .public) }

@@ -5,7 +5,7 @@ import Foundation
 /// The query console's page, assembled from its files in `Console/Web` (embedded into the binary
 /// at build time by the EmbedFilesPlugin, as `EmbeddedFiles`): `console.html` with its style sheet
 /// (`console.css`) and scripts (`console-links.js`, `console-administration.js`,
-/// `console-telemetry.js`, `console-subscriptions.js`, then `console.js`) inlined, and the server's settings as attributes of
+/// `console-telemetry.js`, `console-subscriptions.js`, `console-acting.js`, then `console.js`) inlined, and the server's settings as attributes of
 /// `<body>`. Opened on its own, `console.html` loads the files beside it instead.
 ///
 /// ```swift
@@ -21,6 +21,7 @@ enum ConsolePage {
         ("console-administration.js", EmbeddedFiles.consoleAdministrationJs),
         ("console-telemetry.js", EmbeddedFiles.consoleTelemetryJs),
         ("console-subscriptions.js", EmbeddedFiles.consoleSubscriptionsJs),
+        ("console-acting.js", EmbeddedFiles.consoleActingJs),
         ("console.js", EmbeddedFiles.consoleJs),
     ]
 

@@ -2,14 +2,15 @@
 #if Server
 
 /// The schema administration routes, in the development environment, for its administrator
-/// (``RouteAccess/administer``, as the security roles' routes). Each answers a ``SchemaPlan``,
-/// and with `"dryRun": true` only computes it:
+/// (``RouteAccess/administer``, as the security roles' routes). Each answers a ``SchemaPlan``
+/// (`schema/reset` a ``DevelopmentReset``), and with `"dryRun": true` only computes it:
 ///
 /// | route | changes |
 /// |---|---|
 /// | `POST schema/fields/add` | development's record type gains a field (`type`, `indexes`), or a field gains index types |
 /// | `POST schema/indexes/remove` | a field of development's record type loses index types |
 /// | `POST schema/deploy` | production gains what development's schema has that it lacks; a field whose type would change is refused |
+/// | `POST schema/reset` | development's zones and records go, and its schema becomes production's (answers a ``DevelopmentReset``) |
 ///
 /// ```swift
 /// SchemaAdministrationController(service: service).addRoutes(to: routes)
@@ -28,6 +29,9 @@ struct SchemaAdministrationController: RouteController {
         }
         routes.database("schema/deploy", [.post], access: .administer) { _, context in
             JSONResponse.make(try await service.deploySchema(try context.json(), in: try context.requireNamespace()))
+        }
+        routes.database("schema/reset", [.post], access: .administer) { _, context in
+            JSONResponse.make(try await service.resetDevelopment(try context.json(), in: try context.requireNamespace()))
         }
     }
 }

@@ -12,6 +12,7 @@ import PredicateLanguage
 /// | `POST users/discover` | `users`: the identities of the discoverable users `lookupInfos` names |
 /// | `POST users/lookup/email` | `users`: the discoverable users of the email addresses given |
 /// | `POST users/lookup/id` | `users`: the discoverable users of the record names given, without email |
+/// | `GET users/list` | `users`: every signed-in user, with email, by record name (administration, for the console's "act as": ``ActingUser``) |
 ///
 /// A server-to-server key is the user of its private database (``UserRecordName``), without
 /// name or email. An API token without a signed-in user is `AUTHENTICATION_REQUIRED`, with the
@@ -57,6 +58,9 @@ struct UsersController: RouteController {
         routes.database("users/lookup/id", [.post], access: .read) { request, context in
             _ = try await caller(request, context)
             return JSONResponse.make(try await directory.lookUpByRecordName(try context.json()))
+        }
+        routes.database("users/list", [.get], access: .administer) { _, _ in
+            JSONResponse.make(JSONValue.object(["users": .array(try await directory.users().map { $0.userDictionary(withEmail: true) })]))
         }
     }
 }

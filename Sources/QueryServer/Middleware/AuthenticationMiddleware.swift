@@ -30,7 +30,9 @@ import NIOCore
 /// (`Authorization: Bearer TOKEN`, ``ServerConfiguration/administratorToken``) before any other
 /// credential: the right token is the administrator, a wrong one `ACCESS_DENIED` (and a failed
 /// authentication of the address); without it, a key with full access passes, and a request
-/// with no credential at all is `AUTHENTICATION_REQUIRED` saying what administration needs.
+/// with no credential at all is `AUTHENTICATION_REQUIRED` saying what administration needs. So
+/// does a reading request that acts as a user (`X-Query-Act-As`, ``ActingUser``), answered as
+/// that user's once its caller is checked to be an administrator.
 ///
 /// ```swift
 /// let reading = router.group("database/1/:container/:environment/:database")
@@ -81,10 +83,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let apiToken = request.uri.queryParameters.get("ckAPIToken").map { String($0) }
         let callerAccess = current.snapshot
+        // An administrator acting as a user (`X-Query-Act-As`), checked once the caller is known.
+        let acting = try ActingUser.name(in: request.headers)
         let claim: RequestAuthenticator.Claim
         do throws(ServerError) {
-            // An administration route takes the administrator token before any other credential.
-            if access == .administer, let administrator = try callerAccess.authenticator.administratorClaim(authorization: request.headers[.authorization]) {
+            // An administration route, or an administrator acting as a user, takes the
+            // administrator token before any other credential.
+            if access == .administer || acting != nil, let administrator = try callerAccess.authenticator.administratorClaim(authorization: request.headers[.authorization]) {
                 claim = administrator
             } else {
                 claim = try callerAccess.authenticator.claim(keyID: request.headers[Self.keyIDHeader], date: request.headers[Self.dateHeader],
@@ -112,6 +117,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
                 if error.code == .authenticationFailed { failures.record(address) }
                 log.update { $0.refusal = .authentication }
                 throw SignInPage.pointing(error, request: request, context: context, configuration: configuration)
+            }
+        }
+        if let acting {
+            try log.refuse(.authentication) { () throws(ServerError) in
+                caller = try ActingUser.caller(acting: acting, for: caller, access: access, database: context.parameters.get("database"),
+                                               keysHeldToRoles: configuration.keysHeldToSecurityRoles)
             }
         }
         let namespace = try Self.namespace(context.parameters, caller: caller, container: configuration.container, privateUsers: callerAccess.privateUsers)
@@ -156,6 +167,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
             caller, database: namespace.database, privateUsers: callerAccess.privateUsers, keysHeldToRoles: callerAccess.access.keysHeldToSecurityRoles)
         context.requestLog.update { log in
             log.caller = RequestLogEntry.name(of: caller)
+            if acting != nil { log.caller = RequestLogEntry.name(of: claim.caller) + " acting as " + RequestLogEntry.name(of: caller) }
             log.environment = namespace.environment.rawValue
             switch namespace.database {
             case .public: log.database = "public"

@@ -107,28 +107,52 @@ extension CloudKitService {
     /// another process), and starts theirs.
     func startNotifications() async throws(ServerError) {
         for (environment, store) in try await bookkeepingStores() {
-            let inbox = ObservationInbox { changes in
-                changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
-            }
-            let feed = store.engine.changeFeed
-            await feed.subscribe(inbox)
-            let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
-            for zone in zones {
-                guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
-                _ = try await notificationHub(for: namespace)
-            }
-            let task = Task { [weak self] in
-                while let delivery = await inbox.take() {
-                    guard let self else { return }
-                    let zones = Set(delivery.commits.flatMap(\.entries).filter { $0.recordType == SubscriptionStorage.recordType }.map(\.recordID.zoneID))
-                    for zone in zones {
-                        guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
-                        _ = try? await self.notificationHub(for: namespace)
-                    }
+            try await followSubscriptions(in: environment, store: store)
+        }
+    }
+
+    /// Starts the hubs of the namespaces with subscriptions in `store` (`environment`'s), then
+    /// follows its commits for new ones (``startNotifications()``).
+    func followSubscriptions(in environment: Namespace.Environment, store: Store) async throws(ServerError) {
+        let inbox = ObservationInbox { changes in
+            changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
+        }
+        let feed = store.engine.changeFeed
+        await feed.subscribe(inbox)
+        let zones = try await run { () async throws(RecordStoreError) in try await store.zones() }
+        for zone in zones {
+            guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
+            _ = try await notificationHub(for: namespace)
+        }
+        let task = Task { [weak self] in
+            while let delivery = await inbox.take() {
+                guard let self else { return }
+                let zones = Set(delivery.commits.flatMap(\.entries).filter { $0.recordType == SubscriptionStorage.recordType }.map(\.recordID.zoneID))
+                for zone in zones {
+                    guard let namespace = Namespace(subscriptionsZone: zone), namespace.environment == environment else { continue }
+                    _ = try? await self.notificationHub(for: namespace)
                 }
             }
-            subscriptionFollower.withLock { $0.append(SubscriptionFollower(inbox: inbox, feed: feed, task: task)) }
         }
+        subscriptionFollower.withLock { $0.append(SubscriptionFollower(environment: environment, inbox: inbox, feed: feed, task: task)) }
+    }
+
+    /// Stops the hubs and the follower of `environment`'s store (its store was replaced: the
+    /// development environment was reset), and, when the service was following, follows the
+    /// store it has now.
+    func restartNotifications(in environment: Namespace.Environment) async throws(ServerError) {
+        await notificationHubs.forget(environment: environment)
+        let stopped = subscriptionFollower.withLock { followers in
+            let stopped = followers.filter { $0.environment == environment }
+            followers.removeAll { $0.environment == environment }
+            return stopped
+        }
+        for follower in stopped {
+            follower.task.cancel()
+            follower.feed.unsubscribe(follower.inbox)
+        }
+        guard !stopped.isEmpty else { return }
+        try await followSubscriptions(in: environment, store: try await bookkeepingStore(for: environment))
     }
 
     /// The namespace's hub, started on first use.
@@ -143,6 +167,8 @@ extension CloudKitService {
 /// See the "Concepts" article of RecordStoreCore for how it differs from `NotificationHub`,
 /// `ObservationInbox` and `ChangeFeed`.
 struct SubscriptionFollower: Sendable {
+    /// The environment whose store it follows.
+    let environment: Namespace.Environment
     let inbox: ObservationInbox
     let feed: ChangeFeed
     let task: Task<Void, Never>
@@ -154,6 +180,12 @@ actor NotificationHubs {
 
     /// Whether a namespace's hub was asked for (started, or starting).
     func hasHub(for namespace: Namespace) -> Bool { hubs[namespace] != nil }
+
+    /// Forgets the hubs of `environment`'s namespaces: the next request starts them again, over
+    /// the environment's store as it is then.
+    func forget(environment: Namespace.Environment) {
+        hubs = hubs.filter { $0.key.environment != environment }
+    }
 
     func hub(for namespace: Namespace, service: CloudKitService) async throws(ServerError) -> NotificationHub {
         let task: Task<NotificationHub, any Error>

@@ -32,7 +32,7 @@ public final class CloudKitService: Sendable {
     /// The rules a `query.predicate` (this server's extension) must follow.
     let predicateRules: PredicateRules
     /// Namespace default zones known to exist (made on first use).
-    private let createdDefaultZones = LockedZones()
+    let createdDefaultZones = LockedZones()
     /// The query subscriptions at work, a hub a namespace (started on first use).
     let notificationHubs = NotificationHubs()
     /// Follows subscriptions saved elsewhere in namespaces without a hub here (once serving).
@@ -158,9 +158,11 @@ public final class CloudKitService: Sendable {
 }
 
 /// A set of zones shared across requests.
-private final class LockedZones: Sendable {
+final class LockedZones: Sendable {
     private let zones = LockedState<Set<ZoneID>>([])
     func contains(_ zone: ZoneID) -> Bool { zones.withLock { $0.contains(zone) } }
     func insert(_ zone: ZoneID) { zones.withLock { _ = $0.insert(zone) } }
+    /// Forgets every zone (the development environment was reset).
+    func removeAll() { zones.withLock { $0.removeAll() } }
 }
 #endif

@@ -65,18 +65,45 @@ final class DevelopmentStore: Sendable {
         return ServerError(answer.code, "the development environment's store could not be opened: \(error)", retryAfter: answer.retryAfter)
     }
 
+    /// Empties the development store and opens it anew with `production`'s schema (what
+    /// `schema/reset` does: ``Store/removeSibling(named:)``, then ``Store/deploySchema(from:progress:)``).
+    /// Callers from now on wait for the new store; a request still holding the old one may fail.
+    func reset() async throws(ServerError) {
+        let task = opening.withLock { current in
+            let (previous, production, metrics) = (current, self.production, self.metrics)
+            let started = Task { () async throws -> Store in
+                _ = try? await previous?.value
+                try await production.removeSibling(named: Self.siblingName)
+                let sibling = try await Self.open(beside: production, metrics: metrics)
+                _ = try await sibling.deploySchema(from: production)
+                return sibling
+            }
+            current = started
+            return started
+        }
+        do {
+            _ = try await task.value
+        } catch {
+            opening.withLock { current in if current == task { current = nil } }
+            throw Self.failure(error as? RecordStoreError ?? .storage("\(error)"))
+        }
+    }
+
+    /// The sibling of `production`, opened, with its history retention and `metrics`.
+    private static func open(beside production: Store, metrics: LockedState<StoreMetrics?>) async throws(RecordStoreError) -> Store {
+        let sibling = try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
+        // Its change history is kept as long as the served store's (`--history-retention-days`).
+        sibling.historyRetention = production.historyRetention
+        if let metrics = metrics.withLock({ $0 }) { sibling.recordMetrics(metrics) }
+        return sibling
+    }
+
     /// The opening's store or error; a failed opening is forgotten, so the next call tries again.
     private func opened() async throws(RecordStoreError) -> Store {
         let task = opening.withLock { current in
             if let current { return current }
-            let production = self.production
-            let started = Task { () async throws -> Store in
-                let sibling = try await production.openSibling(named: Self.siblingName, mode: .development, schemaLimits: .server)
-                // Its change history is kept as long as the served store's (`--history-retention-days`).
-                sibling.historyRetention = production.historyRetention
-                if let metrics = self.metrics.withLock({ $0 }) { sibling.recordMetrics(metrics) }
-                return sibling
-            }
+            let (production, metrics) = (self.production, self.metrics)
+            let started = Task { () async throws -> Store in try await Self.open(beside: production, metrics: metrics) }
             current = started
             return started
         }

@@ -39,7 +39,7 @@ package final class MemoryEngine: StorageEngine {
     package let changeFeed: ChangeFeed
     /// The stores beside this one, by name (``openSibling(named:progress:)``): kept here, since
     /// a store in memory is found again only through its engine.
-    private let siblings = LockedState<[String: MemoryEngine]>([:])
+    let siblings = LockedState<[String: MemoryEngine]>([:])
 
     package init() {
         secret = StoreSecret.random()

@@ -97,15 +97,21 @@ def save_in_development(base, record):
         return json.loads(answer.read())
 
 
+def open_development_schema(console, base):
+    """Opens the console on the development environment's City, in the Schema tab with its
+    administration card."""
+    console.driver.get(base + "/#environment=development&type=City")
+    console.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+    console.tab("schema")
+    console.wait.until(lambda d: console.find_all("#schema-admin"))
+
+
 def main():
     base = sys.argv[1].rstrip("/")
     driver = start_browser()
     try:
         console = Console(driver)
-        driver.get(base + "/#environment=development&type=City")
-        console.wait.until(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
-        console.tab("schema")
-        console.wait.until(lambda d: console.find_all("#schema-admin"))
+        open_development_schema(console, base)
         report("start", fields=fields(console), removeButtons=len(console.find_all("#schema-view button.index-remove")))
 
         # A field: its plan first, then applied.

@@ -1,7 +1,8 @@
 'use strict';
 // The console's administration of the development schema, in the Schema tab: add a field or an
 // index type to a record type (schema/fields/add), remove an index type (schema/indexes/remove),
-// and deploy the development schema to production (schema/deploy). Every change is first asked
+// deploy the development schema to production (schema/deploy), and reset the development
+// environment (schema/reset: its zones and records deleted, its schema production's again). Every change is first asked
 // of the server as a dry run ("dryRun": true), whose plan (what changes, and what the target
 // refuses) a modal dialog shows; only Apply sends it again for real. The plan is the server's:
 // nothing here decides what a change does.
@@ -20,7 +21,8 @@ window.QueryConsoleAdministration = (host) => {
   const TYPES = ['STRING', 'INT64', 'DOUBLE', 'TIMESTAMP', 'BYTES', 'LOCATION', 'REFERENCE',
     'STRING_LIST', 'INT64_LIST', 'DOUBLE_LIST', 'TIMESTAMP_LIST', 'BYTES_LIST', 'LOCATION_LIST', 'REFERENCE_LIST'];
   const INDEXES = ['queryable', 'sortable', 'searchable'];
-  /// The change the dialog shows: `{ route, body, title, apply, returnFocus }`, or null.
+  /// The change the dialog shows: `{ route, body, title, apply, returnFocus, plan }` (`plan`: how
+  /// the route's answer reads as a plan, when it is not one), or null.
   let pending = null;
   let applied = 0;
 
@@ -74,10 +76,14 @@ window.QueryConsoleAdministration = (host) => {
     const deploy = button('Deploy to production…', { id: 'schema-deploy' }, (event) => preview({
       route: 'schema/deploy', body: {}, title: 'Deploy the development schema to production', apply: 'Deploy', returnFocus: event.currentTarget,
     }));
+    const reset = button('Reset development…', { id: 'schema-reset' }, (event) => preview({
+      route: 'schema/reset', body: {}, title: 'Reset the development environment', apply: 'Reset development', returnFocus: event.currentTarget,
+      plan: resetPlan,
+    }));
     return element('section', { id: 'schema-admin', class: 'card', 'aria-labelledby': 'schema-admin-title' },
       element('div', { class: 'roles-head' }, element('h3', { id: 'schema-admin-title', tabindex: '-1', text: 'Development schema' }),
         element('span', { class: 'hint', text: 'Each change shows its plan first; nothing changes until you apply it.' }),
-        element('span', { class: 'spacer' }), deploy),
+        element('span', { class: 'spacer' }), deploy, reset),
       form,
       element('div', { id: 'schema-admin-error', class: 'hidden', role: 'alert' }),
       element('p', { id: 'schema-admin-status', role: 'status', class: 'hint' }));
@@ -103,11 +109,27 @@ window.QueryConsoleAdministration = (host) => {
     openDialog(change, plan);
   }
 
-  function openDialog(change, plan) {
+  /// What schema/reset's answer deletes, as a plan: each record type's records, each zone, each
+  /// record type and field production lacks.
+  function resetPlan(answer) {
+    const records = answer.records || {};
+    const changes = [
+      ...Object.keys(records).sort().map((type) => '− ' + records[type] + ' ' + type + (records[type] === 1 ? ' record' : ' records')),
+      ...(answer.zones || []).map((zone) => '− zone ' + zone),
+      ...(answer.recordTypesNotInProduction || []).map((type) => '− record type ' + type + ' (not in production)'),
+      ...(answer.fieldsNotInProduction || []).map((field) => '− field ' + field + ' (not in production)'),
+    ];
+    return { environment: 'development', changes, refused: [],
+      summary: changes.length === 0 ? 'The development environment is empty, its schema production’s: nothing would go.'
+        : 'Everything of the development environment goes, exactly this, and its schema becomes production’s:' };
+  }
+
+  function openDialog(change, answer) {
+    const plan = change.plan ? change.plan(answer) : answer;
     const changes = plan.changes || [];
     const refused = plan.refused || [];
     $('admin-dialog-title').textContent = change.title;
-    $('admin-dialog-summary').textContent = refused.length > 0
+    $('admin-dialog-summary').textContent = plan.summary ? plan.summary : refused.length > 0
       ? 'The ' + plan.environment + ' schema refuses this: nothing can be applied.'
       : changes.length === 0 ? 'The ' + plan.environment + ' schema has this already: nothing would change.'
         : 'The ' + plan.environment + ' schema will change exactly so:';
@@ -118,6 +140,7 @@ window.QueryConsoleAdministration = (host) => {
     $('admin-dialog-error').classList.add('hidden');
     const apply = $('admin-dialog-apply');
     apply.textContent = change.apply;
+    apply.classList.toggle('danger-primary', Boolean(change.plan));
     apply.disabled = changes.length === 0 || refused.length > 0;
     setInert(true);
     $('admin-dialog').classList.remove('hidden');
@@ -148,7 +171,8 @@ window.QueryConsoleAdministration = (host) => {
     $('admin-dialog-apply').disabled = true;
     let plan;
     try {
-      plan = await call(change.route, { ...change.body, dryRun: false });
+      const answer = await call(change.route, { ...change.body, dryRun: false });
+      plan = change.plan ? change.plan(answer) : answer;
     } catch (failure) {
       delete dialog.dataset.busy;
       showError($('admin-dialog-error'), failure);
@@ -161,7 +185,8 @@ window.QueryConsoleAdministration = (host) => {
     setInert(false);
     await reload();
     applied += 1;
-    const text = 'Applied to ' + plan.environment + ': ' + ((plan.changes || []).join('; ') || 'nothing changed');
+    const text = change.plan ? 'Development reset: ' + ((plan.changes || []).length) + ' deletions, its schema production’s'
+      : 'Applied to ' + plan.environment + ': ' + ((plan.changes || []).join('; ') || 'nothing changed');
     const status = $('schema-admin-status');
     if (status) status.textContent = text;
     document.body.dataset.schemaChanges = String(applied);

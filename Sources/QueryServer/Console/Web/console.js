@@ -53,6 +53,11 @@
     keepFocusInside: (panel, event) => keepFocusInside(panel, event),
   });
 
+  // Acting as a user: the administrator sees their private and shared databases (console-acting.js).
+  const acting = window.QueryConsoleActing({
+    adminCall: (path) => adminCall(path), changed: () => sessionChanged(), flash: (text) => flash(text),
+  });
+
   // ---- Calling the server: the same HTTP API as any client.
 
   class Failure extends Error {
@@ -69,7 +74,8 @@
   }
 
   /// One request: a GET without `body`, else a POST of it as JSON; to the database picked or
-  /// `database`. With `admin`, the administrator token (when given) goes as the bearer token.
+  /// `database`. With `admin`, the administrator token (when given) goes as the bearer token; so
+  /// it does, with `X-Query-Act-As`, to a private or shared database while acting as a user.
   async function call(path, body, database, retried, admin, environment) {
     const query = [];
     const token = $('api-token').value;
@@ -81,7 +87,11 @@
     // 'same-origin': the page's no-referrer policy would otherwise send `Origin: null`, which a
     // server without credentials refuses; to its own origin the page sends its origin.
     const headers = {};
-    const adminToken = admin ? $('admin-token').value : '';
+    const actingAs = admin ? '' : acting.user();
+    // Acting as a user reaches their private and shared databases, as the administrator.
+    const actsHere = actingAs !== '' && (database || $('database').value) !== 'public';
+    if (actsHere) headers['X-Query-Act-As'] = actingAs;
+    const adminToken = admin || actsHere ? $('admin-token').value : '';
     if (adminToken) headers.Authorization = 'Bearer ' + adminToken;
     const options = body === undefined ? { method: 'GET', referrerPolicy: 'same-origin', headers }
       : { method: 'POST', referrerPolicy: 'same-origin', headers: { 'Content-Type': 'text/plain', ...headers }, body: JSON.stringify(body) };
@@ -268,6 +278,9 @@
     owner.textContent = database === 'shared'
       ? (known ? 'Shared with ' + userName(user) + ': the zones other users share' : 'Shared database: sign in to see what is shared with you')
       : (known ? 'Private database of ' + userName(user) : 'Private database: sign in to see yours');
+    if (acting.user() !== '') {
+      owner.textContent = (database === 'shared' ? 'Shared with ' : 'Private database of ') + acting.name() + ', acting as them';
+    }
   }
 
   /// What an AUTHENTICATION_REQUIRED error adds: a Sign in button, or where to paste a token.
@@ -2255,6 +2268,13 @@
     if (write) writeAddress();
   }
 
+  /// The users the administrator may act as: asked for only with an administrator token, or on
+  /// a server without credentials (anyone there administers), so that nobody else's page counts
+  /// a refused request.
+  function loadActing() {
+    acting.load(settings.tokenRequired !== 'true' || $('admin-token').value !== '');
+  }
+
   function start() {
     $('container').value = settings.container || '';
     $('environment').value = settings.environment || 'production';
@@ -2268,6 +2288,7 @@
       $('admin-token').value = sessionStorage.getItem('query-console-admin-token') || '';
     }
     window.addEventListener('message', receiveSignIn);
+    loadActing();
     $('sign-in').addEventListener('click', signIn);
     $('sign-out').addEventListener('click', signOut);
     $('web-auth-token').addEventListener('change', () => {
@@ -2334,6 +2355,7 @@
     });
     $('admin-token').addEventListener('change', () => {
       sessionStorage.setItem('query-console-admin-token', $('admin-token').value);
+      loadActing();
       if (state.tab === 'roles') loadRoles();
       if (state.tab === 'telemetry') telemetryView.load();
     });
