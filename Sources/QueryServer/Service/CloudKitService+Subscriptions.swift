@@ -139,9 +139,9 @@ extension CloudKitService {
 
     /// Stops the hubs and the follower of `environment`'s store (its store was replaced: the
     /// development environment was reset), and, when the service was following, follows the
-    /// store it has now.
+    /// store it has now. The follower stops first, so that a commit it heard from the old store
+    /// cannot start a hub once the hubs are forgotten.
     func restartNotifications(in environment: Namespace.Environment) async throws(ServerError) {
-        await notificationHubs.forget(environment: environment)
         let stopped = subscriptionFollower.withLock { followers in
             let stopped = followers.filter { $0.environment == environment }
             followers.removeAll { $0.environment == environment }
@@ -151,6 +151,7 @@ extension CloudKitService {
             follower.task.cancel()
             follower.feed.unsubscribe(follower.inbox)
         }
+        await notificationHubs.forget(environment: environment)
         guard !stopped.isEmpty else { return }
         try await followSubscriptions(in: environment, store: try await bookkeepingStore(for: environment))
     }
@@ -181,10 +182,14 @@ actor NotificationHubs {
     /// Whether a namespace's hub was asked for (started, or starting).
     func hasHub(for namespace: Namespace) -> Bool { hubs[namespace] != nil }
 
-    /// Forgets the hubs of `environment`'s namespaces: the next request starts them again, over
-    /// the environment's store as it is then.
-    func forget(environment: Namespace.Environment) {
+    /// Forgets the hubs of `environment`'s namespaces and stops them (``NotificationHub/stop()``):
+    /// the next request starts them again, over the environment's store as it is then.
+    func forget(environment: Namespace.Environment) async {
+        let forgotten = hubs.filter { $0.key.environment == environment }.values
         hubs = hubs.filter { $0.key.environment != environment }
+        for starting in forgotten {
+            if let hub = try? await starting.value { hub.stop() }
+        }
     }
 
     func hub(for namespace: Namespace, service: CloudKitService) async throws(ServerError) -> NotificationHub {

@@ -160,6 +160,19 @@ final class NotificationHub: Sendable {
         work.withLock { $0 = task }
     }
 
+    /// Stops hearing commits and ends every listener's stream (its store was replaced: the
+    /// development environment was reset). A client that reconnects gets the new store's hub,
+    /// and a `reset` event for an event ID it no longer knows.
+    func stop() {
+        work.withLock { $0?.cancel() }
+        store.engine.changeFeed.unsubscribe(inbox)
+        let listeners = state.withLock { state in
+            defer { state.listeners.removeAll() }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+
     // MARK: Listeners
 
     /// The notifications from now on, after those retained since `lastEventID` (or a reset event
