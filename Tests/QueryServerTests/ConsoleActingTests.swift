@@ -14,9 +14,10 @@ import Testing
 struct ConsoleActingTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_acting.py").path
 
-    @Test func theAdministratorActsAsEachUserThenStops() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func theAdministratorActsAsEachUserThenStops(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try TestEngine.sqlite.makeStore()
+        let store = try engine.makeStore()
         let (ada, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
         let (bob, bobToken) = try await WebAuthTests.signIn(store, email: "bob@example.org", givenName: "Bob")
         let (status, output) = try await ServerHarness.withServer(store: store, configuration: try RoleRoutesTests.configuration(TestKey(), heldKey: TestKey())) { server in

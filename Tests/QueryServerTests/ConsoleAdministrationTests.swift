@@ -15,9 +15,10 @@ import Testing
 struct ConsoleAdministrationTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_administration.py").path
 
-    @Test func aFieldAnIndexARemovalAndADeploymentEachShownBeforeApplied() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func aFieldAnIndexARemovalAndADeploymentEachShownBeforeApplied(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try TestEngine.sqlite.makeStore()
+        let store = try engine.makeStore()
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.schema = try CloudKitSchemaDocument(parsing: SchemaAdministrationRoutesTests.schemaText)
         let (status, output, development) = try await ServerHarness.withServer(store: store, configuration: configuration) { server in

@@ -8,6 +8,9 @@ import Testing
 
 /// The browser and driver the console's tests use: Debian's `chromium` and `chromium-driver`.
 enum ConsoleBrowser {
+    /// The stores the console's administration is tried on in a browser: SQLite, and PostgreSQL
+    /// when configured (always under CI).
+    static let engines: [TestEngine] = [.sqlite] + (TestEngine.allCases.contains(.postgres) ? [.postgres] : [])
     static let chromium = ProcessInfo.processInfo.environment["QUERY_TEST_CHROMIUM"] ?? "/usr/bin/chromium"
     static let chromedriver = ProcessInfo.processInfo.environment["QUERY_TEST_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
 

@@ -15,9 +15,10 @@ import Testing
 struct ConsoleOrientationTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_orientation.py").path
 
-    @Test func orderColumnsContainerFailedRunsTheDialogAndContrast() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func orderColumnsContainerFailedRunsTheDialogAndContrast(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try await RecordsQueryTests.servedStore()
+        let store = try await RecordsQueryTests.servedStore(engine)
         let (status, output) = try await ServerHarness.withServer(store: store) { server in
             try await ChildProcess.run(python, [Self.script, "http://127.0.0.1:\(server.port)"])
         }

@@ -58,9 +58,10 @@ struct ConsoleRelationshipsTests {
                 "links": .array(links)]
     }
 
-    @Test func referencesAreLinksWithBackAndRecordsListWhatPointsAtThem() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func referencesAreLinksWithBackAndRecordsListWhatPointsAtThem(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try await Self.staff()
+        let store = try await Self.staff(engine)
         // Full rules: key paths through relationships (CloudKit's own rules refuse them).
         let configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0, predicateRules: .full)
         let (status, output) = try await ServerHarness.withServer(store: store, configuration: configuration) { server in
