@@ -15,9 +15,10 @@ struct ConsoleSharesTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_shares.py").path
     static let container = "iCloud.com.example.cities"
 
-    @Test func aRecordOfAZoneSharedWholeShowsTheZonesShareAndItsParticipants() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func aRecordOfAZoneSharedWholeShowsTheZonesShareAndItsParticipants(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try await RecordsQueryTests.servedStore()
+        let store = try await RecordsQueryTests.servedStore(engine)
         let directory = UserDirectory(store: store)
         let ada = try await directory.add(ServerUser(givenName: "Ada", familyName: "Lovelace", emailAddress: "ada@example.org", isDiscoverable: true))
         let bob = try await directory.add(ServerUser(givenName: "Bob", emailAddress: "bob@example.org"))

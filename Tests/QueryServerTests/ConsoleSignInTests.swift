@@ -16,9 +16,10 @@ import TestSupport
 struct ConsoleSignInTests {
     static let container = WebAuthTests.container
 
-    @Test func aPastedTokenSignsInAndEachUserSeesOnlyTheirOwnPrivateDatabase() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func aPastedTokenSignsInAndEachUserSeesOnlyTheirOwnPrivateDatabase(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try await RecordsQueryTests.servedStore()
+        let store = try await RecordsQueryTests.servedStore(engine)
         let directory = UserDirectory(store: store)
         let ada = try await directory.add(ServerUser(givenName: "Ada", familyName: "Lovelace", emailAddress: "ada@example.org"))
         // A user without a name is shown by email address.

@@ -15,9 +15,10 @@ import Testing
 struct ConsoleSubscriptionsTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Clients/console_subscriptions.py").path
 
-    @Test func twoSubscriptionsAreListedAndOneIsDeletedAfterAConfirmation() async throws {
+    @Test(arguments: ConsoleBrowser.engines)
+    func twoSubscriptionsAreListedAndOneIsDeletedAfterAConfirmation(engine: TestEngine) async throws {
         let python = try ConsoleBrowser.requiredPython()
-        let store = try TestEngine.sqlite.makeStore()
+        let store = try engine.makeStore()
         var configuration = CloudKitServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.schema = try CloudKitSchemaDocument(parsing: SchemaAdministrationRoutesTests.schemaText)
         let (status, output, left) = try await ServerHarness.withServer(store: store, configuration: configuration) { server in
