@@ -17,7 +17,25 @@ struct SQLiteRecordWriter {
     /// The layouts and statements of the record types this writer wrote so far.
     private final class PreparedTypes {
         var byType: [String: PreparedType] = [:]
+        /// The partial updates of a batch update, by record type and the fields it changes.
+        var partialUpdates: [PartialUpdateKey: PartialUpdate] = [:]
         var registryInsert: Statement?
+    }
+
+    private struct PartialUpdateKey: Hashable {
+        let recordType: String
+        let changedFields: Set<String>
+    }
+
+    /// What updating some fields of a record type's rows needs, worked out once per writer for
+    /// all the records of a batch update: the fields' positions, the statement and its
+    /// parameter count, which of the fields keep list members, and whether one is searchable.
+    private struct PartialUpdate {
+        let positions: [Int]
+        let statement: Statement
+        let parameterCount: Int
+        let listPositions: [Int]
+        let searchableChanged: Bool
     }
 
     /// A record type's layout and the statements that write its rows.
@@ -83,7 +101,7 @@ struct SQLiteRecordWriter {
             try type.layout.bindRowValues(of: record, to: &row)
             try row.bind(existing)
             try row.execute()
-            try deleteSideRows(recordType: record.recordType, rowID: existing, schema: type.schema)
+            try deleteSideRows(recordType: record.recordType, rowID: existing, fullText: !type.schema.searchableFieldNames.isEmpty)
             rowID = existing
         } else {
             var row = SQLiteStatementBinder(type.insert, parameterCount: type.layout.columns.count)
@@ -109,22 +127,30 @@ struct SQLiteRecordWriter {
     /// changes. The indexes of the other columns stay as they are.
     private func update(_ record: Record, changing changedFields: Set<String>, rowID: Int64) throws {
         let type = try preparedType(record.recordType)
-        let positions = type.layout.fields.indices.filter { changedFields.contains(type.layout.fields[$0].schema.name) }
-        var row = SQLiteStatementBinder(
-            try db.cachedStatement(sql: type.layout.partialUpdateSQL(fields: positions)), parameterCount: 4 + positions.reduce(0) { $0 + type.layout.columnCount(of: $1) })
-        try type.layout.bindPartialUpdate(of: record, fields: positions, to: &row)
+        let update = try partialUpdate(of: type, changing: changedFields)
+        var row = SQLiteStatementBinder(update.statement, parameterCount: update.parameterCount)
+        try type.layout.bindPartialUpdate(of: record, fields: update.positions, to: &row)
         try row.bind(rowID)
         try row.execute()
-        let listPositions = positions.filter { type.layout.fields[$0].writesMembers }
-        for position in listPositions {
-            try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(record.recordType))) WHERE record = ? AND field = ?")
-                .execute(arguments: [rowID, type.layout.fields[position].schema.name])
-        }
-        let searchableChanged = positions.contains { type.layout.fields[$0].isSearchable }
-        if searchableChanged {
-            try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(record.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
-        }
-        try writeSideRows(record, rowID: rowID, type, listPositions: listPositions, fullText: searchableChanged)
+        try deleteSideRows(
+            recordType: record.recordType, rowID: rowID,
+            listFields: update.listPositions.map { type.layout.fields[$0].schema.name }, fullText: update.searchableChanged)
+        try writeSideRows(record, rowID: rowID, type, listPositions: update.listPositions, fullText: update.searchableChanged)
+    }
+
+    /// The partial update of `type`'s rows that changes `changedFields`, worked out on first use.
+    private func partialUpdate(of type: PreparedType, changing changedFields: Set<String>) throws -> PartialUpdate {
+        let key = PartialUpdateKey(recordType: type.schema.name, changedFields: changedFields)
+        if let known = prepared.partialUpdates[key] { return known }
+        let layout = type.layout
+        let positions = layout.fields.indices.filter { changedFields.contains(layout.fields[$0].schema.name) }
+        let update = PartialUpdate(
+            positions: positions, statement: try db.cachedStatement(sql: layout.partialUpdateSQL(fields: positions)),
+            parameterCount: 4 + positions.reduce(0) { $0 + layout.columnCount(of: $1) },
+            listPositions: positions.filter { layout.fields[$0].writesMembers },
+            searchableChanged: positions.contains { layout.fields[$0].isSearchable })
+        prepared.partialUpdates[key] = update
+        return update
     }
 
     /// Writes the list members of the list fields at these positions, and the full-text
@@ -143,10 +169,18 @@ struct SQLiteRecordWriter {
         }
     }
 
-    /// Deletes list members and the full-text document of a row.
-    private func deleteSideRows(recordType: String, rowID: Int64, schema: RecordTypeSchema) throws {
-        try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.listTable(recordType))) WHERE record = ?").execute(arguments: [rowID])
-        if !schema.searchableFieldNames.isEmpty {
+    /// Deletes a row's list members (of every list field, or of `listFields` alone) and, when
+    /// `fullText`, its full-text document.
+    private func deleteSideRows(recordType: String, rowID: Int64, listFields: [String]? = nil, fullText: Bool) throws {
+        let listTable = quote(TableLayout.listTable(recordType))
+        if let listFields {
+            for field in listFields {
+                try db.cachedStatement(sql: "DELETE FROM \(listTable) WHERE record = ? AND field = ?").execute(arguments: [rowID, field])
+            }
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM \(listTable) WHERE record = ?").execute(arguments: [rowID])
+        }
+        if fullText {
             try db.cachedStatement(sql: "DELETE FROM \(quote(SQLiteLayout.fullTextTable(recordType))) WHERE rowid = ?").execute(arguments: [rowID])
         }
     }
@@ -154,7 +188,7 @@ struct SQLiteRecordWriter {
     /// Deletes a stored record entirely.
     private func delete(_ id: RecordID, version: StoredVersion, rowID: Int64) throws {
         guard let schema = catalog.recordTypes[version.recordType] else { return }
-        try deleteSideRows(recordType: version.recordType, rowID: rowID, schema: schema)
+        try deleteSideRows(recordType: version.recordType, rowID: rowID, fullText: !schema.searchableFieldNames.isEmpty)
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.recordTable(version.recordType))) WHERE rowid = ?").execute(arguments: [rowID])
         try db.cachedStatement(sql: "DELETE FROM \(quote(TableLayout.registryTable)) WHERE zone = ? AND recordName = ?")
             .execute(arguments: [TableLayout.zoneKey(id.zoneID), id.recordName])
