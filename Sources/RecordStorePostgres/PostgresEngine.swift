@@ -216,7 +216,7 @@ final class PostgresEngine: StorageEngine {
     private func preparedAgainstKnownCatalog(_ query: QuerySpecification) -> RecordStoreSQL.PreparedQuery? {
         guard let known = catalogCache.current,
               // A query over a hierarchy runs one query per type in one transaction.
-              (try? HierarchyQuery(query, catalog: known.catalog)) == nil,
+              !HierarchyQuery.applies(to: query, catalog: known.catalog),
               var prepared = try? RecordStoreSQL.PreparedQuery(query, catalog: known.catalog, zoneExists: true, dialect: executor.dialect),
               prepared.parserCheck == nil else { return nil }
         prepared.catalogCheck = known.check(zone: query.zone)

@@ -37,18 +37,24 @@ import PredicateLanguage
 
     /// The branches of a query, or nil when it reads its own type only and names no `entity`
     /// key path (the engine runs it as it is). Throws what validating the query on its own type
-    /// throws (an unknown type, a field that type lacks).
+    /// throws (an unknown type, a field that type lacks), and
+    /// ``RecordStoreError/relationshipWalkNotPlanned(_:recordType:)`` for a sort through a
+    /// relationship over several types (which the store then walks and sorts in Swift).
     @_spi(StorageEngine) public init?(_ specification: QuerySpecification, catalog: SchemaCatalog) throws(RecordStoreError) {
-        let schema = catalog.recordTypes[specification.recordType]
+        guard Self.applies(to: specification, catalog: catalog) else { return nil }
         let types = catalog.concreteTypes(of: specification.recordType, includingSubtypes: specification.includesSubtypes)
-        let namesEntity = EntityKeyPath.isNamed(in: specification.predicate, schema: schema)
-        guard types != [specification.recordType] || namesEntity else { return nil }
+        let namesEntity = EntityKeyPath.isNamed(in: specification.predicate, schema: catalog.recordTypes[specification.recordType])
         // The parent's own schema decides which fields the query may name.
         var own = specification
         own.predicate = EntityKeyPath.resolved(specification.predicate, recordType: specification.recordType)
         _ = try QueryValidation.check(own, catalog: catalog, allowsRelationshipWalks: true)
         self.specification = specification
         let merges = types.count > 1
+        // The merge compares the records' own values: a sort through a relationship
+        // (`team.title`) is sorted by the store, which walks it in Swift over the branches.
+        if merges, let walked = specification.sorts.first(where: { $0.key.contains(".") }) {
+            throw .relationshipWalkNotPlanned(String(walked.key.prefix { $0 != "." }), recordType: specification.recordType)
+        }
         branches = types.map { type in
             var branch = specification
             branch.recordType = type
@@ -66,6 +72,18 @@ import PredicateLanguage
             }
             return branch
         }
+    }
+
+    /// Whether a query reads other types than its own or names the `entity` key path: then it
+    /// runs as a ``HierarchyQuery`` (whose creation may still throw), not as one query on its type.
+    ///
+    /// ```swift
+    /// HierarchyQuery.applies(to: specification, catalog: catalog)   // true for a query on "Person"
+    /// ```
+    @_spi(StorageEngine) public static func applies(to specification: QuerySpecification, catalog: SchemaCatalog) -> Bool {
+        let types = catalog.concreteTypes(of: specification.recordType, includingSubtypes: specification.includesSubtypes)
+        return types != [specification.recordType]
+            || EntityKeyPath.isNamed(in: specification.predicate, schema: catalog.recordTypes[specification.recordType])
     }
 
     /// The branch that answers for the query when an engine names the record type: the errors

@@ -161,7 +161,11 @@ extension SQLExecutor {
     ) async throws -> [[String: Value]] {
         guard let context = try await queryContext(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
         if try HierarchyQuery(specification, catalog: context.catalog) != nil {
-            // Over the hierarchy: the merged matches, aggregated in Swift.
+            // Over the hierarchy: the merged matches, aggregated in Swift; a key through a
+            // relationship is walked by the store (the records read lack the walked values).
+            if let walked = (groupBy + aggregates.map(\.key)).first(where: { $0.contains(".") }) {
+                throw RecordStoreError.relationshipWalkNotPlanned(String(walked.prefix { $0 != "." }), recordType: specification.recordType)
+            }
             return try await aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
         }
         let prepared = try await prepare(specification, context: context, on: connection)

@@ -116,6 +116,7 @@ struct EntityInheritanceTests {
         let records = try await Self.randomStaff(store, count: 90, seed: 51)
         var random = SplitMix64(seed: 7)
         let pages = [(0, 0), (7, 0), (5, 3), (0, 4), (40, 30)]
+        var answered = 0
         for _ in 0..<160 {
             let entity = Self.entities[Int.random(in: 0..<Self.entities.count, using: &random)]
             let includes = Int.random(in: 0..<4, using: &random) > 0
@@ -134,7 +135,13 @@ struct EntityInheritanceTests {
             #expect(fetched.map(\.fields) == expected.map(\.fields), "\(context)")
             let counted = try await store.count(for: request)
             #expect(counted == expected.count, "\(context)")
+            if !expected.isEmpty { answered += 1 }
         }
+        // The draw asks questions with answers, and the parent entity holds every record.
+        #expect(answered > 80)
+        let everyone = try await store.fetch(FetchRequest(entityName: "Person")).records
+        #expect(everyone.count == 90)
+        #expect(Set(everyone.map(\.recordType)) == ["Employee", "Manager", "Contractor"])
     }
 
     @Test("Cursors page through a parent entity's records", arguments: TestEngine.allCases)
@@ -191,6 +198,7 @@ struct EntityInheritanceTests {
             Record(recordType: "Employee", recordID: RecordID(recordName: "e1"), fields: ["name": "Eli", "age": 30, "team": team]),
             Record(recordType: "Contractor", recordID: RecordID(recordName: "c1"), fields: ["name": "Cat", "age": 40, "team": team]),
             Record(recordType: "Team", recordID: RecordID(recordName: "t2"), fields: ["title": "Ops"]),
+            Record(recordType: "Employee", recordID: RecordID(recordName: "e2"), fields: ["name": "Ann", "age": 20]),
         ])
         let led = try await store.fetch(FetchRequest(entityName: "Team", predicate: try FormatPredicate(format: "lead.name == 'Mia'"))).records
         #expect(led.map(\.recordID.recordName) == ["t1"])
@@ -198,6 +206,9 @@ struct EntityInheritanceTests {
         #expect(big.map(\.recordID.recordName) == ["t1"])
         let onCore = try await store.fetch(FetchRequest(entityName: "Person", predicate: try FormatPredicate(format: "team.title == 'Core'"), sortDescriptors: [Sort("name")])).records
         #expect(onCore.map(\.recordID.recordName) == ["c1", "e1", "m1"])
+        // A sort through the relationship, across the sub-entities (no team sorts first).
+        let byTeam = try await store.fetch(FetchRequest(entityName: "Person", sortDescriptors: [Sort("team.title"), Sort("name")])).records
+        #expect(byTeam.map(\.recordID.recordName) == ["e2", "c1", "e1", "m1"])
         // Deleting the team nullifies every member's reference, whatever its sub-entity.
         try await store.delete([RecordID(recordName: "t1")])
         let withTeam = try await store.count(for: FetchRequest(entityName: "Person", predicate: try FormatPredicate(format: "team != nil")))

@@ -88,11 +88,12 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         fields.filter(\.isSearchable).map(\.name)
     }
 
-    /// One line per field: `population  int64  queryable sortable`, then its rules if any
+    /// The type's name (with `: Parent` below a parent type, `  abstract` when abstract), then
+    /// one line per field: `population  int64  queryable sortable`, then its rules if any
     /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship.
     public var description: String {
-        let heading = [name, isAbstract ? "abstract" : nil, parentType.map { ": \($0)" }].compactMap { $0 }
-        var lines = [heading.joined(separator: " ")]
+        // `Manager: Employee` below a parent, `Person  abstract` for an abstract type.
+        var lines = [name + (parentType.map { ": \($0)" } ?? "") + (isAbstract ? "  abstract" : "")]
         let width = fields.map(\.name.count).max() ?? 0
         for field in fields {
             let padded = field.name.padding(toLength: width, withPad: " ", startingAt: 0)
