@@ -15,6 +15,7 @@ enum BenchmarkMain {
         var sections: [any BenchmarkSection] = [
             ParsingSection(), EvaluationSection(), StoreSection(), PagingSection(), StreamingSection(),
             CommandOutputSection(), SortingSection(), ConcurrencySection(), ScaleSection(), RelationshipsSection(), SyncSection(), BatchSection(),
+            InheritanceSection(),
         ]
         #if PostgreSQL
         sections.append(PostgresSection())

@@ -215,6 +215,8 @@ final class PostgresEngine: StorageEngine {
     /// not know yet), or its condition needs the parser check first: the long way decides then.
     private func preparedAgainstKnownCatalog(_ query: QuerySpecification) -> RecordStoreSQL.PreparedQuery? {
         guard let known = catalogCache.current,
+              // A query over a hierarchy runs one query per type in one transaction.
+              !HierarchyQuery.applies(to: query, catalog: known.catalog),
               var prepared = try? RecordStoreSQL.PreparedQuery(query, catalog: known.catalog, zoneExists: true, dialect: executor.dialect),
               prepared.parserCheck == nil else { return nil }
         prepared.catalogCheck = known.check(zone: query.zone)

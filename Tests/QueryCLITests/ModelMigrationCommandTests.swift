@@ -36,7 +36,7 @@ struct ModelMigrationCommandTests {
 
         let applied = try await CommandRunner.run(["schema", "apply", "--db", database, Self.bundle])
         #expect(applied.status == 0, "\(applied.standardError)")
-        #expect(applied.standardOutput.hasPrefix("Migrated \(LibraryModelMigration.description)\nApplied 5 record types"))
+        #expect(applied.standardOutput.hasPrefix("Migrated \(LibraryModelMigration.description)\nApplied 6 record types"))
         let found = try await CommandRunner.run(["find", "--db", database, "DigitalBook", "pages > 500", "--keys", "title,pages,price"])
         #expect(found.standardOutput == """
             recordName  title    pages  price

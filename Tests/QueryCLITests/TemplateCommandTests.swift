@@ -41,7 +41,7 @@ struct TemplateCommandTests {
         let (database, applied) = try await Self.company()
         #expect(applied.status == 0, "\(applied.standardError)")
         #expect(applied.standardOutput == """
-            Applied 3 record types (22 fields) and 3 fetch request templates
+            Applied 4 record types (24 fields) and 3 fetch request templates
             note: Transformable attributes are stored as bytes (only their ValueTransformer reads them): Employee.skills
             Relationships: Department.employees, Employee.department, Employee.manager, Employee.projects, Employee.reports, Project.members
 

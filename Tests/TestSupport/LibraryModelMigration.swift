@@ -9,6 +9,8 @@ public enum LibraryModelMigration {
     /// The migration's text: the versions, then one step a line.
     public static let description = """
         Library (1) → Library 2 (2):
+          rename field Item.name to title
+          make Item.price required, records without a value get 0.0
           rename field Book.name to title
           make Book.price required, records without a value get 0.0
           change the indexes of Book.pages from none to queryable sortable

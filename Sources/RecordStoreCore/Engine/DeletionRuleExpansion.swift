@@ -95,7 +95,8 @@ import Foundation
                 let versions = targets.isEmpty ? [:] : try await transaction.storedVersions(of: targets)
                 for (from, relationship, target) in reached {
                     let targetType = saved[target]?.recordType ?? versions[target]?.recordType
-                    guard let targetType, targetType == relationship.destination else { continue }
+                    // A destination with subtypes holds the records of any of them.
+                    guard let targetType, catalog.isType(targetType, kindOf: relationship.destination) else { continue }
                     if relationship.deletionRule == .cascade {
                         cascade(target, type: targetType)
                     } else {
@@ -114,27 +115,31 @@ import Foundation
                 for relationship in relationships(of: type, in: catalog) where relationship.deletionRule != .noAction {
                     guard case .toMany(let inverse) = relationship.kind,
                           let fieldType = catalog.recordTypes[relationship.destination]?.field(named: inverse)?.type else { continue }
+                    // The inverse is a field of the destination and of each type below it.
+                    let holders = catalog.concreteTypes(of: relationship.destination, includingSubtypes: true)
                     for (zone, ids) in zones.sorted(by: { $0.key.zoneName < $1.key.zoneName }) {
-                        let lookup = ReferenceLookup(
-                            recordType: relationship.destination, zone: zone, field: inverse, isList: fieldType.isList, targets: ids)
-                        let targets = Set(ids)
-                        // Stored records the caller does not rewrite, then the caller's versions.
-                        var reached = try await transaction.records(matching: lookup).filter { saved[$0.recordID] == nil }
-                        reached += lookup.filter(saved.values)
-                        for record in reached {
-                            let references = ReferenceLookup.referencedIDs(record.fields[inverse]).filter { targets.contains($0) }
-                            guard let first = references.first else { continue }
-                            switch relationship.deletionRule {
-                            case .cascade:
-                                cascade(record.recordID, type: record.recordType)
-                            case .deny:
-                                denials.append(Denial(deleted: first, relationship: relationship.name, recordType: type, blocker: record.recordID))
-                            case .nullify:
-                                guard saved[record.recordID] == nil else { continue }
-                                nullified[record.recordID] = record
-                                removals[record.recordID, default: [:]][inverse, default: []].formUnion(references)
-                            case .noAction:
-                                continue
+                        for holder in holders {
+                            let lookup = ReferenceLookup(
+                                recordType: holder, zone: zone, field: inverse, isList: fieldType.isList, targets: ids)
+                            let targets = Set(ids)
+                            // Stored records the caller does not rewrite, then the caller's versions.
+                            var reached = try await transaction.records(matching: lookup).filter { saved[$0.recordID] == nil }
+                            reached += lookup.filter(saved.values)
+                            for record in reached {
+                                let references = ReferenceLookup.referencedIDs(record.fields[inverse]).filter { targets.contains($0) }
+                                guard let first = references.first else { continue }
+                                switch relationship.deletionRule {
+                                case .cascade:
+                                    cascade(record.recordID, type: record.recordType)
+                                case .deny:
+                                    denials.append(Denial(deleted: first, relationship: relationship.name, recordType: type, blocker: record.recordID))
+                                case .nullify:
+                                    guard saved[record.recordID] == nil else { continue }
+                                    nullified[record.recordID] = record
+                                    removals[record.recordID, default: [:]][inverse, default: []].formUnion(references)
+                                case .noAction:
+                                    continue
+                                }
                             }
                         }
                     }

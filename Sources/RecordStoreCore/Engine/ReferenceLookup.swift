@@ -45,7 +45,10 @@ import PredicateLanguage
             let batch = targets[start..<min(start + Self.batchSize, targets.count)]
             let references = Value.list(batch.map { .reference($0.reference) })
             let comparison = ComparisonPredicate(.keyPath(field), .in, .constant(references), modifier: isList ? .any : .direct)
-            return QuerySpecification(recordType: recordType, predicate: .comparison(comparison), zone: zone)
+            var specification = QuerySpecification(recordType: recordType, predicate: .comparison(comparison), zone: zone)
+            // Records of this type only, as ``filter(_:)`` finds them: each subtype is looked up on its own.
+            specification.includesSubtypes = false
+            return specification
         }
     }
 

@@ -140,6 +140,9 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// would change, a new required field has no default on a type that holds records, …):
     /// every problem. Nothing was changed.
     case migrationRefused([MigrationProblem])
+    /// A save gave a record of an abstract record type (``RecordTypeSchema/isAbstract``, a Core
+    /// Data entity's `isAbstract`): only the types below it hold records. Nothing was written.
+    case abstractRecordType(String, record: RecordID)
 
     public var description: String {
         switch self {
@@ -271,6 +274,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .migrationRefused(let problems):
             let lines = problems.map { "\n  \($0)" }.joined()
             return "The model version cannot be applied by lightweight migration; nothing was changed:\(lines)"
+        case .abstractRecordType(let recordType, let record):
+            return "Record \(record.recordName) cannot be saved: \(recordType) is an abstract record type; save a record of one of its subtypes"
         }
     }
 }

@@ -28,7 +28,7 @@ package final class CommitEvaluations: @unchecked Sendable {
             do throws(RecordStoreError) {
                 var matches = [Bool](repeating: false, count: commit.entries.count)
                 for (index, entry) in commit.entries.enumerated()
-                where entry.kind != .deleted && entry.touches(recordType: matcher.recordType, zone: matcher.zone) {
+                where entry.kind != .deleted && matcher.touches(entry) {
                     if let record = commit.savedRecords[entry.recordID] { matches[index] = try matcher.matches(record) }
                 }
                 answer = .success(matches)

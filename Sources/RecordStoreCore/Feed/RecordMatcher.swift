@@ -18,31 +18,59 @@ package struct RecordMatcher: Sendable {
         package let zone: ZoneID
         package let predicate: FormatPredicate
         package let searchableFields: [String]
+        package let recordTypes: [String]
+        package let resolvesEntity: Bool
     }
 
     package let recordType: String
     package let zone: ZoneID
+    /// The record types whose records may match: the queried type and those below it
+    /// (``SchemaCatalog/concreteTypes(of:includingSubtypes:)``), or the queried type alone.
+    package let recordTypes: [String]
     private let predicate: CompiledPredicate
+    /// With `entity.name` in the predicate (``EntityKeyPath``): the predicate decided for each type.
+    private let predicateByType: [String: CompiledPredicate]
     private let searchableFields: [String]
     /// The matcher's key (observers of one condition share their evaluations by it).
     package let key: Key
 
-    package init(recordType: String, predicate: FormatPredicate, zone: ZoneID, searchableFields: [String]) throws(RecordStoreError) {
+    /// A matcher of records of `recordTypes` (the queried type alone when nil); with
+    /// `resolvesEntity`, the `entity` key path is each record's type.
+    package init(
+        recordType: String, predicate: FormatPredicate, zone: ZoneID, searchableFields: [String], recordTypes: [String]? = nil,
+        resolvesEntity: Bool = false
+    ) throws(RecordStoreError) {
         self.recordType = recordType
         self.zone = zone
         self.searchableFields = searchableFields
-        key = Key(recordType: recordType, zone: zone, predicate: predicate, searchableFields: searchableFields)
+        self.recordTypes = recordTypes ?? [recordType]
+        key = Key(
+            recordType: recordType, zone: zone, predicate: predicate, searchableFields: searchableFields, recordTypes: self.recordTypes,
+            resolvesEntity: resolvesEntity)
         do {
             self.predicate = try CompiledPredicate(predicate, layout: RecordObject.self)
+            var byType: [String: CompiledPredicate] = [:]
+            if resolvesEntity {
+                for type in self.recordTypes {
+                    byType[type] = try CompiledPredicate(EntityKeyPath.resolved(predicate, recordType: type), layout: RecordObject.self)
+                }
+            }
+            predicateByType = byType
         } catch {
             throw .predicate(error)
         }
     }
 
+    /// Whether a change of a commit is to a record of the matched types in the zone.
+    package func touches(_ entry: CommittedChanges.Entry) -> Bool {
+        recordTypes.contains { entry.touches(recordType: $0, zone: zone) }
+    }
+
     /// Whether the record (a version of it) matches.
     package func matches(_ record: Record) throws(RecordStoreError) -> Bool {
-        guard record.recordType == recordType, record.recordID.zoneID == zone else { return false }
+        guard record.recordID.zoneID == zone, recordTypes.contains(record.recordType) else { return false }
         do {
+            let predicate = predicateByType[record.recordType] ?? self.predicate
             return try predicate.evaluate(RecordObject(record: record, searchableFields: searchableFields))
         } catch {
             throw .predicate(error)

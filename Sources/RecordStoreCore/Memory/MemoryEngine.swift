@@ -179,6 +179,13 @@ package final class MemoryEngine: StorageEngine {
         }
     }
 
+    /// The query split by record type when its type has subtypes or it names `entity`
+    /// (``HierarchyQuery``); nil when it reads its own type as it is.
+    private func hierarchy(_ query: QuerySpecification) throws(RecordStoreError) -> HierarchyQuery? {
+        let catalog = state.withLock { $0.catalog }
+        return try HierarchyQuery(query, catalog: catalog)
+    }
+
     /// The matching records, unsorted, and the generation they belong to.
     private func matches(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
         let (candidates, searchable, generation) = try snapshot(query)
@@ -203,6 +210,11 @@ package final class MemoryEngine: StorageEngine {
     /// a query's matches once and serves every later page by slicing while nothing changes
     /// (not for predicates whose answer changes with time, such as `date < now()`).
     package func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        if let hierarchy = try hierarchy(query) {
+            var pages: [[Record]] = []
+            for branch in hierarchy.branches { pages.append(try await records(branch)) }
+            return hierarchy.merge(pages)
+        }
         let ordering = RecordOrdering(sorts: query.sorts)
         if query.after != nil || query.offset > 0, !query.predicate.isTimeDependent {
             return try sortedMatches(query, ordering: ordering)
@@ -226,11 +238,21 @@ package final class MemoryEngine: StorageEngine {
     }
 
     package func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
-        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
+        if let hierarchy = try hierarchy(query) {
+            var found: [Record] = []
+            for branch in hierarchy.branches { found += try matches(branch).records }
+            return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(found)
+        }
+        return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
     }
 
     package func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
-        try matches(query).records.count
+        if let hierarchy = try hierarchy(query) {
+            var counts: [Int] = []
+            for branch in hierarchy.branches { counts.append(try matches(branch).records.count) }
+            return hierarchy.count(counts)
+        }
+        return try matches(query).records.count
     }
 
     package func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {

@@ -62,6 +62,16 @@ public struct FetchRequest: Sendable, Hashable {
     public var returnsDistinctResults: Bool
     /// The zone searched.
     public var zoneID: ZoneID
+    /// Whether records of the entity's sub-entities (record types whose
+    /// ``RecordTypeSchema/parentType`` leads to it) are fetched too: Core Data's
+    /// `includesSubentities`, true by default. An abstract entity's records are all its
+    /// sub-entities' records.
+    ///
+    /// ```swift
+    /// var request = FetchRequest(entityName: "Employee")
+    /// request.includesSubentities = false   // employees, not managers
+    /// ```
+    public var includesSubentities: Bool = true
     /// Relationships whose records are read along with the matches (Core Data's
     /// `relationshipKeyPathsForPrefetching`): one read per relationship and level, not one per
     /// record. Key paths go through relationships (`department`, `department.manager`,

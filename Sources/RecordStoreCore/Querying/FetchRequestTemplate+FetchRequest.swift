@@ -15,6 +15,7 @@ extension FetchRequestTemplate {
         }
         var request = FetchRequest(entityName: recordType, predicate: predicate?.substituting(variables))
         request.fetchLimit = fetchLimit
+        request.includesSubentities = includesSubentities ?? true
         return request
     }
 }

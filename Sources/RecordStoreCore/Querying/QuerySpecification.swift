@@ -27,6 +27,9 @@ import PredicateLanguage
     @_spi(StorageEngine) public var after: KeysetPosition? = nil
     /// Offset paging: the number of matches (in order) to skip before the first returned.
     @_spi(StorageEngine) public var offset: Int = 0
+    /// Whether the records of the record type's subtypes (``RecordTypeSchema/parentType``) are
+    /// selected too, as Core Data's `includesSubentities` (true, its default); see ``HierarchyQuery``.
+    @_spi(StorageEngine) public var includesSubtypes: Bool = true
     /// The schema mode the query is validated under (production needs indexes).
     @_spi(StorageEngine) public var mode: SchemaMode = .development
     /// The limits on the work of the predicate's evaluation, across every record the query

@@ -108,6 +108,7 @@ import PredicateLanguage
                 return
             }
             for expression in [comparison.left, comparison.right] {
+                if case .keyPath(let path) = expression, EntityKeyPath.names(path, in: schema) { continue }
                 if needsIndexes, comparison.operator.isRange, case .keyPath(let path) = expression {
                     // Ranges read a sortable index, as CloudKit's: `population > 1000` needs SORTABLE.
                     let first = String(path.split(separator: ".", maxSplits: 1).first ?? "")

@@ -43,8 +43,12 @@ import PredicateLanguage
     private var records: [RecordID: Record] = [:]
     private var referencing: [InverseKey: [RecordID]] = [:]
 
+    /// The catalog, for the record types below a relationship's destination (which it holds too).
+    private let catalog: SchemaCatalog
+
     private init(catalog: SchemaCatalog) {
         relationships = catalog.walkableRelationships
+        self.catalog = catalog
     }
 
     /// The relationship (or reference field) `name` of a record's type.
@@ -131,7 +135,8 @@ import PredicateLanguage
         case .toOne, .referenceList:
             return ReferenceLookup.referencedIDs(record.fields[name]).compactMap { id in
                 guard id.zoneID == record.recordID.zoneID, let found = records[id] else { return nil }
-                return relationship.destination.isEmpty || found.recordType == relationship.destination ? found : nil
+                let destination = relationship.destination
+                return destination.isEmpty || found.recordType == destination || catalog.isType(found.recordType, kindOf: destination) ? found : nil
             }
         case .toMany(let inverse):
             let key = InverseKey(recordType: relationship.destination, field: inverse, target: record.recordID)

@@ -40,10 +40,13 @@ import PredicateLanguage
         ofType recordType: String, in zone: ZoneID, through field: String, referencingAnyOf targets: [RecordID]
     ) async throws(RecordStoreError) -> [Record] {
         guard let fieldType = catalog.recordTypes[recordType]?.field(named: field)?.type else { return [] }
-        let lookup = ReferenceLookup(recordType: recordType, zone: zone, field: field, isList: fieldType.isList, targets: targets)
         var found: [Record] = []
-        for specification in lookup.specifications {
-            found += try await engine.records(specification)
+        // The records of the type and of every type below it (a destination with subtypes).
+        for holder in catalog.concreteTypes(of: recordType, includingSubtypes: true) {
+            let lookup = ReferenceLookup(recordType: holder, zone: zone, field: field, isList: fieldType.isList, targets: targets)
+            for specification in lookup.specifications {
+                found += try await engine.records(specification)
+            }
         }
         return found
     }

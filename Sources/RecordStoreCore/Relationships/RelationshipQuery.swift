@@ -103,11 +103,25 @@ import PredicateLanguage
         var projected: [Record] = []
         var stored: [RecordID: Record] = [:]
         do {
-            let compiled = try CompiledPredicate(walkingPredicate, options: specification.costLimits.evaluationOptions(), layout: RecordObject.self)
+            let options = specification.costLimits.evaluationOptions()
+            let compiled = try CompiledPredicate(walkingPredicate, options: options, layout: RecordObject.self)
+            // `entity.name` is each record's own type (``EntityKeyPath``): decided per type.
+            let namesEntity = EntityKeyPath.isNamed(in: walkingPredicate, schema: catalog.recordTypes[specification.recordType])
+            var byType: [String: CompiledPredicate] = [:]
             let keys = try walkedKeys.map { try (key: $0.key, expression: CompiledExpression(.keyPath($0.path))) }
             for record in candidates {
                 let object = RecordObject(record: record, searchableFields: searchable, relatedValues: graph.relatedValues(of: record, step: walk.root))
-                guard try compiled.evaluate(object) else { continue }
+                var predicate = compiled
+                if namesEntity {
+                    if let known = byType[record.recordType] {
+                        predicate = known
+                    } else {
+                        predicate = try CompiledPredicate(
+                            EntityKeyPath.resolved(walkingPredicate, recordType: record.recordType), options: options, layout: RecordObject.self)
+                        byType[record.recordType] = predicate
+                    }
+                }
+                guard try predicate.evaluate(object) else { continue }
                 stored[record.recordID] = record
                 var copy = record
                 for (key, expression) in keys { copy.fields[key] = try expression.value(for: object) }

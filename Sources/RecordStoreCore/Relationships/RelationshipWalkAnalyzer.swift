@@ -141,6 +141,11 @@ import PredicateLanguage
     /// The path from a level with its walked relationships resolved, and the level its last
     /// component reaches when `readsLast` asks for its records and it is a relationship.
     private mutating func rewrite(path: String, from start: Level, readsLast: Bool) throws(RecordStoreError) -> (path: String, level: Level?) {
+        // Core Data's `entity.name` is the record's type (``EntityKeyPath``), not a walk.
+        if start.path.isEmpty, start.recordType == recordType, EntityKeyPath.keyPaths.contains(path),
+           catalog.recordTypes[recordType]?.field(named: "entity") == nil {
+            return (path, nil)
+        }
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var rewritten: [String] = []
         var level = start

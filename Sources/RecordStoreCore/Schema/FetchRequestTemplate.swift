@@ -23,13 +23,18 @@ public struct FetchRequestTemplate: Sendable, Hashable, Codable {
     public var predicateFormat: String?
     /// The most records a request from the template returns; 0 for no limit.
     public var fetchLimit: Int
+    /// Whether a request from the template fetches the records of the record type's subtypes
+    /// too (a Core Data template's `includeSubentities`); nil for Core Data's default, yes.
+    public var includesSubentities: Bool?
 
     /// Creates a template.
     ///
     /// ```swift
     /// FetchRequestTemplate(name: "InDepartment", recordType: "Employee", predicateFormat: "departmentName == $NAME")
+    /// FetchRequestTemplate(name: "EmployeesOnly", recordType: "Employee", includesSubentities: false)
     /// ```
-    public init(name: String, recordType: String, predicateFormat: String? = nil, fetchLimit: Int = 0) {
+    public init(name: String, recordType: String, predicateFormat: String? = nil, fetchLimit: Int = 0, includesSubentities: Bool? = nil) {
+        self.includesSubentities = includesSubentities
         self.name = name
         self.recordType = recordType
         self.predicateFormat = predicateFormat

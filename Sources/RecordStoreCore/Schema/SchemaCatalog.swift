@@ -112,6 +112,7 @@ import PredicateLanguage
                 recordTypes[recordType] = RecordTypeSchema(name: recordType)
                 changes.append(.addedRecordType(recordType))
             }
+            if recordTypes[recordType]?.isAbstract == true { throw .abstractRecordType(recordType, record: id) }
             if known.admit(&records[index], in: self) { continue }
             let changeCount = changes.count
             defer { if changes.count != changeCount { known.forget() } }
@@ -242,6 +243,8 @@ import PredicateLanguage
         if recordTypes[schema.name] == nil { changes.append(.addedRecordType(schema.name)) }
         declaredRecordTypes.insert(schema.name)
         merged.justInTimeIndexes = schema.justInTimeIndexes
+        merged.parentType = schema.parentType
+        merged.isAbstract = schema.isAbstract
         for field in schema.fields {
             // The reserved fields (DeleteSelfReferences, the parent) come back when a type's schema is defined again.
             if !Self.reservedFieldNames.contains(field.name) { try Identifier.checkField(field.name, recordType: schema.name) }

@@ -71,17 +71,45 @@ extension SQLExecutor {
 
     /// A query checked and planned against the connection's snapshot; nil when its type has no table.
     @_spi(StorageEngine) public func prepare<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> PreparedQuery? {
-        let context = try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
-        guard let context else { return nil }
+        guard let context = try await queryContext(specification, on: connection) else { return nil }
+        return try await prepare(specification, context: context, on: connection)
+    }
+
+    /// The catalog and the zone's existence in the connection's snapshot; nil before the first schema.
+    func queryContext<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> (catalog: SchemaCatalog, zoneExists: Bool)? {
+        try await connection.firstRow(contextStatement(zone: specification.zone)) { row in try self.context(from: row) }
+    }
+
+    /// A query checked and planned against a context read in the connection's snapshot.
+    func prepare<Connection: SQLConnection>(
+        _ specification: QuerySpecification, context: (catalog: SchemaCatalog, zoneExists: Bool), on connection: Connection
+    ) async throws -> PreparedQuery {
         var prepared = try PreparedQuery(specification, catalog: context.catalog, zoneExists: context.zoneExists, dialect: dialect)
         if let check = prepared.parserCheck, try await !connection.canPrepare(check) { try prepared.fallBackToScan() }
         return prepared
     }
 
-    /// The records a query selects, in order.
+    /// The records a query selects, in order; a query on a type with subtypes runs one query per
+    /// concrete type and merges them (``HierarchyQuery``).
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
-        guard let prepared = try await prepare(specification, on: connection) else { return [] }
-        return try await records(prepared, on: connection)
+        guard let context = try await queryContext(specification, on: connection) else { return [] }
+        if let hierarchy = try HierarchyQuery(specification, catalog: context.catalog) {
+            var pages: [[Record]] = []
+            for branch in hierarchy.branches {
+                pages.append(try await renaming(hierarchy) { try await records(prepare(branch, context: context, on: connection), on: connection) })
+            }
+            return hierarchy.merge(pages)
+        }
+        return try await records(prepare(specification, context: context, on: connection), on: connection)
+    }
+
+    /// Runs a branch of a hierarchy query; its errors name the queried type (``HierarchyQuery/renamed(_:)``).
+    private func renaming<T>(_ hierarchy: HierarchyQuery, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as RecordStoreError {
+            throw hierarchy.renamed(error)
+        }
     }
 
     /// The records a reference lookup finds (the deletion rules' inverse step), one query per batch.
@@ -107,8 +135,15 @@ extension SQLExecutor {
 
     /// How many records a query selects.
     @_spi(StorageEngine) public func count<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> Int {
-        guard let prepared = try await prepare(specification, on: connection) else { return 0 }
-        return try await count(prepared, on: connection)
+        guard let context = try await queryContext(specification, on: connection) else { return 0 }
+        if let hierarchy = try HierarchyQuery(specification, catalog: context.catalog) {
+            var counts: [Int] = []
+            for branch in hierarchy.branches {
+                counts.append(try await renaming(hierarchy) { try await count(prepare(branch, context: context, on: connection), on: connection) })
+            }
+            return hierarchy.count(counts)
+        }
+        return try await count(prepare(specification, context: context, on: connection), on: connection)
     }
 
     /// How many records a prepared query selects.
@@ -124,7 +159,16 @@ extension SQLExecutor {
     @_spi(StorageEngine) public func aggregate<Connection: SQLConnection>(
         _ specification: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty], on connection: Connection
     ) async throws -> [[String: Value]] {
-        guard let prepared = try await prepare(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
+        guard let context = try await queryContext(specification, on: connection) else { return try aggregatedInSwift([], groupBy: groupBy, aggregates: aggregates) }
+        if try HierarchyQuery(specification, catalog: context.catalog) != nil {
+            // Over the hierarchy: the merged matches, aggregated in Swift; a key through a
+            // relationship is walked by the store (the records read lack the walked values).
+            if let walked = (groupBy + aggregates.map(\.key)).first(where: { $0.contains(".") }) {
+                throw RecordStoreError.relationshipWalkNotPlanned(String(walked.prefix { $0 != "." }), recordType: specification.recordType)
+            }
+            return try await aggregatedInSwift(records(specification.allMatches, on: connection), groupBy: groupBy, aggregates: aggregates)
+        }
+        let prepared = try await prepare(specification, context: context, on: connection)
         guard prepared.plan.residual == nil else {
             // The rows read lack the walked values: a key that walks is refused (and walked in Swift).
             for key in groupBy + aggregates.map(\.key) { _ = try prepared.walkedValue(key) }

@@ -94,7 +94,7 @@ extension SQLPlanner {
         guard comparison.modifier == .direct, comparison.options.isEmpty, case .constant(let constant) = comparison.right,
               case .keyPath(let name) = collection, let relationship = schema?.relationship(named: name),
               case .toMany(let inverse) = relationship.kind,
-              let destination = planning.catalog.recordTypes[relationship.destination],
+              let destination = planning.destination(relationship.destination),
               destination.field(named: inverse)?.type == .reference,
               let symbol = Self.symbol(comparison.operator),
               let memberPredicate = SubqueryMemberPredicate.rewrite(predicate, variable: variable) else { return .residualOnly }

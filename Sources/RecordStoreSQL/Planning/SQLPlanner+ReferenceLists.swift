@@ -98,7 +98,7 @@ extension SQLPlanner {
         }
         guard let relationship = schema?.relationship(named: name), case .toMany(let inverse) = relationship.kind else { return nil }
         guard comparison.modifier == .direct, comparison.options.isEmpty, case .reference(let reference) = value,
-              let destination = planning.catalog.recordTypes[relationship.destination],
+              let destination = planning.destination(relationship.destination),
               let inverseType = destination.field(named: inverse)?.type else { return .residualOnly }
         guard reference.zoneName == planning.zone.zoneName else { return constant(false) }
         let table = dialect.quote(TableLayout.recordTable(destination.name))

@@ -64,7 +64,7 @@ extension SQLPlanner {
         guard parts.count == 2, let planning = relationshipPlanning,
               let relationship = planning.catalog.walkableRelationship(parts[0], of: recordType) else { return nil }
         guard relationship.kind == .toOne, schema?.field(named: relationship.name)?.type == .reference,
-              let destination = planning.catalog.recordTypes[relationship.destination] else { return (relationship.name, nil, parts[1]) }
+              let destination = planning.destination(relationship.destination) else { return (relationship.name, nil, parts[1]) }
         return (relationship.name, destination, parts[1])
     }
 

@@ -14,6 +14,18 @@ import PredicateLanguage
         self.catalog = catalog
         self.zone = zone
     }
+
+    /// The schema of a relationship's destination whose records SQL reads in its table: nil for
+    /// an unknown type, and for a type with subtypes or an abstract one (whose records are in
+    /// the tables of the types below it), which the store walks in Swift.
+    ///
+    /// ```swift
+    /// planning.destination("Department")?.name   // "Department"
+    /// ```
+    @_spi(StorageEngine) public func destination(_ name: String) -> RecordTypeSchema? {
+        guard let schema = catalog.recordTypes[name], !schema.isAbstract, !catalog.hasSubtypes(name) else { return nil }
+        return schema
+    }
 }
 
 extension SQLPlanner {
@@ -45,7 +57,7 @@ extension SQLPlanner {
         guard case .keyPath(let path) = comparison.left, case .constant(let constant) = comparison.right else { return .residualOnly }
         let components = path.split(separator: ".", maxSplits: 1).map(String.init)
         guard components.count == 2, let relationship = schema?.relationship(named: components[0]),
-              let destination = planning.catalog.recordTypes[relationship.destination] else { return .residualOnly }
+              let destination = planning.destination(relationship.destination) else { return .residualOnly }
         let rest = components[1]
         switch relationship.kind {
         case .toOne:

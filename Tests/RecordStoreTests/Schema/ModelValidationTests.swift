@@ -212,7 +212,7 @@ extension ModelValidationTests {
               books -> Book  to-many, inverse of shelf, Nullify, required min 2 max 3
             """)
         #expect(try store.schema(for: "Book")?.description == """
-            Book
+            Book: Item
               name       string  required min length 2 max length 40
               sku        string  required pattern "[A-Z]{3}-[0-9]{4}"
               price      double  default 0.0 min 0 max 10000

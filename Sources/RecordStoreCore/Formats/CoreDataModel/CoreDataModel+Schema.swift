@@ -1,7 +1,9 @@
 extension CoreDataModel {
-    /// The store's record types for this model's attributes: one per entity that is not abstract,
-    /// named as the entity, with a field for each stored attribute, inherited ones first (see
-    /// ``attributes(of:)``). Each field has the type that keeps the attribute's values
+    /// The store's record types for this model's attributes: one per entity, named as the
+    /// entity, with a field for each stored attribute, inherited ones first (see
+    /// ``attributes(of:)``), its parent entity as ``RecordTypeSchema/parentType`` and its
+    /// abstractness as ``RecordTypeSchema/isAbstract`` (a fetch of an entity returns its
+    /// sub-entities' records; an abstract entity's records cannot be saved). Each field has the type that keeps the attribute's values
     /// (``CoreDataAttributeType/storeType``); one that Core Data indexes (`indexed="YES"`, or a
     /// property of a fetch index of the entity or a parent) is `QUERYABLE` and `SORTABLE` (as
     /// far as its type sorts), the others have no index.
@@ -20,7 +22,7 @@ extension CoreDataModel {
     /// }
     /// ```
     public func recordTypeSchemas() -> [RecordTypeSchema] {
-        entities.filter { !$0.isAbstract }.map { entity in
+        entities.map { entity in
             let lineage = lineage(of: entity.name)
             let indexed = Set(lineage.flatMap { $0.fetchIndexes.flatMap { $0.elements.map(\.property) } })
             let fields: [FieldSchema] = attributes(of: entity.name).compactMap { attribute in
@@ -34,7 +36,9 @@ extension CoreDataModel {
             let referenceFields = relationships.compactMap { relationship in
                 relationship.storedFieldType.map { FieldSchema(name: relationship.name, type: $0, isQueryable: true, isSortable: false) }
             }
-            return RecordTypeSchema(name: entity.name, fields: fields + referenceFields, relationships: relationships)
+            return RecordTypeSchema(
+                name: entity.name, fields: fields + referenceFields, relationships: relationships, parentType: entity.parentEntity,
+                isAbstract: entity.isAbstract)
         }
     }
 

@@ -16,23 +16,34 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// The relationships: to-ones and reference lists stored in fields of the same names (added
     /// when the type is defined), and to-manys that are inverses of the destination's references.
     public var relationships: [RelationshipSchema]
+    /// The record type this one inherits from (a Core Data entity's `parentEntity`), or nil for
+    /// a root type. A query on a type also returns the records of the types below it
+    /// (``QuerySpecification/includesSubtypes``); a subtype repeats its parent's fields.
+    public var parentType: String?
+    /// Whether the type is abstract (a Core Data entity's `isAbstract`): it holds no records of
+    /// its own (a save of one is refused), and a query on it returns its subtypes' records.
+    public var isAbstract: Bool
 
     /// Creates a record type description.
     ///
     /// ```swift
     /// RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)], justInTimeIndexes: .all)
+    /// RecordTypeSchema(name: "Manager", fields: employeeFields, parentType: "Employee")
     /// ```
     public init(
-        name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = []
+        name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = [],
+        parentType: String? = nil, isAbstract: Bool = false
     ) {
         self.name = name
         self.fields = fields
         self.justInTimeIndexes = justInTimeIndexes
         self.relationships = relationships
+        self.parentType = parentType
+        self.isAbstract = isAbstract
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, fields, justInTimeIndexes, relationships
+        case name, fields, justInTimeIndexes, relationships, parentType, isAbstract
     }
 
     /// Decodes a stored record type; one stored before ``justInTimeIndexes`` existed gets ``IndexPolicy/all``.
@@ -42,15 +53,20 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         fields = try container.decode([FieldSchema].self, forKey: .fields)
         justInTimeIndexes = try container.decodeIfPresent(IndexPolicy.self, forKey: .justInTimeIndexes) ?? .all
         relationships = try container.decodeIfPresent([RelationshipSchema].self, forKey: .relationships) ?? []
+        parentType = try container.decodeIfPresent(String.self, forKey: .parentType)
+        isAbstract = try container.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
     }
 
-    /// Encodes the record type; one without relationships is stored exactly as before they existed.
+    /// Encodes the record type; one without relationships, parent or abstractness is stored
+    /// exactly as before they existed.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(fields, forKey: .fields)
         try container.encode(justInTimeIndexes, forKey: .justInTimeIndexes)
         if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+        try container.encodeIfPresent(parentType, forKey: .parentType)
+        if isAbstract { try container.encode(isAbstract, forKey: .isAbstract) }
     }
 
     /// The relationship with this name, if any.
@@ -72,10 +88,12 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         fields.filter(\.isSearchable).map(\.name)
     }
 
-    /// One line per field: `population  int64  queryable sortable`, then its rules if any
+    /// The type's name (with `: Parent` below a parent type, `  abstract` when abstract), then
+    /// one line per field: `population  int64  queryable sortable`, then its rules if any
     /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship.
     public var description: String {
-        var lines = ["\(name)"]
+        // `Manager: Employee` below a parent, `Person  abstract` for an abstract type.
+        var lines = [name + (parentType.map { ": \($0)" } ?? "") + (isAbstract ? "  abstract" : "")]
         let width = fields.map(\.name.count).max() ?? 0
         for field in fields {
             let padded = field.name.padding(toLength: width, withPad: " ", startingAt: 0)

@@ -34,8 +34,10 @@ package struct GroupedFetch {
 
     package init(_ request: FetchRequest, mode: SchemaMode) {
         self.request = request
-        specification = QuerySpecification(
+        var specification = QuerySpecification(
             recordType: request.entityName, predicate: request.predicate ?? .truePredicate, zone: request.zoneID, mode: mode)
+        specification.includesSubtypes = request.includesSubentities
+        self.specification = specification
     }
 
     package var groupBy: [String] { request.propertiesToGroupBy ?? [] }
@@ -99,6 +101,7 @@ package struct PagedFetch {
         var specification = QuerySpecification(
             recordType: request.entityName, predicate: request.predicate ?? .truePredicate, sorts: request.sortDescriptors,
             zone: request.zoneID, limit: min(pageSize, remaining), mode: mode)
+        specification.includesSubtypes = request.includesSubentities
         if let after {
             specification.after = after
         } else {

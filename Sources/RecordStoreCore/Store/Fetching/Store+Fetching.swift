@@ -30,6 +30,7 @@ extension Store {
     /// earlier pages read as well.
     package func fetchPageSpecification(_ request: FetchRequest, after: KeysetPosition?, skipping read: Int = 0, limit: Int?) -> QuerySpecification {
         var specification = checkedSpecification(request.entityName, request.predicate ?? .truePredicate, request.sortDescriptors, request.zoneID, limit)
+        specification.includesSubtypes = request.includesSubentities
         if let after {
             specification.after = after
         } else {
@@ -42,7 +43,9 @@ extension Store {
     /// dictionaries that must be fetched (distinct or grouped).
     private func countSpecification(_ request: FetchRequest) -> QuerySpecification? {
         if request.resultType == .dictionaries, request.returnsDistinctResults || request.isGrouped { return nil }
-        return checkedSpecification(request.entityName, request.predicate ?? .truePredicate, [], request.zoneID, nil)
+        var specification = checkedSpecification(request.entityName, request.predicate ?? .truePredicate, [], request.zoneID, nil)
+        specification.includesSubtypes = request.includesSubentities
+        return specification
     }
 
     /// The matches counted after `fetchOffset` and `fetchLimit`.

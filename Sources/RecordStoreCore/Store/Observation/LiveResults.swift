@@ -43,10 +43,17 @@ package struct LiveResults {
     private var holdsEveryMatch: Bool
 
     /// Live results starting from a first read of the query (its limit applied, no offset).
-    package init(query: QuerySpecification, searchableFields: [String], records: [Record]) throws(RecordStoreError) {
+    /// `recordTypes` are the types whose records may match (a type with subtypes: all of its
+    /// concrete types); `resolvesEntity` says that the predicate's `entity` key path is each
+    /// record's type (``EntityKeyPath``).
+    package init(
+        query: QuerySpecification, searchableFields: [String], records: [Record], recordTypes: [String]? = nil, resolvesEntity: Bool = false
+    ) throws(RecordStoreError) {
         self.query = query
         ordering = RecordOrdering(sorts: query.sorts)
-        matcher = try RecordMatcher(recordType: query.recordType, predicate: query.predicate, zone: query.zone, searchableFields: searchableFields)
+        matcher = try RecordMatcher(
+            recordType: query.recordType, predicate: query.predicate, zone: query.zone, searchableFields: searchableFields,
+            recordTypes: recordTypes, resolvesEntity: resolvesEntity)
         results = ObservedResults()
         members = [:]
         holdsEveryMatch = true
@@ -71,7 +78,7 @@ package struct LiveResults {
         var changed: [RecordID: Record?] = [:]
         for commit in commits {
             let matches = try commit.evaluations.matches(of: commit, by: matcher)
-            for (index, entry) in commit.entries.enumerated() where entry.touches(recordType: query.recordType, zone: query.zone) {
+            for (index, entry) in commit.entries.enumerated() where matcher.touches(entry) {
                 let id = entry.recordID
                 if matches[index] {
                     changed.updateValue(commit.savedRecords[id], forKey: id)

@@ -55,6 +55,9 @@ package final class ObservationInbox: ChangeSubscriber {
     /// Further record types of the zone whose commits the inbox takes: those a live query's
     /// relationships reach (``observe(alsoRecordTypes:)``).
     private let relatedRecordTypes = LockedState<ReachedRecordTypes?>(nil)
+    /// The record types below the observed one (a live query on a type with subtypes), whose
+    /// commits the inbox takes too (``observe(subtypes:)``).
+    private let subtypes = LockedState<[String]>([])
 
     /// An inbox for the commits that touch a record type in a zone (a live query's).
     package init(recordType: String, zone: ZoneID, wakeup: Wakeup? = nil) {
@@ -76,6 +79,8 @@ package final class ObservationInbox: ChangeSubscriber {
     package func wants(_ changes: CommittedChanges) -> Bool {
         if let filter { return filter(changes) }
         if changes.touches(recordType: observedRecordType, zone: observedZone) { return true }
+        let subtypes = subtypes.withLock { $0 }
+        if subtypes.contains(where: { changes.touches(recordType: $0, zone: observedZone) }) { return true }
         let related = relatedRecordTypes.withLock { $0 }
         return related?.areTouched(by: changes, zone: observedZone) ?? false
     }
@@ -84,6 +89,12 @@ package final class ObservationInbox: ChangeSubscriber {
     /// relationships reach. Call it before subscribing.
     package func observe(alsoRecordTypes types: ReachedRecordTypes) {
         relatedRecordTypes.withLock { $0 = types }
+    }
+
+    /// Takes the commits of these record types of the zone too: the types below the observed
+    /// one. Call it before subscribing.
+    package func observe(subtypes types: [String]) {
+        subtypes.withLock { $0 = types }
     }
 
     package func receive(_ changes: CommittedChanges) {

@@ -113,6 +113,8 @@ package final class LiveQuery: @unchecked Sendable {
             walksRelationships = true
             inbox.observe(alsoRecordTypes: reached)
         }
+        let hierarchy = try await hierarchy()
+        if hierarchy.types != [specification.recordType] { inbox.observe(subtypes: hierarchy.types) }
         await store.engine.changeFeed.subscribe(inbox)
         isSubscribed = true
         let metrics = store.metrics
@@ -122,7 +124,9 @@ package final class LiveQuery: @unchecked Sendable {
             finish()
             return nil
         }
-        var live = try LiveResults(query: specification, searchableFields: try await searchableFields(), records: try await read())
+        var live = try LiveResults(
+            query: specification, searchableFields: try await searchableFields(), records: try await read(), recordTypes: hierarchy.types,
+            resolvesEntity: hierarchy.resolvesEntity)
         if let waiting = inbox.takeWaiting() {
             if waiting.lostTrack || walksRelationships {
                 live.replace(with: try await read())
@@ -219,6 +223,15 @@ package final class LiveQuery: @unchecked Sendable {
         guard catalog.recordTypes[specification.recordType] != nil else { return .everyType }
         guard let query = try RelationshipQuery(specification, catalog: catalog) else { return nil }
         return query.walk.reachedRecordTypes(from: specification.recordType, catalog: catalog)
+    }
+
+    /// The record types whose records the query selects (its own, and those below it unless
+    /// the query leaves subtypes out), and whether its predicate's `entity` key path is each
+    /// record's type (``HierarchyQuery``, ``EntityKeyPath``).
+    private func hierarchy() async throws(RecordStoreError) -> (types: [String], resolvesEntity: Bool) {
+        let catalog = try await store.engine.catalog()
+        let types = catalog.concreteTypes(of: specification.recordType, includingSubtypes: specification.includesSubtypes)
+        return (types, EntityKeyPath.isNamed(in: specification.predicate, schema: catalog.recordTypes[specification.recordType]))
     }
 
     private func searchableFields() async throws(RecordStoreError) -> [String] {

@@ -50,6 +50,7 @@ extension Store {
             request.entityName, request.predicate ?? .truePredicate, request.sortDescriptors, request.zoneID,
             request.fetchLimit > 0 ? request.fetchLimit : nil)
         specification.offset = max(0, request.fetchOffset)
+        specification.includesSubtypes = request.includesSubentities
         return observation(specification, sectionKey: sectionKey, problem: problem)
     }
 
