@@ -16,6 +16,16 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// The relationships: to-ones and reference lists stored in fields of the same names (added
     /// when the type is defined), and to-manys that are inverses of the destination's references.
     public var relationships: [RelationshipSchema]
+    /// The uniqueness constraints (Core Data's `uniquenessConstraints`): each a list of field
+    /// names whose values together no two records of the type in one zone may share. A record
+    /// that leaves any field of a constraint empty takes no part in it, as a SQL unique index
+    /// treats nulls. A save that breaks one is resolved by its ``MergePolicy``; SQL engines also
+    /// keep a unique index per constraint, `(zone, fields...)`.
+    ///
+    /// ```swift
+    /// RecordTypeSchema(name: "Employee", fields: [email, first, last], uniquenessConstraints: [["email"], ["first", "last"]])
+    /// ```
+    public var uniquenessConstraints: [[String]]
 
     /// Creates a record type description.
     ///
@@ -23,16 +33,18 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// RecordTypeSchema(name: "City", fields: [FieldSchema(name: "name", type: .string)], justInTimeIndexes: .all)
     /// ```
     public init(
-        name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = []
+        name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = [],
+        uniquenessConstraints: [[String]] = []
     ) {
         self.name = name
         self.fields = fields
         self.justInTimeIndexes = justInTimeIndexes
         self.relationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, fields, justInTimeIndexes, relationships
+        case name, fields, justInTimeIndexes, relationships, uniquenessConstraints
     }
 
     /// Decodes a stored record type; one stored before ``justInTimeIndexes`` existed gets ``IndexPolicy/all``.
@@ -42,6 +54,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         fields = try container.decode([FieldSchema].self, forKey: .fields)
         justInTimeIndexes = try container.decodeIfPresent(IndexPolicy.self, forKey: .justInTimeIndexes) ?? .all
         relationships = try container.decodeIfPresent([RelationshipSchema].self, forKey: .relationships) ?? []
+        uniquenessConstraints = try container.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? []
     }
 
     /// Encodes the record type; one without relationships is stored exactly as before they existed.
@@ -51,6 +64,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         try container.encode(fields, forKey: .fields)
         try container.encode(justInTimeIndexes, forKey: .justInTimeIndexes)
         if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+        if !uniquenessConstraints.isEmpty { try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints) }
     }
 
     /// The relationship with this name, if any.
@@ -73,7 +87,8 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     }
 
     /// One line per field: `population  int64  queryable sortable`, then its rules if any
-    /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship.
+    /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship; one per
+    /// uniqueness constraint (`unique (first, last)`).
     public var description: String {
         var lines = ["\(name)"]
         let width = fields.map(\.name.count).max() ?? 0
@@ -89,6 +104,9 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
             ].compactMap { $0 }
             let rules = counts.isEmpty ? "" : ", " + counts.joined(separator: " ")
             lines.append("  \(relationship.name) -> \(relationship.destination)  \(relationship.kindDescription), \(relationship.deletionRule)\(rules)")
+        }
+        for constraint in uniquenessConstraints {
+            lines.append("  unique (\(constraint.joined(separator: ", ")))")
         }
         return lines.joined(separator: "\n")
     }
