@@ -260,6 +260,12 @@ struct PostgresSchemaStorage {
             try await execute("ALTER TABLE \(table) ADD COLUMN \(quote(PostgresLayout.fullTextColumn)) tsvector NOT NULL DEFAULT ''")
             try await rebuildFullText(schema)
         }
+        // A unique index per uniqueness constraint, built now in any case: saves resolve conflicts
+        // before writing (``ConstraintResolution``), and the index keeps a racing writer out.
+        for constraint in schema.uniquenessConstraints {
+            let columns = ([TableLayout.zoneColumn] + constraint).map(quote).joined(separator: ", ")
+            try await execute("CREATE UNIQUE INDEX IF NOT EXISTS \(quote(TableLayout.uniqueIndex(schema.name, fields: constraint))) ON \(table) (\(columns))")
+        }
         let metadata = PostgresStoreMetadata(connection: connection)
         guard try await metadata.indexBuild(.deferred, of: schema.name) == nil else { return }
         if buildsPopulatedTablesLater, try await isPopulated(tableName) {
@@ -463,6 +469,9 @@ struct PostgresSchemaStorage {
         }
         if new.searchableFieldNames.isEmpty {
             try await execute("ALTER TABLE \(table) DROP COLUMN IF EXISTS \(quote(PostgresLayout.fullTextColumn))")
+        }
+        for constraint in old.uniquenessConstraints where !new.uniquenessConstraints.contains(constraint) {
+            try await execute("DROP INDEX IF EXISTS \(quote(TableLayout.uniqueIndex(new.name, fields: constraint)))")
         }
         // Built now, or marked pending on a populated table, as any missing index.
         if !redefined.isEmpty { try await ensureIndexes(new) }

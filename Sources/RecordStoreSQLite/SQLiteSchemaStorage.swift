@@ -95,6 +95,12 @@ struct SQLiteSchemaStorage {
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))
                 """)
         }
+        // A unique index per uniqueness constraint, deferred or not: saves resolve conflicts
+        // before writing (``ConstraintResolution``), and the index keeps a racing writer out.
+        for constraint in schema.uniquenessConstraints {
+            let columns = ([TableLayout.zoneColumn] + constraint).map(quote).joined(separator: ", ")
+            try db.execute(sql: "CREATE UNIQUE INDEX IF NOT EXISTS \(quote(TableLayout.uniqueIndex(schema.name, fields: constraint))) ON \(table) (\(columns))")
+        }
         // Derived columns (of new fields, or that a field gains with a flag) are added and filled here.
         try SQLiteDerivedColumns(db: db, progress: progress).ensure(schema, indexes: !deferred)
         if !schema.searchableFieldNames.isEmpty {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The one save of every engine: check duplicates, admit the records into the catalog (which
-/// may grow it in development mode), read what is stored, decide with ``SaveRules``, expand the
+/// may grow it in development mode), read what is stored, decide with ``SaveRules``, resolve
+/// uniqueness-constraint conflicts by the save's merge policy (``ConstraintResolution``), expand the
 /// deletions by their deletion rules (``DeletionRuleExpansion``: cascades, denials, nullifying
 /// rewrites, all read and decided before any write), check the schema's rules
 /// (``SaveValidation``: defaults, required fields, ranges, lengths, patterns, relationship
@@ -21,6 +22,9 @@ import Foundation
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
         var stored = try await transaction.storedVersions(of: save.identifiersToRead)
         var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
+        // Uniqueness constraints, resolved by the save's merge policy (which may merge a record
+        // into another, and delete an updated one merged away: before the deletion rules).
+        try await ConstraintResolution.apply(to: &plan, stored: &stored, changes: changes, catalog: save.catalog, in: &transaction)
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
         try await DeletionRuleExpansion.apply(
             to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, author: changes.author, in: &transaction)

@@ -140,6 +140,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// would change, a new required field has no default on a type that holds records, …):
     /// every problem. Nothing was changed.
     case migrationRefused([MigrationProblem])
+    /// A save, under ``MergePolicy/error``, inserts or updates records whose constrained fields
+    /// (``RecordTypeSchema/uniquenessConstraints``) equal those of other records of their type
+    /// in their zone: every conflict, naming both records and the constraint (Core Data's
+    /// `NSManagedObjectConstraintMergeError`, code 1551). Nothing was written.
+    case constraintConflict([ConstraintConflict])
 
     public var description: String {
         switch self {
@@ -271,6 +276,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .migrationRefused(let problems):
             let lines = problems.map { "\n  \($0)" }.joined()
             return "The model version cannot be applied by lightweight migration; nothing was changed:\(lines)"
+        case .constraintConflict(let conflicts):
+            let lines = conflicts.map { "\n  \($0)" }.joined()
+            return conflicts.count == 1
+                ? "The save broke a uniqueness constraint (1551 NSManagedObjectConstraintMergeError): \(conflicts[0])"
+                : "The save broke uniqueness constraints \(conflicts.count) times (1551 NSManagedObjectConstraintMergeError):\(lines)"
         }
     }
 }

@@ -34,6 +34,15 @@ struct MemoryMigrationStorage: SchemaMigrationStorage {
         records(of: recordType.name).contains { ($0.fields[field.name] ?? .null).isNull }
     }
 
+    func sharesValues(_ fields: [String], of recordType: RecordTypeSchema) -> Bool {
+        var seen = Set<[Value]>()
+        for record in records(of: recordType.name) {
+            guard let key = UniquenessLookup.key(of: record, fields: fields) else { continue }
+            if !seen.insert([.string(record.recordID.zoneID.zoneName)] + key).inserted { return true }
+        }
+        return false
+    }
+
     /// The memory engine keeps no index.
     func takeDownIndexes(from old: RecordTypeSchema, to stripped: RecordTypeSchema) {}
 

@@ -74,6 +74,12 @@
     /// `list` and `fts` (SQLite tables and indexes share one namespace).
     @_spi(StorageEngine) public static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
 
+    /// The unique index of a uniqueness constraint (``RecordTypeSchema/uniquenessConstraints``):
+    /// `T$unique$a$b`, on `(zone, a, b)`.
+    @_spi(StorageEngine) public static func uniqueIndex(_ recordType: String, fields: [String]) -> String {
+        "\(recordType)$unique$\(fields.joined(separator: "$"))"
+    }
+
     /// The column of a metadata field.
     @_spi(StorageEngine) public static func column(_ metadata: MetadataField) -> String {
         switch metadata {
