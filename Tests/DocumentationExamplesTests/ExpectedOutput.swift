@@ -110,6 +110,7 @@ quantity == 1 OR name == "Bob"
 Book 'b1': title is 1 character long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
 Book 'b1': pages is 9000, above the maximum 5000 (1610 NSValidationNumberTooLargeError)
 true
+ada 36
 (1) → (2):
   rename record type Item to Product
   rename field Product.name to title
