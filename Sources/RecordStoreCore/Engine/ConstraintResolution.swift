@@ -1,8 +1,7 @@
 import Foundation
 import PredicateLanguage
 
-/// The uniqueness step of every engine's save (``SaveProcedure``), right after the plan is made
-/// and before the deletion rules: finds the records the plan writes whose constrained fields
+/// The uniqueness step of every engine's save (``SaveProcedure``): finds the records the plan writes whose constrained fields
 /// (``RecordTypeSchema/uniquenessConstraints``) equal those of another record of their type in
 /// their zone, and resolves each conflict by the save's ``MergePolicy``.
 ///
@@ -12,8 +11,10 @@ import PredicateLanguage
 /// constraint takes no part in it (as SQL unique indexes treat nulls); a new record gets its
 /// fields' defaults first, so that a defaulted constrained field takes part.
 ///
-/// Under ``MergePolicy/error`` every conflict is thrown at once
-/// (``RecordStoreError/constraintConflict(_:)``). Otherwise conflicts are resolved (the first
+/// Under ``MergePolicy/error`` the step runs last, after the schema's rules (a save that breaks
+/// both reports its validation failures, as Core Data's does), and every conflict is thrown at
+/// once (``RecordStoreError/constraintConflict(_:)``). Under a merging policy it runs right after
+/// the plan is made, before the deletion rules and validation, and conflicts are resolved (the first
 /// of each saving record, in the plan's order, then the constraints' order) and the plan is
 /// checked again, until none remain: a merge may make a record that conflicts through another
 /// constraint. The merged record of a stored existing record replaces the saving record's write;
@@ -21,9 +22,10 @@ import PredicateLanguage
 /// rules the next step applies). The plan's ``WritePlan/returned`` then says which record each
 /// saved record landed on.
 ///
-/// Uniqueness is per zone: a zone is a separate store, as a CloudKit zone is. The SQL engines'
-/// unique indexes `(zone, fields...)` guard against a writer that commits a conflicting record
-/// in between (the losing save fails with a storage error).
+/// Uniqueness is per zone: a zone is a separate store, as a CloudKit zone is. The check runs
+/// inside the write transaction: SQLite's writers take turns, and PostgreSQL's unique
+/// constraints `(zone, fields...)`, checked at the commit, fail a writer that commits a
+/// conflicting record in between (with a storage error).
 ///
 /// ```swift
 /// var plan = try await save.plan(stored: stored, existingZones: zones)
@@ -136,8 +138,19 @@ package enum ConstraintResolution {
         }
     }
 
-    /// The fields the existing record ends with, by the policy.
+    /// The fields the existing record ends with, by the policy. A field that holds each record's
+    /// own record name (a model's `id`, which `ModelContext` writes) is an identity, not a
+    /// property: the existing record keeps its own.
     private static func merged(_ saving: Record, previous: Record?, into existing: Record, policy: MergePolicy) -> [String: Value] {
+        var fields = mergedProperties(saving, previous: previous, into: existing, policy: policy)
+        for (name, value) in saving.fields where value == .string(saving.recordID.recordName) {
+            if existing.fields[name] == .string(existing.recordID.recordName) { fields[name] = existing.fields[name] }
+        }
+        return fields
+    }
+
+    /// The fields the existing record ends with, by the policy, identities aside.
+    private static func mergedProperties(_ saving: Record, previous: Record?, into existing: Record, policy: MergePolicy) -> [String: Value] {
         switch policy {
         case .overwrite:
             return saving.fields

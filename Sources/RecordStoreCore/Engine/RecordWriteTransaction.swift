@@ -33,7 +33,7 @@ import Foundation
     /// The stored records a ``UniquenessLookup`` finds: of its type in its zone, whose
     /// constrained fields hold one of its keys (the records a save's records may conflict with,
     /// ``ConstraintResolution``). A SQL engine runs ``UniquenessLookup/specifications`` (served by
-    /// the constraint's unique index); an engine that holds its records in Swift filters them
+    /// the constraint's index); an engine that holds its records in Swift filters them
     /// (``UniquenessLookup/filter(_:)``).
     mutating func records(matching lookup: UniquenessLookup) async throws -> [Record]
     /// Which of these zones exist.

@@ -6,7 +6,7 @@ import PredicateLanguage
 ///
 /// An engine answers it either in Swift (``filter(_:)`` over the records of the zone) or with
 /// queries (``specifications``: `(a == %@ AND b == %@) OR ...`, in batches, which the
-/// constraint's unique index serves).
+/// constraint's index serves).
 ///
 /// ```swift
 /// let lookup = UniquenessLookup(recordType: "Employee", zone: .default, fields: ["email"], keys: [["ada@example.com"]])

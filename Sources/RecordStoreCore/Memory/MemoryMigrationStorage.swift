@@ -1,3 +1,5 @@
+import PredicateLanguage
+
 /// The memory engine's side of a ``SchemaMigration``: a copy of the engine's state whose
 /// records are renamed, trimmed and filled in place (their change tags, dates and history
 /// positions untouched), which replaces the engine's state when every step succeeded.

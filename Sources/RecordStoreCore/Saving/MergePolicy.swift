@@ -20,7 +20,9 @@
 ///   (an update keeps its stored version).
 ///
 /// Under the three merging policies, one record remains: the existing one, with the merged
-/// fields, a new change tag and modification date, and its creation date and creator. A new
+/// fields, a new change tag and modification date, and its creation date and creator. A field
+/// that holds each record's own record name (a model's `id`) is an identity, not a property: the
+/// existing record keeps its own. A new
 /// saving record is not inserted; an updated one, stored under another identifier, is deleted
 /// (its deletion rules apply), as Core Data deletes the conflicting object it merged. The save
 /// returns, in the saving record's place, the record it landed on.

@@ -206,8 +206,9 @@ struct UniquenessConstraintTests {
         try store.apply(unconstrained)
         #expect(try store.schema(for: "Member")?.uniquenessConstraints == [])
         try store.save([Self.member("m1", Self.ada), Self.member("m2", ["email": "ada@example.com", "first": "Augusta"])])
-        do {
-            try store.apply(try CoreDataModelReader.read(at: Self.model))
+        let constrained = try CoreDataModelReader.read(at: Self.model)
+        do throws(RecordStoreError) {
+            try store.apply(constrained)
             Issue.record("the model was applied")
         } catch {
             guard case .migrationRefused(let problems) = error else {
@@ -227,7 +228,7 @@ struct UniquenessConstraintTests {
         }
         m2["email"] = "augusta@example.com"
         try store.save([m2])
-        try store.apply(try CoreDataModelReader.read(at: Self.model))
+        try store.apply(constrained)
         #expect(try store.schema(for: "Member")?.uniquenessConstraints == [["email"], ["first", "last"]])
         let conflicts = Self.conflicts { () throws(RecordStoreError) in try store.save([Self.member("n", Self.newcomer)]) }
         #expect(conflicts.map(\.existing) == [Self.id("m1")])

@@ -19,8 +19,8 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// The uniqueness constraints (Core Data's `uniquenessConstraints`): each a list of field
     /// names whose values together no two records of the type in one zone may share. A record
     /// that leaves any field of a constraint empty takes no part in it, as a SQL unique index
-    /// treats nulls. A save that breaks one is resolved by its ``MergePolicy``; SQL engines also
-    /// keep a unique index per constraint, `(zone, fields...)`.
+    /// treats nulls. A save that breaks one is resolved by its ``MergePolicy``; SQLite keeps an
+    /// index per constraint for the check, PostgreSQL a unique constraint checked at the commit.
     ///
     /// ```swift
     /// RecordTypeSchema(name: "Employee", fields: [email, first, last], uniquenessConstraints: [["email"], ["first", "last"]])
