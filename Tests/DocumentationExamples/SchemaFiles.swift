@@ -51,7 +51,7 @@ enum SchemaFilesExample {
         print(failures[1])
         let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
         print(saved[0]["inPrint"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 200
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 201
         let members = try Store.open(StoreLocation("memory:"))
         let directory = """
             <model>
@@ -67,14 +67,16 @@ enum SchemaFilesExample {
         _ = try members.apply(try CoreDataModel(parsing: directory))
         _ = try members.save([Record(recordType: "Member", recordID: RecordID(recordName: "ada"), fields: ["email": "ada@example.com"])], policy: .allKeys)
         let newcomer = Record(recordType: "Member", recordID: RecordID(recordName: "new"), fields: ["email": "ada@example.com", "age": 36])
+        var refusal = ""
         do throws(RecordStoreError) {
             try members.save([newcomer])
         } catch {
-            print(error)   // The save broke a uniqueness constraint (1551 NSManagedObjectConstraintMergeError): Member 'new' has email == "ada@example.com", as 'ada' does (uniqueness constraint email)
+            refusal = "\(error)"
         }
+        print(refusal)
         let merged = try members.save([newcomer], mergePolicy: .mergeByPropertyObjectTrump)
         print(merged[0].recordID.recordName, merged[0]["age"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 245
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 248
         let shop = try Store.open(StoreLocation("memory:"))
         let version1 = """
             <model userDefinedModelVersionIdentifier="1">
@@ -110,6 +112,7 @@ enum SchemaFilesExample {
         _ = members
         _ = directory
         _ = newcomer
+        _ = refusal
         _ = merged
         _ = shop
         _ = version1

@@ -58,10 +58,10 @@ public final class ModelContext: Sendable {
 
     /// How ``save()-7cric`` resolves a uniqueness-constraint conflict (a model whose constrained
     /// fields, `RecordTypeSchema.uniquenessConstraints`, equal another record's in the zone), as
-    /// Core Data's `NSManagedObjectContext.mergePolicy`: ``MergePolicy/error`` by default, which
+    /// Core Data's `NSManagedObjectContext.mergePolicy`: `MergePolicy.error` by default, which
     /// fails the save with `RecordStoreError.constraintConflict` and keeps the pending changes. Under
     /// the other policies, a model merged into an existing record is saved as that record (its
-    /// own identifier is then gone from the store); ``MergePolicy`` says how each merges.
+    /// own identifier is then gone from the store); `MergePolicy` says how each merges.
     ///
     /// ```swift
     /// context.mergePolicy = .mergeByPropertyObjectTrump

@@ -147,7 +147,7 @@ struct CoreDataModelTests {
         #expect(model.recordTypeSchemas() == [RecordTypeSchema(name: "E", fields: [FieldSchema(name: "a", type: expected, isQueryable: false, isSortable: false)])])
     }
 
-    @Test("Record types: one per concrete entity, inherited attributes first, indexed ones queryable and sortable, transients left out")
+    @Test("Record types: one per concrete entity, inherited attributes first, indexed ones queryable and sortable, transients left out, uniqueness constraints kept")
     func recordTypes() throws {
         func field(_ name: String, _ type: FieldType, indexed: Bool = false, _ rules: FieldValidation? = nil) -> FieldSchema {
             FieldSchema(name: name, type: type, isQueryable: indexed, isSortable: indexed, validation: rules)
@@ -185,7 +185,8 @@ struct CoreDataModelTests {
                     // Many-to-many: stored on the side whose entity name sorts first.
                     .referenceList("projects", destination: "Project", deletionRule: .noAction, isOrdered: true),
                     .toMany("reports", destination: "Employee", inverse: "manager", deletionRule: .deny),
-                ]),
+                ],
+                uniquenessConstraints: [["identifier"]]),
             RecordTypeSchema(
                 name: "Project", fields: [field("title", .string, required)],
                 relationships: [
