@@ -42,6 +42,16 @@ struct PostgresMigrationStorage: SchemaMigrationStorage {
         return try await storage.connection.rowCount(SQLStatement(sql: "SELECT 1 FROM \(quote(table)) WHERE \(quote(field.name)) IS NULL LIMIT 1")) > 0
     }
 
+    func sharesValues(_ fields: [String], of recordType: RecordTypeSchema) async throws -> Bool {
+        let table = TableLayout.recordTable(recordType.name)
+        let existing = try await storage.columns(of: table)
+        guard !existing.isEmpty, fields.allSatisfy(existing.contains) else { return false }
+        let columns = ([TableLayout.zoneColumn] + fields).map(quote).joined(separator: ", ")
+        let present = fields.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        return try await storage.connection.rowCount(SQLStatement(
+            sql: "SELECT 1 FROM \(quote(table)) WHERE \(present) GROUP BY \(columns) HAVING count(*) > 1 LIMIT 1")) > 0
+    }
+
     func takeDownIndexes(from old: RecordTypeSchema, to stripped: RecordTypeSchema) async throws {
         try await storage.applyIndexChanges(from: old, to: stripped)
     }

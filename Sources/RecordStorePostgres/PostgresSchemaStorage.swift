@@ -260,6 +260,17 @@ struct PostgresSchemaStorage {
             try await execute("ALTER TABLE \(table) ADD COLUMN \(quote(PostgresLayout.fullTextColumn)) tsvector NOT NULL DEFAULT ''")
             try await rebuildFullText(schema)
         }
+        // A unique constraint per uniqueness constraint, made now in any case: saves resolve
+        // conflicts before writing (``ConstraintResolution``), and the constraint keeps out a writer
+        // that commits a conflicting record in between. It is checked at the commit (`DEFERRABLE
+        // INITIALLY DEFERRED`), so that the order of a save's statements does not matter: a record
+        // deleted after the writes, or two records that exchange values, break nothing.
+        for constraint in schema.uniquenessConstraints {
+            let name = TableLayout.uniqueIndex(schema.name, fields: constraint)
+            guard try await connection.rowCount(SQLStatement(sql: "SELECT 1 WHERE to_regclass($1) IS NULL", arguments: [.text(quote(name))])) > 0 else { continue }
+            let columns = ([TableLayout.zoneColumn] + constraint).map(quote).joined(separator: ", ")
+            try await execute("ALTER TABLE \(table) ADD CONSTRAINT \(quote(name)) UNIQUE (\(columns)) DEFERRABLE INITIALLY DEFERRED")
+        }
         let metadata = PostgresStoreMetadata(connection: connection)
         guard try await metadata.indexBuild(.deferred, of: schema.name) == nil else { return }
         if buildsPopulatedTablesLater, try await isPopulated(tableName) {
@@ -463,6 +474,9 @@ struct PostgresSchemaStorage {
         }
         if new.searchableFieldNames.isEmpty {
             try await execute("ALTER TABLE \(table) DROP COLUMN IF EXISTS \(quote(PostgresLayout.fullTextColumn))")
+        }
+        for constraint in old.uniquenessConstraints where !new.uniquenessConstraints.contains(constraint) {
+            try await execute("ALTER TABLE \(table) DROP CONSTRAINT IF EXISTS \(quote(TableLayout.uniqueIndex(new.name, fields: constraint)))")
         }
         // Built now, or marked pending on a populated table, as any missing index.
         if !redefined.isEmpty { try await ensureIndexes(new) }

@@ -65,6 +65,10 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         try await executor.records(matching: lookup, on: connection)
     }
 
+    func records(matching lookup: UniquenessLookup) async throws -> [Record] {
+        try await executor.records(matching: lookup, on: connection)
+    }
+
     func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
         try await executor.existingZones(among: zones, on: connection)
     }

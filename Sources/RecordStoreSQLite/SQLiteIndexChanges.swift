@@ -54,5 +54,8 @@ struct SQLiteIndexChanges {
         if new.searchableFieldNames.isEmpty {
             try db.execute(sql: "DROP TABLE IF EXISTS \(quote(SQLiteLayout.fullTextTable(new.name)))")
         }
+        for constraint in old.uniquenessConstraints where !new.uniquenessConstraints.contains(constraint) {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(quote(TableLayout.uniqueIndex(new.name, fields: constraint)))")
+        }
     }
 }

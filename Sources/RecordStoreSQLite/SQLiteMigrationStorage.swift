@@ -39,6 +39,16 @@ struct SQLiteMigrationStorage: SchemaMigrationStorage {
         return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quote(table)) WHERE \(quote(field.name)) IS NULL)") ?? false
     }
 
+    func sharesValues(_ fields: [String], of recordType: RecordTypeSchema) throws -> Bool {
+        let table = TableLayout.recordTable(recordType.name)
+        guard try db.tableExists(table) else { return false }
+        let existing = Set(try db.columns(in: table).map(\.name))
+        guard fields.allSatisfy(existing.contains) else { return false }
+        let columns = ([TableLayout.zoneColumn] + fields).map(quote).joined(separator: ", ")
+        let present = fields.map { "\(quote($0)) IS NOT NULL" }.joined(separator: " AND ")
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(quote(table)) WHERE \(present) GROUP BY \(columns) HAVING count(*) > 1)") ?? false
+    }
+
     func takeDownIndexes(from old: RecordTypeSchema, to stripped: RecordTypeSchema) throws {
         try SQLiteIndexChanges(db: db).apply(from: old, to: stripped)
     }

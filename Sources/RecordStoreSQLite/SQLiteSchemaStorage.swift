@@ -95,6 +95,18 @@ struct SQLiteSchemaStorage {
                 ON \(table) (\(quote(TableLayout.zoneColumn)), \(quote(field.name)), \(quote(TableLayout.recordNameColumn)))
                 """)
         }
+        // An index per uniqueness constraint, `(zone, fields...)`, which serves the saves' lookups
+        // of conflicting records (``ConstraintResolution``). Not a UNIQUE one: SQLite checks those
+        // at each statement, so the order of a save's writes would matter (a record deleted after
+        // the writes, two records that exchange values), and it has no deferred unique checks.
+        // The check in Swift is enough: it runs inside the write transaction, and SQLite has one
+        // writer at a time (a transaction whose snapshot another writer changed cannot write).
+        if !deferred {
+            for constraint in schema.uniquenessConstraints {
+                let columns = ([TableLayout.zoneColumn] + constraint).map(quote).joined(separator: ", ")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(TableLayout.uniqueIndex(schema.name, fields: constraint))) ON \(table) (\(columns))")
+            }
+        }
         // Derived columns (of new fields, or that a field gains with a flag) are added and filled here.
         try SQLiteDerivedColumns(db: db, progress: progress).ensure(schema, indexes: !deferred)
         if !schema.searchableFieldNames.isEmpty {

@@ -51,7 +51,32 @@ enum SchemaFilesExample {
         print(failures[1])
         let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
         print(saved[0]["inPrint"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 198
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 201
+        let members = try Store.open(StoreLocation("memory:"))
+        let directory = """
+            <model>
+                <entity name="Member">
+                    <attribute name="email" attributeType="String"/>
+                    <attribute name="age" optional="YES" attributeType="Integer 64"/>
+                    <uniquenessConstraints>
+                        <uniquenessConstraint><constraint value="email"/></uniquenessConstraint>
+                    </uniquenessConstraints>
+                </entity>
+            </model>
+            """
+        _ = try members.apply(try CoreDataModel(parsing: directory))
+        _ = try members.save([Record(recordType: "Member", recordID: RecordID(recordName: "ada"), fields: ["email": "ada@example.com"])], policy: .allKeys)
+        let newcomer = Record(recordType: "Member", recordID: RecordID(recordName: "new"), fields: ["email": "ada@example.com", "age": 36])
+        var refusal = ""
+        do throws(RecordStoreError) {
+            try members.save([newcomer])
+        } catch {
+            refusal = "\(error)"
+        }
+        print(refusal)
+        let merged = try members.save([newcomer], mergePolicy: .mergeByPropertyObjectTrump)
+        print(merged[0].recordID.recordName, merged[0]["age"] ?? "nil")
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 248
         let shop = try Store.open(StoreLocation("memory:"))
         let version1 = """
             <model userDefinedModelVersionIdentifier="1">
@@ -84,6 +109,11 @@ enum SchemaFilesExample {
         _ = model
         _ = failures
         _ = saved
+        _ = members
+        _ = directory
+        _ = newcomer
+        _ = refusal
+        _ = merged
         _ = shop
         _ = version1
         _ = version2

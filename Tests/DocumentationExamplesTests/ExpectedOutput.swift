@@ -110,6 +110,8 @@ quantity == 1 OR name == "Bob"
 Book 'b1': title is 1 character long, shorter than the minimum 2 (1670 NSValidationStringTooShortError)
 Book 'b1': pages is 9000, above the maximum 5000 (1610 NSValidationNumberTooLargeError)
 true
+The save broke a uniqueness constraint (1551 NSManagedObjectConstraintMergeError): Member 'new' has email == "ada@example.com", as 'ada' does (uniqueness constraint email)
+ada 36
 (1) → (2):
   rename record type Item to Product
   rename field Product.name to title

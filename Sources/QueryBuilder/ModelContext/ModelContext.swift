@@ -38,6 +38,7 @@ public final class ModelContext: Sendable {
         var pending = PendingChangeSet()
         /// The change tags of the stored versions this context last read or saved.
         var knownChangeTags: [RecordID: String] = [:]
+        var mergePolicy: MergePolicy = .error
     }
 
     private let state = LockedState(State())
@@ -53,6 +54,23 @@ public final class ModelContext: Sendable {
     public init(store: Store, zone: ZoneID = .default) {
         self.store = store
         self.zone = zone
+    }
+
+    /// How ``save()-7cric`` resolves a uniqueness-constraint conflict (a model whose constrained
+    /// fields, `RecordTypeSchema.uniquenessConstraints`, equal another record's in the zone), as
+    /// Core Data's `NSManagedObjectContext.mergePolicy`: `MergePolicy.error` by default, which
+    /// fails the save with `RecordStoreError.constraintConflict` and keeps the pending changes. Under
+    /// the other policies, a model merged into an existing record is saved as that record (its
+    /// own identifier is then gone from the store); `MergePolicy` says how each merges.
+    ///
+    /// ```swift
+    /// context.mergePolicy = .mergeByPropertyObjectTrump
+    /// try context.insert(Employee(email: "ada@example.com", age: 37))
+    /// try context.save()   // updates the stored employee with that email
+    /// ```
+    public var mergePolicy: MergePolicy {
+        get { state.withLock { $0.mergePolicy } }
+        set { state.withLock { $0.mergePolicy = newValue } }
     }
 
     // MARK: Registering changes
@@ -214,7 +232,7 @@ public final class ModelContext: Sendable {
     /// ```
     public func save() throws {
         try state.withLock { state in
-            guard let batch = SaveBatch(state.pending.ordered) else { return }
+            guard let batch = SaveBatch(state.pending.ordered, mergePolicy: state.mergePolicy) else { return }
             let result = try store.synchronously { try await batch.run(on: self.store) }
             try Self.commit(batch, result: result, to: &state)
         }
@@ -231,7 +249,7 @@ public final class ModelContext: Sendable {
     /// try await context.save()
     /// ```
     public func save() async throws {
-        guard let batch = state.withLock({ SaveBatch($0.pending.ordered) }) else { return }
+        guard let batch = state.withLock({ SaveBatch($0.pending.ordered, mergePolicy: $0.mergePolicy) }) else { return }
         let result = try await batch.run(on: store)
         try state.withLock { state in try Self.commit(batch, result: result, to: &state) }
         pendingChangeListeners.pendingChangesChanged()
@@ -245,11 +263,13 @@ public final class ModelContext: Sendable {
         var expectedTags: [RecordID: String] = [:]
         /// The inserts: saved over whatever is stored.
         var overwriting: Set<RecordID> = []
+        let mergePolicy: MergePolicy
 
         /// Nil when nothing is pending.
-        init?(_ changes: [(RecordID, PendingChange)]) {
+        init?(_ changes: [(RecordID, PendingChange)], mergePolicy: MergePolicy) {
             guard !changes.isEmpty else { return nil }
             self.changes = changes
+            self.mergePolicy = mergePolicy
             records = changes.compactMap { $0.1.savedRecord }
             for (id, change) in changes {
                 switch change {
@@ -264,7 +284,9 @@ public final class ModelContext: Sendable {
 
         /// Saves the batch in one transaction.
         func run(on store: Store) async throws(RecordStoreError) -> ModifyResult {
-            try await store.modify(saving: records, deleting: deletions, expectedChangeTags: expectedTags, overwriting: overwriting, atomically: true)
+            try await store.modify(
+                saving: records, deleting: deletions, expectedChangeTags: expectedTags, overwriting: overwriting, atomically: true,
+                mergePolicy: mergePolicy)
         }
     }
 
@@ -280,7 +302,10 @@ public final class ModelContext: Sendable {
             throw error
         }
         for (id, outcome) in result.saveResults {
-            if case .success(let saved) = outcome { state.knownChangeTags[id] = saved.recordChangeTag }
+            guard case .success(let saved) = outcome else { continue }
+            // A model merged into another record (a merge policy) is gone under its own identifier.
+            state.knownChangeTags[id] = saved.recordID == id ? saved.recordChangeTag : nil
+            state.knownChangeTags[saved.recordID] = saved.recordChangeTag
         }
         for id in batch.deletions { state.knownChangeTags[id] = nil }
         for (id, change) in batch.changes where state.pending[id] == change { state.pending[id] = nil }

@@ -147,6 +147,10 @@ public final class CloudKitService: Sendable {
         case .zoneNotFound: .zoneNotFound
         case .recordNotFound: .notFound
         case .conflict: .conflict
+        // A uniqueness constraint broken (Core Data's constraint merge error) is the request's
+        // fault, as a validation failure is: not CONFLICT, which tells CloudKit clients that the
+        // change tag is stale and that saving over the server record resolves it.
+        case .constraintConflict, .validationFailed: .badRequest
         case .changeTokenExpired: .changeTokenExpired
         case .storage, .indexBuildPending: .internalError
         case .sharing(.shareNotFound), .sharing(.shortGUIDNotFound), .sharing(.rootNotFound), .sharing(.participantNotFound): .notFound

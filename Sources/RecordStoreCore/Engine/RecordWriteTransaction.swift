@@ -30,6 +30,12 @@ import Foundation
     /// engine runs ``ReferenceLookup/specifications`` (served by the field's index or list
     /// table); an engine that holds its records in Swift filters them (``ReferenceLookup/filter(_:)``).
     mutating func records(matching lookup: ReferenceLookup) async throws -> [Record]
+    /// The stored records a ``UniquenessLookup`` finds: of its type in its zone, whose
+    /// constrained fields hold one of its keys (the records a save's records may conflict with,
+    /// ``ConstraintResolution``). A SQL engine runs ``UniquenessLookup/specifications`` (served by
+    /// the constraint's index); an engine that holds its records in Swift filters them
+    /// (``UniquenessLookup/filter(_:)``).
+    mutating func records(matching lookup: UniquenessLookup) async throws -> [Record]
     /// Which of these zones exist.
     mutating func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID>
     /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The one save of every engine: check duplicates, admit the records into the catalog (which
-/// may grow it in development mode), read what is stored, decide with ``SaveRules``, expand the
+/// may grow it in development mode), read what is stored, decide with ``SaveRules``, resolve
+/// uniqueness-constraint conflicts by the save's merge policy (``ConstraintResolution``), expand the
 /// deletions by their deletion rules (``DeletionRuleExpansion``: cascades, denials, nullifying
 /// rewrites, all read and decided before any write), check the schema's rules
 /// (``SaveValidation``: defaults, required fields, ranges, lengths, patterns, relationship
@@ -21,11 +22,22 @@ import Foundation
         let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
         var stored = try await transaction.storedVersions(of: save.identifiersToRead)
         var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
+        // Uniqueness constraints under a merging policy: resolved first, since a resolution may
+        // delete an updated record merged away (whose deletion rules apply) and what it writes is
+        // validated with the rest.
+        if changes.mergePolicy != .error {
+            try await ConstraintResolution.apply(to: &plan, stored: &stored, changes: changes, catalog: save.catalog, in: &transaction)
+        }
         // Still reading and deciding: the deletion rules add their deletions and rewrites to the plan.
         try await DeletionRuleExpansion.apply(
             to: &plan, stored: &stored, saving: save.admitted, catalog: save.catalog, author: changes.author, in: &transaction)
         // Then the schema's rules, on what the plan would leave: defaults, then every check.
         try await SaveValidation.apply(to: &plan, stored: stored, catalog: save.catalog, in: &transaction)
+        // Under `.error`, conflicts are reported after the schema's rules, as Core Data validates a
+        // context's objects before its store finds their constraint conflicts.
+        if changes.mergePolicy == .error {
+            try await ConstraintResolution.apply(to: &plan, stored: &stored, changes: changes, catalog: save.catalog, in: &transaction)
+        }
         // Decided. The change position: taken before the writes, so that new records are
         // registered at it, unless the engine takes it last (a server engine, whose position is
         // held until the commit so that positions commit in order: taken last, it is held only

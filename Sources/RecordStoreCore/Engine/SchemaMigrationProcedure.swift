@@ -84,6 +84,14 @@
                     problems.append(.missingValues(recordType: type.target.name, field: name))
                 }
             }
+            // A new uniqueness constraint must hold on the records already stored.
+            for constraint in type.target.uniquenessConstraints {
+                let oldNames = constraint.map { name in type.renamedFields.first { $0.value == name }?.key ?? name }
+                guard !old.uniquenessConstraints.contains(oldNames), oldNames.allSatisfy({ old.field(named: $0) != nil }) else { continue }
+                if try await storage.sharesValues(oldNames, of: old) {
+                    problems.append(.constraintBroken(recordType: type.target.name, constraint: constraint))
+                }
+            }
         }
         if !problems.isEmpty { throw RecordStoreError.migrationRefused(problems) }
     }

@@ -11,6 +11,9 @@
     mutating func holdsRecords(_ recordType: RecordTypeSchema) async throws -> Bool
     /// Whether a record of the type holds no value in the field.
     mutating func lacksValues(_ field: FieldSchema, of recordType: RecordTypeSchema) async throws -> Bool
+    /// Whether two records of the type in one zone hold the same values in these fields, none
+    /// of them empty: a uniqueness constraint on them would be broken at once.
+    mutating func sharesValues(_ fields: [String], of recordType: RecordTypeSchema) async throws -> Bool
     /// Drops every index of the type's fields (`old` declares them; `stripped` declares none),
     /// with whatever else is derived from them (derived columns, list members, full text).
     mutating func takeDownIndexes(from old: RecordTypeSchema, to stripped: RecordTypeSchema) async throws

@@ -27,6 +27,9 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
     /// The engine cannot perform this step (an engine outside this package that implements no
     /// migration): only additions and index changes are.
     case unsupportedByEngine(engine: String, step: String)
+    /// A uniqueness constraint is new to a record type whose records already break it: two
+    /// records of one zone hold the same values in its fields.
+    case constraintBroken(recordType: String, constraint: [String])
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
             "\(type): renamed to '\(name)', the name of another record type that stays"
         case .versionChanged(let planned, let stored):
             "the migration was planned from model version \(planned?.description ?? "none"), and the store is now at \(stored?.description ?? "none"): apply the model again"
+        case .constraintBroken(let type, let constraint):
+            "\(type): the new uniqueness constraint (\(constraint.joined(separator: ", "))) is broken by records of '\(type)' that hold the same values"
         case .unsupportedByEngine(let engine, let step):
             "the \(engine) engine cannot \(step): it performs no migration beyond added record types, fields and index changes"
         }

@@ -143,6 +143,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A save gave a record of an abstract record type (``RecordTypeSchema/isAbstract``, a Core
     /// Data entity's `isAbstract`): only the types below it hold records. Nothing was written.
     case abstractRecordType(String, record: RecordID)
+    /// A save, under ``MergePolicy/error``, inserts or updates records whose constrained fields
+    /// (``RecordTypeSchema/uniquenessConstraints``) equal those of other records of their type
+    /// in their zone: every conflict, naming both records and the constraint (Core Data's
+    /// `NSManagedObjectConstraintMergeError`, code 1551). Nothing was written.
+    case constraintConflict([ConstraintConflict])
 
     public var description: String {
         switch self {
@@ -276,6 +281,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "The model version cannot be applied by lightweight migration; nothing was changed:\(lines)"
         case .abstractRecordType(let recordType, let record):
             return "Record \(record.recordName) cannot be saved: \(recordType) is an abstract record type; save a record of one of its subtypes"
+        case .constraintConflict(let conflicts):
+            let lines = conflicts.map { "\n  \($0)" }.joined()
+            return conflicts.count == 1
+                ? "The save broke a uniqueness constraint (1551 NSManagedObjectConstraintMergeError): \(conflicts[0])"
+                : "The save broke uniqueness constraints \(conflicts.count) times (1551 NSManagedObjectConstraintMergeError):\(lines)"
         }
     }
 }

@@ -292,6 +292,10 @@ extension MemoryEngine.State: RecordWriteTransaction {
         lookup.filter((records[lookup.zone] ?? [:]).values)
     }
 
+    package func records(matching lookup: UniquenessLookup) -> [Record] {
+        lookup.filter((records[lookup.zone] ?? [:]).values)
+    }
+
     package func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> {
         zones.filter { records[$0] != nil }
     }

@@ -1,3 +1,5 @@
+import PredicateLanguage
+
 /// The memory engine's side of a ``SchemaMigration``: a copy of the engine's state whose
 /// records are renamed, trimmed and filled in place (their change tags, dates and history
 /// positions untouched), which replaces the engine's state when every step succeeded.
@@ -32,6 +34,15 @@ struct MemoryMigrationStorage: SchemaMigrationStorage {
 
     func lacksValues(_ field: FieldSchema, of recordType: RecordTypeSchema) -> Bool {
         records(of: recordType.name).contains { ($0.fields[field.name] ?? .null).isNull }
+    }
+
+    func sharesValues(_ fields: [String], of recordType: RecordTypeSchema) -> Bool {
+        var seen = Set<[Value]>()
+        for record in records(of: recordType.name) {
+            guard let key = UniquenessLookup.key(of: record, fields: fields) else { continue }
+            if !seen.insert([.string(record.recordID.zoneID.zoneName)] + key).inserted { return true }
+        }
+        return false
     }
 
     /// The memory engine keeps no index.

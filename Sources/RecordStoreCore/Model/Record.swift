@@ -28,7 +28,7 @@ public struct Record: Sendable, Hashable {
     /// When the record was last saved; nil before the first save.
     public internal(set) var modificationDate: Date?
     /// The user whose save created the record (`CKRecord.creatorUserRecordID`'s record name),
-    /// when that save named an author (`Store.modify(saving:deleting:expectedChangeTags:atomically:author:)`);
+    /// when that save named an author (`Store.modify(saving:deleting:expectedChangeTags:atomically:author:mergePolicy:)`);
     /// nil otherwise.
     public internal(set) var creatorUserRecordName: String?
     /// The user whose save last changed the record (`CKRecord.lastModifiedUserRecordID`'s

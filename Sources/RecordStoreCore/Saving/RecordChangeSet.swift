@@ -33,6 +33,9 @@
     /// The user the saves are made by: the saved records' ``Record/lastModifiedUserRecordName``,
     /// and the ``Record/creatorUserRecordName`` of those the write creates. Nil: nobody named.
     @_spi(StorageEngine) public var author: String?
+    /// How the saves' uniqueness-constraint conflicts are resolved (``ConstraintResolution``);
+    /// ``MergePolicy/error`` by default.
+    @_spi(StorageEngine) public var mergePolicy: MergePolicy = .error
 
     /// Creates a change set.
     @_spi(StorageEngine) public init(

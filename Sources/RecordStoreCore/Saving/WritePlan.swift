@@ -38,9 +38,22 @@
     /// decision is made, ``RecordWriteTransaction/nextChangePosition()``; 0 before).
     @_spi(StorageEngine) public var changePosition: Int64 = 0
 
+    /// When the save's uniqueness constraints were resolved by a merge policy
+    /// (``ConstraintResolution``): the record each of the caller's saves landed on, in their
+    /// order (its own, or the existing record it was merged into). Nil: the writes are the saves.
+    @_spi(StorageEngine) public var returned: [RecordID]? = nil
+    /// Records the save returns without writing them: the existing records a
+    /// ``MergePolicy/rollback`` kept as they are stored.
+    @_spi(StorageEngine) public var kept: [RecordID: Record] = [:]
+
     /// Whether the plan writes or deletes anything.
     @_spi(StorageEngine) public var isEmpty: Bool { writes.isEmpty && deletions.isEmpty }
 
     /// The records the save returns.
-    @_spi(StorageEngine) public var saved: [Record] { writes.filter { !$0.byDeletionRule }.map(\.record) }
+    @_spi(StorageEngine) public var saved: [Record] {
+        guard let returned else { return writes.filter { !$0.byDeletionRule }.map(\.record) }
+        var latest = kept
+        for write in writes { latest[write.record.recordID] = write.record }
+        return returned.compactMap { latest[$0] }
+    }
 }

@@ -79,6 +79,8 @@ public struct RecordTypeMigration: Sendable, Hashable {
             stripped.fields[index].isSortable = false
             stripped.fields[index].isSearchable = false
         }
+        // Its constraints' indexes too: a renamed field's column moves first, then the final define builds them.
+        stripped.uniquenessConstraints = []
         return stripped
     }
 

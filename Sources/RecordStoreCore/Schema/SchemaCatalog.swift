@@ -263,6 +263,21 @@ import PredicateLanguage
             }
         }
         try mergeRelationships(schema.relationships, into: &merged, changes: &changes)
+        // The declaration states the type's constraints whole, as it states its just-in-time indexes.
+        for constraint in schema.uniquenessConstraints {
+            guard !constraint.isEmpty else {
+                throw .invalidFieldName("", recordType: schema.name)
+            }
+            for name in constraint {
+                guard let field = merged.field(named: name) else {
+                    throw .unknownField(name, recordType: schema.name, suggestions: NameSuggestions.closest(to: name, among: merged.fields.map(\.name)))
+                }
+                guard !field.type.isList else {
+                    throw .unsupportedValue(field: name, recordType: schema.name, reason: "a uniqueness constraint cannot hold a list field")
+                }
+            }
+        }
+        merged.uniquenessConstraints = schema.uniquenessConstraints
         recordTypes[schema.name] = merged
         return changes
     }

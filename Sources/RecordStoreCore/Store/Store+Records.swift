@@ -68,6 +68,34 @@ extension Store {
         }
     }
 
+    /// Saves records in one transaction, resolving uniqueness-constraint conflicts
+    /// (``RecordTypeSchema/uniquenessConstraints``) by a ``MergePolicy``: returns, for each
+    /// record given, the record it was saved as, which is the existing record it was merged into
+    /// (or kept, under ``MergePolicy/rollback``) when it conflicted.
+    ///
+    /// ```swift
+    /// // "ada" is stored with email ada@example.com
+    /// let saved = try store.save([Record(recordType: "Employee", recordID: RecordID(recordName: "new"),
+    ///                                    fields: ["email": "ada@example.com", "age": 37])], mergePolicy: .mergeByPropertyObjectTrump)
+    /// saved[0].recordID.recordName   // "ada", now aged 37
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record], mergePolicy: MergePolicy) throws(RecordStoreError) -> [Record] {
+        try synchronously { try await self.save(records, mergePolicy: mergePolicy) }
+    }
+
+    /// Saves records in one transaction, resolving uniqueness-constraint conflicts by a ``MergePolicy`` (async).
+    ///
+    /// ```swift
+    /// let saved = try await store.save([newAda], mergePolicy: .rollback)   // the stored "ada", unchanged
+    /// ```
+    @discardableResult
+    public func save(_ records: [Record], mergePolicy: MergePolicy) async throws(RecordStoreError) -> [Record] {
+        var changes = RecordChangeSet(saving: records)
+        changes.mergePolicy = mergePolicy
+        return try await write(changes)
+    }
+
     /// Deletes records in one transaction; identifiers without a stored record are ignored.
     ///
     /// ```swift

@@ -121,6 +121,15 @@ extension SQLExecutor {
         return found
     }
 
+    /// The records a uniqueness lookup finds (the records a save's records may conflict with), one query per batch.
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(matching lookup: UniquenessLookup, on connection: Connection) async throws -> [Record] {
+        var found: [Record] = []
+        for specification in lookup.specifications {
+            found += try await records(specification, on: connection)
+        }
+        return found
+    }
+
     /// The records of a prepared query, in order.
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)

@@ -74,6 +74,13 @@
     /// `list` and `fts` (SQLite tables and indexes share one namespace).
     @_spi(StorageEngine) public static func fieldIndex(_ recordType: String, field: String) -> String { "\(recordType)$\(field)$index" }
 
+    /// The index of a uniqueness constraint (``RecordTypeSchema/uniquenessConstraints``):
+    /// `T$unique$a$b`, on `(zone, a, b)` (PostgreSQL's deferred unique constraint, SQLite's
+    /// index for the saves' lookups).
+    @_spi(StorageEngine) public static func uniqueIndex(_ recordType: String, fields: [String]) -> String {
+        "\(recordType)$unique$\(fields.joined(separator: "$"))"
+    }
+
     /// The column of a metadata field.
     @_spi(StorageEngine) public static func column(_ metadata: MetadataField) -> String {
         switch metadata {

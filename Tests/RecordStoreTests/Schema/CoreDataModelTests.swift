@@ -147,7 +147,7 @@ struct CoreDataModelTests {
         #expect(model.recordTypeSchemas() == [RecordTypeSchema(name: "E", fields: [FieldSchema(name: "a", type: expected, isQueryable: false, isSortable: false)])])
     }
 
-    @Test("Record types: one per entity with its parent and abstractness, inherited attributes first, indexed ones queryable and sortable, transients left out")
+    @Test("Record types: one per entity with its parent and abstractness, inherited attributes first, indexed ones queryable and sortable, transients left out, uniqueness constraints kept")
     func recordTypes() throws {
         func field(_ name: String, _ type: FieldType, indexed: Bool = false, _ rules: FieldValidation? = nil) -> FieldSchema {
             FieldSchema(name: name, type: type, isQueryable: indexed, isSortable: indexed, validation: rules)
@@ -186,7 +186,7 @@ struct CoreDataModelTests {
                     .referenceList("projects", destination: "Project", deletionRule: .noAction, isOrdered: true),
                     .toMany("reports", destination: "Employee", inverse: "manager", deletionRule: .deny),
                 ],
-                parentType: "Person"),
+                parentType: "Person", uniquenessConstraints: [["identifier"]]),
             // The abstract parent is a record type too (fetched, it gives its sub-entities' records).
             RecordTypeSchema(
                 name: "Person",

@@ -20,9 +20,10 @@ struct ModelValidationTests {
     static func reference(_ name: String) -> Value { .reference(Reference(recordName: name)) }
     static func id(_ name: String) -> RecordID { RecordID(recordName: name) }
 
-    /// A book that breaks no rule, with these fields changed.
+    /// A book that breaks no rule, with these fields changed; its sku (unique in the model) is its name's own.
     static func book(_ name: String, _ fields: [String: Value] = [:], type: String = "Book") -> Record {
-        var all: [String: Value] = ["name": .string("Book \(name)"), "sku": .string("BOO-\(1000 + name.count)")]
+        let number = name.unicodeScalars.reduce(0) { ($0 * 31 + Int($1.value)) % 10_000 }
+        var all: [String: Value] = ["name": .string("Book \(name)"), "sku": .string(String(format: "BOO-%04d", number))]
         for (key, value) in fields { all[key] = value }
         return Record(recordType: type, recordID: id(name), fields: all)
     }
@@ -210,6 +211,7 @@ extension ModelValidationTests {
             Shelf
               label  string  required
               books -> Book  to-many, inverse of shelf, Nullify, required min 2 max 3
+              unique (label)
             """)
         #expect(try store.schema(for: "Book")?.description == """
             Book: Item
@@ -223,6 +225,7 @@ extension ModelValidationTests {
               tags       list of reference  queryable
               shelf -> Shelf  to-one, Nullify
               tags -> Tag  to-many, reference list, Nullify, max 2
+              unique (sku)
             """)
     }
 }

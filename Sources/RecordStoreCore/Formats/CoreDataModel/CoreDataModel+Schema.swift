@@ -13,7 +13,12 @@ extension CoreDataModel {
     ///
     /// Relationships, inherited ones included, become ``RelationshipSchema``s
     /// (``relationshipSchema(_:of:)``). Not mapped: transient attributes and relationships (never
-    /// stored), fetched properties (kept in the model only) and uniqueness constraints.
+    /// stored) and fetched properties (kept in the model only).
+    ///
+    /// Uniqueness constraints, the entity's and its parents' (a sub-entity inherits them), become
+    /// ``RecordTypeSchema/uniquenessConstraints``, each enforced among the records of one record
+    /// type in one zone (a parent's constraint does not reach across its sub-entities' types).
+    /// A constraint naming a property that is not stored as a field is left out.
     ///
     /// ```swift
     /// let model = try CoreDataModelReader.read(at: "Company.xcdatamodeld")
@@ -36,9 +41,15 @@ extension CoreDataModel {
             let referenceFields = relationships.compactMap { relationship in
                 relationship.storedFieldType.map { FieldSchema(name: relationship.name, type: $0, isQueryable: true, isSortable: false) }
             }
+            let stored = Set((fields + referenceFields).map(\.name))
+            var constraints: [[String]] = []
+            for constraint in lineage.reversed().flatMap(\.uniquenessConstraints)
+            where !constraint.isEmpty && constraint.allSatisfy(stored.contains) && !constraints.contains(constraint) {
+                constraints.append(constraint)
+            }
             return RecordTypeSchema(
                 name: entity.name, fields: fields + referenceFields, relationships: relationships, parentType: entity.parentEntity,
-                isAbstract: entity.isAbstract)
+                isAbstract: entity.isAbstract, uniquenessConstraints: constraints)
         }
     }
 

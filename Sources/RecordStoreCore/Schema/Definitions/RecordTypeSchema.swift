@@ -23,6 +23,16 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// Whether the type is abstract (a Core Data entity's `isAbstract`): it holds no records of
     /// its own (a save of one is refused), and a query on it returns its subtypes' records.
     public var isAbstract: Bool
+    /// The uniqueness constraints (Core Data's `uniquenessConstraints`): each a list of field
+    /// names whose values together no two records of the type in one zone may share. A record
+    /// that leaves any field of a constraint empty takes no part in it, as a SQL unique index
+    /// treats nulls. A save that breaks one is resolved by its ``MergePolicy``; SQLite keeps an
+    /// index per constraint for the check, PostgreSQL a unique constraint checked at the commit.
+    ///
+    /// ```swift
+    /// RecordTypeSchema(name: "Employee", fields: [email, first, last], uniquenessConstraints: [["email"], ["first", "last"]])
+    /// ```
+    public var uniquenessConstraints: [[String]]
 
     /// Creates a record type description.
     ///
@@ -32,7 +42,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     /// ```
     public init(
         name: String, fields: [FieldSchema] = [], justInTimeIndexes: IndexPolicy = .automatic, relationships: [RelationshipSchema] = [],
-        parentType: String? = nil, isAbstract: Bool = false
+        parentType: String? = nil, isAbstract: Bool = false, uniquenessConstraints: [[String]] = []
     ) {
         self.name = name
         self.fields = fields
@@ -40,10 +50,11 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         self.relationships = relationships
         self.parentType = parentType
         self.isAbstract = isAbstract
+        self.uniquenessConstraints = uniquenessConstraints
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, fields, justInTimeIndexes, relationships, parentType, isAbstract
+        case name, fields, justInTimeIndexes, relationships, parentType, isAbstract, uniquenessConstraints
     }
 
     /// Decodes a stored record type; one stored before ``justInTimeIndexes`` existed gets ``IndexPolicy/all``.
@@ -55,6 +66,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         relationships = try container.decodeIfPresent([RelationshipSchema].self, forKey: .relationships) ?? []
         parentType = try container.decodeIfPresent(String.self, forKey: .parentType)
         isAbstract = try container.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
+        uniquenessConstraints = try container.decodeIfPresent([[String]].self, forKey: .uniquenessConstraints) ?? []
     }
 
     /// Encodes the record type; one without relationships, parent or abstractness is stored
@@ -67,6 +79,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
         if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
         try container.encodeIfPresent(parentType, forKey: .parentType)
         if isAbstract { try container.encode(isAbstract, forKey: .isAbstract) }
+        if !uniquenessConstraints.isEmpty { try container.encode(uniquenessConstraints, forKey: .uniquenessConstraints) }
     }
 
     /// The relationship with this name, if any.
@@ -90,7 +103,8 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
 
     /// The type's name (with `: Parent` below a parent type, `  abstract` when abstract), then
     /// one line per field: `population  int64  queryable sortable`, then its rules if any
-    /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship.
+    /// (`age  int64  queryable sortable  min 16 max 99`); one per relationship; one per
+    /// uniqueness constraint (`unique (first, last)`).
     public var description: String {
         // `Manager: Employee` below a parent, `Person  abstract` for an abstract type.
         var lines = [name + (parentType.map { ": \($0)" } ?? "") + (isAbstract ? "  abstract" : "")]
@@ -107,6 +121,9 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
             ].compactMap { $0 }
             let rules = counts.isEmpty ? "" : ", " + counts.joined(separator: " ")
             lines.append("  \(relationship.name) -> \(relationship.destination)  \(relationship.kindDescription), \(relationship.deletionRule)\(rules)")
+        }
+        for constraint in uniquenessConstraints {
+            lines.append("  unique (\(constraint.joined(separator: ", ")))")
         }
         return lines.joined(separator: "\n")
     }

@@ -21,11 +21,13 @@ package struct ModifyBatch {
         case delete(Int)
     }
 
-    /// The steps of a modify; the saves of `overwriting` replace what is stored (``SavePolicy/allKeys``).
+    /// The steps of a modify; the saves of `overwriting` replace what is stored (``SavePolicy/allKeys``);
+    /// uniqueness-constraint conflicts are resolved by `mergePolicy` in every step.
     package init(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID> = [], atomically: Bool,
-        author: String? = nil
+        author: String? = nil, mergePolicy: MergePolicy = .error
     ) {
+        defer { for index in steps.indices { steps[index].mergePolicy = mergePolicy } }
         self.records = records
         self.ids = ids
         self.atomically = atomically
@@ -57,7 +59,13 @@ package struct ModifyBatch {
         if case .failure(let error) = outcome, case .storage = error { throw error }
         switch (subjects[index], outcome) {
         case (.all, .success(let saved)):
-            for record in saved { saveResults[record.recordID] = .success(record) }
+            // One saved record per record given, in order; under a merge policy, a record may
+            // have landed on another (``MergePolicy``).
+            if saved.count == records.count {
+                for (record, result) in zip(records, saved) { saveResults[record.recordID] = .success(result) }
+            } else {
+                for record in saved { saveResults[record.recordID] = .success(record) }
+            }
             for id in ids { deleteResults[id] = .success(()) }
         case (.all, .failure(let error)):
             // When the error names none of the batch's records (a rule broken by a record the
@@ -88,10 +96,14 @@ package struct ModifyBatch {
         ModifyResult(saveResults: saveResults, deleteResults: deleteResults)
     }
 
-    /// The part of an error that is about one record: a validation failure's own rules.
+    /// The part of an error that is about one record: a validation failure's own rules, the
+    /// constraint conflicts it saves.
     private static func error(_ error: RecordStoreError, of id: RecordID) -> RecordStoreError {
-        guard case .validationFailed(let failures) = error else { return error }
-        return .validationFailed(failures.filter { $0.recordID == id })
+        switch error {
+        case .validationFailed(let failures): .validationFailed(failures.filter { $0.recordID == id })
+        case .constraintConflict(let conflicts): .constraintConflict(conflicts.filter { $0.saving == id })
+        default: error
+        }
     }
 
     /// The records an error is about, when it names them.
@@ -101,6 +113,8 @@ package struct ModifyBatch {
             return [id]
         case .validationFailed(let failures):
             return Set(failures.map(\.recordID))
+        case .constraintConflict(let conflicts):
+            return Set(conflicts.map(\.saving))
         case .zoneNotFound(let zone):
             return Set(records.map(\.recordID).filter { $0.zoneID == zone } + ids.filter { $0.zoneID == zone })
         case .invalidRecordName(let name):

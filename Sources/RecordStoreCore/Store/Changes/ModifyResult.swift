@@ -1,4 +1,4 @@
-/// The per-record outcome of ``Store/modify(saving:deleting:expectedChangeTags:atomically:author:)-8r6k3``, as CloudKit's
+/// The per-record outcome of ``Store/modify(saving:deleting:expectedChangeTags:atomically:author:mergePolicy:)-dibm``, as CloudKit's
 /// modify-records operation reports it.
 ///
 /// ```swift

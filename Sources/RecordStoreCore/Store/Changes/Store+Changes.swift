@@ -47,6 +47,10 @@ extension Store {
     /// write creates as its ``Record/creatorUserRecordName`` too (an update keeps its creator).
     /// Both are metadata a predicate or sort can name (`creatorUserRecordName == %@`).
     ///
+    /// `mergePolicy` resolves the saves' uniqueness-constraint conflicts (``MergePolicy``; by
+    /// default ``MergePolicy/error``, which fails them with ``RecordStoreError/constraintConflict(_:)``).
+    /// A save merged into an existing record has that record as its result.
+    ///
     /// ```swift
     /// let result = try store.modify(saving: [changedCity], deleting: [RecordID(recordName: "old")])
     /// guard result.isSuccess else { print(result.errors) }
@@ -60,10 +64,11 @@ extension Store {
     @discardableResult
     public func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true,
-        author: String? = nil
+        author: String? = nil, mergePolicy: MergePolicy = .error
     ) throws(RecordStoreError) -> ModifyResult {
         try synchronously {
-            try await self.modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically, author: author)
+            try await self.modify(
+                saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, atomically: atomically, author: author, mergePolicy: mergePolicy)
         }
     }
 
@@ -75,20 +80,23 @@ extension Store {
     @discardableResult
     public func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String] = [:], atomically: Bool = true,
-        author: String? = nil
+        author: String? = nil, mergePolicy: MergePolicy = .error
     ) async throws(RecordStoreError) -> ModifyResult {
-        try await modify(saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: [], atomically: atomically, author: author)
+        try await modify(
+            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: [], atomically: atomically, author: author,
+            mergePolicy: mergePolicy)
     }
 
-    /// The modify of `modify(saving:deleting:expectedChangeTags:atomically:author:)`, where the
+    /// The modify of `modify(saving:deleting:expectedChangeTags:atomically:author:mergePolicy:)`, where the
     /// saves of `overwriting` replace what is stored without checking change tags (a
     /// `ModelContext`'s inserts).
     package func modify(
         saving records: [Record], deleting ids: [RecordID], expectedChangeTags: [RecordID: String], overwriting: Set<RecordID>, atomically: Bool,
-        author: String? = nil
+        author: String? = nil, mergePolicy: MergePolicy = .error
     ) async throws(RecordStoreError) -> ModifyResult {
         var batch = ModifyBatch(
-            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: overwriting, atomically: atomically, author: author)
+            saving: records, deleting: ids, expectedChangeTags: expectedChangeTags, overwriting: overwriting, atomically: atomically, author: author,
+            mergePolicy: mergePolicy)
         for (index, step) in batch.steps.enumerated() {
             let outcome: Result<[Record], RecordStoreError>
             do {
