@@ -62,14 +62,19 @@ struct FindCommand: AsyncParsableCommand {
         }
         let startCursor = try cursor.map { text in try StoreOptions.failing { () throws(RecordStoreError) in try QueryCursor(string: text) } }
         let keyList = QueryArguments.keyList(keys)
-        // Only a table without --keys needs the schema's field order for its columns.
+        // Only a table without --keys needs the schema's field order for its columns, and a
+        // table of a type with subtypes (Core Data's inheritance) names each record's type.
         let fieldOrder = output != .table || keyList != nil ? [] : try await StoreOptions.failing { () async throws(RecordStoreError) in
             try await opened.schema(for: recordQuery.recordType)?.fields.filter { !$0.type.isList }.map(\.name) ?? []
         }
+        let hasSubtypes = try await StoreOptions.failing { () async throws(RecordStoreError) in
+            try await opened.schema().contains { $0.parentType == recordQuery.recordType }
+        }
+        let showsRecordType = output == .table && hasSubtypes
         // Records are written as they are read: memory holds one batch whatever the count.
         let pager = output == .table && !noPager ? Pager.start() : nil
         let destination = pager?.output ?? .standardOutput()
-        var writer = output.writer(to: destination, keys: keyList, fieldOrder: fieldOrder, streams: limit == nil)
+        var writer = output.writer(to: destination, keys: keyList, fieldOrder: fieldOrder, streams: limit == nil, showsRecordType: showsRecordType)
         let read = BatchedRead(store: opened, query: recordQuery, zone: zoneID)
         do {
             let nextCursor = try await StoreOptions.failing { () async throws(RecordStoreError) in

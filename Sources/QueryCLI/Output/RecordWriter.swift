@@ -36,9 +36,11 @@ enum RecordOutputFormat: String, CaseIterable, ExpressibleByArgument {
     ///   - fieldOrder: the columns of a table or CSV without `keys`: the schema's fields in order.
     ///   - streams: whether the command reads to the end (no cursor), so a JSON document can
     ///     write its records as they come.
-    func writer(to output: BufferedOutput, keys: [String]?, fieldOrder: [String], streams: Bool) -> any RecordWriter {
+    ///   - showsRecordType: whether a table has a `recordType` column (a query on a type with
+    ///     subtypes gives records of several types).
+    func writer(to output: BufferedOutput, keys: [String]?, fieldOrder: [String], streams: Bool, showsRecordType: Bool = false) -> any RecordWriter {
         switch self {
-        case .table: TableRecordWriter(output: output, columns: keys ?? fieldOrder)
+        case .table: TableRecordWriter(output: output, columns: keys ?? fieldOrder, showsRecordType: showsRecordType)
         case .json: JSONDocumentRecordWriter(output: output, keys: keys, streams: streams)
         case .jsonl: JSONLinesRecordWriter(output: output, keys: keys)
         case .csv: CSVRecordWriter(output: output, columns: keys ?? fieldOrder)
