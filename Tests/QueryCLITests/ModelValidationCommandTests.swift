@@ -29,10 +29,11 @@ struct ModelValidationCommandTests {
             ["save", "--db", database, "Book"], input: #"{"recordName": "b1", "fields": {"name": "Dune", "sku": "BOO-0001", "pages": 412}}"# + "\n")
         #expect(saved.status == 0, "\(saved.standardError)")
         let found = try await CommandRunner.run(["find", "--db", database, "Book", "TRUEPREDICATE", "--keys", "name,pages,price,inPrint"])
+        // Book has a sub-entity (Ebook): the table names each record's type.
         #expect(found.standardOutput == """
-            recordName  name  pages  price  inPrint
-            ----------  ----  -----  -----  -------
-            b1          Dune  412    0.0    true
+            recordName  recordType  name  pages  price  inPrint
+            ----------  ----------  ----  -----  -----  -------
+            b1          Book        Dune  412    0.0    true
             (1 record)
 
             """)
