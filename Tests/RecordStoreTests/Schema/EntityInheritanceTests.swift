@@ -127,10 +127,13 @@ struct EntityInheritanceTests {
             request.includesSubentities = includes
             request.fetchLimit = limit
             request.fetchOffset = offset
+            // Pages of 6: a fetch without a limit then reads type by type (Store.hierarchyFetch),
+            // one with a limit in keyset pages of the whole hierarchy.
+            request.fetchBatchSize = Int.random(in: 0..<2, using: &random) == 0 ? 0 : 6
             let expected = try Self.expected(
                 records, entity: entity, includesSubentities: includes, condition: condition, sorts: sorts, offset: offset, limit: limit)
             let fetched = try await store.fetch(request).records
-            let context = "\(entity) includes \(includes): \(condition.format) sorted \(sorts.map(\.key)) limit \(limit) offset \(offset)"
+            let context = "\(entity) includes \(includes): \(condition.format) sorted \(sorts.map(\.key)) limit \(limit) offset \(offset) batch \(request.fetchBatchSize)"
             #expect(Self.names(fetched) == Self.names(expected), "\(context)")
             #expect(fetched.map(\.fields) == expected.map(\.fields), "\(context)")
             let counted = try await store.count(for: request)
