@@ -18,7 +18,7 @@ public struct RecordTypeSchema: Sendable, Hashable, Codable, CustomStringConvert
     public var relationships: [RelationshipSchema]
     /// The record type this one inherits from (a Core Data entity's `parentEntity`), or nil for
     /// a root type. A query on a type also returns the records of the types below it
-    /// (``QuerySpecification/includesSubtypes``); a subtype repeats its parent's fields.
+    /// (``FetchRequest/includesSubentities``); a subtype repeats its parent's fields.
     public var parentType: String?
     /// Whether the type is abstract (a Core Data entity's `isAbstract`): it holds no records of
     /// its own (a save of one is refused), and a query on it returns its subtypes' records.
