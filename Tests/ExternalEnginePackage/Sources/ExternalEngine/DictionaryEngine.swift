@@ -43,6 +43,8 @@ final class DictionaryEngine: StorageEngine {
 
         func records(matching lookup: ReferenceLookup) -> [Record] { lookup.filter(records.values) }
 
+        func records(matching lookup: UniquenessLookup) -> [Record] { lookup.filter(records.values) }
+
         func existingZones(among zones: Set<ZoneID>) -> Set<ZoneID> { zones.intersection(self.zones) }
 
         mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) { self.catalog = catalog }
