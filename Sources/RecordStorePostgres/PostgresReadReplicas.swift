@@ -21,6 +21,10 @@
 /// - a replica that fails (down, restarting, a query cancelled by recovery) is skipped for the
 ///   primary, and found again by itself when it answers (``PostgresReachability``).
 ///
+/// Each read is counted by where it ran (`query_store_replica_reads_total`, by `route`:
+/// `replica`, `primary_replica_behind`, `primary_replica_unavailable`), so an operator sees how
+/// much of the read load the replicas take and why the rest did not go there.
+///
 /// Writes, and everything in a write's transaction, use the primary. So do live queries and
 /// subscriptions, which follow the primary's notifications (`LISTEN` does not work on a standby).
 ///
@@ -85,6 +89,7 @@ final class PostgresReadReplicas: Sendable {
         primary: PostgresPrimary, _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> T {
         guard !replicas.isEmpty else { return try await primary.withConnection(body) }
+        let metrics = StoreMetrics.current
         let replica = replicas[turn.withLock { turn in
             defer { turn = (turn + 1) % replicas.count }
             return turn
@@ -99,26 +104,40 @@ final class PostgresReadReplicas: Sendable {
         let speculative: T? = if likelyCaughtUp { try? await replica.connections.withConnection(body) } else { nil }
         let required = try await primaryPosition ?? .max
         note(required)
-        if known >= required, let speculative { return speculative }
-        return try await readAfterCheck(replica, required: required, primary: primary, body)
+        if known >= required, let speculative {
+            metrics?.recordRead(.replica)
+            return speculative
+        }
+        let (answer, route) = try await readAfterCheck(replica, required: required, primary: primary, body)
+        metrics?.recordRead(route)
+        return answer
     }
 
     /// Asks the replica where it is (again every millisecond, up to ``replayWait``), then reads
-    /// there once it has replayed `required`, or on the primary.
+    /// there once it has replayed `required`, or on the primary; with where the read ran.
     private func readAfterCheck<T: Sendable>(
         _ replica: Replica, required: Int64, primary: PostgresPrimary,
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
-    ) async throws -> T {
+    ) async throws -> (T, StoreMetrics.ReadRoute) {
         let deadline = ContinuousClock.now + replayWait
-        while let replayed = await replica.currentReplayed() {
-            if replayed >= required {
-                if let answer = try? await replica.connections.withConnection(body) { return answer }
+        let route: StoreMetrics.ReadRoute
+        while true {
+            guard let replayed = await replica.currentReplayed() else {
+                route = .primaryReplicaUnavailable
                 break
             }
-            guard ContinuousClock.now < deadline else { break }
+            if replayed >= required {
+                if let answer = try? await replica.connections.withConnection(body) { return (answer, .replica) }
+                route = .primaryReplicaUnavailable
+                break
+            }
+            guard ContinuousClock.now < deadline else {
+                route = .primaryReplicaBehind
+                break
+            }
             try await Task.sleep(for: .milliseconds(1))
         }
-        return try await primary.withConnection(body)
+        return (try await primary.withConnection(body), route)
     }
 
     private func note(_ required: Int64) {

@@ -1,5 +1,6 @@
 // Part of the Server trait: without it, this module is empty.
 #if Server
+import RecordStoreCore
 
 /// Latencies counted in fixed buckets, so that a percentile is found without keeping every
 /// sample: 38 counters whatever the number of requests.
@@ -67,13 +68,7 @@ struct LatencyHistogram: Sendable, Equatable {
 
     /// The index of the bucket of a latency in microseconds: the first whose bound is not below it.
     static func bucket(of microseconds: Int64) -> Int {
-        var low = 0
-        var high = bounds.count
-        while low < high {
-            let middle = (low + high) / 2
-            if bounds[middle] < microseconds { low = middle + 1 } else { high = middle }
-        }
-        return low
+        bounds.lowerBound(of: microseconds)
     }
 }
 #endif

@@ -209,8 +209,10 @@ final class NotificationHub: Sendable {
             if commit.touches(recordType: SubscriptionStorage.recordType, zone: storage.zone) { try? await reload() }
             // Zones deleted or changes too many to list: the memberships are read again.
             let unlisted = state.withLock { state in
-                state.watches.values.filter { commit.changesUnlisted(recordType: $0.subscription.recordType, zone: $0.subscription.zone) }
-                    .map(\.subscription)
+                state.watches.values.filter { watch in
+                    watch.matcher.recordTypes.contains { commit.changesUnlisted(recordType: $0, zone: watch.subscription.zone) }
+                }
+                .map(\.subscription)
             }
             for subscription in unlisted { try? await refreshMembers(of: subscription) }
             let fired = fire(for: commit)
@@ -229,8 +231,7 @@ final class NotificationHub: Sendable {
             let identifiers = state.watches.keys.sorted()
             for (index, entry) in commit.entries.enumerated() {
                 for identifier in identifiers {
-                    guard var watch = state.watches[identifier],
-                          entry.touches(recordType: watch.subscription.recordType, zone: watch.subscription.zone) else { continue }
+                    guard var watch = state.watches[identifier], watch.matcher.touches(entry) else { continue }
                     let wasMember = watch.members.contains(entry.recordID)
                     let record = entry.kind == .deleted ? nil : commit.savedRecords[entry.recordID]
                     var isMember = false
@@ -354,7 +355,9 @@ final class NotificationHub: Sendable {
         }
         state.withLock { state in
             state.watches = watches
-            state.scopes = Set(watches.values.map { CommittedChanges.Scope(zone: $0.subscription.zone, recordType: $0.subscription.recordType) })
+            state.scopes = Set(watches.values.flatMap { watch in
+                watch.matcher.recordTypes.map { CommittedChanges.Scope(zone: watch.subscription.zone, recordType: $0) }
+            })
             state.changeWatches = changeWatches
             state.watchedZones = watchedZones
             state.sharedZones = sharedZones
@@ -370,24 +373,29 @@ final class NotificationHub: Sendable {
         }
     }
 
-    /// A subscription at work, with the records that match it now.
+    /// A subscription at work, with the records that match it now. As a `records/query` of it,
+    /// it covers the records of the types below its record type too (a Core Data model's
+    /// sub-entities), and `entity.name` in its filter is each record's type.
     private func newWatch(_ subscription: QuerySubscription) async throws(ServerError) -> Watch {
         let store = self.store
-        let (members, searchable) = try await service.run { () async throws(RecordStoreError) -> (Set<RecordID>, [String]) in
-            let searchable = try await store.schema(for: subscription.recordType)?.searchableFieldNames ?? []
+        let (members, searchable, catalog) = try await service.run { () async throws(RecordStoreError) -> (Set<RecordID>, [String], SchemaCatalog) in
+            let catalog = try await store.engine.catalog()
+            let searchable = catalog.recordTypes[subscription.recordType]?.searchableFieldNames ?? []
             do throws(RecordStoreError) {
                 let records = try await store.records(ofType: subscription.recordType, matching: subscription.predicate, zone: subscription.zone)
-                return (Set(records.map(\.recordID)), searchable)
+                return (Set(records.map(\.recordID)), searchable, catalog)
             } catch .unknownRecordType, .zoneNotFound, .unknownField {
                 // Nothing stored can match yet: the development environment takes a subscription
                 // on a type, zone or field its schema does not have until a record brings it.
-                return ([], searchable)
+                return ([], searchable, catalog)
             }
         }
         let matcher: RecordMatcher
         do throws(RecordStoreError) {
             matcher = try RecordMatcher(
-                recordType: subscription.recordType, predicate: subscription.predicate, zone: subscription.zone, searchableFields: searchable)
+                recordType: subscription.recordType, predicate: subscription.predicate, zone: subscription.zone, searchableFields: searchable,
+                recordTypes: catalog.concreteTypes(of: subscription.recordType, includingSubtypes: true),
+                resolvesEntity: EntityKeyPath.isNamed(in: subscription.predicate, schema: catalog.recordTypes[subscription.recordType]))
         } catch {
             throw CloudKitService.serverError(error)
         }

@@ -35,6 +35,10 @@ import Foundation
     /// ``ConstraintResolution``). A SQL engine runs ``UniquenessLookup/specifications`` (served by
     /// the constraint's index); an engine that holds its records in Swift filters them
     /// (``UniquenessLookup/filter(_:)``).
+    ///
+    /// An engine that does not implement it keeps working for every record type without
+    /// uniqueness constraints: the default refuses, with a storage error naming the type, only
+    /// a save that touches a constrained type, rather than let it through unchecked.
     mutating func records(matching lookup: UniquenessLookup) async throws -> [Record]
     /// Which of these zones exist.
     mutating func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID>
@@ -69,4 +73,13 @@ import Foundation
 extension RecordWriteTransaction {
     /// An engine with one writer at a time takes its position first: nothing waits on it.
     @_spi(StorageEngine) public func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool { false }
+
+    /// An engine written before uniqueness constraints cannot find the records a key conflicts
+    /// with, so a save of a constrained type is refused, naming the type and what to implement.
+    /// Saves of every other type never ask.
+    @_spi(StorageEngine) public mutating func records(matching lookup: UniquenessLookup) async throws -> [Record] {
+        throw RecordStoreError.storage(
+            "this storage engine cannot enforce the uniqueness constraint on \(lookup.fields.joined(separator: ", ")) of record type '\(lookup.recordType)': "
+                + "it does not implement RecordWriteTransaction.records(matching: UniquenessLookup), which finds the stored records holding a key")
+    }
 }

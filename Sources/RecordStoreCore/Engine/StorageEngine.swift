@@ -164,7 +164,9 @@ extension StorageEngine {
         guard migration.isAdditive else {
             let steps = migration.steps.filter { step in
                 switch step {
-                case .addedRecordType, .addedField(_, _, nil), .changedIndexes, .addedRelationship, .keptRecordType: false
+                case .addedRecordType, .addedField(_, _, nil), .changedIndexes, .addedRelationship, .keptRecordType, .addedConstraint,
+                     .removedConstraint, .changedParentType:
+                    false
                 default: true
                 }
             }

@@ -55,6 +55,18 @@ public final class StoreMetrics: Sendable {
         static let poolWait = "query_store_pool_wait_seconds"
         static let poolInUse = "query_store_pool_connections_in_use"
         static let poolTimeouts = "query_store_pool_wait_timeouts_total"
+        static let replicaReads = "query_store_replica_reads_total"
+    }
+
+    /// Where a read of a store with read replicas ran (the `route` of
+    /// `query_store_replica_reads_total`): on a replica, or on the primary and why.
+    @_spi(StorageEngine) public enum ReadRoute: String, Sendable, CaseIterable {
+        /// A replica that had replayed everything the primary had written when the read began.
+        case replica
+        /// The primary: the replica had not replayed that far within the replay wait.
+        case primaryReplicaBehind = "primary_replica_behind"
+        /// The primary: the replica failed or did not answer (down, restarting, promoted).
+        case primaryReplicaUnavailable = "primary_replica_unavailable"
     }
 
     /// The metrics of an engine's connection pool (PostgreSQL's): how long each lease waited for
@@ -87,6 +99,7 @@ public final class StoreMetrics: Sendable {
     private let tombstonesPruned: Counter
     private let base: [(String, String)]
     private let poolMetrics = LockedState<PoolMetrics?>(nil)
+    private let replicaReads = LockedState<[ReadRoute: Counter]>([:])
     /// The factory the metrics were made with.
     public let factory: any MetricsFactory
     /// The dimensions every metric of the store carries besides `engine`.
@@ -142,6 +155,18 @@ public final class StoreMetrics: Sendable {
             pool = made
             return made
         }
+    }
+
+    /// Counts a read of a store with read replicas by where it ran. The counters are made on
+    /// first use, so that a store without replicas shows none.
+    @_spi(StorageEngine) public func recordRead(_ route: ReadRoute) {
+        let counter = replicaReads.withLock { counters in
+            if let counter = counters[route] { return counter }
+            let made = Counter(label: Name.replicaReads, dimensions: base + [("route", route.rawValue)], factory: factory)
+            counters[route] = made
+            return made
+        }
+        counter.increment()
     }
 
     /// The same metrics for a store of `engine` (the dimensions of these, and `engine`).

@@ -79,8 +79,14 @@ package struct RelationshipWalkingQueries: Sendable {
     /// relationship, a path through a field that is not one). What running the query refuses
     /// for its schema this refuses, and what it answers this accepts: `employees.@count > 10`
     /// over an inverse to-many, `department.name == "Sales"` over a to-one.
+    /// `entity.name` (``EntityKeyPath``) is checked as the query's own type, as a query on a type
+    /// with subtypes resolves it for each.
     package func check(_ query: QuerySpecification) async throws(RecordStoreError) {
         let catalog = try await base.catalog()
+        var query = query
+        if EntityKeyPath.isNamed(in: query.predicate, schema: catalog.recordTypes[query.recordType]) {
+            query.predicate = EntityKeyPath.resolved(query.predicate, recordType: query.recordType)
+        }
         try QueryValidation.check(query, catalog: catalog, allowsRelationshipWalks: true)
         _ = try RelationshipQuery(query, catalog: catalog, keys: query.sorts.map(\.key))
     }

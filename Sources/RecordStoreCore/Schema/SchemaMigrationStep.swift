@@ -33,6 +33,15 @@ public enum SchemaMigrationStep: Sendable, Hashable, CustomStringConvertible {
     case renamedRelationship(recordType: String, from: String, to: String)
     /// A record type the new version has no entity for: kept as it is, with its records.
     case keptRecordType(String)
+    /// A uniqueness constraint new to a record type (its fields in order), enforced from now on;
+    /// a migration whose stored records break it is refused
+    /// (``MigrationProblem/constraintBroken(recordType:constraint:)``).
+    case addedConstraint(recordType: String, fields: [String])
+    /// A uniqueness constraint no longer in the model: records may share its values from now on.
+    case removedConstraint(recordType: String, fields: [String])
+    /// A record type's parent entity changes (nil: a root entity). Its records stay in it; queries
+    /// on the old parent no longer return them, queries on the new one do.
+    case changedParentType(recordType: String, from: String?, to: String?)
 
     public var description: String {
         func words(_ flags: String) -> String { flags.isEmpty ? "none" : flags }
@@ -50,6 +59,10 @@ public enum SchemaMigrationStep: Sendable, Hashable, CustomStringConvertible {
         case .removedRelationship(let type, let name): return "remove relationship \(type).\(name)"
         case .renamedRelationship(let type, let from, let to): return "rename relationship \(type).\(from) to \(to)"
         case .keptRecordType(let type): return "keep record type \(type) (no entity of the new version), with its records"
+        case .addedConstraint(let type, let fields): return "add the uniqueness constraint \(type) (\(fields.joined(separator: ", ")))"
+        case .removedConstraint(let type, let fields): return "remove the uniqueness constraint \(type) (\(fields.joined(separator: ", ")))"
+        case .changedParentType(let type, let from, let to):
+            return "change the parent of \(type) from \(from ?? "none") to \(to ?? "none")"
         }
     }
 }

@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, focus_stays_inside, press_key, report, start_browser
+from console_browser import Console, browser_problems, focus_stays_inside, press_key, report, start_browser
 
 
 def changes(console):
@@ -160,8 +160,7 @@ def main():
         report("production", hint=console.find("#schema-admin-hint").text, forms=len(console.find_all("#schema-admin")),
                removeButtons=len(console.find_all("#schema-view button.index-remove")), fields=fields(console))
 
-        logs = driver.get_log("browser")
-        report("administrationProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report("administrationProblems", problems=browser_problems(driver))
     finally:
         driver.quit()
 

@@ -345,6 +345,11 @@ def policy_problems(driver):
     return [entry.get("message") for entry in driver.get_log("browser") if "Content Security Policy" in entry.get("message", "")]
 
 
+def browser_problems(driver):
+    """The errors and warnings the browser logged since the last read of its log."""
+    return [entry.get("message") for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
+
+
 def signin_flow(driver, base, api_token, first_token, second_token):
     """A pasted token signs the console in: the user's name, their private database, a record
     saved there; signed out, the private database asks for a sign-in; the second user's console
@@ -637,8 +642,7 @@ def edit_flow(driver, base):
     console.wait.until(lambda d: not console.find_all('#results-table tbody tr[data-record-name="toulouse-2"]'))
     report("deleted", confirm=confirm, kept=kept, lookup=lookup(base, "toulouse-2"),
            rows=[row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")])
-    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
-    report("editProblems", problems=[entry.get("message") for entry in logs])
+    report("editProblems", problems=browser_problems(driver))
 
     # An unexpected script error shows in the open panel rather than only in the browser's log.
     panel.open("toulouse")
@@ -669,8 +673,7 @@ def export_flow(driver, base, folder):
             text = file.read()
         report("export", output=output, text=text, status=console.find("#export-status").text,
                pageRows=len(console.rows()))
-    logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
-    report("exportProblems", problems=[entry.get("message") for entry in logs])
+    report("exportProblems", problems=browser_problems(driver))
 
 
 class Roles:
@@ -948,8 +951,7 @@ def main():
 
         console.tab("results")
         resources = driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
-        logs = [entry for entry in driver.get_log("browser") if entry.get("level") in ("SEVERE", "WARNING")]
-        report("network", resources=sorted(set(resources)), problems=[entry.get("message") for entry in logs])
+        report("network", resources=sorted(set(resources)), problems=browser_problems(driver))
 
         # A shared link: the address alone restores the query (type, predicate, sorts, page size).
         shared = ("#container=iCloud.com.example.cities&environment=production&database=public&type=City"

@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, Panel, current_sorts, press_key, report, start_browser
+from console_browser import Console, browser_problems, Panel, current_sorts, press_key, report, start_browser
 
 # Every visible text on the page (a leaf element with text, or a text input's value) with its
 # colour and the colour of what lies behind it (the first opaque background among its
@@ -95,8 +95,7 @@ def report_contrast_and_problems(driver, problems_step):
     dark = contrast(driver, "dark")
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     report("contrast", light=light["failing"], dark=dark["failing"], measured=light["measured"] > 0 and dark["measured"] > 0)
-    logs = driver.get_log("browser")
-    report(problems_step, problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+    report(problems_step, problems=browser_problems(driver))
 
 
 def main():
@@ -191,8 +190,7 @@ def main():
                            and "Production has" in console.find("#results").text)
         report("development", sidebar=console.find("#record-types").text, results=console.find("#results").text,
                rows=len(console.find_all("#results-table tbody tr")), pageInfo=console.find("#page-info").text)
-        logs = driver.get_log("browser")
-        report("orientationProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report("orientationProblems", problems=browser_problems(driver))
     finally:
         driver.quit()
 

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from console_browser import Console, Panel, press_key, report, start_browser
+from console_browser import Console, browser_problems, Panel, press_key, report, start_browser
 
 
 def link_texts(elements):
@@ -184,8 +184,7 @@ def main():
         console.wait.until(lambda d: console.find('#results-table tbody tr[data-record-name="bob"] td[data-field="active"]').get_attribute("textContent") == "true")
         report("boolean", form=form, error=links.panel.error(), shown=links.field("active"), data=links.panel.shown()["fields"]["active"],
                cell=console.find('#results-table tbody tr[data-record-name="bob"] td[data-field="active"]').get_attribute("textContent"))
-        logs = driver.get_log("browser")
-        report("relationshipsProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report("relationshipsProblems", problems=browser_problems(driver))
     finally:
         driver.quit()
 

@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 from selenium.webdriver.common.keys import Keys
 
 from console_administration import apply, open_dialog, open_development_schema
-from console_browser import Console, focus_stays_inside, press_key, report, settled, start_browser
+from console_browser import Console, browser_problems, focus_stays_inside, press_key, report, settled, start_browser
 
 
 def schema_types(console):
@@ -51,8 +51,7 @@ def main():
         console.wait.until(lambda d: settled(console))
         report("results", rows=[row.get_attribute("data-record-name") for row in console.find_all("#results-table tbody tr")])
 
-        logs = driver.get_log("browser")
-        report("resetProblems", problems=[entry.get("message") for entry in logs if entry.get("level") in ("SEVERE", "WARNING")])
+        report("resetProblems", problems=browser_problems(driver))
     finally:
         driver.quit()
 

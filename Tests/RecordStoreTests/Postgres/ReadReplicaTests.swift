@@ -1,6 +1,7 @@
 import EngineTestSupport
 import Foundation
 import InMemoryTracing
+import MetricsTestKit
 import PredicateLanguage
 import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
@@ -41,6 +42,11 @@ struct ReadReplicaTests {
     static func storeURL(replica: String) throws -> String {
         let components = try #require(URLComponents(string: replica))
         return try PostgresTestServer.freshStoreURL() + "&replica_wait=1000&replica=\(components.host ?? "localhost"):\(components.port ?? 5432)"
+    }
+
+    /// How many reads of a store recording to `metrics` ran by `route` (`query_store_replica_reads_total`).
+    static func reads(_ metrics: TestMetrics, _ route: StoreMetrics.ReadRoute) -> Int64 {
+        metrics.counterTotal(label: "query_store_replica_reads_total", dimensions: [("route", route.rawValue)])
     }
 
     static func note(_ name: String, rank: Int64) -> Record {
@@ -84,6 +90,8 @@ struct ReadReplicaTests {
         let reader = try await Store.open(url: url)
         let tracer = InMemoryTracer()
         reader.traceOperations(with: tracer)
+        let metrics = TestMetrics()
+        reader.recordMetrics(StoreMetrics(factory: metrics))
         let primaryServer = try Self.server(of: try #require(PostgresTestServer.url))
         let replicaServer = try Self.server(of: replica)
         try await writer.apply(try CloudKitSchemaDocument(parsing: Self.schema))
@@ -97,6 +105,9 @@ struct ReadReplicaTests {
         let first = try await reader.records(matching: query, resultsLimit: 2)
         #expect(first.records.map(\.recordID.recordName) == ["n1", "n2"])
         let token = try await reader.changes(in: .default).token
+        #expect(Self.reads(metrics, .replica) >= 1)
+        let replicaReadsBeforePause = Self.reads(metrics, .replica)
+        let behindBeforePause = Self.reads(metrics, .primaryReplicaBehind)
 
         // Replay paused: what the writer saves next is not on the replica, and every read
         // through either store still sees it (the primary answers).
@@ -118,6 +129,11 @@ struct ReadReplicaTests {
             // The replica itself still lacks it: the reads above did not come from it.
             let onReplica = try await PostgresAdministration.value(url: replica, sql: "SELECT count(*) FROM \(try Self.schemaName(url)).\"Note\"")
             #expect(onReplica == .integer(4))
+            // The metric says so too: none of the reader's reads ran on the replica, and those
+            // that asked it went to the primary because it was behind.
+            #expect(Self.reads(metrics, .replica) == replicaReadsBeforePause)
+            #expect(Self.reads(metrics, .primaryReplicaBehind) > behindBeforePause)
+            #expect(Self.reads(metrics, .primaryReplicaUnavailable) == 0)
         } catch {
             try await PostgresAdministration.value(url: replica, sql: "SELECT pg_wal_replay_resume()")
             throw error
@@ -138,6 +154,8 @@ struct ReadReplicaTests {
         let store = try await Store.open(url: url)
         let tracer = InMemoryTracer()
         store.traceOperations(with: tracer)
+        let metrics = TestMetrics()
+        store.recordMetrics(StoreMetrics(factory: metrics))
         let relayServer = "127.0.0.1:\(relay.port)\(components.path)"
         let primaryServer = try Self.server(of: try #require(PostgresTestServer.url))
         try await store.apply(try CloudKitSchemaDocument(parsing: Self.schema))
@@ -151,6 +169,7 @@ struct ReadReplicaTests {
         }
         // The primary answered (the first read tried the replica, which refused).
         #expect(Self.selectServers(tracer).contains(primaryServer))
+        #expect(Self.reads(metrics, .primaryReplicaUnavailable) >= 3)
 
         try relay.restore()
         // The replica is tried again once its retry interval has passed; until then the primary answers.

@@ -154,6 +154,8 @@ struct EntityInheritanceTests {
         let sorts = [Sort("age", ascending: false), Sort("name")]
         let condition = Condition(format: "age > 25 AND entity.name != 'Contractor'")
         let query = try RecordQuery(recordType: "Person", predicate: FormatPredicate(format: condition.format), sorts: sorts)
+        // Checked as it runs: `entity.name` is the entity, not a walk through a relationship.
+        try await store.check(query)
         var batch = try await store.records(matching: query, resultsLimit: 7)
         var paged = batch.records
         while let cursor = batch.cursor {

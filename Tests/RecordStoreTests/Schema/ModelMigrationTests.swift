@@ -190,4 +190,38 @@ struct ModelMigrationTests {
         }
         #expect(try await store.schema(for: "Ebook") != nil)
     }
+
+    /// Staff: Person (abstract) > Employee (salary) > Manager (level); Person > Contractor.
+    static let staff = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/Staff.xcdatamodel").path
+
+    @Test("A new parent entity moves a type in the hierarchy, its records kept", arguments: TestEngine.allCases)
+    func changedParentEntity(engine: TestEngine) throws {
+        let store = try engine.makeStore()
+        var model = try CoreDataModelReader.read(at: Self.staff)
+        try store.apply(model)
+        try store.save([Record(recordType: "Manager", recordID: Self.id("m1"), fields: ["name": "Ada", "age": 40, "salary": 9000.0, "level": 3])])
+        let tag = try store.record(for: Self.id("m1"))?.recordChangeTag
+        func names(_ type: String) throws -> [String] {
+            try store.records(ofType: type, matching: FormatPredicate(format: "TRUEPREDICATE"), sorts: []).map(\.recordID.recordName)
+        }
+        #expect(try names("Employee") == ["m1"])
+
+        // Version 2: a manager is a person, no longer an employee (and so has no salary).
+        let manager = try #require(model.entities.firstIndex { $0.name == "Manager" })
+        model.entities[manager].parentEntity = "Person"
+        model.versionIdentifier = "2"
+        let migration = try store.apply(model)
+        #expect(migration.steps.contains(.changedParentType(recordType: "Manager", from: "Employee", to: "Person")))
+        #expect(migration.steps.contains(.removedField(recordType: "Manager", field: "salary")))
+        #expect(SchemaMigrationStep.changedParentType(recordType: "Manager", from: "Employee", to: "Person").description
+            == "change the parent of Manager from Employee to Person")
+
+        #expect(try store.schema(for: "Manager")?.parentType == "Person")
+        #expect(try names("Employee") == [])
+        #expect(try names("Person") == ["m1"])
+        let kept = try #require(try store.record(for: Self.id("m1")))
+        #expect(kept.recordChangeTag == tag)
+        #expect(kept.fields == ["name": "Ada", "age": 40, "level": 3])
+    }
 }

@@ -228,9 +228,65 @@ struct UniquenessConstraintTests {
         }
         m2["email"] = "augusta@example.com"
         try store.save([m2])
+        let migration = try store.apply(constrained)
+        let constraintSteps = migration.steps.filter { step in
+            if case .addedConstraint = step { true } else { false }
+        }
+        #expect(Set(constraintSteps) == [
+            .addedConstraint(recordType: "Person", fields: ["email"]), .addedConstraint(recordType: "Member", fields: ["email"]),
+            .addedConstraint(recordType: "Member", fields: ["first", "last"]),
+        ])
+        #expect(constraintSteps.map(\.description).contains("add the uniqueness constraint Member (first, last)"))
+        // Back to no constraints: the steps say they are removed.
+        let removal = try store.apply(unconstrained).steps.filter { step in
+            if case .removedConstraint = step { true } else { false }
+        }
+        #expect(Set(removal) == [
+            .removedConstraint(recordType: "Person", fields: ["email"]), .removedConstraint(recordType: "Member", fields: ["email"]),
+            .removedConstraint(recordType: "Member", fields: ["first", "last"]),
+        ])
         try store.apply(constrained)
         #expect(try store.schema(for: "Member")?.uniquenessConstraints == [["email"], ["first", "last"]])
         let conflicts = Self.conflicts { () throws(RecordStoreError) in try store.save([Self.member("n", Self.newcomer)]) }
         #expect(conflicts.map(\.existing) == [Self.id("m1")])
+    }
+
+    /// Writers that save one email at once, each in its own transaction (on PostgreSQL truly at
+    /// once: none sees the others' uncommitted records, and the deferred unique constraint stops
+    /// all but the first at their commits, which then decide again on what is stored): exactly one
+    /// saves, every other gets the typed conflict naming the one that saved, never a storage error.
+    @Test("Concurrent saves of one email: one saves, the others get the conflict", arguments: TestEngine.allCases)
+    func concurrentSavesOfOneKey(engine: TestEngine) async throws {
+        let store = try Self.makeStore(engine)
+        let writers = 8
+        let outcomes = await withTaskGroup(of: (String, Result<Void, RecordStoreError>).self) { group in
+            for writer in 0..<writers {
+                let name = "w\(writer)"
+                group.addTask {
+                    do throws(RecordStoreError) {
+                        try await store.save([Self.member(name, ["email": "same@example.com", "first": .string(name)])])
+                        return (name, .success(()))
+                    } catch {
+                        return (name, .failure(error))
+                    }
+                }
+            }
+            var outcomes: [String: Result<Void, RecordStoreError>] = [:]
+            for await (name, outcome) in group { outcomes[name] = outcome }
+            return outcomes
+        }
+        let saved = outcomes.filter { if case .success = $0.value { true } else { false } }.map(\.key)
+        #expect(saved.count == 1)
+        guard let winner = saved.first else { return }
+        for (name, outcome) in outcomes where name != winner {
+            guard case .failure(let error) = outcome, case .constraintConflict(let conflicts) = error else {
+                Issue.record("\(name): expected a constraint conflict, got \(outcome)")
+                continue
+            }
+            #expect(conflicts == [ConstraintConflict(
+                recordType: "Member", constraint: ["email"], values: ["same@example.com"], saving: Self.id(name), existing: Self.id(winner))])
+        }
+        let holders = try await store.records(ofType: "Member", matching: FormatPredicate(format: "email == 'same@example.com'"))
+        #expect(holders.map(\.recordID) == [Self.id(winner)])
     }
 }

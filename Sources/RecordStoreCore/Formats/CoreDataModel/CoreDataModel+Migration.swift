@@ -132,7 +132,22 @@ private struct MigrationPlanner {
             }
         }
         relationshipSteps(target, from: old, renaming: renaming)
+        constraintSteps(target, from: old, renamedFields: migration.renamedFields)
+        if old.parentType != target.parentType {
+            steps.append(.changedParentType(recordType: target.name, from: old.parentType, to: target.parentType))
+        }
         return migration
+    }
+
+    /// The uniqueness constraints added and removed, the stored ones under their fields' new names.
+    private mutating func constraintSteps(_ target: RecordTypeSchema, from old: RecordTypeSchema, renamedFields: [String: String]) {
+        let before = old.uniquenessConstraints.map { constraint in constraint.map { renamedFields[$0] ?? $0 } }
+        for constraint in target.uniquenessConstraints where !before.contains(constraint) {
+            steps.append(.addedConstraint(recordType: target.name, fields: constraint))
+        }
+        for constraint in before where !target.uniquenessConstraints.contains(constraint) {
+            steps.append(.removedConstraint(recordType: target.name, fields: constraint))
+        }
     }
 
     /// The steps of the relationships stored nowhere (inverse to-manys): those stored in a field

@@ -162,16 +162,6 @@ package struct LiveResults {
     private static func difference(oldPositions: [RecordID: Int], newPositions: [RecordID: Int]) -> ResultsDifference {
         let sortedOld = oldPositions.values.sorted()
         let sortedNew = newPositions.values.sorted()
-        /// How many of `positions` are below `position`.
-        func countBelow(_ position: Int, in positions: [Int]) -> Int {
-            var low = 0
-            var high = positions.count
-            while low < high {
-                let middle = (low + high) / 2
-                if positions[middle] < position { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
         var deletions: [Int] = []
         var insertions: [Int] = []
         // The records in both, in old order, with their positions and their rank among the untouched.
@@ -187,8 +177,8 @@ package struct LiveResults {
         // record kept its place among them.
         var inPlace: [Int] = []
         for (index, pair) in kept.enumerated() {
-            let untouchedBeforeOld = pair.old - countBelow(pair.old, in: sortedOld)
-            let untouchedBeforeNew = pair.new - countBelow(pair.new, in: sortedNew)
+            let untouchedBeforeOld = pair.old - sortedOld.lowerBound(of: pair.old)
+            let untouchedBeforeNew = pair.new - sortedNew.lowerBound(of: pair.new)
             if untouchedBeforeOld == untouchedBeforeNew { inPlace.append(index) } else { moves.append(.init(from: pair.old, to: pair.new)) }
         }
         let staying = ResultsDifference.longestIncreasingSubsequence(inPlace.map { kept[$0].new })
