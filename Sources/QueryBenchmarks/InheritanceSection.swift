@@ -16,10 +16,10 @@ import RecordStore
 /// Swift: SQLite 1.69x for a page of 100 sorted by an indexed field (three statements for one),
 /// 0.96x for a page of 50 after a residual filter, 1.24x to 1.42x for every match (read type by
 /// type); memory 1.22x to 3.35x (each branch scanned the zone). With the union and the one
-/// pass (same machine, busy): SQLite 1.31x to 1.43x for the page of 100 (one statement, but
-/// three planned branches and SQLite's merge of three sorted reads), 1.15x to 1.48x for every
-/// match by name, 1.26x to 1.27x for every record, 1.05x to 1.08x for the page of 50; memory
-/// 0.82x to 1.09x.
+/// pass (same machine, four runs, two of them beside another build): SQLite 1.25x to 1.43x for
+/// the page of 100 (one statement, but three planned branches and SQLite's merge of three
+/// sorted reads), 1.15x to 1.48x for every match by name, 1.26x to 1.38x for every record,
+/// 0.93x to 1.11x for the page of 50; memory 0.82x to 1.18x.
 struct InheritanceSection: BenchmarkSection {
     let name = "inheritance"
     let title = "Entity inheritance: a parent entity over three sub-entities vs one record type (30,000 records)"
