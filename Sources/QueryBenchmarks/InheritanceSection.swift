@@ -7,16 +7,19 @@ import RecordStore
 /// against the same fetch on one record type holding the same records (target: at most 1.25x),
 /// on SQLite and on the memory engine, both stores in the same run.
 ///
-/// The store keeps a table per record type and runs a query on `Person` as one query per
-/// concrete type, merged in order (`HierarchyQuery`): the figures measure what that costs.
+/// The store keeps a table per record type and runs a query on `Person` over each concrete
+/// type (`HierarchyQuery`): on SQLite as one `UNION ALL` statement ordered and limited as the
+/// fetch asks (`HierarchyUnion`), in memory in one pass over the zone; the figures measure what
+/// that costs.
 ///
-/// First release run (2-core machine, November 2026): SQLite 1.69x for a page of 100 sorted by
-/// an indexed field (three statements for one), 0.96x for a page of 50 after a residual filter,
-/// 2.6x for every match (`Store.fetch` reads in pages of 1,000, and each page asks every branch
-/// for 1,000 rows, so about three times the rows are read); memory 1.22x to 3.35x (each branch
-/// scans the zone). Reading each branch as a stream that the merge pulls from (one statement
-/// per branch for the whole fetch), and one scan of the zone for the memory engine, are the
-/// next steps towards the 1.25x target.
+/// First release run (2-core machine, November 2026), one query per concrete type merged in
+/// Swift: SQLite 1.69x for a page of 100 sorted by an indexed field (three statements for one),
+/// 0.96x for a page of 50 after a residual filter, 1.24x to 1.42x for every match (read type by
+/// type); memory 1.22x to 3.35x (each branch scanned the zone). With the union and the one
+/// pass (same machine, four runs, two of them beside another build): SQLite 1.25x to 1.43x for
+/// the page of 100 (one statement, but three planned branches and SQLite's merge of three
+/// sorted reads), 1.15x to 1.48x for every match by name, 1.26x to 1.38x for every record,
+/// 0.93x to 1.11x for the page of 50; memory 0.82x to 1.18x.
 struct InheritanceSection: BenchmarkSection {
     let name = "inheritance"
     let title = "Entity inheritance: a parent entity over three sub-entities vs one record type (30,000 records)"

@@ -158,6 +158,15 @@ struct PostgresDialect: SQLDialect {
             : "\(alias).\(quote(TableLayout.column(metadata)))"
     }
 
+    /// A null cast to the field's column type (its collation kept), which a union's other
+    /// branches match: PostgreSQL types a union of two untyped nulls as text before it sees the
+    /// branch with the field.
+    func null(readAs type: FieldType) -> String {
+        let columnType = PostgresLayout.columnType(type)
+        let cast = "CAST(NULL AS \(PostgresLayout.castType(columnType)))"
+        return columnType == PostgresLayout.castType(columnType) ? cast : "\(cast) COLLATE \"C\""
+    }
+
     func storedValueExpression(field: FieldSchema, alias: String) -> String {
         field.type == .location
             ? PostgresLayout.locationReadExpression(field: field.name, alias: alias)

@@ -8,7 +8,7 @@ enum SchemaFilesExample {
         try program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, from line 125.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, from line 128.
     static func program1() throws {
         let company = try Store.open(StoreLocation("memory:"))
         let contents = """
@@ -27,7 +27,7 @@ enum SchemaFilesExample {
         ])
         let earners = try company.fetchRequest(template: "HighEarners", substitutionVariables: ["MINIMUM": 100_000])
         print(try company.fetch(earners).records.map(\.recordID.recordName))
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 170
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 173
         let library = try Store.open(StoreLocation("memory:"))
         let model = """
             <model>
@@ -51,7 +51,7 @@ enum SchemaFilesExample {
         print(failures[1])
         let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
         print(saved[0]["inPrint"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 219
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 222
         let members = try Store.open(StoreLocation("memory:"))
         let directory = """
             <model>
@@ -76,7 +76,7 @@ enum SchemaFilesExample {
         print(refusal)
         let merged = try members.save([newcomer], mergePolicy: .mergeByPropertyObjectTrump)
         print(merged[0].recordID.recordName, merged[0]["age"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 266
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 269
         let shop = try Store.open(StoreLocation("memory:"))
         let version1 = """
             <model userDefinedModelVersionIdentifier="1">

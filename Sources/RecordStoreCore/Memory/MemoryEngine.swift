@@ -169,95 +169,94 @@ package final class MemoryEngine: StorageEngine {
 
     // MARK: Queries
 
-    /// The records of the type in the zone, the searchable fields, and the generation they
-    /// belong to, taken under the lock after validating the query against the catalog.
-    private func snapshot(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], searchable: [String], generation: UInt64) {
-        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [String], UInt64) in
-            let schema = try QueryValidation.check(query, catalog: state.catalog)
-            guard let zoneRecords = state.records[query.zone] else { throw .zoneNotFound(query.zone) }
-            return (zoneRecords.values.filter { $0.recordType == query.recordType }, schema.searchableFieldNames, state.generation)
+    /// The records of the queries' types in the zone (one pass over the zone for all of them),
+    /// each query's searchable fields, and the generation they belong to, taken under the lock
+    /// after validating each query against the catalog. The queries are of one zone, each of
+    /// its own type.
+    private func snapshot(_ queries: [QuerySpecification]) throws(RecordStoreError) -> (records: [Record], searchable: [[String]], generation: UInt64) {
+        try state.withLock { (state: inout State) throws(RecordStoreError) -> ([Record], [[String]], UInt64) in
+            var searchable: [[String]] = []
+            for query in queries { searchable.append(try QueryValidation.check(query, catalog: state.catalog).searchableFieldNames) }
+            guard let zone = queries.first?.zone else { return ([], [], state.generation) }
+            guard let zoneRecords = state.records[zone] else { throw .zoneNotFound(zone) }
+            let types = queries.map(\.recordType)
+            if types.count == 1 { return (zoneRecords.values.filter { $0.recordType == types[0] }, searchable, state.generation) }
+            return (zoneRecords.values.filter { types.contains($0.recordType) }, searchable, state.generation)
         }
     }
 
-    /// The query split by record type when its type has subtypes or it names `entity`
-    /// (``HierarchyQuery``); nil when it reads its own type as it is.
-    private func hierarchy(_ query: QuerySpecification) throws(RecordStoreError) -> HierarchyQuery? {
+    /// The queries that read a query's records: its branches when its type has subtypes or it
+    /// names `entity` (``HierarchyQuery``), else the query itself.
+    private func parts(_ query: QuerySpecification) throws(RecordStoreError) -> [QuerySpecification] {
         let catalog = state.withLock { $0.catalog }
-        return try HierarchyQuery(query, catalog: catalog)
+        return try HierarchyQuery(query, catalog: catalog)?.branches ?? [query]
     }
 
-    /// The matching records, unsorted, and the generation they belong to.
-    private func matches(_ query: QuerySpecification) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
-        let (candidates, searchable, generation) = try snapshot(query)
+    /// The matching records of the queries (a query or a hierarchy's branches, each with its
+    /// own predicate), unsorted, and the generation they belong to.
+    private func matches(_ parts: [QuerySpecification]) throws(RecordStoreError) -> (records: [Record], generation: UInt64) {
+        let (candidates, searchable, generation) = try snapshot(parts)
         var matches: [Record] = []
         do {
-            let compiled = try CompiledPredicate(query.predicate, options: query.costLimits.evaluationOptions(), layout: RecordObject.self)
-            for record in candidates where try compiled.evaluate(RecordObject(record: record, searchableFields: searchable)) {
-                matches.append(record)
+            let types = parts.map(\.recordType)
+            let compiled = try parts.map { query throws in
+                try CompiledPredicate(query.predicate, options: query.costLimits.evaluationOptions(), layout: RecordObject.self)
+            }
+            for record in candidates {
+                // Each record is tested by its own type's query (`entity.name` is its type).
+                let index = types.count == 1 ? 0 : types.firstIndex(of: record.recordType) ?? 0
+                if try compiled[index].evaluate(RecordObject(record: record, searchableFields: searchable[index])) { matches.append(record) }
             }
         } catch {
             throw RecordStoreError(evaluating: error)
         }
         // Every candidate is read and tested in Swift: the whole predicate is the memory engine's residual.
-        query.tally?.add(rowsRead: candidates.count, residualTested: candidates.count, residualRejected: candidates.count - matches.count)
+        parts.first?.tally?.add(rowsRead: candidates.count, residualTested: candidates.count, residualRejected: candidates.count - matches.count)
         return (matches, generation)
     }
 
     /// The matches after the keyset position or offset, sorted; only the first `offset + limit`
-    /// are sorted fully.
+    /// are sorted fully. A query over a hierarchy reads every concrete type in one pass over
+    /// the zone and sorts their matches together.
     ///
     /// Continuation pages (a keyset position or an offset) come from the paging cache, which sorts
     /// a query's matches once and serves every later page by slicing while nothing changes
     /// (not for predicates whose answer changes with time, such as `date < now()`).
     package func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
-        if let hierarchy = try hierarchy(query) {
-            var pages: [[Record]] = []
-            for branch in hierarchy.branches { pages.append(try await records(branch)) }
-            return hierarchy.merge(pages)
-        }
+        let parts = try parts(query)
         let ordering = RecordOrdering(sorts: query.sorts)
         if query.after != nil || query.offset > 0, !query.predicate.isTimeDependent {
-            return try sortedMatches(query, ordering: ordering)
+            return try sortedMatches(query, parts: parts, ordering: ordering)
                 .page(after: query.after, ordering: ordering, skip: query.offset, count: query.limit)
         }
-        return ordering.page(of: try matches(query).records, after: query.after, offset: query.offset, limit: query.limit)
+        return ordering.page(of: try matches(parts).records, after: query.after, offset: query.offset, limit: query.limit)
     }
 
     /// A query's matches, sorted, from the paging cache or computed and remembered.
-    private func sortedMatches(_ query: QuerySpecification, ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
+    private func sortedMatches(_ query: QuerySpecification, parts: [QuerySpecification], ordering: RecordOrdering) throws(RecordStoreError) -> SortedMatchCache.Entry {
         let key = SortedMatchCache.Key(query)
         let generation = state.withLock { $0.generation }
         if let entry = pagingCache.withLock({ $0.entry(for: key, generation: generation) }) {
             // The catalog may have changed the query's validity since; the generation says it did not.
             return entry
         }
-        let (matches, matchedGeneration) = try matches(query)
+        let (matches, matchedGeneration) = try matches(parts)
         let entry = SortedMatchCache.Entry(key: key, generation: matchedGeneration, sortedRecords: matches.sorted(by: ordering.precedes))
         pagingCache.withLock { $0.remember(entry) }
         return entry
     }
 
     package func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
-        if let hierarchy = try hierarchy(query) {
-            var found: [Record] = []
-            for branch in hierarchy.branches { found += try matches(branch).records }
-            return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(found)
-        }
-        return try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(query).records)
+        try Aggregation(groupBy: groupBy, aggregates: aggregates).rows(matches(parts(query)).records)
     }
 
     package func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
-        if let hierarchy = try hierarchy(query) {
-            var counts: [Int] = []
-            for branch in hierarchy.branches { counts.append(try matches(branch).records.count) }
-            return hierarchy.count(counts)
-        }
-        return try matches(query).records.count
+        try matches(parts(query)).records.count
     }
 
     package func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
         // The memory engine evaluates every record of the type in the zone: the scan visits them all.
-        let candidates = try snapshot(query).records.count
+        let candidates = try snapshot([query]).records.count
         return QueryPlan(
             engine: name, sql: "", arguments: [],
             residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,

@@ -16,6 +16,8 @@ package struct SortedMatchCache: Sendable {
     package struct Key: Hashable, Sendable {
         package var zone: ZoneID
         package var recordType: String
+        /// Whether the subtypes' records are among the matches (``HierarchyQuery``).
+        package var includesSubtypes: Bool
         package var predicate: FormatPredicate
         package var sorts: [Sort]
         package var mode: SchemaMode
@@ -23,6 +25,7 @@ package struct SortedMatchCache: Sendable {
         package init(_ specification: QuerySpecification) {
             zone = specification.zone
             recordType = specification.recordType
+            includesSubtypes = specification.includesSubtypes
             predicate = specification.predicate
             sorts = specification.sorts
             mode = specification.mode

@@ -1,23 +1,24 @@
 import PredicateLanguage
 
-/// A query on a record type with subtypes (Core Data's entity inheritance), run as one query per
-/// concrete type of the hierarchy and merged in order.
+/// A query on a record type with subtypes (Core Data's entity inheritance), split into one
+/// query per concrete type of the hierarchy.
 ///
 /// Storage: each record type keeps its own table (saves, indexes and history are unchanged),
-/// and a query on a parent type becomes one query per concrete type below it, each planned and
-/// run by the engine as any query (in SQL on the SQL engines, in one snapshot), with the
-/// parent's predicate, sorts and keyset position, and `offset + limit` as its limit. The pages
-/// arrive in ``RecordOrdering``'s order, which every engine gives, so a merge of the heads
-/// gives the whole order without sorting; the offset and limit then apply to the merge.
-/// Counts add up; aggregates are computed over the merged matches (``Aggregation``).
-/// Records keep their own record type and all their fields.
+/// and a query on a parent type becomes one query per concrete type below it (its branches),
+/// each with the parent's predicate, sorts and keyset position. How the engines read them:
+/// the SQL engines select every branch in one `UNION ALL` statement ordered and limited as the
+/// query asks (`HierarchyUnion`), so that a page reads its own rows only; the memory engine
+/// tests every branch in one pass over the zone and sorts their matches together. When SQL
+/// cannot order a branch, each branch runs on its own with `offset + limit` as its limit; the
+/// pages arrive in ``RecordOrdering``'s order, which every engine gives, so ``merge(_:)`` of
+/// their heads gives the whole order without sorting, and the offset and limit apply to the
+/// merge. Counts add up; aggregates are computed over the matches (``Aggregation``). Records
+/// keep their own record type and all their fields.
 ///
 /// Why not one table per root type with an entity column (Core Data's SQLite layout): it would
-/// change every save, index and migration of the store for the sake of one kind of query; and a
-/// `UNION ALL` view can only project the parent's columns (a subtype's own fields would need a
-/// second read). Merging the branches costs one statement per concrete type and a comparison
-/// per record per branch: `query-bench inheritance` measures it against the same records in
-/// one record type.
+/// change every save, index and migration of the store for the sake of one kind of query.
+/// `query-bench inheritance` measures a parent type over three subtypes against the same
+/// records in one record type.
 ///
 /// `entity.name` (and `entity` compared with a name) is each branch's record type
 /// (``EntityKeyPath``), decided before the engine sees the branch.

@@ -96,6 +96,12 @@ import PredicateLanguage
         !plan.ordersInSQL || plan.keysetSegments.count <= 1
     }
 
+    /// The expressions SQL orders the records by, most significant first
+    /// (``SQLPlanner/orderKeys(_:)``); nil when SQL does not order them (Swift sorts).
+    @_spi(StorageEngine) public var orderKeys: [OrderKey]? {
+        plan.ordersInSQL ? planner.orderKeys(specification.sorts) : nil
+    }
+
     /// Replaces the plan by a scan of the zone in order, with the whole predicate as residual.
     @_spi(StorageEngine) public mutating func fallBackToScan() throws(RecordStoreError) {
         plan = try planner.scanPlan(specification)

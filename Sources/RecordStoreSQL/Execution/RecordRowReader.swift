@@ -14,12 +14,17 @@ import PredicateLanguage
     @_spi(StorageEngine) public let schema: RecordTypeSchema
     @_spi(StorageEngine) public let zone: ZoneID
     @_spi(StorageEngine) public let dialect: any SQLDialect
+    /// Where each column of ``selection`` is in the rows read, when they select more (a union
+    /// of a hierarchy's branches, ``HierarchyUnion``); nil when they select ``selection`` as it is.
+    @_spi(StorageEngine) public let positions: [Int]?
 
-    /// A reader of one record type's rows in one zone.
-    @_spi(StorageEngine) public init(schema: RecordTypeSchema, zone: ZoneID, dialect: any SQLDialect) {
+    /// A reader of one record type's rows in one zone; `positions` places the columns of
+    /// ``selection`` in rows that select others too.
+    @_spi(StorageEngine) public init(schema: RecordTypeSchema, zone: ZoneID, dialect: any SQLDialect, positions: [Int]? = nil) {
         self.schema = schema
         self.zone = zone
         self.dialect = dialect
+        self.positions = positions
     }
 
     /// The columns a query selects, in the order ``record(from:)`` reads them: the row
@@ -33,13 +38,13 @@ import PredicateLanguage
 
     /// The record a selected row holds.
     @_spi(StorageEngine) public func record(from row: some SQLRow) throws -> Record {
-        guard case .text(let recordName) = row.value(at: 1) else {
+        guard case .text(let recordName) = row.value(at: column(1)) else {
             throw RecordStoreError.storage("a row of '\(schema.name)' has no record name")
         }
         var fields: [String: Value] = [:]
         fields.reserveCapacity(schema.fields.count)
         for (offset, field) in schema.fields.enumerated() {
-            let stored = row.value(at: Self.firstFieldPosition + offset)
+            let stored = row.value(at: column(Self.firstFieldPosition + offset))
             if case .null = stored { continue }
             if let elementType = field.type.elementType {
                 // A list is stored whole as typed JSON (its members also sit in the list table, for queries).
@@ -54,9 +59,15 @@ import PredicateLanguage
         }
         return Record(
             recordType: schema.name, recordID: RecordID(recordName: recordName, zoneID: zone), fields: fields,
-            creationDate: Self.date(row.value(at: 2)), modificationDate: Self.date(row.value(at: 3)),
-            recordChangeTag: Self.text(row.value(at: 4)),
-            creatorUserRecordName: Self.text(row.value(at: 5)), lastModifiedUserRecordName: Self.text(row.value(at: 6)))
+            creationDate: Self.date(row.value(at: column(2))), modificationDate: Self.date(row.value(at: column(3))),
+            recordChangeTag: Self.text(row.value(at: column(4))),
+            creatorUserRecordName: Self.text(row.value(at: column(5))), lastModifiedUserRecordName: Self.text(row.value(at: column(6))))
+    }
+
+    /// Where the column at a position of ``selection`` is in the rows read.
+    @inline(__always) private func column(_ position: Int) -> Int {
+        guard let positions else { return position }
+        return positions[position]
     }
 
     /// Where the first field's column is in a selected row: after the row identifier and the

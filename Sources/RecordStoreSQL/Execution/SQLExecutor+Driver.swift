@@ -89,18 +89,39 @@ extension SQLExecutor {
         return prepared
     }
 
-    /// The records a query selects, in order; a query on a type with subtypes runs one query per
-    /// concrete type and merges them (``HierarchyQuery``).
+    /// The records a query selects, in order. A query on a type with subtypes selects every
+    /// concrete type's records in one statement (``HierarchyUnion``), or, when its branches
+    /// cannot share one (SQL does not order them), runs one query per concrete type and merges
+    /// them (``HierarchyQuery``).
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ specification: QuerySpecification, on connection: Connection) async throws -> [Record] {
         guard let context = try await queryContext(specification, on: connection) else { return [] }
         if let hierarchy = try HierarchyQuery(specification, catalog: context.catalog) {
-            var pages: [[Record]] = []
+            var branches: [PreparedQuery] = []
             for branch in hierarchy.branches {
-                pages.append(try await renaming(hierarchy) { try await records(prepare(branch, context: context, on: connection), on: connection) })
+                branches.append(try await renaming(hierarchy) { try await prepare(branch, context: context, on: connection) })
+            }
+            if let union = HierarchyUnion(hierarchy, branches: branches, dialect: dialect) {
+                return try await renaming(hierarchy) { try await records(union, on: connection) }
+            }
+            var pages: [[Record]] = []
+            for branch in branches {
+                pages.append(try await renaming(hierarchy) { try await records(branch, on: connection) })
             }
             return hierarchy.merge(pages)
         }
         return try await records(prepare(specification, context: context, on: connection), on: connection)
+    }
+
+    /// The records of a hierarchy's branches selected together, in order.
+    @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ union: HierarchyUnion, on connection: Connection) async throws -> [Record] {
+        var execution = try UnionExecution(union)
+        try await connection.stoppingStatements(of: union.branches[0]) {
+            while let statement = execution.nextStatement() {
+                try await connection.forEachRow(statement) { row in try execution.accept(row) }
+            }
+        }
+        execution.tally()
+        return execution.records
     }
 
     /// Runs a branch of a hierarchy query; its errors name the queried type (``HierarchyQuery/renamed(_:)``).

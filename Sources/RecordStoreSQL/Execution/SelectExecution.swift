@@ -22,14 +22,9 @@ import PredicateLanguage
     private let reader: RecordRowReader
     private let residual: CompiledPredicate?
     private let searchable: [String]
-    private var records: [Record] = []
-    /// Matches still to skip (the offset, when SQL does not apply it).
-    private var skip: Int
+    private var page: PageCollector
     /// The next keyset segment to run (or 0 for the one statement without segments).
     private var nextSegment = 0
-    /// The rows read, and those the residual predicate tested and turned away (``QueryTally``).
-    @_spi(StorageEngine) public private(set) var rowsRead = 0
-    @_spi(StorageEngine) public private(set) var residualRejected = 0
 
     /// Starts a query.
     @_spi(StorageEngine) public init(_ prepared: PreparedQuery, dialect: any SQLDialect) throws(RecordStoreError) {
@@ -38,7 +33,9 @@ import PredicateLanguage
         reader = prepared.reader(dialect: dialect)
         residual = try prepared.compiledResidual()
         searchable = prepared.schema.searchableFieldNames
-        skip = residual != nil && prepared.plan.ordersInSQL ? max(0, prepared.specification.offset) : 0
+        // SQL skips the offset unless a residual decides which rows count (or Swift sorts).
+        let skip = residual != nil && prepared.plan.ordersInSQL ? max(0, prepared.specification.offset) : 0
+        page = PageCollector(skip: skip, limit: prepared.specification.limit, ordered: prepared.plan.ordersInSQL)
     }
 
     private var specification: QuerySpecification { prepared.specification }
@@ -46,7 +43,7 @@ import PredicateLanguage
 
     /// The next statement to run, or nil when the page is complete.
     @_spi(StorageEngine) public mutating func nextStatement() -> SQLStatement? {
-        if let limit = specification.limit, records.count >= max(0, limit) { return nil }
+        if page.isFull { return nil }
         guard plan.ordersInSQL else {
             // Every match, unordered; ``finish()`` sorts and pages them.
             guard nextSegment == 0 else { return nil }
@@ -57,7 +54,7 @@ import PredicateLanguage
         let segments: [SQLCondition?] = plan.keysetSegments.isEmpty ? [nil] : plan.keysetSegments
         guard nextSegment < segments.count else { return nil }
         defer { nextSegment += 1 }
-        return selectStatement(segment: segments[nextSegment], remaining: specification.limit.map { $0 - records.count })
+        return selectStatement(segment: segments[nextSegment], remaining: page.remaining)
     }
 
     /// `SELECT … WHERE … ORDER BY … [LIMIT ? OFFSET ?]` for one segment.
@@ -66,9 +63,9 @@ import PredicateLanguage
         var sql = "SELECT \(reader.selection) \(from) ORDER BY \(plan.orderBy ?? dialect.literal(true))"
         var arguments = whereArguments + plan.orderArguments
         if plan.residual == nil, limit != nil || specification.offset > 0 {
-            sql += " " + dialect.limitAndOffsetClause
-            arguments.append(limit.map { .integer(Int64(max(0, $0))) } ?? dialect.unlimited)
-            arguments.append(.integer(Int64(max(0, specification.offset))))
+            let paging = dialect.paging(limit: limit, offset: specification.offset)
+            sql += " " + paging.sql
+            arguments += paging.arguments
         }
         return SQLStatement(sql, arguments, dialect: dialect)
     }
@@ -81,40 +78,18 @@ import PredicateLanguage
 
     /// Takes one row of the current statement; returns whether more rows are wanted.
     @_spi(StorageEngine) public mutating func accept(_ row: some SQLRow) throws -> Bool {
-        let record = try reader.record(from: row)
-        rowsRead += 1
-        if let residual {
-            do {
-                guard try residual.evaluate(RecordObject(record: record, searchableFields: searchable)) else {
-                    residualRejected += 1
-                    return true
-                }
-            } catch {
-                throw RecordStoreError(evaluating: error)
-            }
-        }
-        guard plan.ordersInSQL else {
-            records.append(record)
-            return true
-        }
-        if skip > 0 {
-            skip -= 1
-            return true
-        }
-        records.append(record)
-        if let limit = specification.limit, records.count >= limit { return false }
-        return true
+        try page.accept(reader.record(from: row), residual: residual, searchable: searchable)
     }
 
     /// Adds the rows read to the query's tally (``QuerySpecification/tally``), if it has one.
     @_spi(StorageEngine) public func tally() {
-        specification.tally?.add(rowsRead: rowsRead, residualTested: residual == nil ? 0 : rowsRead, residualRejected: residualRejected)
+        page.tally(specification.tally)
     }
 
     /// The page: the records in order, after the keyset position or offset, at most the limit.
     @_spi(StorageEngine) public func finish() -> [Record] {
-        guard !plan.ordersInSQL else { return records }
+        guard !plan.ordersInSQL else { return page.records }
         return RecordOrdering(sorts: specification.sorts)
-            .page(of: records, after: specification.after, offset: specification.offset, limit: specification.limit)
+            .page(of: page.records, after: specification.after, offset: specification.offset, limit: specification.limit)
     }
 }

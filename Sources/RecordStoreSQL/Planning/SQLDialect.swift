@@ -126,6 +126,11 @@ import PredicateLanguage
     /// leaves the modification date null where it equals the creation date). A default in an
     /// extension.
     func metadataExpression(_ metadata: MetadataField, alias: String) -> String
+    /// A null of the type a field of this type is read as, for a column of a `UNION ALL` whose
+    /// branch has no such field: `NULL` where the database types it from the other branches
+    /// (SQLite), a cast where a union of nulls would be typed as text first (PostgreSQL). A
+    /// default in an extension.
+    func null(readAs type: FieldType) -> String
 }
 
 extension SQLDialect {
@@ -138,9 +143,34 @@ extension SQLDialect {
         return "\(expression) \(direction) \(ascending ? "NULLS FIRST" : "NULLS LAST")"
     }
 
+    /// The `ORDER BY` term of an order key (``SQLPlanner/orderKeys(_:)``), or of the column at
+    /// `position` of a union's selection that holds it. The record name is never null: a plain
+    /// `ASC`, which the indexes' last column (and the unique (zone, record name) index) serve as
+    /// they are on every database. With PostgreSQL's `NULLS FIRST` spelled out, no index matched
+    /// and every page sorted the whole table.
+    ///
+    /// ```swift
+    /// dialect.orderTerm(OrderKey(sql: "t.\"age\"", arguments: [], ascending: false, isRecordName: false))   // t."age" DESC
+    /// dialect.orderTerm(key, position: 2)   // 2 DESC
+    /// ```
+    @_spi(StorageEngine) public func orderTerm(_ key: OrderKey, position: Int? = nil) -> String {
+        let expression = position.map(String.init) ?? key.sql
+        return key.isRecordName ? expression + " ASC" : orderTerm(expression, ascending: key.ascending)
+    }
+
     /// The clause that pages a select, taking two arguments: the limit (``unlimited`` for none),
     /// then the offset. A dialect whose database spells it otherwise writes its own.
     @_spi(StorageEngine) public var limitAndOffsetClause: String { "LIMIT ? OFFSET ?" }
+
+    /// The paging clause (``limitAndOffsetClause``) with its arguments: the limit (``unlimited``
+    /// for nil), then the offset.
+    ///
+    /// ```swift
+    /// dialect.paging(limit: 10, offset: 20)   // ("LIMIT ? OFFSET ?", [10, 20])
+    /// ```
+    @_spi(StorageEngine) public func paging(limit: Int?, offset: Int) -> (sql: String, arguments: [SQLValue]) {
+        (limitAndOffsetClause, [limit.map { .integer(Int64(max(0, $0))) } ?? unlimited, .integer(Int64(max(0, offset)))])
+    }
 
     /// The derived column itself: `t."name$cd"`.
     @_spi(StorageEngine) public func derivedColumnExpression(_ derived: DerivedColumn, field: String, alias: String) -> String {
@@ -159,6 +189,9 @@ extension SQLDialect {
     @_spi(StorageEngine) public func metadataExpression(_ metadata: MetadataField, alias: String) -> String {
         "\(alias).\(quote(TableLayout.column(metadata)))"
     }
+
+    /// A plain `NULL`, which the database types from the union's other branches.
+    @_spi(StorageEngine) public func null(readAs type: FieldType) -> String { "NULL" }
 
     /// A string column in code-point order.
     @_spi(StorageEngine) public func codePointOrder(_ expression: String) -> String {

@@ -48,28 +48,30 @@ extension SQLPlanner {
     /// The `ORDER BY` terms and their arguments: the sorts, then the record name; nil when SQL
     /// cannot order as asked. Nil sorts first ascending and last descending on every dialect.
     @_spi(StorageEngine) public func orderClause(_ sorts: [Sort]) -> (String, [SQLValue])? {
-        var terms: [String] = []
-        var arguments: [SQLValue] = []
+        guard let keys = orderKeys(sorts) else { return nil }
+        return (keys.map { dialect.orderTerm($0) }.joined(separator: ", "), keys.flatMap(\.arguments))
+    }
+
+    /// The expressions SQL orders by, most significant first: the sorts' (those every record sees
+    /// the same value of left out), then the record name's; nil when SQL cannot order as asked.
+    /// ``orderClause(_:)`` writes them as terms; a union of branches selects them as columns.
+    ///
+    /// ```swift
+    /// planner.orderKeys([Sort("age")])?.map(\.sql)   // ["t.\"age\"", "t.\"$recordName\""]
+    /// ```
+    @_spi(StorageEngine) public func orderKeys(_ sorts: [Sort]) -> [OrderKey]? {
+        var keys: [OrderKey] = []
         for sort in sorts {
             switch orderExpression(sort) {
             case .constant:
                 continue
             case .unsupported:
                 return nil
-            case .expression(let sql, let expressionArguments, _):
-                terms.append(orderTerm(sql, ascending: sort.ascending))
-                arguments += expressionArguments
+            case .expression(let sql, let arguments, _):
+                keys.append(OrderKey(sql: sql, arguments: arguments, ascending: sort.ascending, isRecordName: false))
             }
         }
-        // The record name is never null: a plain `ASC`, which the indexes' last column (and the
-        // unique (zone, record name) index) serve as they are on every database. With PostgreSQL's
-        // `NULLS FIRST` spelled out, no index matched and every page sorted the whole table.
-        terms.append(dialect.codePointOrder(column(TableLayout.recordNameColumn)) + " ASC")
-        return (terms.joined(separator: ", "), arguments)
-    }
-
-    /// `x ASC` or `x DESC` with the store's null order, as the dialect writes it.
-    private func orderTerm(_ expression: String, ascending: Bool) -> String {
-        dialect.orderTerm(expression, ascending: ascending)
+        keys.append(OrderKey(sql: dialect.codePointOrder(column(TableLayout.recordNameColumn)), arguments: [], ascending: true, isRecordName: true))
+        return keys
     }
 }

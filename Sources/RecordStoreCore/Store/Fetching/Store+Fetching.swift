@@ -100,12 +100,8 @@ extension Store {
         case .grouped(let grouped):
             return .dictionaries(grouped.result(try await queryEngine.aggregate(grouped.specification, groupBy: grouped.groupBy, aggregates: request.aggregates)))
         case .paged(var paged):
-            var pagesRead = 0
             while let page = paged.nextPage() {
-                // A fetch longer than a page, of a type with subtypes, reads type by type.
-                if pagesRead == 1, let whole = try await hierarchyFetch(request) { return whole }
                 paged.receive(try await queryEngine.records(page))
-                pagesRead += 1
             }
             return paged.result
         }

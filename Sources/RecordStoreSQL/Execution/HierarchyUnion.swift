@@ -1,0 +1,125 @@
+import PredicateLanguage
+@_spi(StorageEngine) import RecordStoreCore
+
+/// The branches of a query over a record type's hierarchy (``HierarchyQuery``), one per
+/// concrete type, selected by one statement: `SELECT … UNION ALL SELECT … ORDER BY … LIMIT ?`,
+/// which the database merges from each table's own ordered reads (SQLite's `MERGE (UNION ALL)`,
+/// PostgreSQL's merge append) and stops reading once the page is full. A page of the hierarchy
+/// then costs one statement and reads the rows it returns, as a query on one type does, rather
+/// than one statement per type each reading `offset + limit` rows.
+///
+/// Each branch selects its type's number, the expressions SQL orders by (the same in every
+/// branch, so the union compares like values), then its row as ``RecordRowReader`` reads it,
+/// each field in a column of its own name and type that the branches without it fill with a
+/// null (``SQLDialect/null(readAs:)``). ``reader(of:)`` reads each branch's columns.
+///
+/// Nil (the branches then run one by one and are merged in Swift) when there is one branch,
+/// when SQL does not order a branch (a collation the database lacks: Swift sorts), or when the
+/// branches order by different expressions.
+///
+/// ```swift
+/// if let union = HierarchyUnion(hierarchy, branches: prepared, dialect: dialect) {
+///     union.statement(segment: 0, limit: 100)   // SELECT 0, t."age", … UNION ALL SELECT 1, … ORDER BY 2 ASC, 3 ASC LIMIT ? OFFSET ?
+/// }
+/// ```
+@_spi(StorageEngine) public struct HierarchyUnion: Sendable {
+    /// The query on the parent type: its offset and limit apply to the union.
+    @_spi(StorageEngine) public let specification: QuerySpecification
+    /// Each branch's query, planned on its type.
+    @_spi(StorageEngine) public let branches: [PreparedQuery]
+    /// The number of keyset segments each branch runs (0: one statement, no segment).
+    @_spi(StorageEngine) public let segmentCount: Int
+    private let dialect: any SQLDialect
+    private let keys: [OrderKey]
+    /// Each branch's `SELECT` list: its number, the order keys, its row identifier, metadata
+    /// and every field column of the union (its own or a null).
+    private let selections: [String]
+    /// For each branch, where each column its reader reads is in the union's row.
+    private let positions: [[Int]]
+
+    /// The union of a hierarchy query's planned branches (in ``HierarchyQuery/branches``'
+    /// order), or nil when the branches cannot run as one statement.
+    @_spi(StorageEngine) public init?(_ hierarchy: HierarchyQuery, branches: [PreparedQuery], dialect: any SQLDialect) {
+        guard branches.count > 1, let keys = branches[0].orderKeys,
+              branches.allSatisfy({ $0.orderKeys == keys && $0.plan.keysetSegments.count == branches[0].plan.keysetSegments.count })
+        else { return nil }
+        specification = hierarchy.specification
+        self.branches = branches
+        self.dialect = dialect
+        self.keys = keys
+        segmentCount = branches[0].plan.keysetSegments.count
+        // The field columns: one per name and type, in the order the branches first have them.
+        var slots: [FieldSchema] = []
+        var slotIndex: [String: Int] = [:]
+        let names = branches.map { $0.schema.fields.map(Self.slotName) }
+        for (branch, branchNames) in zip(branches, names) {
+            for (field, name) in zip(branch.schema.fields, branchNames) where slotIndex[name] == nil {
+                slotIndex[name] = slots.count
+                slots.append(field)
+            }
+        }
+        let metadata = TableLayout.storedMetadata.map { dialect.metadataExpression($0, alias: "t") }
+        let rowPosition = 1 + keys.count
+        let firstSlot = rowPosition + 1 + metadata.count
+        let keyColumns = keys.map(\.sql)
+        var selections: [String] = []
+        var positions: [[Int]] = []
+        for (number, (branch, branchNames)) in zip(branches, names).enumerated() {
+            var own: [Int: String] = [:]
+            var branchPositions = Array(rowPosition..<firstSlot)
+            for (field, name) in zip(branch.schema.fields, branchNames) {
+                let slot = slotIndex[name] ?? 0
+                own[slot] = StoredSpelling.readExpression(field: field, alias: "t", dialect: dialect)
+                branchPositions.append(firstSlot + slot)
+            }
+            let fields = slots.indices.map { own[$0] ?? dialect.null(readAs: slots[$0].type) }
+            let columns = [String(number)] + keyColumns + ["t.\(dialect.rowIdentifier)"] + metadata + fields
+            selections.append("SELECT " + columns.joined(separator: ", "))
+            positions.append(branchPositions)
+        }
+        self.selections = selections
+        self.positions = positions
+    }
+
+    /// The union's column of a field: its name and type (two types' fields of one name and
+    /// different types keep apart, so that each column has one type).
+    private static func slotName(_ field: FieldSchema) -> String { "\(field.name):\(field.type)" }
+
+    /// Whether SQL applies the offset and the limit: no branch has a residual predicate.
+    @_spi(StorageEngine) public var pagesInSQL: Bool { branches.allSatisfy { $0.plan.residual == nil } }
+
+    /// The statement of one keyset segment (0 when there are none), with the limit still wanted
+    /// (nil for every row) when SQL pages.
+    @_spi(StorageEngine) public func statement(segment: Int, limit: Int?) -> SQLStatement {
+        var parts: [String] = []
+        var arguments: [SQLValue] = []
+        let keyArguments = keys.flatMap(\.arguments)
+        for (number, branch) in branches.enumerated() {
+            let (from, whereArguments) = branch.fromClause(dialect: dialect, adding: segment < segmentCount ? branch.plan.keysetSegments[segment] : nil)
+            parts.append(selections[number] + " " + from)
+            arguments += keyArguments + whereArguments
+        }
+        // The keys follow the branch number: the first is the selection's second column.
+        let order = keys.enumerated().map { offset, key in dialect.orderTerm(key, position: offset + 2) }
+        var sql = parts.joined(separator: " UNION ALL ") + " ORDER BY " + order.joined(separator: ", ")
+        if pagesInSQL, limit != nil || specification.offset > 0 {
+            let paging = dialect.paging(limit: limit, offset: specification.offset)
+            sql += " " + paging.sql
+            arguments += paging.arguments
+        }
+        return SQLStatement(sql, arguments, dialect: dialect)
+    }
+
+    /// The branch a row of the union comes from; nil for a row without a branch number (which
+    /// the database does not return).
+    @_spi(StorageEngine) public func branch(of row: some SQLRow) -> Int? {
+        guard let number = row.value(at: 0).integerValue, positions.indices.contains(Int(number)) else { return nil }
+        return Int(number)
+    }
+
+    /// The reader of a branch's records in the union's rows.
+    @_spi(StorageEngine) public func reader(of branch: Int) -> RecordRowReader {
+        let prepared = branches[branch]
+        return RecordRowReader(schema: prepared.schema, zone: prepared.specification.zone, dialect: dialect, positions: positions[branch])
+    }
+}
