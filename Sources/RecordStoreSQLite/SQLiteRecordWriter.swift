@@ -44,6 +44,10 @@ struct SQLiteRecordWriter {
         let layout: SQLiteRowLayout
         let insert: Statement
         let fullTextInsert: Statement?
+        /// The full-text document's replacement and deletion (a partial update's), when the type
+        /// has searchable fields.
+        let fullTextUpdate: Statement?
+        let fullTextDelete: Statement?
     }
 
     private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
@@ -94,9 +98,13 @@ struct SQLiteRecordWriter {
             throw RecordStoreError.unknownRecordType(recordType)
         }
         let layout = SQLiteRowLayout(schema)
+        let fullText = quote(SQLiteLayout.fullTextTable(recordType))
+        let searchable = layout.fullTextInsertSQL != nil
         let type = PreparedType(
             schema: schema, layout: layout, insert: try db.cachedStatement(sql: layout.insertSQL),
-            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) })
+            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) },
+            fullTextUpdate: searchable ? try db.cachedStatement(sql: "UPDATE \(fullText) SET body = ? WHERE rowid = ?") : nil,
+            fullTextDelete: searchable ? try db.cachedStatement(sql: "DELETE FROM \(fullText) WHERE rowid = ?") : nil)
         prepared.byType[recordType] = type
         return type
     }
@@ -155,12 +163,14 @@ struct SQLiteRecordWriter {
     /// delete and insert in one lookup), an insert when the row had none, a delete when the record
     /// has none now.
     private func replaceFullText(of record: Record, rowID: Int64, _ type: PreparedType) throws {
-        let table = quote(SQLiteLayout.fullTextTable(record.recordType))
+        guard let update = type.fullTextUpdate, let delete = type.fullTextDelete else { return }
         guard let document = type.layout.fullTextDocument(of: record) else {
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowID])
+            var deletion = SQLiteStatementBinder(delete, parameterCount: 1)
+            try deletion.bind(rowID)
+            try deletion.execute()
             return
         }
-        var replacement = SQLiteStatementBinder(try db.cachedStatement(sql: "UPDATE \(table) SET body = ? WHERE rowid = ?"), parameterCount: 2)
+        var replacement = SQLiteStatementBinder(update, parameterCount: 2)
         try replacement.bind(document)
         try replacement.bind(rowID)
         try replacement.execute()

@@ -12,9 +12,10 @@ import PredicateLanguage
 ///
 /// ```swift
 /// var changed = ChangedFieldAdmission(fields: ["timezone"])
-/// if try !changed.admit(&record, by: { probe throws(RecordStoreError) in try catalog.admitFields(of: &probe, ...) }) {
-///     // the full admission
+/// let admitted = try changed.admit(&record) { (probe: inout Record) throws(RecordStoreError) in
+///     try admitFields(of: &probe, mode: mode, known: &known, changes: &changes)
 /// }
+/// if !admitted { /* the full admission of the whole record */ }
 /// ```
 struct ChangedFieldAdmission {
     /// The fields the records set.
@@ -49,9 +50,25 @@ struct ChangedFieldAdmission {
         return true
     }
 
-    /// Whether the record gives the changed fields these values.
+    /// Whether the record gives the changed fields these values, to the letter (the same case
+    /// of `Value`, the same bytes of a string: the admitted value keeps the client's spelling).
     private func gives(_ record: Record, _ given: [String: Value]) -> Bool {
-        fields.allSatisfy { record.fields[$0] == given[$0] }
+        fields.allSatisfy { Self.identical(record.fields[$0], given[$0]) }
+    }
+
+    /// Whether two values are the same to the letter: `Value`'s `==` also equates an integer
+    /// with an equal double, and two spellings of a string. Dates, bytes, locations, references
+    /// and objects are never taken as the same (they are admitted again).
+    private static func identical(_ lhs: Value?, _ rhs: Value?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil), (.null?, .null?): true
+        case (.bool(let a)?, .bool(let b)?): a == b
+        case (.int(let a)?, .int(let b)?): a == b
+        case (.double(let a)?, .double(let b)?): a.bitPattern == b.bitPattern
+        case (.string(let a)?, .string(let b)?): a.utf8.elementsEqual(b.utf8)
+        case (.list(let a)?, .list(let b)?): a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
+        default: false
+        }
     }
 
     /// Writes the admitted values of the changed fields into the record (a dropped one is removed).
