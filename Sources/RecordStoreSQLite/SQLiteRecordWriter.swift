@@ -44,17 +44,28 @@ struct SQLiteRecordWriter {
         let layout: SQLiteRowLayout
         let insert: Statement
         let fullTextInsert: Statement?
+        /// The full-text document's replacement and deletion (a partial update's), when the type
+        /// has searchable fields.
+        let fullTextUpdate: Statement?
+        let fullTextDelete: Statement?
     }
 
     private func quote(_ name: String) -> String { SQLiteDialect.quote(name) }
 
     /// Writes what a save decided: each record inserted, updated in place, or (when its type
     /// changed) removed and inserted; then the deletions.
+    ///
+    /// The partial updates (a batch update's, ``WritePlan/Write/changedFields``) go last, in the
+    /// order of their rows: each touches its own row, list members and full-text document (SQLite
+    /// keeps no unique index but the record's own), so their order changes nothing but the pages
+    /// they visit, and a batch read in another order (`population < 4812` reads by population)
+    /// would visit its table's and full-text index's pages at random.
     func apply(_ plan: WritePlan) throws {
-        for write in plan.writes {
+        var partialUpdates: [(rowID: Int64, index: Int, changedFields: Set<String>)] = []
+        for (index, write) in plan.writes.enumerated() {
             if let stored = write.replacing, let rowID = stored.rowReference, !write.changesRecordType {
                 if let changedFields = write.changedFields {
-                    try update(write.record, changing: changedFields, rowID: rowID)
+                    partialUpdates.append((rowID, index, changedFields))
                 } else {
                     try self.write(write.record, replacing: rowID, position: plan.changePosition)
                 }
@@ -64,6 +75,10 @@ struct SQLiteRecordWriter {
                 }
                 try self.write(write.record, replacing: nil, position: plan.changePosition)
             }
+        }
+        partialUpdates.sort { $0.rowID < $1.rowID }
+        for update in partialUpdates {
+            try self.update(plan.writes[update.index].record, changing: update.changedFields, rowID: update.rowID)
         }
         // What is stored under each identifier once the writes are done (an identifier named
         // twice is deleted once).
@@ -83,9 +98,13 @@ struct SQLiteRecordWriter {
             throw RecordStoreError.unknownRecordType(recordType)
         }
         let layout = SQLiteRowLayout(schema)
+        let fullText = quote(SQLiteLayout.fullTextTable(recordType))
+        let searchable = layout.fullTextInsertSQL != nil
         let type = PreparedType(
             schema: schema, layout: layout, insert: try db.cachedStatement(sql: layout.insertSQL),
-            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) })
+            fullTextInsert: try layout.fullTextInsertSQL.map { try db.cachedStatement(sql: $0) },
+            fullTextUpdate: searchable ? try db.cachedStatement(sql: "UPDATE \(fullText) SET body = ? WHERE rowid = ?") : nil,
+            fullTextDelete: searchable ? try db.cachedStatement(sql: "DELETE FROM \(fullText) WHERE rowid = ?") : nil)
         prepared.byType[recordType] = type
         return type
     }
@@ -132,10 +151,34 @@ struct SQLiteRecordWriter {
         try type.layout.bindPartialUpdate(of: record, fields: update.positions, to: &row)
         try row.bind(rowID)
         try row.execute()
-        try deleteSideRows(
-            recordType: record.recordType, rowID: rowID,
-            listFields: update.listPositions.map { type.layout.fields[$0].schema.name }, fullText: update.searchableChanged)
-        try writeSideRows(record, rowID: rowID, type, listPositions: update.listPositions, fullText: update.searchableChanged)
+        if !update.listPositions.isEmpty {
+            try deleteSideRows(
+                recordType: record.recordType, rowID: rowID, listFields: update.listPositions.map { type.layout.fields[$0].schema.name }, fullText: false)
+            try writeSideRows(record, rowID: rowID, type, listPositions: update.listPositions, fullText: false)
+        }
+        if update.searchableChanged { try replaceFullText(of: record, rowID: rowID, type) }
+    }
+
+    /// Replaces a row's full-text document by the record's: one `UPDATE` of the FTS5 table (its
+    /// delete and insert in one lookup), an insert when the row had none, a delete when the record
+    /// has none now.
+    private func replaceFullText(of record: Record, rowID: Int64, _ type: PreparedType) throws {
+        guard let update = type.fullTextUpdate, let delete = type.fullTextDelete else { return }
+        guard let document = type.layout.fullTextDocument(of: record) else {
+            var deletion = SQLiteStatementBinder(delete, parameterCount: 1)
+            try deletion.bind(rowID)
+            try deletion.execute()
+            return
+        }
+        var replacement = SQLiteStatementBinder(update, parameterCount: 2)
+        try replacement.bind(document)
+        try replacement.bind(rowID)
+        try replacement.execute()
+        guard db.changesCount == 0, let insert = type.fullTextInsert else { return }
+        var entry = SQLiteStatementBinder(insert, parameterCount: 2)
+        try entry.bind(rowID)
+        try entry.bind(document)
+        try entry.execute()
     }
 
     /// The partial update of `type`'s rows that changes `changedFields`, worked out on first use.

@@ -78,7 +78,7 @@ import Foundation
         try SaveRules.checkDuplicates(changes.saving)
         var catalog = stored
         var admitted = changes.saving
-        schemaChanges = try catalog.admit(&admitted, mode: mode, limits: changes.schemaLimits)
+        schemaChanges = try catalog.admit(&admitted, mode: mode, limits: changes.schemaLimits, changing: changes.changedFields)
         self.changes = changes
         self.admitted = admitted
         self.catalog = catalog

@@ -51,7 +51,7 @@
 
     /// The records the save returns.
     @_spi(StorageEngine) public var saved: [Record] {
-        guard let returned else { return writes.filter { !$0.byDeletionRule }.map(\.record) }
+        guard let returned else { return writes.compactMap { $0.byDeletionRule ? nil : $0.record } }
         var latest = kept
         for write in writes { latest[write.record.recordID] = write.record }
         return returned.compactMap { latest[$0] }

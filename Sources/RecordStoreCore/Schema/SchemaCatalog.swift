@@ -89,18 +89,25 @@ import PredicateLanguage
     /// and (in development mode) adds what is missing, within `limits`
     /// (``RecordStoreError/schemaLimitExceeded(_:recordType:count:limit:)`` past them). Returns
     /// the schema changes.
+    ///
+    /// `changedFields`, when given, says the records were read from the store and set only these
+    /// fields (``RecordChangeSet/changedFields``): their other fields, admitted when they were
+    /// saved, are not admitted again (``ChangedFieldAdmission``).
     @_spi(StorageEngine) public mutating func admit(
-        _ records: inout [Record], mode: SchemaMode, limits: SchemaLimits = .unlimited
+        _ records: inout [Record], mode: SchemaMode, limits: SchemaLimits = .unlimited, changing changedFields: Set<String>? = nil
     ) throws(RecordStoreError) -> [SchemaChange] {
-        let changes = try admitUnbounded(&records, mode: mode)
+        let changes = try admitUnbounded(&records, mode: mode, changing: changedFields)
         try limits.check(changes, catalog: self)
         return changes
     }
 
-    /// ``admit(_:mode:limits:)`` without limits.
-    private mutating func admitUnbounded(_ records: inout [Record], mode: SchemaMode) throws(RecordStoreError) -> [SchemaChange] {
+    /// ``admit(_:mode:limits:changing:)`` without limits.
+    private mutating func admitUnbounded(
+        _ records: inout [Record], mode: SchemaMode, changing changedFields: Set<String>?
+    ) throws(RecordStoreError) -> [SchemaChange] {
         var changes: [SchemaChange] = []
         var known = KnownFieldAdmission()
+        var changed = changedFields.map(ChangedFieldAdmission.init(fields:))
         for index in records.indices {
             let recordType = records[index].recordType
             try Identifier.checkRecordType(recordType)
@@ -113,35 +120,51 @@ import PredicateLanguage
                 changes.append(.addedRecordType(recordType))
             }
             if recordTypes[recordType]?.isAbstract == true { throw .abstractRecordType(recordType, record: id) }
-            if known.admit(&records[index], in: self) { continue }
-            let changeCount = changes.count
-            defer { if changes.count != changeCount { known.forget() } }
-            for fieldName in records[index].fields.keys.sorted() {
-                guard let value = records[index].fields[fieldName] else { continue }
-                if value.isNull {
-                    records[index].fields[fieldName] = nil
-                    continue
+            if var admission = changed {
+                defer { changed = admission }
+                let admitted = try admission.admit(&records[index]) { (probe: inout Record) throws(RecordStoreError) in
+                    try admitFields(of: &probe, mode: mode, known: &known, changes: &changes)
                 }
-                if fieldName == DeleteSelfReferences.fieldName {
-                    try DeleteSelfReferences.check(value, of: records[index])
-                    admitReservedField(DeleteSelfReferences.fieldSchema, of: recordType, changes: &changes)
-                    continue
-                }
-                if fieldName == Record.parentFieldName {
-                    try ParentReference.check(value, of: records[index])
-                    admitReservedField(ParentReference.fieldSchema, of: recordType, changes: &changes)
-                    continue
-                }
-                try Identifier.checkField(fieldName, recordType: recordType)
-                if NulCharacter.isIn(value) {
-                    throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
-                }
-                // Strings are kept as the client spelled them (engines compare their NFC forms).
-                let normalized = try admit(value, field: fieldName, recordType: recordType, mode: mode, changes: &changes)
-                records[index].fields[fieldName] = normalized
+                if admitted { continue }
             }
+            try admitFields(of: &records[index], mode: mode, known: &known, changes: &changes)
         }
         return changes
+    }
+
+    /// Admits a record's fields (its type admitted): the quick way (``KnownFieldAdmission``) when
+    /// it can, otherwise field by field in name order.
+    private mutating func admitFields(
+        of record: inout Record, mode: SchemaMode, known: inout KnownFieldAdmission, changes: inout [SchemaChange]
+    ) throws(RecordStoreError) {
+        if known.admit(&record, in: self) { return }
+        let recordType = record.recordType
+        let changeCount = changes.count
+        defer { if changes.count != changeCount { known.forget() } }
+        for fieldName in record.fields.keys.sorted() {
+            guard let value = record.fields[fieldName] else { continue }
+            if value.isNull {
+                record.fields[fieldName] = nil
+                continue
+            }
+            if fieldName == DeleteSelfReferences.fieldName {
+                try DeleteSelfReferences.check(value, of: record)
+                admitReservedField(DeleteSelfReferences.fieldSchema, of: recordType, changes: &changes)
+                continue
+            }
+            if fieldName == Record.parentFieldName {
+                try ParentReference.check(value, of: record)
+                admitReservedField(ParentReference.fieldSchema, of: recordType, changes: &changes)
+                continue
+            }
+            try Identifier.checkField(fieldName, recordType: recordType)
+            if NulCharacter.isIn(value) {
+                throw .unsupportedValue(field: fieldName, recordType: recordType, reason: "a string holds a NUL character (U+0000), which cannot be stored")
+            }
+            // Strings are kept as the client spelled them (engines compare their NFC forms).
+            let normalized = try admit(value, field: fieldName, recordType: recordType, mode: mode, changes: &changes)
+            record.fields[fieldName] = normalized
+        }
     }
 
     /// Adds a reserved field to a record type that lacks it, in any mode: the field of

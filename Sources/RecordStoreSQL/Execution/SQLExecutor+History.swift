@@ -32,7 +32,8 @@ extension SQLExecutor {
         let byZone = Dictionary(grouping: changes.entries, by: \.recordID.zoneID)
         for (zone, entries) in byZone.sorted(by: { $0.key.zoneName.utf8.lexicographicallyPrecedes($1.key.zoneName.utf8) }) {
             let key = SQLValue.text(TableLayout.zoneKey(zone))
-            let positioned = entries.filter { $0.kind == .updated || (positioningCreated && $0.kind == .created) }.map(\.recordID.recordName)
+            // In code-point order (the registry's), so that each chunk updates neighbouring rows.
+            let positioned = entries.filter { $0.kind == .updated || (positioningCreated && $0.kind == .created) }.map(\.recordID.recordName).sorted()
             for chunk in Self.chunks(positioned) {
                 try await connection.execute(SQLStatement(
                     "UPDATE \(table(TableLayout.registryTable)) SET position = ? WHERE zone = ? AND recordName IN (\(Self.placeholders(chunk.count)))",

@@ -207,6 +207,26 @@ struct BatchRequestTests {
         #expect(try await store.deleteRecords(matching: none) == BatchResult(recordIDs: []))
     }
 
+    @Test("A batch update admits what it sets as a save does: a number converted to its field's type, a new field added, a wrong type refused", arguments: TestEngine.allCases)
+    func admission(engine: TestEngine) async throws {
+        let store = try Self.makeStore(engine)
+        let short = try await store.fetch(Self.request("Note", "words < 100")).records
+        #expect(!short.isEmpty)
+        let updated = try await store.updateRecords(matching: Self.request("Note", "words < 100"), set: ["words": .double(12), "mood": "calm"])
+        #expect(updated.recordIDs == short.map(\.recordID))
+        let notes = try await store.fetch(Self.request("Note", "mood == 'calm'")).records
+        #expect(notes.map(\.recordID) == updated.recordIDs)
+        #expect(notes.allSatisfy { $0["words"] == .int(12) })
+        #expect(notes.map { $0.fields.count } == short.map { $0.fields.count + 1 })
+        #expect(try await store.schema(for: "Note")?.field(named: "mood")?.type == .string)
+
+        let before = try await Self.contents(store, "Note")
+        await #expect(throws: RecordStoreError.typeMismatch(field: "words", recordType: "Note", schemaType: .int64, valueType: "string")) {
+            try await store.updateRecords(matching: Self.request("Note", "TRUEPREDICATE"), set: ["words": "many"])
+        }
+        #expect(try await Self.contents(store, "Note") == before)
+    }
+
     @Test("The fetch request's sorts, limit, offset and relationship walks choose the records", arguments: TestEngine.allCases)
     func requestShape(engine: TestEngine) throws {
         let store = try Self.makeStore(engine)

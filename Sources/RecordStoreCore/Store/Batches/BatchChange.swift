@@ -13,20 +13,25 @@ package enum BatchChange: Sendable {
     /// The write that applies this change to the records matched: deletions that expect each
     /// record's change tag, or saves of the records with their fields set, over the change tag
     /// they were read with. Either way, a record changed since it was read makes it a conflict.
-    func changeSet(for matches: [Record], author: String?) -> RecordChangeSet {
+    /// The records are set in place (handed over, their fields are not copied).
+    func changeSet(for matches: consuming [Record], author: String?) -> RecordChangeSet {
         switch self {
         case .delete:
             var expected: [RecordID: String] = [:]
             expected.reserveCapacity(matches.count)
-            for record in matches { expected[record.recordID] = record.recordChangeTag }
-            return RecordChangeSet(deleting: matches.map(\.recordID), expectedChangeTags: expected, author: author)
+            var deleting: [RecordID] = []
+            deleting.reserveCapacity(matches.count)
+            for record in matches {
+                expected[record.recordID] = record.recordChangeTag
+                deleting.append(record.recordID)
+            }
+            return RecordChangeSet(deleting: deleting, expectedChangeTags: expected, author: author)
         case .update(let values):
-            let updated = matches.map { record in
-                var record = record
+            var updated = matches
+            for index in updated.indices {
                 for (field, value) in values {
-                    if case .null = value { record.fields[field] = nil } else { record.fields[field] = value }
+                    if case .null = value { updated[index].fields[field] = nil } else { updated[index].fields[field] = value }
                 }
-                return record
             }
             var changes = RecordChangeSet(saving: updated, author: author)
             changes.changedFields = Set(values.keys)

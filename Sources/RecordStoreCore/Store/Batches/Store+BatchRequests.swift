@@ -130,9 +130,10 @@ extension Store {
         while true {
             let matches = try await fetch(request).records
             guard !matches.isEmpty else { return BatchResult(recordIDs: []) }
+            let matched = matches.map(\.recordID)
             do {
-                _ = try await write(change.changeSet(for: matches, author: author))
-                return BatchResult(recordIDs: matches.map(\.recordID))
+                _ = try await write(change.changeSet(for: consume matches, author: author))
+                return BatchResult(recordIDs: matched)
             } catch {
                 guard case .conflict = error, attempt < Self.batchAttempts else { throw error }
                 attempt += 1
