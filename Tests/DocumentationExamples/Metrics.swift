@@ -9,7 +9,7 @@ enum MetricsExample {
         try await program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/Metrics.md, from line 83.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/Metrics.md, from line 84.
     static func program1() async throws {
         let store = Store.inMemory()
         let paris = Record(recordType: "City", recordID: RecordID(recordName: "paris"), fields: ["population": .int(2_138_551)])
