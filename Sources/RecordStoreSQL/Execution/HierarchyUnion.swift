@@ -9,9 +9,12 @@ import PredicateLanguage
 /// than one statement per type each reading `offset + limit` rows.
 ///
 /// Each branch selects its type's number, the expressions SQL orders by (the same in every
-/// branch, so the union compares like values), then its row as ``RecordRowReader`` reads it,
-/// each field in a column of its own name and type that the branches without it fill with a
-/// null (``SQLDialect/null(readAs:)``). ``reader(of:)`` reads each branch's columns.
+/// branch, so the union compares like values) that its row does not already hold, then its row
+/// as ``RecordRowReader`` reads it, each field in a column of its own name and type that the
+/// branches without it fill with a null (``SQLDialect/null(readAs:)``). A key the row holds as
+/// it is (the record name, a number field, on SQLite) is ordered by its column in the row: each
+/// row the database merges is no wider than a query on one type reads, plus the number.
+/// ``reader(of:)`` reads each branch's columns.
 ///
 /// Nil (the branches then run one by one and are merged in Swift) when there is one branch,
 /// when SQL does not order a branch (a collation the database lacks: Swift sorts), or when the
@@ -19,7 +22,7 @@ import PredicateLanguage
 ///
 /// ```swift
 /// if let union = HierarchyUnion(hierarchy, branches: prepared, dialect: dialect) {
-///     union.statement(segment: 0, limit: 100)   // SELECT 0, t."age", … UNION ALL SELECT 1, … ORDER BY 2 ASC, 3 ASC LIMIT ? OFFSET ?
+///     union.statement(segment: 0, limit: 100)   // SELECT 0, t.rowid, t."$recordName", … UNION ALL SELECT 1, … ORDER BY 11 ASC, 3 ASC LIMIT ? OFFSET ?
 /// }
 /// ```
 @_spi(StorageEngine) public struct HierarchyUnion: Sendable {
@@ -36,6 +39,8 @@ import PredicateLanguage
     private let selections: [String]
     /// For each branch, where each column its reader reads is in the union's row.
     private let positions: [[Int]]
+    /// Where each order key is in the union's row, counting from 1 as `ORDER BY` does.
+    private let orderPositions: [Int]
 
     /// The union of a hierarchy query's planned branches (in ``HierarchyQuery/branches``'
     /// order), or nil when the branches cannot run as one statement.
@@ -59,26 +64,56 @@ import PredicateLanguage
             }
         }
         let metadata = TableLayout.storedMetadata.map { dialect.metadataExpression($0, alias: "t") }
-        let rowPosition = 1 + keys.count
+        let reads = zip(branches, names).map { branch, branchNames in
+            var own: [Int: String] = [:]
+            for (field, name) in zip(branch.schema.fields, branchNames) {
+                own[slotIndex[name] ?? 0] = StoredSpelling.readExpression(field: field, alias: "t", dialect: dialect)
+            }
+            return own
+        }
+        // A key every branch already selects as it orders by (the record name, a plain field)
+        // is ordered by that column; the others get columns of their own after the number.
+        let shared = keys.map { key in Self.sharedColumn(key, metadata: metadata, reads: reads) }
+        let keyColumns = zip(keys, shared).compactMap { key, column in column == nil ? key.sql : nil }
+        let rowPosition = 1 + keyColumns.count
         let firstSlot = rowPosition + 1 + metadata.count
-        let keyColumns = keys.map(\.sql)
+        var next = 1
+        orderPositions = shared.map { column in
+            switch column {
+            case .metadata(let index): return rowPosition + 1 + index + 1
+            case .slot(let slot): return firstSlot + slot + 1
+            case nil:
+                next += 1
+                return next
+            }
+        }
         var selections: [String] = []
         var positions: [[Int]] = []
         for (number, (branch, branchNames)) in zip(branches, names).enumerated() {
-            var own: [Int: String] = [:]
             var branchPositions = Array(rowPosition..<firstSlot)
-            for (field, name) in zip(branch.schema.fields, branchNames) {
-                let slot = slotIndex[name] ?? 0
-                own[slot] = StoredSpelling.readExpression(field: field, alias: "t", dialect: dialect)
-                branchPositions.append(firstSlot + slot)
-            }
-            let fields = slots.indices.map { own[$0] ?? dialect.null(readAs: slots[$0].type) }
+            for name in branchNames { branchPositions.append(firstSlot + (slotIndex[name] ?? 0)) }
+            let fields = slots.indices.map { reads[number][$0] ?? dialect.null(readAs: slots[$0].type) }
             let columns = [String(number)] + keyColumns + ["t.\(dialect.rowIdentifier)"] + metadata + fields
             selections.append("SELECT " + columns.joined(separator: ", "))
             positions.append(branchPositions)
         }
         self.selections = selections
         self.positions = positions
+    }
+
+    /// A column every branch selects whose expression is the key's own (without arguments):
+    /// the union orders by it rather than selecting the key again.
+    private enum SharedColumn {
+        case metadata(Int)
+        case slot(Int)
+    }
+
+    private static func sharedColumn(_ key: OrderKey, metadata: [String], reads: [[Int: String]]) -> SharedColumn? {
+        guard key.arguments.isEmpty else { return nil }
+        if let index = metadata.firstIndex(of: key.sql) { return .metadata(index) }
+        guard let slot = reads.first?.first(where: { $0.value == key.sql })?.key,
+              reads.allSatisfy({ $0[slot] == key.sql }) else { return nil }
+        return .slot(slot)
     }
 
     /// The union's column of a field: its name and type (two types' fields of one name and
@@ -99,8 +134,7 @@ import PredicateLanguage
             parts.append(selections[number] + " " + from)
             arguments += keyArguments + whereArguments
         }
-        // The keys follow the branch number: the first is the selection's second column.
-        let order = keys.enumerated().map { offset, key in dialect.orderTerm(key, position: offset + 2) }
+        let order = zip(keys, orderPositions).map { key, position in dialect.orderTerm(key, position: position) }
         var sql = parts.joined(separator: " UNION ALL ") + " ORDER BY " + order.joined(separator: ", ")
         if pagesInSQL, limit != nil || specification.offset > 0 {
             let paging = dialect.paging(limit: limit, offset: specification.offset)
