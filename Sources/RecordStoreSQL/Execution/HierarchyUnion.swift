@@ -89,7 +89,7 @@ import PredicateLanguage
         }
         var selections: [String] = []
         var positions: [[Int]] = []
-        for (number, (branch, branchNames)) in zip(branches, names).enumerated() {
+        for (number, branchNames) in names.enumerated() {
             var branchPositions = Array(rowPosition..<firstSlot)
             for name in branchNames { branchPositions.append(firstSlot + (slotIndex[name] ?? 0)) }
             let fields = slots.indices.map { reads[number][$0] ?? dialect.null(readAs: slots[$0].type) }
