@@ -363,6 +363,8 @@ final class PostgresEngine: StorageEngine {
             try await Self.lockSchema(on: connection)
             var catalog = try await executor.catalog(on: connection)
             let storage = PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true)
+            var migrationStorage = PostgresMigrationStorage(storage: storage)
+            try await SchemaMigrationProcedure.checkAddedConstraints(of: recordTypes, catalog: catalog, storage: &migrationStorage)
             try await storage.define(recordTypes, templates: templates, catalog: &catalog)
             // Relationships may name types of the same batch: checked once all are in.
             try catalog.checkRelationships()
@@ -375,13 +377,15 @@ final class PostgresEngine: StorageEngine {
     /// Migrates the schema in one transaction (``PostgresMigrationStorage``), as ``define(_:templates:progress:)``
     /// defines: the indexes a populated table gains are built after it commits.
     func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
-        let executor = self.executor
+        let (executor, channel) = (self.executor, self.changeChannel)
         try await write { connection in
             try await Self.lockSchema(on: connection)
             var catalog = try await executor.catalog(on: connection)
             var storage = PostgresMigrationStorage(storage: PostgresSchemaStorage(connection: connection, buildsPopulatedTablesLater: true))
             try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &storage)
             try await connection.execute(executor.saveCatalogStatement(catalog))
+            // Records were renamed and filled in without being listed: every observer reads again.
+            try await PostgresChangeNotifications.notify(CommittedChanges(sequence: 0, unlisted: [.everything]), channel: channel, on: connection)
         }
         // Queries planned against the kept catalog would name renamed columns.
         catalogCache.invalidate()

@@ -91,6 +91,8 @@ struct PostgresMigrationStorage: SchemaMigrationStorage {
         for registry in [TableLayout.registryTable, TableLayout.tombstonesTable] {
             try await execute("UPDATE \(quote(registry)) SET recordType = $1 WHERE recordType = $2", [.text(name), .text(recordType.name)])
         }
+        // A bulk load's deferred indexes, and indexes pending a build, follow the type.
+        try await PostgresStoreMetadata(connection: storage.connection).moveMarks(of: recordType.name, to: name)
     }
 
     func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], catalog: inout SchemaCatalog) async throws {

@@ -90,6 +90,14 @@ struct PostgresStoreMetadata {
         try await value(named: build.rawValue + recordType)
     }
 
+    /// Moves a record type's marks to its new name (a migration renames the type).
+    func moveMarks(of recordType: String, to name: String) async throws {
+        for build in IndexBuild.allCases {
+            try await connection.execute(SQLStatement(
+                sql: "UPDATE \(table) SET name = $1 WHERE name = $2", arguments: [.text(build.rawValue + name), .text(build.rawValue + recordType)]))
+        }
+    }
+
     /// Every record type marked for a build, with its mark's token.
     func marked(_ build: IndexBuild) async throws -> [(recordType: String, token: Data)] {
         var marks: [(recordType: String, token: Data)] = []

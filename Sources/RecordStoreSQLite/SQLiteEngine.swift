@@ -191,6 +191,8 @@ final class SQLiteEngine: StorageEngine {
         try await writing { db in
             try SQLiteConnection.run(db) { connection in
                 var catalog = try await executor.catalog(on: connection)
+                var migrationStorage = SQLiteMigrationStorage(db: db, storage: storage)
+                try await SchemaMigrationProcedure.checkAddedConstraints(of: recordTypes, catalog: catalog, storage: &migrationStorage)
                 try storage.define(recordTypes, templates: templates, catalog: &catalog, db)
                 // Relationships may name types of the same batch: checked once all are in.
                 try catalog.checkRelationships()
@@ -204,14 +206,20 @@ final class SQLiteEngine: StorageEngine {
     /// again in it; `progress` hears nothing.
     func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
         let (executor, storage) = (self.executor, self.storage)
-        try await writing { db in
+        let changes = try await writing { db in
             try SQLiteConnection.run(db) { connection in
                 var catalog = try await executor.catalog(on: connection)
                 var migrationStorage = SQLiteMigrationStorage(db: db, storage: storage)
                 try await SchemaMigrationProcedure.run(migration, catalog: &catalog, storage: &migrationStorage)
                 try connection.execute(executor.saveCatalogStatement(catalog))
+                // Records were renamed and filled in without being listed: every observer, in
+                // this process and the others, reads again.
+                var changes = CommittedChanges(sequence: 0, unlisted: [.everything])
+                changes.sequence = try SQLiteChangeLog.append(changes, db)
+                return changes
             }
         }
+        changeFeed.committed(changes)
     }
 
     /// Starts a bulk load of about `incoming` records into a record type: when the type's table

@@ -51,7 +51,7 @@ enum SchemaFilesExample {
         print(failures[1])
         let saved = try library.save([Record(recordType: "Book", recordID: RecordID(recordName: "b1"), fields: ["title": "Dune"])], policy: .allKeys)
         print(saved[0]["inPrint"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 222
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 225
         let members = try Store.open(StoreLocation("memory:"))
         let directory = """
             <model>
@@ -76,7 +76,7 @@ enum SchemaFilesExample {
         print(refusal)
         let merged = try members.save([newcomer], mergePolicy: .mergeByPropertyObjectTrump)
         print(merged[0].recordID.recordName, merged[0]["age"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 269
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 277
         let shop = try Store.open(StoreLocation("memory:"))
         let version1 = """
             <model userDefinedModelVersionIdentifier="1">

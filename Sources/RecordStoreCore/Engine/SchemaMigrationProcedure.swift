@@ -25,23 +25,33 @@
         do {
             try await check(migration, catalog: catalog, storage: &storage)
             let restructured = migration.recordTypes.filter(\.restructures)
+            // Each type under its old name: indexes down, removed fields gone, fields renamed.
+            var current: [String: RecordTypeSchema] = [:]
             for type in restructured {
                 guard let source = type.source, let old = catalog.recordTypes[source] else { continue }
-                var current = RecordTypeMigration.stripped(old)
-                try await storage.takeDownIndexes(from: old, to: current)
+                var schema = RecordTypeMigration.stripped(old)
+                try await storage.takeDownIndexes(from: old, to: schema)
                 for name in type.removedFields {
-                    guard let field = current.field(named: name) else { continue }
-                    try await storage.removeField(field, of: current)
-                    current.fields.removeAll { $0.name == name }
+                    guard let field = schema.field(named: name) else { continue }
+                    try await storage.removeField(field, of: schema)
+                    schema.fields.removeAll { $0.name == name }
                 }
-                for (from, to) in type.renamedFields.sorted(by: { $0.key < $1.key }) {
-                    guard let position = current.fields.firstIndex(where: { $0.name == from }) else { continue }
-                    try await storage.renameField(current.fields[position], to: to, of: current)
-                    current.fields[position].name = to
+                for (from, to) in RenameOrder.steps(type.renamedFields, inUse: Set(schema.fields.map(\.name))) {
+                    guard let position = schema.fields.firstIndex(where: { $0.name == from }) else { continue }
+                    try await storage.renameField(schema.fields[position], to: to, of: schema)
+                    schema.fields[position].name = to
                 }
-                if source != type.target.name { try await storage.renameRecordType(current, to: type.target.name) }
-                catalog.restructure(type)
+                current[source] = schema
             }
+            // Then the types renamed, each onto a free name (chains and swaps of names included).
+            let renamedTypes = Dictionary(restructured.compactMap { type in type.source.map { ($0, type.target.name) } }, uniquingKeysWith: { first, _ in first })
+            for (from, to) in RenameOrder.steps(renamedTypes, inUse: Set(catalog.recordTypes.keys)) {
+                guard var schema = current.removeValue(forKey: from) else { continue }
+                try await storage.renameRecordType(schema, to: to)
+                schema.name = to
+                current[to] = schema
+            }
+            catalog.restructure(restructured)
             // The new version's relationships replace the old ones (a removed one goes).
             for type in migration.recordTypes where catalog.recordTypes[type.target.name] != nil {
                 catalog.recordTypes[type.target.name]?.relationships = []
@@ -85,13 +95,7 @@
                 }
             }
             // A new uniqueness constraint must hold on the records already stored.
-            for constraint in type.target.uniquenessConstraints {
-                let oldNames = constraint.map { name in type.renamedFields.first { $0.value == name }?.key ?? name }
-                guard !old.uniquenessConstraints.contains(oldNames), oldNames.allSatisfy({ old.field(named: $0) != nil }) else { continue }
-                if try await storage.sharesValues(oldNames, of: old) {
-                    problems.append(.constraintBroken(recordType: type.target.name, constraint: constraint))
-                }
-            }
+            problems += try await brokenConstraints(of: type.target, stored: old, renamedFields: type.renamedFields, storage: &storage)
         }
         if !problems.isEmpty { throw RecordStoreError.migrationRefused(problems) }
     }

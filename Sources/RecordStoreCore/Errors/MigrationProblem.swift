@@ -18,8 +18,9 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
     case requiredWithoutDefault(recordType: String, field: String)
     /// A field becomes required without a default value, and records lack a value for it.
     case missingValues(recordType: String, field: String)
-    /// Two record types, or two fields of one type, would end up under one name (a rename onto
-    /// a name that stays in use).
+    /// A record type would be renamed onto the name of a stored type that stays (no type of
+    /// the new version takes it). (A stored field that no new field takes is removed before
+    /// the renames run, so a field's new name is always free.)
     case nameTaken(recordType: String, field: String?, name: String)
     /// The store's schema was built from another model version than the one the migration was
     /// planned from (another process applied a version meanwhile): apply the model again.
@@ -30,6 +31,10 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
     /// A uniqueness constraint is new to a record type whose records already break it: two
     /// records of one zone hold the same values in its fields.
     case constraintBroken(recordType: String, constraint: [String])
+    /// Two or more record types (`field` nil) or fields of the new version would take the
+    /// values of one stored type or field: one by its `renamingIdentifier`, another by its own
+    /// name. `to` lists them.
+    case renamedTwice(recordType: String, field: String?, to: [String])
 
     public var description: String {
         switch self {
@@ -47,6 +52,10 @@ public enum MigrationProblem: Sendable, Hashable, CustomStringConvertible {
             "the migration was planned from model version \(planned?.description ?? "none"), and the store is now at \(stored?.description ?? "none"): apply the model again"
         case .constraintBroken(let type, let constraint):
             "\(type): the new uniqueness constraint (\(constraint.joined(separator: ", "))) is broken by records of '\(type)' that hold the same values"
+        case .renamedTwice(let type, let field?, let names):
+            "\(type).\(field): both \(names.map { "'\($0)'" }.joined(separator: " and ")) would take its values (by renaming identifier or by name): only one may"
+        case .renamedTwice(let type, nil, let names):
+            "\(type): both \(names.map { "'\($0)'" }.joined(separator: " and ")) would take its records (by renaming identifier or by name): only one may"
         case .unsupportedByEngine(let engine, let step):
             "the \(engine) engine cannot \(step): it performs no migration beyond added record types, fields and index changes"
         }

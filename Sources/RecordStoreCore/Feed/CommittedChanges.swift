@@ -57,8 +57,25 @@
             self.recordType = recordType
         }
 
+        /// Every record of every zone: what a schema migration changed (its renames, removed
+        /// fields and filled defaults), so that every observer reads its results again. Its
+        /// zone has the empty name, which no zone can have, and which notifications carry as is.
+        ///
+        /// ```swift
+        /// CommittedChanges(sequence: 0, unlisted: [.everything]).touches(recordType: "City", zone: .default)   // true
+        /// ```
+        @_spi(StorageEngine) public static let everything = Scope(zone: ZoneID(zoneName: ""))
+
+        /// Whether the scope is a zone's records, rather than ``everything``.
+        @_spi(StorageEngine) public var isOneZone: Bool { !zone.zoneName.isEmpty }
+
+        /// Whether the scope holds records of the zone (of some type).
+        @_spi(StorageEngine) public func includes(_ zone: ZoneID) -> Bool {
+            !isOneZone || self.zone == zone
+        }
+
         @_spi(StorageEngine) public func covers(recordType type: String, zone: ZoneID) -> Bool {
-            self.zone == zone && (recordType == nil || recordType == type)
+            includes(zone) && (recordType == nil || recordType == type)
         }
     }
 

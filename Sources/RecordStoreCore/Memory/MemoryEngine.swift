@@ -123,6 +123,10 @@ package final class MemoryEngine: StorageEngine {
     ) async throws(RecordStoreError) {
         try state.withLock { (state: inout State) throws(RecordStoreError) in
             var catalog = state.catalog
+            var storage = MemoryMigrationStorage(state: state)
+            try SynchronousCall.wait { [catalog] () async throws(RecordStoreError) in
+                try await SchemaMigrationProcedure.checkAddedConstraints(of: recordTypes, catalog: catalog, storage: &storage)
+            }
             for schema in recordTypes { _ = try catalog.define(schema) }
             for template in templates { try catalog.define(template) }
             // Relationships may name types of the same batch: checked once all are in.
@@ -144,6 +148,9 @@ package final class MemoryEngine: StorageEngine {
             state = storage.state
             state.catalog = catalog
             state.generation &+= 1
+            // Records were renamed and filled in without being listed: every observer reads again.
+            state.commitSequence += 1
+            changeFeed.committed(CommittedChanges(sequence: state.commitSequence, unlisted: [.everything]))
         }
     }
 

@@ -43,7 +43,7 @@ extension RelationshipWalk {
         case .types(let types):
             return types.contains { changes.touches(recordType: $0, zone: zone) }
         case .everyType:
-            return changes.unlisted.contains { $0.zone == zone } || changes.entries.contains { $0.recordID.zoneID == zone }
+            return changes.unlisted.contains { $0.includes(zone) } || changes.entries.contains { $0.recordID.zoneID == zone }
         }
     }
 }

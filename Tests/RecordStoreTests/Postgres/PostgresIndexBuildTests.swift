@@ -232,4 +232,19 @@ struct PostgresIndexBuildTests {
         #expect(try await Self.marks(engine) == ["pendingIndexes:Note"])
         #expect(try await store.count(ofType: "Note", matching: FormatPredicate(format: "body == %@", argumentArray: [.string(text)])) == 1)
     }
+
+    @Test func aRenamedRecordTypeKeepsItsIndexBuildMarks() async throws {
+        let (store, _) = try await Self.placesStore(queryable: true, sortable: true)
+        let engine = try #require(store.engine as? PostgresEngine)
+        // A bulk load of Place left unfinished: its indexes wait for the load's end.
+        try await engine.write { connection in try await PostgresStoreMetadata(connection: connection).mark(.deferred, "Place") }
+        var spot = try #require(try await store.schema(for: "Place"))
+        spot.name = "Spot"
+        try await store.engine.migrate(
+            SchemaMigration(fromVersion: nil, toVersion: ModelVersion(name: "Spots", identifier: "2"), recordTypes: [RecordTypeMigration(source: "Place", target: spot)]),
+            progress: nil)
+        // The mark moved with the type: the load's end builds Spot's indexes.
+        #expect(try await Self.marks(engine) == ["deferredIndexes:Spot"])
+        #expect(try await store.count(ofType: "Spot", matching: FormatPredicate(format: "TRUEPREDICATE")) == IndexTypeTests.places.count)
+    }
 }

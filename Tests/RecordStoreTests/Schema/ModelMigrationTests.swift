@@ -141,6 +141,41 @@ struct ModelMigrationTests {
         #expect(try store.record(for: Self.id("e3"))?.fields["price"] == .double(0))
     }
 
+    @Test("A live query hears of a migration: its results come again whole, migrated, with their change tags", arguments: TestEngine.allCases)
+    func liveQueryHearsOfTheMigration(engine: TestEngine) async throws {
+        let (store, _, _) = try Self.populatedStore(engine)
+        let probe = ObservationProbe(store.observe(try RecordQuery(recordType: "Tag", predicate: .truePredicate, sorts: [Sort("word")])))
+        let books = ObservationProbe(store.observe(try RecordQuery(recordType: "Book", predicate: .truePredicate, sorts: [Sort("sku")])))
+        #expect(try await probe.next().records.records.map(Self.line) == ["t1: Tag {word: \"classic\"}"])
+        let before = try await books.next().records.records
+        #expect(before.map(Self.line) == [
+            "b1: Book {inPrint: true, name: \"Dune\", pages: 412, price: 0.0, published: 2001-01-01T00:00:00Z, shelf: →s1, sku: \"BOO-0001\", tags: [→t1]}",
+            "b2: Book {inPrint: true, name: \"Emma\", shelf: →s1, sku: \"BOO-0002\"}",
+            "e1: Ebook {fileSize: 2048, inPrint: true, name: \"Ulysses\", pages: 730, price: 0.0, published: 2001-01-01T00:00:00Z, sku: \"EBO-0001\", tags: [→t1]}",
+        ])
+
+        _ = try await store.apply(try CoreDataModelReader.read(at: Self.bundle))
+        // Every observer reads again: the books renamed and filled in, the tags as they were.
+        let migrated = try await books.next()
+        #expect(migrated.kind == .reset)
+        #expect(migrated.difference.isEmpty)
+        #expect(migrated.records.records.map(Self.line) == [
+            "b1: Book {inPrint: true, pages: 412, price: 0.0, shelf: →s1, sku: \"BOO-0001\", tags: [→t1], title: \"Dune\"}",
+            "b2: Book {inPrint: true, price: 0.0, shelf: →s1, sku: \"BOO-0002\", title: \"Emma\"}",
+            "e1: DigitalBook {fileSize: 2048, inPrint: true, pages: 730, price: 0.0, sku: \"EBO-0001\", tags: [→t1], title: \"Ulysses\"}",
+        ])
+        #expect(migrated.records.records.map(\.recordChangeTag) == before.map(\.recordChangeTag))
+        let tags = try await probe.next()
+        #expect(tags.kind == .reset)
+        #expect(tags.records.records.map(Self.line) == ["t1: Tag {word: \"classic\"}"])
+
+        // Later commits come as changes again.
+        _ = try await store.save([Record(recordType: "Tag", recordID: Self.id("t2"), fields: ["word": "modern"])])
+        let added = try await probe.next()
+        #expect(added.kind == .changed)
+        #expect(added.records.records.map(Self.line) == ["t1: Tag {word: \"classic\"}", "t2: Tag {word: \"modern\"}"])
+    }
+
     @Test("A change lightweight migration cannot do is refused before anything changes", arguments: TestEngine.allCases)
     func refusals(engine: TestEngine) throws {
         let (store, _, end) = try Self.populatedStore(engine)

@@ -289,4 +289,40 @@ struct UniquenessConstraintTests {
         let holders = try await store.records(ofType: "Member", matching: FormatPredicate(format: "email == 'same@example.com'"))
         #expect(holders.map(\.recordID) == [Self.id(winner)])
     }
+
+    @Test("A definition that adds a constraint its stored records break is refused, changing nothing; one they keep is defined", arguments: TestEngine.allCases)
+    func definitionAddingAConstraint(engine: TestEngine) throws {
+        let fields = [FieldSchema(name: "email", type: .string), FieldSchema(name: "name", type: .string)]
+        let store = try engine.makeStore()
+        try store.define(RecordTypeSchema(name: "Guest", fields: fields))
+        let guest = { (name: String, email: String) in
+            Record(recordType: "Guest", recordID: Self.id(name), fields: ["email": .string(email), "name": .string(name)])
+        }
+        try store.save([guest("g1", "ada@example.com"), guest("g2", "ada@example.com"), guest("g3", "grace@example.com")])
+        do throws(RecordStoreError) {
+            try store.define(RecordTypeSchema(name: "Guest", fields: fields, uniquenessConstraints: [["email"], ["name"]]))
+            Issue.record("the constraint was defined")
+        } catch {
+            guard case .migrationRefused(let problems) = error else {
+                Issue.record("unexpected error: \(error)")
+                return
+            }
+            #expect(problems == [.constraintBroken(recordType: "Guest", constraint: ["email"])])
+        }
+        #expect(try store.schema(for: "Guest")?.uniquenessConstraints == [])
+        // A save that shares an email is still let through: no constraint was half defined.
+        try store.save([guest("g4", "grace@example.com")])
+        #expect(try store.count(ofType: "Guest", matching: FormatPredicate(format: "TRUEPREDICATE")) == 4)
+
+        // The name constraint, which the records keep, is defined and then enforced.
+        try store.define(RecordTypeSchema(name: "Guest", fields: fields, uniquenessConstraints: [["name"]]))
+        #expect(try store.schema(for: "Guest")?.uniquenessConstraints == [["name"]])
+        let sameName = Record(recordType: "Guest", recordID: Self.id("g5"), fields: ["email": "other@example.com", "name": "g1"])
+        #expect {
+            try store.save([sameName])
+        } throws: { error in
+            guard case RecordStoreError.constraintConflict(let conflicts) = error else { return false }
+            return conflicts.count == 1
+        }
+    }
 }

@@ -48,19 +48,21 @@ private struct MigrationPlanner {
         let targets = model.recordTypeSchemas()
         let targetNames = Set(targets.map(\.name))
         var migrations: [RecordTypeMigration] = []
-        var sources: Set<String> = []
+        let sourceOf = MigrationSources.match(targets.map(\.name), stored: Set(catalog.recordTypes.keys)) { name in
+            migrating ? model.entity(named: name)?.renamingIdentifier : nil
+        }
+        problems += sourceOf.takenTwice.map { .renamedTwice(recordType: $0.source, field: nil, to: $0.targets) }
+        let sources = Set(sourceOf.sources.values)
         for target in targets {
-            var source: String? = catalog.recordTypes[target.name] != nil ? target.name : nil
-            if migrating, let renaming = model.entity(named: target.name)?.renamingIdentifier, renaming != target.name,
-               catalog.recordTypes[renaming] != nil, !targetNames.contains(renaming) {
-                if source == nil {
-                    source = renaming
-                    steps.append(.renamedRecordType(from: renaming, to: target.name))
-                } else {
-                    problems.append(.nameTaken(recordType: renaming, field: nil, name: target.name))
+            let source = sourceOf.sources[target.name]
+            if let source, source != target.name {
+                // The type's new name must be free once the renames are done: a stored type of
+                // that name that no new type takes stays.
+                if catalog.recordTypes[target.name] != nil, !sources.contains(target.name) {
+                    problems.append(.nameTaken(recordType: source, field: nil, name: target.name))
                 }
+                steps.append(.renamedRecordType(from: source, to: target.name))
             }
-            if let source { sources.insert(source) }
             migrations.append(recordType(target, from: source.flatMap { catalog.recordTypes[$0] }))
         }
         if migrating {
@@ -92,18 +94,17 @@ private struct MigrationPlanner {
         let renaming = migrating ? renamingIdentifiers(of: target.name) : [:]
         let relationshipNames = Set(target.relationships.map(\.name))
         var matched: Set<String> = []
+        // A stored field no new field takes is removed (before the renames run), so a new name
+        // may be an old one's, and renames may chain or swap.
+        let sourceOf = MigrationSources.match(target.fields.map(\.name), stored: Set(old.fields.map(\.name))) { renaming[$0] }
+        problems += sourceOf.takenTwice.map { .renamedTwice(recordType: target.name, field: $0.source, to: $0.targets) }
         for field in target.fields {
-            var oldName: String? = old.field(named: field.name) != nil ? field.name : nil
-            if let previous = renaming[field.name], previous != field.name, old.field(named: previous) != nil, target.field(named: previous) == nil {
-                if oldName == nil {
-                    oldName = previous
-                    migration.renamedFields[previous] = field.name
-                    steps.append(relationshipNames.contains(field.name)
-                        ? .renamedRelationship(recordType: target.name, from: previous, to: field.name)
-                        : .renamedField(recordType: target.name, from: previous, to: field.name))
-                } else {
-                    problems.append(.nameTaken(recordType: target.name, field: previous, name: field.name))
-                }
+            let oldName = sourceOf.sources[field.name]
+            if let previous = oldName, previous != field.name {
+                migration.renamedFields[previous] = field.name
+                steps.append(relationshipNames.contains(field.name)
+                    ? .renamedRelationship(recordType: target.name, from: previous, to: field.name)
+                    : .renamedField(recordType: target.name, from: previous, to: field.name))
             }
             let defaultValue = field.validation?.defaultValue
             let isRequired = field.validation?.isRequired ?? false

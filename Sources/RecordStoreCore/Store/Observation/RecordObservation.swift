@@ -175,7 +175,10 @@ package final class LiveQuery: @unchecked Sendable {
         // changed in place rather than copied.
         guard var live = self.live.take() else { return nil }
         defer { self.live = live }
-        let kind: ResultsChange.Kind = delivery.lostTrack ? .reset : .changed
+        // A migration changes records in place, keeping their change tags, so that no
+        // difference shows it: the results are read again and given whole.
+        let migrated = delivery.commits.contains { $0.unlisted.contains(.everything) }
+        let kind: ResultsChange.Kind = delivery.lostTrack || migrated ? .reset : .changed
         let shown = live.results
         var difference: ResultsDifference
         if delivery.lostTrack || walksRelationships || delivery.commits.contains(where: { $0.changesUnlisted(recordType: specification.recordType, zone: specification.zone) }) {

@@ -20,7 +20,9 @@ public struct ResultsChange: Sendable {
         /// Commits changed the results.
         case changed
         /// The observation lost track of the commits (it fell too far behind, or a notification
-        /// connection dropped) and read the results again: redraw everything.
+        /// connection dropped), or a schema migration changed records without changing their
+        /// change tags (renamed fields, filled-in defaults), and read the results again: redraw
+        /// everything.
         /// ``ResultsChange/difference`` still says how they differ from the element before.
         case reset
     }
