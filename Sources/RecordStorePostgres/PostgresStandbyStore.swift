@@ -15,8 +15,9 @@
 /// histories, backups) from the standby, and refuses:
 ///
 /// - every write (saves and deletes, zones, schemas and migrations, bulk loads, `optimize`,
-///   history pruning, assets, siblings) with ``RecordStoreError/readOnlyStore(server:reason:)``,
-///   before it reaches the server;
+///   history pruning, assets, removing a sibling store) with
+///   ``RecordStoreError/readOnlyStore(server:reason:)``, before it reaches the server (a sibling
+///   store opens read-only too, when it exists on the standby);
 /// - live observation (`Store.observe`), with the same error from the observation's first
 ///   element: the store hears other clients' commits with `LISTEN`, which a standby does not run.
 ///
