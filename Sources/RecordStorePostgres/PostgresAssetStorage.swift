@@ -162,7 +162,8 @@ struct PostgresAssetStorage {
 /// The PostgreSQL engine keeps assets in its tables (``PostgresAssetStorage``).
 extension PostgresEngine: AssetStorage {
     func makeAssetWriter() async throws(RecordStoreError) -> any AssetWriter {
-        PostgresAssetWriter(engine: self)
+        try refuseWritesWhenReadOnly()
+        return PostgresAssetWriter(engine: self)
     }
 
     func makeAssetReader(for asset: Asset) async throws(RecordStoreError) -> (any AssetReader)? {
@@ -181,7 +182,8 @@ extension PostgresEngine: AssetStorage {
     }
 
     func claimAssetUpload(_ identifier: String, expires: Date) async throws(RecordStoreError) -> Bool {
-        try await assetStatement { connection in try await PostgresAssetStorage(connection: connection).claim(identifier, expires: expires) }
+        try refuseWritesWhenReadOnly()
+        return try await assetStatement { connection in try await PostgresAssetStorage(connection: connection).claim(identifier, expires: expires) }
     }
 
     func removePendingAssets(uploadedBefore date: Date) async throws(RecordStoreError) -> Int {

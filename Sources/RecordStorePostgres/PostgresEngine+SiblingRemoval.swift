@@ -7,6 +7,7 @@ extension PostgresEngine: SiblingRemovingEngine {
     /// Drops the schema of the sibling `name` (``openSibling(named:progress:)``) with everything
     /// in it, under the sibling's store lock, so that no opening of it runs meanwhile.
     func removeSibling(named name: String) async throws(RecordStoreError) {
+        try refuseWritesWhenReadOnly()
         var sibling = location
         let schema = "\(location.schema ?? "public")_\(name)"
         guard schema.utf8.count <= 63 else {

@@ -26,6 +26,9 @@ import PredicateLanguage
 ///   change the layout at once.
 /// - The cursor key and store identifier live in the database (`$metadata`): a cursor made by
 ///   one process continues in another.
+/// - Opened on a hot standby (the URL's server is in recovery), the store is read-only
+///   (``PostgresStandbyStore``): it reads the tables replicated from the primary and refuses
+///   every write and live observation with ``RecordStoreError/readOnlyStore(server:reason:)``.
 ///
 /// ```swift
 /// let store = try await Store.open(url: "postgres://app:secret@localhost/cities")
@@ -49,6 +52,8 @@ final class PostgresEngine: StorageEngine {
     let changeFeed: ChangeFeed
     /// The channel this store's commits are notified on.
     let changeChannel: String
+    /// Whether the store was opened on a hot standby: every write is refused (``PostgresStandbyStore``).
+    let isReadOnly: Bool
 
     /// How long a save waits for its own change notification while this process observes.
     static let ownNotificationWait: Duration = .seconds(2)
@@ -56,11 +61,15 @@ final class PostgresEngine: StorageEngine {
     /// How often a write that lost a race runs again before it fails.
     static let writeAttempts = 12
 
-    /// An engine on `server`, the host of `location` it opened on.
-    private init(location: PostgresLocation, server: PostgresLocation, secret: StoreSecret, poolExecutor: (any TaskExecutor)?, logger: Logger) {
+    /// An engine on `server`, the host of `location` it opened on; read-only when that is a standby.
+    private init(
+        location: PostgresLocation, server: PostgresLocation, secret: StoreSecret, isReadOnly: Bool, poolExecutor: (any TaskExecutor)?,
+        logger: Logger
+    ) {
         self.location = location
         self.secret = secret
         self.logger = logger
+        self.isReadOnly = isReadOnly
         let primary = PostgresPrimary(server, candidates: location.hostLocations, poolExecutor: poolExecutor, logger: logger)
         self.primary = primary
         replicas = PostgresReadReplicas(
@@ -70,13 +79,18 @@ final class PostgresEngine: StorageEngine {
         let channel = PostgresChangeNotifications.channel(for: location)
         changeChannel = channel
         let reader = RecordReaderBox()
-        changeFeed = ChangeFeed(
-            storeIdentity: secret.storeIdentifier,
-            source: PostgresChangeSource(client: { primary.connections.client }, channel: channel) { ids throws(RecordStoreError) in
-                guard let engine = reader.engine else { throw .cancelled }
-                return try await engine.records(for: ids)
-            },
-            ordering: .arrival)
+        // A standby runs no LISTEN: observations of a read-only store are refused.
+        changeFeed = isReadOnly
+            ? ChangeFeed(
+                storeIdentity: secret.storeIdentifier, source: nil, ordering: .arrival,
+                refusal: PostgresStandbyStore.observationRefusal(server: server.server))
+            : ChangeFeed(
+                storeIdentity: secret.storeIdentifier,
+                source: PostgresChangeSource(client: { primary.connections.client }, channel: channel) { ids throws(RecordStoreError) in
+                    guard let engine = reader.engine else { throw .cancelled }
+                    return try await engine.records(for: ids)
+                },
+                ordering: .arrival)
         reader.engine = self
     }
 
@@ -84,6 +98,10 @@ final class PostgresEngine: StorageEngine {
     /// lock), reads the cursor key, and starts the connection pool. A server that cannot be
     /// reached, refuses the credentials, or has no such database is
     /// ``RecordStoreError/serverUnavailable(server:reason:)``, within the connect timeout.
+    ///
+    /// On a hot standby (the one host of the URL, or with `target_session_attrs=any` the first
+    /// of its hosts that answers), nothing is created: the store opens read-only when its tables
+    /// are there, and is refused as an unavailable server otherwise (``PostgresStandbyStore``).
     ///
     /// `poolExecutor`, when given, runs the connection pool's background work and the task each
     /// call runs on its connection (tests that wait for the engine from blocked threads give it
@@ -96,23 +114,24 @@ final class PostgresEngine: StorageEngine {
     ) async throws(RecordStoreError) -> PostgresEngine {
         var logger = Logger(label: "query.postgres")
         logger.logLevel = .critical
-        let secret: StoreSecret
+        let opened: (secret: StoreSecret, isStandby: Bool)
         // Of several hosts, the first that answers (and is not a standby, when the URL says read-write).
         let candidates = location.hostLocations
         let server = candidates.count > 1 ? await PostgresPrimary.firstUsable(candidates, logger: logger) ?? location : location
         do {
-            secret = try await bootstrap(server, executor: poolExecutor, logger: logger, progress: progress)
+            opened = try await bootstrap(server, executor: poolExecutor, logger: logger, progress: progress)
         } catch {
             throw PostgresErrorMapping.storeError(error, server: server.server)
         }
-        return PostgresEngine(location: location, server: server, secret: secret, poolExecutor: poolExecutor, logger: logger)
+        return PostgresEngine(
+            location: location, server: server, secret: opened.secret, isReadOnly: opened.isStandby, poolExecutor: poolExecutor, logger: logger)
     }
 
     /// The first connection: checks that the server answers, creates what is missing, and
-    /// loads the store's secret.
+    /// loads the store's secret; on a standby, only checks and loads (``PostgresStandbyStore``).
     private static func bootstrap(
         _ location: PostgresLocation, executor: (any TaskExecutor)?, logger: Logger, progress: StoreOpeningProgressHandler?
-    ) async throws -> StoreSecret {
+    ) async throws -> (secret: StoreSecret, isStandby: Bool) {
         let configuration = try location.connectionConfiguration()
         let server = location.server
         let timeout = location.connectTimeout
@@ -124,9 +143,9 @@ final class PostgresEngine: StorageEngine {
         do {
             let sql = PostgresSQLConnection(connection, logger: logger)
             if try await sql.firstRow(SQLStatement(sql: "SELECT pg_is_in_recovery()"), { $0.value(at: 0) }) == .integer(1) {
-                throw RecordStoreError.serverUnavailable(
-                    server: location.server,
-                    reason: "the server is a standby, read-only: open the store on the primary, with this server as its replica (?replica=host:port)")
+                let secret = try await PostgresStandbyStore.open(on: sql, location: location)
+                try? await connection.close()
+                return (secret, true)
             }
             try await sql.execute(SQLStatement(sql: "BEGIN"))
             try await sql.execute(SQLStatement(sql: "SELECT pg_advisory_xact_lock($1)", arguments: [.integer(lockKey(location))]))
@@ -147,7 +166,7 @@ final class PostgresEngine: StorageEngine {
             // So did a schema change whose concurrent builds were cut off.
             try await buildPendingIndexes(on: sql, progress: progress)
             try? await connection.close()
-            return secret
+            return (secret, false)
         } catch {
             try? await connection.close()
             throw error
@@ -186,6 +205,12 @@ final class PostgresEngine: StorageEngine {
     /// Runs `body` on a leased connection of the primary (``PostgresServerConnections/withConnection(_:)``).
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws -> T {
         try await primary.withConnection(body)
+    }
+
+    /// Throws ``RecordStoreError/readOnlyStore(server:reason:)`` when the store was opened on a
+    /// standby (``isReadOnly``): the writes that do not go through ``write(_:)`` call it first.
+    func refuseWritesWhenReadOnly() throws(RecordStoreError) {
+        if isReadOnly { throw PostgresStandbyStore.writeRefusal(server: primary.connections.location.server) }
     }
 
     /// Runs `body` in a read-only snapshot.
@@ -241,8 +266,10 @@ final class PostgresEngine: StorageEngine {
         try await write { connection, _ in try await body(connection) }
     }
 
-    /// ``write(_:)`` whose body learns which attempt it is (1 first).
+    /// ``write(_:)`` whose body learns which attempt it is (1 first). A read-only store (on a
+    /// standby) refuses it before it reaches the server.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection, Int) async throws -> T) async throws(RecordStoreError) -> T {
+        try refuseWritesWhenReadOnly()
         var attempt = 0
         while true {
             attempt += 1

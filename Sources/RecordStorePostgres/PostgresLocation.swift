@@ -19,7 +19,10 @@ import PostgresNIO
 ///   that names several hosts (`postgres://app@db1:5432,db2:5432/cities`): the store uses the
 ///   first host that answers (`any`) or the first that is not a standby (`read-write`), and
 ///   looks again when that server stops answering or turns read-only, so that servers follow a
-///   promoted standby (``PostgresPrimary``);
+///   promoted standby (``PostgresPrimary``). The server the store opens on may be a hot
+///   standby only with `any` (with one host or several): the store is then read-only, if it
+///   exists there (``PostgresStandbyStore``); `read-write` never opens on a standby, so a URL
+///   that must write says so;
 /// - `replica`: `host:port` (or `host`, port 5432) of a hot standby streaming from this
 ///   server, with the same user, password and database; repeat it for several. Reads go to a
 ///   replica that has replayed everything the primary had written when the read began, and to

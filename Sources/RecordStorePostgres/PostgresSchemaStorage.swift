@@ -192,6 +192,15 @@ struct PostgresSchemaStorage {
     /// written before the column existed (every string then stored in NFC) keeps opening, and
     /// reads back as it did. Adding a nullable column rewrites no rows.
     func addSpellingColumns(_ catalog: SchemaCatalog) async throws {
+        for (table, column) in try await missingSpellingColumns(catalog) {
+            try await execute("ALTER TABLE \(quote(table)) ADD COLUMN IF NOT EXISTS \(quote(column)) text COLLATE \"C\"")
+        }
+    }
+
+    /// The spelling columns (``StoredSpelling``) the record tables lack, each with its table:
+    /// none once ``addSpellingColumns(_:)`` ran on the store.
+    func missingSpellingColumns(_ catalog: SchemaCatalog) async throws -> [(table: String, column: String)] {
+        var missing: [(table: String, column: String)] = []
         for schema in catalog.sorted {
             let tableName = TableLayout.recordTable(schema.name)
             let fields = schema.fields.filter(StoredSpelling.hasColumn)
@@ -199,9 +208,10 @@ struct PostgresSchemaStorage {
             let existing = try await columns(of: tableName)
             guard !existing.isEmpty else { continue }
             for field in fields where !existing.contains(TableLayout.spellingColumn(field.name)) {
-                try await execute("ALTER TABLE \(quote(tableName)) ADD COLUMN IF NOT EXISTS \(quote(TableLayout.spellingColumn(field.name))) text COLLATE \"C\"")
+                missing.append((tableName, TableLayout.spellingColumn(field.name)))
             }
         }
+        return missing
     }
 
     /// A list field's side table: one row per member, removed with its record.

@@ -43,8 +43,17 @@ struct PostgresStoreMetadata {
         let fresh = StoreSecret.random()
         try await setValue(Data(fresh.storeIdentifier), named: "storeIdentifier", replacing: false)
         try await setValue(Data(fresh.key), named: "cursorKey", replacing: false)
-        guard let identifier = try await value(named: "storeIdentifier"), let key = try await value(named: "cursorKey"),
-              identifier.count == 16, key.count == 32 else {
+        guard let secret = try await storedSecret() else {
+            throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
+        }
+        return secret
+    }
+
+    /// The store's identifier and cursor key as stored, without making them: nil when it has
+    /// none yet (a store opened read-only, on a standby, cannot make them).
+    func storedSecret() async throws -> StoreSecret? {
+        guard let identifier = try await value(named: "storeIdentifier"), let key = try await value(named: "cursorKey") else { return nil }
+        guard identifier.count == 16, key.count == 32 else {
             throw RecordStoreError.storage("the store's $metadata table holds a malformed cursor key")
         }
         let ancestors = try await value(named: StoreAncestor.metadataName).map { StoreAncestor.decoded(Array($0)) } ?? []
@@ -52,11 +61,17 @@ struct PostgresStoreMetadata {
         return StoreSecret(storeIdentifier: Array(identifier), key: Array(key), ancestors: ancestors)
     }
 
+    /// The ICU collation version the stored sort keys were made with; nil before the store's
+    /// first opening recorded one.
+    func collationVersion() async throws -> String? {
+        try await value(named: "collationVersion").map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// Computes the sort-key columns again when they were made by another version of ICU's
     /// collation (a toolchain upgrade), and records the current version.
     func refreshSortKeys(catalog: SchemaCatalog) async throws {
         let current = UnicodeCollation.version
-        let stored = try await value(named: "collationVersion").map { String(decoding: $0, as: UTF8.self) }
+        let stored = try await collationVersion()
         guard stored != current else { return }
         if stored != nil {
             let storage = PostgresSchemaStorage(connection: connection)

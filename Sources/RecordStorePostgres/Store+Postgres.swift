@@ -13,7 +13,9 @@ extension StoreScheme {
     ///
     /// A PostgreSQL store answers only the `async` methods. A server that cannot be reached,
     /// refuses the credentials, or has no such database is
-    /// `RecordStoreError.serverUnavailable`, within the connect timeout.
+    /// `RecordStoreError.serverUnavailable`, within the connect timeout. On a hot standby the
+    /// store opens read-only, when it exists there: writes and live queries are then
+    /// `RecordStoreError.readOnlyStore`.
     ///
     /// ```swift
     /// import RecordStorePostgres

@@ -39,6 +39,18 @@ package final class TCPRelay: @unchecked Sendable {
 
     deinit { cut() }
 
+    /// A loopback port that is free now (bound, then released): for a server a test starts
+    /// itself, on a port no other suite uses.
+    ///
+    /// ```swift
+    /// let port = try TCPRelay.freePort()   // then: .ci/postgres start DIR \(port)
+    /// ```
+    package static func freePort() throws -> Int {
+        let (descriptor, port) = try listen(port: 0)
+        close(descriptor)
+        return port
+    }
+
     /// Ends every relayed connection and stops accepting: new connections are refused.
     package func cut() {
         lock.lock()

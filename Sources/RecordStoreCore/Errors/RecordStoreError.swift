@@ -75,6 +75,11 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// database, or closed the connection (`server` is `host:port/database`; the reason says which).
     /// Nothing of the operation that met it was committed unless the reason says otherwise.
     case serverUnavailable(server: String, reason: String)
+    /// The store is open read-only and refused a write (a save or delete, a zone, schema or
+    /// asset change) or a live observation: a PostgreSQL store opened on a hot standby, a server
+    /// in recovery that answers reads and takes no writes (`server` is `host:port/database`; the
+    /// reason says what was refused and where to do it instead). Nothing was written.
+    case readOnlyStore(server: String, reason: String)
     /// A fetch request template cannot be declared: its name is empty, its predicate does not
     /// parse, or its record type does not exist (the reason says which).
     case invalidFetchRequestTemplate(String, reason: String)
@@ -217,6 +222,8 @@ public enum RecordStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "Cannot open a store at '\(location)': \(reason)"
         case .serverUnavailable(let server, let reason):
             return "The database server \(server) cannot be used: \(reason)"
+        case .readOnlyStore(let server, let reason):
+            return "The store on \(server) is read-only: \(reason)"
         case .synchronousAccessUnavailable(let engine):
             return "The \(engine) engine answers only async calls: call the async form of this method (with await)"
         case .invalidFetchRequestTemplate(let name, let reason):

@@ -100,6 +100,10 @@ extension ChangeSubscriber {
     @_spi(StorageEngine) public let ordering: Ordering
     /// The store identity this feed's engine reaches; other handles on the same store wake it.
     private let storeIdentity: [UInt8]
+    /// Why observations of the feed's store cannot start, when they cannot (a PostgreSQL store
+    /// opened on a hot standby, where `LISTEN` does not run): ``Store``'s observations throw it
+    /// from their first element. Nil for a feed that follows its store's commits.
+    @_spi(StorageEngine) public let refusal: RecordStoreError?
 
     /// A feed for one engine handle.
     ///
@@ -107,10 +111,15 @@ extension ChangeSubscriber {
     ///   - storeIdentity: The store's identifier (``StoreSecret/storeIdentifier``).
     ///   - source: Where commits of other handles come from; nil for a store only this handle
     ///     writes (memory).
-    @_spi(StorageEngine) public init(storeIdentity: [UInt8], source: (any ChangeSource)?, ordering: Ordering) {
+    ///   - refusal: Why the store cannot be observed, for an engine that cannot hear its commits
+    ///     (``refusal``); nil (the default) for one that can.
+    @_spi(StorageEngine) public init(
+        storeIdentity: [UInt8], source: (any ChangeSource)?, ordering: Ordering, refusal: RecordStoreError? = nil
+    ) {
         self.storeIdentity = storeIdentity
         self.source = source
         self.ordering = ordering
+        self.refusal = refusal
         if source != nil { ChangeFeedDirectory.register(self, storeIdentity: storeIdentity) }
     }
 

@@ -142,12 +142,20 @@ extension Store {
     }
 
     /// Prunes, or (`onlyWhenDue`) only when the last pruning is an hour old or this handle made
-    /// none; nil when it did not prune. The store's metrics hear what was dropped and kept.
+    /// none; nil when it did not prune. The store's metrics hear what was dropped and kept. A
+    /// read-only store (on a PostgreSQL standby) skips the pruning that is only due: the
+    /// primary's handles prune.
     @discardableResult
     private func pruneHistory(now: Date, onlyWhenDue: Bool) async throws(RecordStoreError) -> HistoryPruning? {
         guard let cutoff = historyUpkeep.withLock({ $0.takePruning(now: now, onlyWhenDue: onlyWhenDue) }) else { return nil }
-        let pruning = try await metricsSlot.measure(.historyPrune) { () async throws(RecordStoreError) in
-            try await engine.pruneHistory(deletedBefore: cutoff)
+        let pruning: HistoryPruning
+        do {
+            pruning = try await metricsSlot.measure(.historyPrune) { () async throws(RecordStoreError) in
+                try await engine.pruneHistory(deletedBefore: cutoff)
+            }
+        } catch {
+            if onlyWhenDue, case .readOnlyStore = error { return nil }
+            throw error
         }
         metricsSlot.current.recordPruning(dropped: pruning.dropped, kept: pruning.kept)
         return pruning

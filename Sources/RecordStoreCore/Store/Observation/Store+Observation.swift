@@ -7,7 +7,9 @@ extension Store {
     /// observes), and from every client of a PostgreSQL store as they commit (`LISTEN`). The
     /// results follow from the changed records alone (O(k log n) for k changed records among n
     /// results); the query runs again only when that cannot decide (a full window that lost
-    /// records, an offset, a deleted zone, a lost track).
+    /// records, an offset, a deleted zone, a lost track). A store that cannot hear commits (a
+    /// PostgreSQL store opened read-only on a hot standby) refuses: the first element throws
+    /// ``RecordStoreError/readOnlyStore(server:reason:)``.
     ///
     /// - Parameters:
     ///   - query: The record type, predicate and sorts.
@@ -55,7 +57,7 @@ extension Store {
     }
 
     private func observation(_ specification: QuerySpecification, sectionKey: String?, problem: RecordStoreError?) -> RecordObservation {
-        var problem = problem
+        var problem = problem ?? engine.changeFeed.refusal
         if problem == nil {
             do {
                 try QueryValidation.checkShape(recordType: specification.recordType, predicate: specification.predicate)
