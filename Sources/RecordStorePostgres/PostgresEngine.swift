@@ -523,14 +523,9 @@ final class PostgresEngine: StorageEngine {
         let executor = self.executor
         let name = self.name
         return try await read { connection in
-            guard let prepared = try await executor.prepare(query, on: connection) else {
-                return ExplainedQuery.noRecords(engine: name, query: query)
+            try await executor.explain(query, engine: name, on: connection) { statement in
+                try await PostgresQueryPlanExplanation(statement: statement, connection: connection).explained
             }
-            let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
-            let explanation = try await PostgresQueryPlanExplanation(statement: statement, connection: connection)
-            return ExplainedQuery.plan(
-                engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes,
-                estimatedRows: explanation.estimatedRows)
         }
     }
 

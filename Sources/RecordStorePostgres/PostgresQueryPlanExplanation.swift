@@ -40,5 +40,10 @@ struct PostgresQueryPlanExplanation {
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
     }
+
+    /// The explanation as ``SQLExecutor/explain(_:engine:on:explaining:)`` takes it.
+    var explained: ExplainedStatement {
+        ExplainedStatement(details: details, indexes: indexes, estimatedRows: estimatedRows)
+    }
 }
 #endif

@@ -296,14 +296,9 @@ final class SQLiteEngine: StorageEngine {
     func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
         let (executor, name) = (self.executor, self.name)
         return try await readingSQL { connection in
-            guard let prepared = try await executor.prepare(query, on: connection) else {
-                return ExplainedQuery.noRecords(engine: name, query: query)
+            try await executor.explain(query, engine: name, on: connection) { statement in
+                try SQLiteQueryPlanExplanation(statement: statement, connection.db).explained
             }
-            let statement = try ExplainedQuery.firstStatement(of: prepared, dialect: executor.dialect)
-            let explanation = try SQLiteQueryPlanExplanation(statement: statement, connection.db)
-            return ExplainedQuery.plan(
-                engine: name, prepared: prepared, statement: statement, details: explanation.details, indexes: explanation.indexes,
-                estimatedRows: explanation.estimatedRows)
         }
     }
 }

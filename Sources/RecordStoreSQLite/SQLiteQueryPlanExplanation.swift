@@ -34,4 +34,9 @@ struct SQLiteQueryPlanExplanation {
         let tables = SQLiteRowEstimates.tableAliases(in: statement.sql)
         estimatedRows = details.map { estimates.rows(for: $0, tables: tables) }
     }
+
+    /// The explanation as ``SQLExecutor/explain(_:engine:on:explaining:)`` takes it.
+    var explained: ExplainedStatement {
+        ExplainedStatement(details: details, indexes: indexes, estimatedRows: estimatedRows)
+    }
 }

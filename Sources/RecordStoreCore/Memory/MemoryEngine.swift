@@ -261,13 +261,19 @@ package final class MemoryEngine: StorageEngine {
         try matches(parts(query)).records.count
     }
 
+    /// The scan ``records(_:)`` makes: every record of the query's types in the zone (each
+    /// concrete type of a hierarchy, in one pass), all of which the evaluator tests.
     package func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
-        // The memory engine evaluates every record of the type in the zone: the scan visits them all.
-        let candidates = try snapshot([query]).records.count
+        let parts = try parts(query)
+        let candidates = try snapshot(parts).records.count
+        let types = parts.map(\.recordType)
+        let scan = types == [query.recordType]
+            ? "scan \(query.recordType) in zone \(query.zone.zoneName)"
+            : "scan every type of \(query.recordType)'s hierarchy (\(types.joined(separator: ", "))) in zone \(query.zone.zoneName), in one pass"
         return QueryPlan(
             engine: name, sql: "", arguments: [],
             residual: query.predicate == .truePredicate ? nil : query.predicate.predicateFormat,
-            indexesUsed: [], queryPlanDetails: ["scan \(query.recordType) in zone \(query.zone.zoneName)"], estimatedRows: [candidates])
+            indexesUsed: [], queryPlanDetails: [scan], estimatedRows: [candidates])
     }
 }
 

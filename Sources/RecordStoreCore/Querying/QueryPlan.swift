@@ -16,9 +16,12 @@
 public struct QueryPlan: Sendable, Hashable, CustomStringConvertible {
     /// The engine that runs the query: `memory` or `sqlite`.
     public var engine: String
-    /// The SQL statement with `?` placeholders; empty for the memory engine.
+    /// The SQL statement with `?` placeholders; empty for the memory engine. A query on a type
+    /// with subtypes shows the one `UNION ALL` statement over every concrete type, or, when
+    /// each type's statement runs on its own and Swift merges their records, those statements
+    /// separated by `; ` (``queryPlanDetails`` then explains each under its type's name).
     public var sql: String
-    /// The bound arguments, printed in order.
+    /// The bound arguments, printed in order (of every statement ``sql`` holds).
     public var arguments: [String]
     /// The part of the predicate the evaluator checks on each row SQL returns, printed; nil when SQL does it all.
     public var residual: String?

@@ -125,7 +125,7 @@ extension SQLExecutor {
     }
 
     /// Runs a branch of a hierarchy query; its errors name the queried type (``HierarchyQuery/renamed(_:)``).
-    private func renaming<T>(_ hierarchy: HierarchyQuery, _ body: () async throws -> T) async throws -> T {
+    func renaming<T>(_ hierarchy: HierarchyQuery, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as RecordStoreError {

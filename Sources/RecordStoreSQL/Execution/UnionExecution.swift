@@ -44,6 +44,12 @@ import PredicateLanguage
         return union.statement(segment: nextSegment, limit: page.remaining)
     }
 
+    /// The statement `explain` shows: the first one the query runs.
+    @_spi(StorageEngine) public var firstStatement: SQLStatement {
+        var copy = self
+        return copy.nextStatement() ?? union.statement(segment: 0, limit: union.specification.limit)
+    }
+
     /// Takes one row of the current statement; returns whether more rows are wanted.
     @_spi(StorageEngine) public mutating func accept(_ row: some SQLRow) throws -> Bool {
         guard let branch = union.branch(of: row) else {
