@@ -155,6 +155,9 @@ public final class CloudKitService: Sendable {
         case .storage, .indexBuildPending: .internalError
         case .sharing(.shareNotFound), .sharing(.shortGUIDNotFound), .sharing(.rootNotFound), .sharing(.participantNotFound): .notFound
         case .sharing(.notOwner), .sharing(.notInvited): .accessDenied
+        // A server over a store opened on a hot standby serves reads only: a write is not
+        // permitted there (and retrying it will not help, as it would after an outage).
+        case .readOnlyStore: .accessDenied
         default: .badRequest
         }
         return ServerError(code, code == .internalError ? "the server's database failed: \(error)" : "\(error)")
