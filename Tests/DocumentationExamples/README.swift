@@ -21,7 +21,7 @@ enum READMEExample {
         try program3()
     }
 
-    /// README.md, from line 102.
+    /// README.md, from line 93.
     static func program1() throws {
         let predicate = try FormatPredicate(format: "name BEGINSWITH[c] %@ AND population > %d", "sa", 100_000)
         print(predicate)
@@ -39,7 +39,7 @@ enum READMEExample {
         _ = compiled
     }
 
-    /// README.md, from line 125.
+    /// README.md, from line 116.
     static func program2() throws {
         let store = Store.inMemory()
         _ = try store.save([
@@ -53,7 +53,7 @@ enum READMEExample {
         _ = big
     }
 
-    /// README.md, from line 143.
+    /// README.md, from line 134.
     static func program3() throws {
         let context = ModelContext(store: try Store.open(path: "items.sqlite"))
         var descriptor = FetchDescriptor<Item>(predicate: #Predicate { $0.quantity > 1 && $0.name.starts(with: "A") },
