@@ -226,6 +226,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // Signs the requests of a server-to-server key (the security roles' figure).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Server"])),
+                // The writing clients of the writes section (QueryServer depends on it already).
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
             ],
             path: "Sources/QueryBenchmarks",
             swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]

@@ -51,9 +51,16 @@ struct WritesSection: BenchmarkSection {
         let (serving, port) = try await ServeSection.start(CloudKitServer(store: store, configuration: configuration))
         defer { serving.cancel() }
         let client = SignedWriteClient(port: port, keyID: "bench-key", key: key, connections: clients)
-        try await client.createZones((0..<clients).map { "bench-\($0)" })
-        _ = try await client.saveNewRecords(clients: clients, requestsPerClient: 2, round: round + "-warm")
-        return try await client.saveNewRecords(clients: clients, requestsPerClient: requestsPerClient, round: round)
+        do {
+            try await client.createZones((0..<clients).map { "bench-\($0)" })
+            _ = try await client.saveNewRecords(clients: clients, requestsPerClient: 2, round: round + "-warm")
+            let rate = try await client.saveNewRecords(clients: clients, requestsPerClient: requestsPerClient, round: round)
+            try await client.shutdown()
+            return rate
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
     }
 }
 #endif

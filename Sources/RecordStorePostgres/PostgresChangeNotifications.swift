@@ -32,16 +32,20 @@ enum PostgresChangeNotifications {
     /// (the commit's sequence).
     @discardableResult
     static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws -> Int64 {
-        // Base64 takes 4 characters for every 3 bytes.
-        let encoded = Data(CommittedChangesCoding.encode(changes, listingAtMost: longestPayload / 4 * 3)).base64EncodedString()
         var sequence: Int64 = 0
         try await connection.forEachRow(SQLStatement(
-            sql: "SELECT txid_current(), pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(encoded)]
+            sql: "SELECT txid_current(), pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(payload(changes))]
         )) { row in
             if case .integer(let value) = row.value(at: 0) { sequence = value }
             return false
         }
         return sequence
+    }
+
+    /// The part of a commit's payload after its transaction ID: the base64 of its changes,
+    /// summarized to fit (base64 takes 4 characters for every 3 bytes).
+    static func payload(_ changes: CommittedChanges) -> String {
+        Data(CommittedChangesCoding.encode(changes, listingAtMost: longestPayload / 4 * 3)).base64EncodedString()
     }
 
     /// Reads a payload ``notify(_:channel:on:)`` sent.
@@ -57,8 +61,9 @@ enum PostgresChangeNotifications {
 }
 
 /// Where a PostgreSQL engine's feed hears of commits: `LISTEN` on the store's channel, on a
-/// connection of its own, for as long as somebody observes. Each notification's saved records
-/// are read (one query) before it is delivered. A dropped connection loses track (observers read
+/// connection of its own, for as long as somebody observes. The saved records of a notification
+/// a subscriber wants are read (one query) before it is delivered; one nobody wants is delivered
+/// unread. A dropped connection loses track (observers read
 /// again) and listens anew a second later.
 final class PostgresChangeSource: ChangeSource {
     typealias RecordReader = @Sendable ([RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
@@ -100,9 +105,11 @@ final class PostgresChangeSource: ChangeSource {
                         feed.sourceIsFollowing(after: nil)
                         for try await notification in notifications {
                             var changes = try PostgresChangeNotifications.changes(fromPayload: notification.payload)
+                            // A commit nobody observes is delivered without reading its records.
                             let saved = changes.entries.filter { $0.kind != .deleted }.map(\.recordID)
-                            if !saved.isEmpty { changes.savedRecords = try await readRecords(saved) }
-                            feed.deliverFromSource(changes)
+                            let wanted = feed.isWanted(changes)
+                            if wanted, !saved.isEmpty { changes.savedRecords = try await readRecords(saved) }
+                            feed.deliverFromSource(changes, recordsRead: wanted)
                         }
                     }
                 }

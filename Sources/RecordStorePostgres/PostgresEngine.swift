@@ -248,6 +248,31 @@ final class PostgresEngine: StorageEngine {
         return prepared
     }
 
+    /// Whether the kept catalog is still the stored one, by its generation (one statement, on
+    /// the server reads go to); forgets it when it is not.
+    private func isStillStored(_ known: PostgresCatalogCache.Known) async throws(RecordStoreError) -> Bool {
+        let statement = SQLStatement(sql: "SELECT generation FROM \(PostgresDialect.quote(TableLayout.schemaTable)) WHERE id = 1")
+        let stored = try await readInOneStatement { connection in
+            try await connection.firstRow(statement) { row in row.value(at: 0) }
+        }
+        guard case .integer(known.generation)?? = stored else {
+            catalogCache.invalidate()
+            return false
+        }
+        return true
+    }
+
+    /// Throws the refusal of a query of a record type the kept catalog does not have, once one
+    /// statement found that catalog still stored: the long way would read the same catalog and
+    /// throw the same error (``QueryValidation`` checks the type first), in a transaction of
+    /// three round trips. A server answers every save so: it looks for the shares of the saved
+    /// records, in zones that mostly have none.
+    private func refuseUnknownRecordType(_ query: QuerySpecification) async throws(RecordStoreError) {
+        guard let known = catalogCache.current, known.catalog.recordTypes[query.recordType] == nil,
+              try await isStillStored(known) else { return }
+        _ = try QueryValidation.check(query, catalog: known.catalog, allowsRelationshipWalks: true)
+    }
+
     /// Runs `body`, one statement carrying the catalog check, outside a transaction (one
     /// statement reads one snapshot); nil when the check failed, after forgetting the catalog.
     private func readInOneStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T? {
@@ -307,8 +332,11 @@ final class PostgresEngine: StorageEngine {
                 connection: connection, executor: executor, changeChannel: channel, locksSchemaFirst: attempt > 1)
             return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
         }
-        // This process's observers hear the commit before the save returns (read your writes).
-        if !outcome.changes.isEmpty { await changeFeed.waitForDelivery(of: outcome.changes.sequence, upTo: Self.ownNotificationWait) }
+        // This process's observers hear the commit before the save returns (read your writes);
+        // when none of them wants it, there is nothing to wait for.
+        if !outcome.changes.isEmpty, changeFeed.isWanted(outcome.changes) {
+            await changeFeed.waitForDelivery(of: outcome.changes.sequence, upTo: Self.ownNotificationWait)
+        }
         return outcome.saved
     }
 
@@ -346,7 +374,10 @@ final class PostgresEngine: StorageEngine {
         }
     }
 
+    /// The stored catalog: the kept one when one statement finds it still stored (a round trip,
+    /// no decoding), else read in a snapshot.
     func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        if let known = catalogCache.current, try await isStillStored(known) { return known.catalog }
         let executor = self.executor
         return try await read { connection in try await executor.catalog(on: connection) }
     }
@@ -486,6 +517,7 @@ final class PostgresEngine: StorageEngine {
            let records = try await readInOneStatement({ connection in try await executor.records(prepared, on: connection) }) {
             return records
         }
+        try await refuseUnknownRecordType(query)
         return try await read { connection in try await executor.records(query, on: connection) }
     }
 

@@ -13,8 +13,9 @@ import Foundation
 ///
 /// The change position (the `$history` row, held until the commit) is taken last, after the
 /// writes, by a save of fewer than ``PostgresRecordWriter/fewestRecordsToCopy`` records without
-/// schema changes: writers of different records then wait for each other only from their
-/// history's few statements to their commit. A bulk save, or one that changes the schema,
+/// schema changes, in the one statement that also records the history and notifies the commit
+/// (``PostgresCommitStatement``): writers of different records then wait for each other only
+/// from that statement to their commit. A bulk save, or one that changes the schema,
 /// takes it first (its new records' registry rows are then written once, with it), and
 /// the schema lock after it: a save that runs again with the schema lock first therefore takes
 /// its change position before it. Two writers that take them in the other order and touch the
@@ -32,9 +33,11 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     private var reservedPosition: Int64?
     /// Whether the writes were applied.
     private var applied = false
-    /// Whether the change position was taken after the writes: the new records, registered at
-    /// 0, are given it with the history.
+    /// Whether the change position is taken after the writes, by the statement that records the
+    /// history (``PostgresCommitStatement``): the new records, registered at 0, are given it there.
     private var positionTakenAfterWrites = false
+    /// The commit's sequence, once that statement sent its notification.
+    private var notifiedSequence: Int64?
 
     init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
@@ -83,10 +86,12 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     }
 
     /// Takes the next change position; the `$history` row stays locked until the commit, so
-    /// writers take their positions in commit order.
+    /// writers take their positions in commit order. After the writes, the position is left to
+    /// ``recordHistory(_:at:date:)``, whose one statement takes it (the 0 returned is not used).
     mutating func nextChangePosition() async throws -> Int64 {
         if let reservedPosition { return reservedPosition }
         positionTakenAfterWrites = applied
+        if positionTakenAfterWrites { return 0 }
         return try await executor.nextChangePosition(on: connection)
     }
 
@@ -99,14 +104,20 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         applied = true
     }
 
-    func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws {
-        try await executor.recordHistory(changes, at: position, date: date, positioningCreated: positionTakenAfterWrites, on: connection)
+    mutating func recordHistory(_ changes: CommittedChanges, at position: Int64, date: Date) async throws {
+        guard positionTakenAfterWrites else {
+            try await executor.recordHistory(changes, at: position, date: date, on: connection)
+            return
+        }
+        notifiedSequence = try await PostgresCommitStatement(changes, date: date, channel: changeChannel).run(on: connection).sequence
     }
 
     /// Notifies the commit's changes (delivered when it commits); the transaction ID is its
-    /// sequence, read by listeners from the notification.
+    /// sequence, read by listeners from the notification. A save whose history statement
+    /// notified already returns its sequence.
     func logCommit(_ changes: CommittedChanges) async throws -> Int64 {
-        try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
+        if let notifiedSequence { return notifiedSequence }
+        return try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
     }
 }
 #endif

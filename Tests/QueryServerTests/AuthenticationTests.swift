@@ -29,9 +29,9 @@ struct TestKey: Sendable {
     }
 
     /// The three headers of a signed request, as CloudKit's clients make them.
-    static func signedHeaders(_ key: TestKey, keyID: String = keyID, body: String, path: String, date: Date = Date()) throws -> [String: String] {
+    static func signedHeaders(_ key: TestKey, keyID: String = keyID, body: String, path: String, date: Date = Date(), stamp: String? = nil) throws -> [String: String] {
         let formatter = ISO8601DateFormatter()
-        let stamp = formatter.string(from: date)
+        let stamp = stamp ?? formatter.string(from: date)
         let digest = Data(SHA256.hash(data: Data(body.utf8))).base64EncodedString()
         let signature = try key.privateKey().signature(for: Data("\(stamp):\(digest):\(path)".utf8))
         return [
@@ -84,6 +84,34 @@ struct TestKey: Sendable {
     }
 
     /// MistKit signs a request without a body over an empty body hash (`date::path`).
+    /// The date header in the forms ISO 8601 allows is read as the same instant; what is not a
+    /// date, or a date too far from the server's clock, is refused.
+    @Test func theSignedDateIsReadInEachISO8601Form() async throws {
+        let key = TestKey()
+        let store = try await RecordsQueryTests.servedStore()
+        try await ServerHarness.withServer(store: store, configuration: try Self.configuration(key)) { server in
+            let path = ServerHarness.path("records/query")
+            let now = Date()
+            let utc = ISO8601DateFormatter()
+            let offset = ISO8601DateFormatter()
+            offset.timeZone = TimeZone(secondsFromGMT: 2 * 3600)
+            for stamp in [utc.string(from: now), offset.string(from: now)] {
+                let answer = try await server.send("POST", path, body: Self.queryBody, headers: try Self.signedHeaders(key, body: Self.queryBody, path: path, stamp: stamp))
+                #expect(answer.status == 200, "\(stamp)")
+            }
+            let refusals = [
+                "yesterday": "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z",
+                utc.string(from: now.addingTimeInterval(-3600)): "the request's date is more than 300 seconds from the server's clock",
+            ]
+            for (stamp, reason) in refusals {
+                let answer = try await server.send("POST", path, body: Self.queryBody, headers: try Self.signedHeaders(key, body: Self.queryBody, path: path, stamp: stamp))
+                #expect(answer.status == 401, "\(stamp)")
+                #expect(answer.errorCode == "AUTHENTICATION_FAILED")
+                #expect(answer.body["reason"]?.stringValue == reason)
+            }
+        }
+    }
+
     @Test func mistKitStyleSigningOfABodilessGetIsAccepted() async throws {
         let key = TestKey()
         let store = try await RecordsQueryTests.servedStore()

@@ -74,9 +74,12 @@ final class NotificationHub: Sendable {
             zones.contains(zone) || (wholeNamespace && namespace.clientZoneName(zone) != nil) || (shareIndex && zone == SystemZones.shareIndex)
         }
 
-        /// Whether a commit changed a zone that concerns them.
+        /// Whether a commit changed a zone that concerns them. A migration's change of every
+        /// zone (``CommittedChanges/Scope/everything``) concerns none: `changes/zone` reports
+        /// nothing for it either.
         func covers(_ commit: CommittedChanges, in namespace: Namespace) -> Bool {
-            commit.entries.contains { covers($0.recordID.zoneID, in: namespace) } || commit.unlisted.contains { covers($0.zone, in: namespace) }
+            commit.entries.contains { covers($0.recordID.zoneID, in: namespace) }
+                || commit.unlisted.contains { $0.isOneZone && covers($0.zone, in: namespace) }
         }
     }
 
@@ -261,7 +264,7 @@ final class NotificationHub: Sendable {
     private func fireChangeSubscriptions(for commit: CommittedChanges) async {
         let (watches, watchedZones) = state.withLock { ($0.changeWatches, $0.watchedZones) }
         guard !watches.isEmpty, watchedZones.covers(commit, in: namespace) else { return }
-        let changedZones = Set(commit.entries.map(\.recordID.zoneID) + commit.unlisted.map(\.zone))
+        let changedZones = Set(commit.entries.map(\.recordID.zoneID) + commit.unlisted.filter(\.isOneZone).map(\.zone))
         let fires: (ChangeSubscription) -> Bool
         if namespace.sharedDatabaseUser != nil {
             let databaseChanged = await sharedDatabaseChanged(by: commit, changedZones: changedZones)
@@ -304,7 +307,7 @@ final class NotificationHub: Sendable {
             if before != after { return true }
         }
         for zone in zones where changedZones.contains(zone.zone) {
-            if commit.unlisted.contains(where: { $0.zone == zone.zone }) { return true }
+            if commit.unlisted.contains(where: { $0.isOneZone && $0.zone == zone.zone }) { return true }
             let entries = commit.entries.filter { $0.recordID.zoneID == zone.zone }
             if entries.contains(where: { $0.kind == .deleted }) { return true }
             let permissions = (try? await service.sharePermissions(of: entries.map(\.recordID), in: zone)) ?? [:]

@@ -211,22 +211,43 @@ extension ChangeSubscriber {
     /// The sequence of the last commit delivered; nil while the source does not follow.
     @_spi(StorageEngine) public var lastDeliveredSequence: Int64? { state.withLock { $0.lastDelivered } }
 
-    /// A commit the source read, with its saved records.
-    @_spi(StorageEngine) public func deliverFromSource(_ changes: CommittedChanges) {
-        let waiter: Wakeup? = state.withLock { state in
+    /// Whether a subscriber wants a commit (``ChangeSubscriber/wants(_:)``, decided on its
+    /// entries alone): a source reads a commit's saved records only then, and a writer waits
+    /// for its own commit to come back through the source only then.
+    ///
+    /// ```swift
+    /// if feed.isWanted(changes) { changes.savedRecords = try await readRecords(saved) }
+    /// feed.deliverFromSource(changes, recordsRead: feed.isWanted(changes))
+    /// ```
+    @_spi(StorageEngine) public func isWanted(_ changes: CommittedChanges) -> Bool {
+        state.withLock { state in state.subscriptions.values.contains { $0.subscriber?.wants(changes) ?? false } }
+    }
+
+    /// A commit the source read, with its saved records; `recordsRead` false when the source
+    /// left them unread because no subscriber wanted the commit (``isWanted(_:)``). A subscriber
+    /// that arrived in between and wants it then reads again (``ChangeSubscriber/receiveLostTrack()``)
+    /// rather than receive a commit without its records.
+    @_spi(StorageEngine) public func deliverFromSource(_ changes: CommittedChanges, recordsRead: Bool = true) {
+        let (waiter, unread): (Wakeup?, [any ChangeSubscriber]) = state.withLock { state in
             if ordering == .consecutive {
-                if let last = state.lastDelivered, changes.sequence <= last { return nil }
+                if let last = state.lastDelivered, changes.sequence <= last { return (nil, []) }
                 state.lastDelivered = changes.sequence
             }
-            Self.deliver(changes, to: state.subscriptions)
-            guard ordering == .arrival else { return nil }
+            var unread: [any ChangeSubscriber] = []
+            if recordsRead {
+                Self.deliver(changes, to: state.subscriptions)
+            } else {
+                unread = state.subscriptions.values.compactMap(\.subscriber).filter { $0.wants(changes) }
+            }
+            guard ordering == .arrival else { return (nil, unread) }
             state.recentlyDelivered.append(changes.sequence)
             state.recentlyDeliveredSet.insert(changes.sequence)
             if state.recentlyDelivered.count > Self.rememberedDeliveries {
                 state.recentlyDeliveredSet.remove(state.recentlyDelivered.removeFirst())
             }
-            return state.deliveryWaiters.removeValue(forKey: changes.sequence)
+            return (state.deliveryWaiters.removeValue(forKey: changes.sequence), unread)
         }
+        for subscriber in unread { subscriber.receiveLostTrack() }
         waiter?.signal()
     }
 

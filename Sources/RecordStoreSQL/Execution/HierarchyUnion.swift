@@ -56,18 +56,27 @@ import PredicateLanguage
         // The field columns: one per name and type, in the order the branches first have them.
         var slots: [FieldSchema] = []
         var slotIndex: [String: Int] = [:]
-        let names = branches.map { $0.schema.fields.map(Self.slotName) }
-        for (branch, branchNames) in zip(branches, names) {
-            for (field, name) in zip(branch.schema.fields, branchNames) where slotIndex[name] == nil {
-                slotIndex[name] = slots.count
-                slots.append(field)
+        // Each branch's fields, in its schema's order, as the slots they fill.
+        var branchSlots: [[Int]] = []
+        for branch in branches {
+            var filled: [Int] = []
+            for field in branch.schema.fields {
+                let name = Self.slotName(field)
+                if let slot = slotIndex[name] {
+                    filled.append(slot)
+                } else {
+                    slotIndex[name] = slots.count
+                    filled.append(slots.count)
+                    slots.append(field)
+                }
             }
+            branchSlots.append(filled)
         }
         let metadata = TableLayout.storedMetadata.map { dialect.metadataExpression($0, alias: "t") }
-        let reads = zip(branches, names).map { branch, branchNames in
+        let reads = zip(branches, branchSlots).map { branch, filled in
             var own: [Int: String] = [:]
-            for (field, name) in zip(branch.schema.fields, branchNames) {
-                own[slotIndex[name] ?? 0] = StoredSpelling.readExpression(field: field, alias: "t", dialect: dialect)
+            for (field, slot) in zip(branch.schema.fields, filled) {
+                own[slot] = StoredSpelling.readExpression(field: field, alias: "t", dialect: dialect)
             }
             return own
         }
@@ -89,9 +98,9 @@ import PredicateLanguage
         }
         var selections: [String] = []
         var positions: [[Int]] = []
-        for (number, branchNames) in names.enumerated() {
+        for (number, filled) in branchSlots.enumerated() {
             var branchPositions = Array(rowPosition..<firstSlot)
-            for name in branchNames { branchPositions.append(firstSlot + (slotIndex[name] ?? 0)) }
+            branchPositions += filled.map { firstSlot + $0 }
             let fields = slots.indices.map { reads[number][$0] ?? dialect.null(readAs: slots[$0].type) }
             let columns = [String(number)] + keyColumns + ["t.\(dialect.rowIdentifier)"] + metadata + fields
             selections.append("SELECT " + columns.joined(separator: ", "))

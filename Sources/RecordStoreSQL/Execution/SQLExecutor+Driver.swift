@@ -115,12 +115,7 @@ extension SQLExecutor {
     /// The records of a hierarchy's branches selected together, in order.
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ union: HierarchyUnion, on connection: Connection) async throws -> [Record] {
         var execution = try UnionExecution(union)
-        try await connection.stoppingStatements(of: union.branches[0]) {
-            while let statement = execution.nextStatement() {
-                try await connection.forEachRow(statement) { row in try execution.accept(row) }
-            }
-        }
-        execution.tally()
+        try await run(&execution, deadlineOf: union.branches[0], on: connection)
         return execution.records
     }
 
@@ -154,12 +149,7 @@ extension SQLExecutor {
     /// The records of a prepared query, in order.
     @_spi(StorageEngine) public func records<Connection: SQLConnection>(_ prepared: PreparedQuery, on connection: Connection) async throws -> [Record] {
         var execution = try SelectExecution(prepared, dialect: dialect)
-        try await connection.stoppingStatements(of: prepared) {
-            while let statement = execution.nextStatement() {
-                try await connection.forEachRow(statement) { row in try execution.accept(row) }
-            }
-        }
-        execution.tally()
+        try await run(&execution, deadlineOf: prepared, on: connection)
         return execution.finish()
     }
 

@@ -22,18 +22,18 @@ extension SQLExecutor {
     }
 
     /// Records a commit in the history (``RecordWriteTransaction/recordHistory(_:at:date:)``):
-    /// updated records take the position (new ones were written with it, unless
-    /// `positioningCreated`: the position was taken after they were written, and they take it
-    /// here too), deleted ones leave tombstones, created ones lose any tombstone, and the zones
-    /// touched take the position.
+    /// updated records take the position (new ones were written with it), deleted ones leave
+    /// tombstones, created ones lose any tombstone, and the zones touched take the position.
+    /// (PostgreSQL's saves that take their position after their writes do this in one
+    /// statement of their own, `PostgresCommitStatement`.)
     @_spi(StorageEngine) public func recordHistory<Connection: SQLConnection>(
-        _ changes: CommittedChanges, at position: Int64, date: Date, positioningCreated: Bool = false, on connection: Connection
+        _ changes: CommittedChanges, at position: Int64, date: Date, on connection: Connection
     ) async throws {
         let byZone = Dictionary(grouping: changes.entries, by: \.recordID.zoneID)
         for (zone, entries) in byZone.sorted(by: { $0.key.zoneName.utf8.lexicographicallyPrecedes($1.key.zoneName.utf8) }) {
             let key = SQLValue.text(TableLayout.zoneKey(zone))
             // In code-point order (the registry's), so that each chunk updates neighbouring rows.
-            let positioned = entries.filter { $0.kind == .updated || (positioningCreated && $0.kind == .created) }.map(\.recordID.recordName).sorted()
+            let positioned = entries.filter { $0.kind == .updated }.map(\.recordID.recordName).sorted()
             for chunk in Self.chunks(positioned) {
                 try await connection.execute(SQLStatement(
                     "UPDATE \(table(TableLayout.registryTable)) SET position = ? WHERE zone = ? AND recordName IN (\(Self.placeholders(chunk.count)))",

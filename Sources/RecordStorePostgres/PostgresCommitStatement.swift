@@ -1,0 +1,63 @@
+// Part of the PostgreSQL trait: without it, this module is empty.
+#if PostgreSQL
+import Foundation
+@_spi(StorageEngine) import RecordStoreCore
+@_spi(StorageEngine) import RecordStoreSQL
+
+/// The end of a save that takes its change position last (``PostgresWriteTransaction``), in one
+/// statement: it takes the store's next change position (locking the `$history` row until the
+/// commit), gives it to the records the save created and updated, to the tombstones of the
+/// records it deleted and to the zones it touched, removes the tombstones of the records it
+/// created again, and sends the commit's notification (``PostgresChangeNotifications``).
+///
+/// Every writer of the store waits for the `$history` row from the moment another took it to
+/// that one's commit. Taken by this one statement, the row is held for one round trip and the
+/// commit, where the same work as `SQLExecutor.recordHistory(_:at:date:on:)`
+/// and a notification (five statements) held it for six.
+///
+/// ```swift
+/// let (position, sequence) = try await PostgresCommitStatement(changes, date: Date(), channel: channel).run(on: connection)
+/// ```
+struct PostgresCommitStatement {
+    let statement: SQLStatement
+
+    init(_ changes: CommittedChanges, date: Date, channel: String) {
+        func quote(_ name: String) -> String { PostgresDialect.quote(name) }
+        let positioned = changes.entries.filter { $0.kind != .deleted }.map(\.recordID)
+        let created = changes.entries.filter { $0.kind == .created }.map(\.recordID)
+        let deleted = changes.entries.filter { $0.kind == .deleted }
+        let zones = Set(changes.entries.map(\.recordID.zoneID.zoneName)).sorted()
+        let sql = """
+            WITH taken AS (UPDATE \(quote(TableLayout.historyTable)) SET position = position + 1 WHERE id = 1 RETURNING position),
+            positioned AS (UPDATE \(quote(TableLayout.registryTable)) AS r SET position = taken.position
+                FROM taken, unnest($1::text[], $2::text[]) AS p(zone, name) WHERE r.zone = p.zone AND r.recordName = p.name),
+            revived AS (DELETE FROM \(quote(TableLayout.tombstonesTable)) AS t
+                USING unnest($3::text[], $4::text[]) AS c(zone, name) WHERE t.zone = c.zone AND t.recordName = c.name),
+            buried AS (INSERT INTO \(quote(TableLayout.tombstonesTable)) (zone, recordName, recordType, position, deletedAt)
+                SELECT d.zone, d.name, d.type, taken.position, $5 FROM taken, unnest($6::text[], $7::text[], $8::text[]) AS d(zone, name, type)
+                ON CONFLICT (zone, recordName) DO UPDATE SET recordType = excluded.recordType, position = excluded.position, deletedAt = excluded.deletedAt),
+            touched AS (UPDATE \(quote(TableLayout.zonesTable)) AS z SET position = taken.position FROM taken WHERE z.name = ANY($9::text[]))
+            SELECT taken.position, txid_current(), pg_notify($10, txid_current()::text || ' ' || $11) FROM taken
+            """
+        let payload = PostgresChangeNotifications.payload(changes)
+        statement = SQLStatement(sql: sql, arguments: PostgresRecordWriter.identifierArrays(positioned) + PostgresRecordWriter.identifierArrays(created) + [
+            .real(date.timeIntervalSinceReferenceDate),
+            .text(PostgresDialect.arrayLiteral(deleted.map { TableLayout.zoneKey($0.recordID.zoneID) })),
+            .text(PostgresDialect.arrayLiteral(deleted.map(\.recordID.recordName))),
+            .text(PostgresDialect.arrayLiteral(deleted.map(\.recordType))),
+            .text(PostgresDialect.arrayLiteral(zones)),
+            .text(channel), .text(payload),
+        ])
+    }
+
+    /// Runs the statement in the save's transaction; returns the change position it took and
+    /// the transaction's ID (the commit's sequence).
+    func run(on connection: PostgresSQLConnection) async throws -> (position: Int64, sequence: Int64) {
+        let row = try await connection.firstRow(statement) { row in (row.value(at: 0), row.value(at: 1)) }
+        guard case (.integer(let position), .integer(let sequence))? = row else {
+            throw RecordStoreError.storage("the store's change history table has no row")
+        }
+        return (position, sequence)
+    }
+}
+#endif

@@ -1,0 +1,60 @@
+import Foundation
+import PredicateLanguage
+@_spi(StorageEngine) import RecordStoreCore
+import Testing
+
+/// What a source's commit costs when nobody wants it, and what a subscriber that arrives while
+/// its records go unread receives.
+@Suite struct ChangeFeedDeliveryTests {
+    /// A subscriber that records what the feed hands it.
+    final class Recorder: ChangeSubscriber, @unchecked Sendable {
+        let observedRecordType: String
+        let observedZone: ZoneID
+        private let lock = NSLock()
+        private var received: [Int64] = []
+        private var lostTrack = 0
+
+        init(recordType: String, zone: ZoneID = .default) {
+            observedRecordType = recordType
+            observedZone = zone
+        }
+
+        func receive(_ changes: CommittedChanges) { lock.withLock { received.append(changes.sequence) } }
+        func receiveLostTrack() { lock.withLock { lostTrack += 1 } }
+        var log: (received: [Int64], lostTrack: Int) { lock.withLock { (received, lostTrack) } }
+    }
+
+    static func commit(_ sequence: Int64, recordType: String) -> CommittedChanges {
+        CommittedChanges(sequence: sequence, entries: [.init(kind: .created, recordID: RecordID(recordName: "r\(sequence)"), recordType: recordType)])
+    }
+
+    @Test func aCommitIsWantedOnlyByItsRecordTypeInItsZone() async {
+        let feed = ChangeFeed(storeIdentity: [1], source: nil, ordering: .arrival)
+        #expect(!feed.isWanted(Self.commit(1, recordType: "City")))
+        let cities = Recorder(recordType: "City")
+        let elsewhere = Recorder(recordType: "City", zone: ZoneID(zoneName: "Other"))
+        await feed.subscribe(cities)
+        await feed.subscribe(elsewhere)
+        #expect(feed.isWanted(Self.commit(2, recordType: "City")))
+        #expect(!feed.isWanted(Self.commit(3, recordType: "Airport")))
+        feed.unsubscribe(cities)
+        #expect(!feed.isWanted(Self.commit(4, recordType: "City")))
+        withExtendedLifetime((cities, elsewhere)) {}
+    }
+
+    /// A commit delivered unread reaches a subscriber that wants it as lost track (it reads
+    /// again), never as a commit without its records; the others hear nothing.
+    @Test func aCommitDeliveredUnreadMakesItsSubscribersReadAgain() async {
+        let feed = ChangeFeed(storeIdentity: [2], source: nil, ordering: .arrival)
+        let cities = Recorder(recordType: "City")
+        let airports = Recorder(recordType: "Airport")
+        await feed.subscribe(cities)
+        await feed.subscribe(airports)
+        feed.deliverFromSource(Self.commit(7, recordType: "City"), recordsRead: false)
+        feed.deliverFromSource(Self.commit(8, recordType: "City"))
+        #expect(cities.log.received == [8])
+        #expect(cities.log.lostTrack == 1)
+        #expect(airports.log.received == [])
+        #expect(airports.log.lostTrack == 0)
+    }
+}
