@@ -196,7 +196,7 @@ extension PostgresEngine: AssetStorage {
         do {
             return try await withConnection(body)
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw storeError(error)
         }
     }
 }

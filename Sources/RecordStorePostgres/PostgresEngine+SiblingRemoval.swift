@@ -5,9 +5,9 @@
 
 extension PostgresEngine: SiblingRemovingEngine {
     /// Drops the schema of the sibling `name` (``openSibling(named:progress:)``) with everything
-    /// in it, under the sibling's store lock, so that no opening of it runs meanwhile.
+    /// in it, under the sibling's store lock, so that no opening of it runs meanwhile. On a
+    /// store opened on a standby, the standby refuses the `DROP` (``storeError(_:)``).
     func removeSibling(named name: String) async throws(RecordStoreError) {
-        try refuseWritesWhenReadOnly()
         var sibling = location
         let schema = "\(location.schema ?? "public")_\(name)"
         guard schema.utf8.count <= 63 else {
@@ -28,7 +28,7 @@ extension PostgresEngine: SiblingRemovingEngine {
                 }
             }
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw storeError(error)
         }
     }
 }

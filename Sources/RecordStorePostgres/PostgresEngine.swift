@@ -208,9 +208,23 @@ final class PostgresEngine: StorageEngine {
     }
 
     /// Throws ``RecordStoreError/readOnlyStore(server:reason:)`` when the store was opened on a
-    /// standby (``isReadOnly``): the writes that do not go through ``write(_:)`` call it first.
+    /// standby (``isReadOnly``), before anything reaches the server: ``write(_:)`` calls it, and
+    /// so do the writes that do not go through it. One that forgets is refused by the standby
+    /// itself, which ``storeError(_:)`` answers the same way.
     func refuseWritesWhenReadOnly() throws(RecordStoreError) {
         if isReadOnly { throw PostgresStandbyStore.writeRefusal(server: primary.connections.location.server) }
+    }
+
+    /// A thrown error as a store error (``PostgresErrorMapping/storeError(_:server:)``). On a
+    /// store opened on a standby, the server's refusal of a write (SQLSTATE 25006,
+    /// read_only_sql_transaction) is ``RecordStoreError/readOnlyStore(server:reason:)``, as if
+    /// ``refuseWritesWhenReadOnly()`` had refused it; on a writable store it means the primary
+    /// moved, and stays ``RecordStoreError/serverUnavailable(server:reason:)``.
+    func storeError(_ error: any Error) -> RecordStoreError {
+        if isReadOnly, PostgresErrorMapping.isReadOnlyRefusal(error) {
+            return PostgresStandbyStore.writeRefusal(server: primary.connections.location.server)
+        }
+        return PostgresErrorMapping.storeError(error, server: location.server)
     }
 
     /// Runs `body` in a read-only snapshot.
@@ -231,7 +245,7 @@ final class PostgresEngine: StorageEngine {
                 }
             }
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw storeError(error)
         }
     }
 
@@ -282,7 +296,7 @@ final class PostgresEngine: StorageEngine {
             catalogCache.invalidate()
             return nil
         } catch {
-            throw PostgresErrorMapping.storeError(error, server: location.server)
+            throw storeError(error)
         }
     }
 
@@ -317,7 +331,7 @@ final class PostgresEngine: StorageEngine {
                 try? await Task.sleep(for: .milliseconds(Int64.random(in: 1...Int64(5 * attempt))))
                 continue
             } catch {
-                throw PostgresErrorMapping.storeError(error, server: location.server)
+                throw storeError(error)
             }
         }
     }
@@ -461,7 +475,7 @@ final class PostgresEngine: StorageEngine {
                 }
             }
         } catch {
-            throw await indexBuildPending(PostgresErrorMapping.storeError(error, server: location.server), defined: defined)
+            throw await indexBuildPending(storeError(error), defined: defined)
         }
     }
 

@@ -36,6 +36,13 @@ enum PostgresErrorMapping {
         return state == "23505" || state == "40001" || state == "40P01"
     }
 
+    /// Whether the server refused a write because it takes none (SQLSTATE 25006,
+    /// read_only_sql_transaction): it is a standby.
+    static func isReadOnlyRefusal(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return sqlState(error) == "25006"
+    }
+
     /// Whether a query planned against a kept catalog failed its check (``PostgresCatalogCache``),
     /// or named a column or table that is gone (undefined_column 42703, undefined_table 42P01):
     /// PostgreSQL resolves names before the check runs, and a schema migration renames and drops

@@ -111,6 +111,8 @@ struct PostgresStandbyStoreTests {
         } == refusal)
         #expect(await Self.failure { try await standby.optimize() } == refusal)
         #expect(await Self.failure { _ = try await standby.pruneHistory() } == refusal)
+        // Refused by the standby itself (SQLSTATE 25006), answered the same way.
+        #expect(await Self.failure { try await standby.removeSibling(named: "development") } == refusal)
 
         // The primary has what it had.
         #expect(try await primary.count(ofType: "Note", matching: .truePredicate) == 5)
