@@ -105,11 +105,16 @@ final class PostgresChangeSource: ChangeSource {
                         feed.sourceIsFollowing(after: nil)
                         for try await notification in notifications {
                             var changes = try PostgresChangeNotifications.changes(fromPayload: notification.payload)
-                            // A commit nobody observes is delivered without reading its records.
+                            // A commit nobody observes is delivered without reading its records;
+                            // one a subscriber came to want meanwhile is read after all.
                             let saved = changes.entries.filter { $0.kind != .deleted }.map(\.recordID)
-                            let wanted = feed.isWanted(changes)
-                            if wanted, !saved.isEmpty { changes.savedRecords = try await readRecords(saved) }
-                            feed.deliverFromSource(changes, recordsRead: wanted)
+                            if saved.isEmpty || feed.isWanted(changes) {
+                                if !saved.isEmpty { changes.savedRecords = try await readRecords(saved) }
+                                feed.deliverFromSource(changes)
+                            } else if !feed.deliverFromSource(changes, recordsRead: false) {
+                                changes.savedRecords = try await readRecords(saved)
+                                feed.deliverFromSource(changes)
+                            }
                         }
                     }
                 }

@@ -117,6 +117,10 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     /// notified already returns its sequence.
     func logCommit(_ changes: CommittedChanges) async throws -> Int64 {
         if let notifiedSequence { return notifiedSequence }
+        guard !positionTakenAfterWrites else {
+            // Its position is taken by the history statement: a commit without one has none.
+            throw RecordStoreError.storage("a save's commit was logged before its history was recorded")
+        }
         return try await PostgresChangeNotifications.notify(changes, channel: changeChannel, on: connection)
     }
 }

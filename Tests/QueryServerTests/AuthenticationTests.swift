@@ -83,9 +83,9 @@ struct TestKey: Sendable {
         }
     }
 
-    /// MistKit signs a request without a body over an empty body hash (`date::path`).
-    /// The date header in the forms ISO 8601 allows is read as the same instant; what is not a
-    /// date, or a date too far from the server's clock, is refused.
+    /// The date header as CloudKit's clients write it, in UTC or with an offset, is read as the
+    /// same instant; what is not such a date (fractions of a second, text after it, a lower-case
+    /// zone), or a date too far from the server's clock, is refused.
     @Test func theSignedDateIsReadInEachISO8601Form() async throws {
         let key = TestKey()
         let store = try await RecordsQueryTests.servedStore()
@@ -99,8 +99,13 @@ struct TestKey: Sendable {
                 let answer = try await server.send("POST", path, body: Self.queryBody, headers: try Self.signedHeaders(key, body: Self.queryBody, path: path, stamp: stamp))
                 #expect(answer.status == 200, "\(stamp)")
             }
+            let notADate = "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z"
+            let stamp = utc.string(from: now)
             let refusals = [
-                "yesterday": "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z",
+                "yesterday": notADate,
+                stamp.replacingOccurrences(of: "Z", with: ".250Z"): notADate,
+                stamp + " and more": notADate,
+                stamp.replacingOccurrences(of: "Z", with: "z"): notADate,
                 utc.string(from: now.addingTimeInterval(-3600)): "the request's date is more than 300 seconds from the server's clock",
             ]
             for (stamp, reason) in refusals {
@@ -112,6 +117,7 @@ struct TestKey: Sendable {
         }
     }
 
+    /// MistKit signs a request without a body over an empty body hash (`date::path`).
     @Test func mistKitStyleSigningOfABodilessGetIsAccepted() async throws {
         let key = TestKey()
         let store = try await RecordsQueryTests.servedStore()

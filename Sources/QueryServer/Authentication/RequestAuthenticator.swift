@@ -69,9 +69,7 @@ struct RequestAuthenticator: Sendable {
                 throw ServerError(.authenticationFailed, "a signed request needs X-Apple-CloudKit-Request-ISO8601Date and X-Apple-CloudKit-Request-SignatureV1")
             }
             guard let key = credentials.publicKeyBytes(id: keyID) else { throw ServerError(.authenticationFailed, "unknown key ID") }
-            // Foundation's own ISO 8601 parser: `ISO8601DateFormatter` builds an ICU formatter
-            // for each request, a tenth of a small write's time.
-            guard let signed = try? Date(date, strategy: .iso8601) else {
+            guard let signed = Self.signedDate(date) else {
                 throw ServerError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 date such as 2026-11-23T10:00:00Z")
             }
             guard abs(signed.timeIntervalSince(now)) <= Self.maximumClockSkew else {
@@ -87,6 +85,19 @@ struct RequestAuthenticator: Sendable {
             return Claim(caller: .apiToken, signed: nil)
         }
         throw ServerError(.authenticationRequired, "this server needs a signed request (X-Apple-CloudKit-Request-KeyID ...) or a ckAPIToken")
+    }
+
+    /// The instant of a signed request's date header, as CloudKit's clients write it and
+    /// `ISO8601DateFormatter` reads it by default: `2026-11-23T10:00:00Z`, or with an offset,
+    /// `2026-11-23T12:00:00+02:00`; nil for anything else (fractions of a second, text after
+    /// the date). Parsed by Foundation's own ISO 8601 style: `ISO8601DateFormatter` builds an ICU
+    /// formatter for each request, a tenth of a small write's time.
+    static func signedDate(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        let utc = bytes.count == 20 && bytes[19] == UInt8(ascii: "Z")
+        let offset = bytes.count == 25 && (bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-")) && bytes[22] == UInt8(ascii: ":")
+        guard utc || offset else { return nil }
+        return try? Date(text, strategy: .iso8601)
     }
 
     /// The administrator's claim of a request to an administration route: nil when the server has

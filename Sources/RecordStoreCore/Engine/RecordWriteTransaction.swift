@@ -47,7 +47,10 @@ import Foundation
     /// Takes the store's next change position, which the save's changes carry
     /// (``WritePlan/changePosition``). Positions follow commit order: an engine whose writers
     /// run at once (a database server) holds what it took until the transaction ends, so that
-    /// no later position commits first.
+    /// no later position commits first. When the position is taken last
+    /// (``takesChangePositionLast(_:schemaChanges:)``), the engine may take it in
+    /// ``recordHistory(_:at:date:)`` instead, with the rest of the history, and return a number
+    /// that nobody reads (PostgreSQL does, holding the position for one statement and the commit).
     mutating func nextChangePosition() async throws -> Int64
     /// Whether this save takes its change position after its writes, just before its history
     /// (``recordHistory(_:at:date:)`` then gives its new records their position too), rather

@@ -35,7 +35,8 @@ extension ChangeSubscriber {
 /// `ChangeSubscriber` and `Wakeup`.
 @_spi(StorageEngine) public protocol ChangeSource: Sendable {
     /// Follows commits until the task is cancelled, handing each to
-    /// ``ChangeFeed/deliverFromSource(_:)`` with its saved records read, in commit order.
+    /// ``ChangeFeed/deliverFromSource(_:recordsRead:)`` in commit order, with its saved records
+    /// read (or unread, when no subscriber wants it: ``ChangeFeed/isWanted(_:)``).
     /// Calls ``ChangeFeed/sourceIsFollowing(after:)`` once it follows (then and only then may a
     /// subscriber's first read miss nothing), and ``ChangeFeed/sourceLostTrack()`` when it
     /// missed commits.
@@ -217,38 +218,41 @@ extension ChangeSubscriber {
     ///
     /// ```swift
     /// if feed.isWanted(changes) { changes.savedRecords = try await readRecords(saved) }
-    /// feed.deliverFromSource(changes, recordsRead: feed.isWanted(changes))
     /// ```
     @_spi(StorageEngine) public func isWanted(_ changes: CommittedChanges) -> Bool {
         state.withLock { state in state.subscriptions.values.contains { $0.subscriber?.wants(changes) ?? false } }
     }
 
     /// A commit the source read, with its saved records; `recordsRead` false when the source
-    /// left them unread because no subscriber wanted the commit (``isWanted(_:)``). A subscriber
-    /// that arrived in between and wants it then reads again (``ChangeSubscriber/receiveLostTrack()``)
-    /// rather than receive a commit without its records.
-    @_spi(StorageEngine) public func deliverFromSource(_ changes: CommittedChanges, recordsRead: Bool = true) {
-        let (waiter, unread): (Wakeup?, [any ChangeSubscriber]) = state.withLock { state in
+    /// left them unread because no subscriber wanted the commit (``isWanted(_:)``). Returns
+    /// whether it was delivered: false only for a commit left unread that a subscriber came to
+    /// want meanwhile, which nobody was given; the source then reads its records and delivers
+    /// it again, read, so that no subscriber ever receives a commit without its records.
+    ///
+    /// ```swift
+    /// if !feed.deliverFromSource(changes, recordsRead: false) {
+    ///     changes.savedRecords = try await readRecords(saved)
+    ///     feed.deliverFromSource(changes)
+    /// }
+    /// ```
+    @_spi(StorageEngine) @discardableResult public func deliverFromSource(_ changes: CommittedChanges, recordsRead: Bool = true) -> Bool {
+        let (waiter, delivered): (Wakeup?, Bool) = state.withLock { state in
+            if !recordsRead, state.subscriptions.values.contains(where: { $0.subscriber?.wants(changes) ?? false }) { return (nil, false) }
             if ordering == .consecutive {
-                if let last = state.lastDelivered, changes.sequence <= last { return (nil, []) }
+                if let last = state.lastDelivered, changes.sequence <= last { return (nil, true) }
                 state.lastDelivered = changes.sequence
             }
-            var unread: [any ChangeSubscriber] = []
-            if recordsRead {
-                Self.deliver(changes, to: state.subscriptions)
-            } else {
-                unread = state.subscriptions.values.compactMap(\.subscriber).filter { $0.wants(changes) }
-            }
-            guard ordering == .arrival else { return (nil, unread) }
+            if recordsRead { Self.deliver(changes, to: state.subscriptions) }
+            guard ordering == .arrival else { return (nil, true) }
             state.recentlyDelivered.append(changes.sequence)
             state.recentlyDeliveredSet.insert(changes.sequence)
             if state.recentlyDelivered.count > Self.rememberedDeliveries {
                 state.recentlyDeliveredSet.remove(state.recentlyDelivered.removeFirst())
             }
-            return (state.deliveryWaiters.removeValue(forKey: changes.sequence), unread)
+            return (state.deliveryWaiters.removeValue(forKey: changes.sequence), true)
         }
-        for subscriber in unread { subscriber.receiveLostTrack() }
         waiter?.signal()
+        return delivered
     }
 
     /// Waits until the source delivered this commit to the subscribers (at most `limit`), when
