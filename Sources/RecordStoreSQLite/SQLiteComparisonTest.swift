@@ -14,8 +14,8 @@ import PredicateLanguage
 /// interface rather than GRDB's `DatabaseFunction`, which boxes every argument in an array of
 /// `DatabaseValue`s: the comparison is looked up once per statement and kept as SQLite's
 /// auxiliary data of its constant first argument (`sqlite3_set_auxdata`), and a text argument
-/// becomes a `String` straight from its bytes, all of them: a member that holds a NUL
-/// character is read whole, as the evaluator reads it.
+/// becomes a `String` straight from its bytes, all of them (GRDB's `String(cString:)` stopped
+/// at a NUL character).
 ///
 /// ```swift
 /// try SQLiteComparisonTest.register(in: db, registry: registry)
