@@ -35,11 +35,8 @@ final class ComparisonTestRegistry: Sendable {
         }
     }
 
-    /// Runs comparison number `number` on a value.
-    func test(_ number: Int64, value: Value) throws -> Bool {
-        guard let compiled = state.withLock({ $0.byNumber[number] }) else {
-            throw RecordStoreError.storage("unknown comparison \(number) in query_test")
-        }
-        return try compiled.evaluate(value: value)
+    /// Comparison number `number`, compiled; nil for a number never registered.
+    func comparison(_ number: Int64) -> CompiledPredicate? {
+        state.withLock { $0.byNumber[number] }
     }
 }

@@ -45,7 +45,7 @@ final class SQLiteEngine: StorageEngine {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
-            SQLiteFunctions.register(in: db, registry: registry)
+            try SQLiteFunctions.register(in: db, registry: registry)
             // WAL with synchronous=NORMAL cannot corrupt the database; a power cut may lose the
             // last transactions, never part of one. A 32 MB page cache keeps the indexes of a
             // bulk import in memory.

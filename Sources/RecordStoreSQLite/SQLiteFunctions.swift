@@ -20,21 +20,9 @@ enum SQLiteFunctions {
         return .evaluation(String(message.dropFirst(evaluationErrorMarker.count)))
     }
 
-    /// Registers `query_test`, `query_refuse`, `query_distance` and the `query_*` sort collations.
-    static func register(in db: Database, registry: ComparisonTestRegistry) {
-        db.add(function: DatabaseFunction("query_test", argumentCount: 3, pure: true) { arguments in
-            guard let number = Int64.fromDatabaseValue(arguments[0]),
-                  let code = Int.fromDatabaseValue(arguments[1]),
-                  let type = StoredValueEncoding.fieldType(code: code) else {
-                throw RecordStoreError.storage("query_test called with bad arguments")
-            }
-            do {
-                return try registry.test(number, value: StoredValueEncoding.decode(SQLiteValueConversion.value(arguments[2]), as: type)) ? 1 : 0
-            } catch let error as FormatPredicateError {
-                // SQLite carries only a message: the marker lets the engine give back the typed error.
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: evaluationErrorMarker + error.description)
-            }
-        })
+    /// Registers `query_test` (``SQLiteComparisonTest``), `query_refuse`, `query_distance` and the `query_*` sort collations.
+    static func register(in db: Database, registry: ComparisonTestRegistry) throws {
+        try SQLiteComparisonTest.register(in: db, registry: registry)
         // A walk refused while the statement runs (``RelationshipWalkRefusal``): its message, and the value it depends on.
         db.add(function: DatabaseFunction("query_refuse", argumentCount: 2, pure: false) { arguments in
             let message = String.fromDatabaseValue(arguments[0]) ?? RelationshipWalkRefusal.marker

@@ -77,9 +77,44 @@ extension SQLPlanner {
         var memberTest = try test(.comparison(element), type: elementType, value: value)
         if !memberTest.isExact || memberTest.sql == nil, let native = nativeMemberCondition(element, type: elementType, column: value) {
             memberTest = native
+        } else if let callback = memberTest.sql, let lead = leadingScalarFilter(element, column: value), let filter = lead.sql {
+            // The callback only for the members whose first code point may match (SQLite
+            // tests the parts of an AND in order): exact when the callback is.
+            memberTest = SQLCondition(sql: "\(filter) AND \(callback)", arguments: lead.arguments + memberTest.arguments, isExact: memberTest.isExact)
         }
         guard memberTest.isExact, let sql = memberTest.sql else { return nil }
         return SQLCondition(sql: "EXISTS (SELECT 1 FROM \(members) AS l WHERE \(sql))", arguments: memberTest.arguments, isExact: true)
+    }
+
+    /// A condition every member that meets the comparison meets, read on the member as stored
+    /// (`column`, not in NFC), cheap enough to run before the evaluator's callback so that
+    /// SQLite calls it for few members; nil when there is none.
+    ///
+    /// Without options, every string that meets `SELF BEGINSWITH c`, `SELF == c` (`c` not empty)
+    /// or `SELF LIKE p` (`p` starting with a literal) starts, in NFC, with the first code point
+    /// `b` of `c` in NFC (of `p`'s literal prefix). When `b` is ASCII, the string as stored
+    /// starts with `b` or with a code point beyond ASCII: an ASCII code point has no canonical
+    /// decomposition and stays first in the canonical decomposition of the string, so its NFC
+    /// starts with that code point or with a composite of it, and no composite is ASCII. In
+    /// code-point (UTF-8 byte) order that is `column >= b AND (column < b + 1 OR column >= U+0080)`.
+    /// Numbers and nulls never meet these comparisons, and SQLite orders them before every text.
+    ///
+    /// ```swift
+    /// // ANY names BEGINSWITH "K"  →  (l.value >= ? AND (l.value < ? OR l.value >= ?)) AND query_test(?, 1, l.value)
+    /// //                              ["K", "L", "\u{80}", number]
+    /// ```
+    func leadingScalarFilter(_ element: ComparisonPredicate, column: String) -> SQLCondition? {
+        guard element.options.isEmpty, element.left == .evaluatedObject, case .constant(.string(let constant)) = element.right else { return nil }
+        let leading: String
+        switch element.operator {
+        case .beginsWith, .equalTo: leading = TextFolding.normalized(constant)
+        case .like: leading = LikePattern.literalPrefix(of: constant)
+        default: return nil
+        }
+        guard let first = leading.unicodeScalars.first, first.isASCII,
+              let next = Self.prefixUpperBound(String(first)) else { return nil }
+        let ordered = dialect.codePointOrder(column)
+        return .superset("(\(ordered) >= ? AND (\(ordered) < ? OR \(ordered) >= ?))", [.text(String(first)), .text(next), .text("\u{80}")])
     }
 
     /// A member's comparison (`SELF op c`) as native SQL on `column`, or nil.
