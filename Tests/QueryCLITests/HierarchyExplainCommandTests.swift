@@ -12,10 +12,7 @@ struct HierarchyExplainCommandTests {
 
     @Test("find --explain on a parent entity prints the union, its arguments and SQLite's merge")
     func explainPrintsTheUnion() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hierarchy-explain-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("staff.sqlite").path
+        let database = TestFolders.file("hierarchy-explain", named: "staff.sqlite")
         let applied = try await CommandRunner.run(["schema", "apply", "--db", database, Self.model])
         #expect(applied.status == 0, "\(applied.standardError)")
         for (type, name, age) in [("Employee", "eli", 30), ("Manager", "mia", 50), ("Contractor", "cat", 40)] {

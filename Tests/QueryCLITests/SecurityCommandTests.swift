@@ -24,10 +24,7 @@ struct SecurityCommandTests {
 
     @Test("find --as reads what the grants give a user; roles assigned and taken away change it")
     func rolesAndFindAs() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("security-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("notes.sqlite").path
+        let database = TestFolders.file("security-command", named: "notes.sqlite")
         let applied = try await CommandRunner.run(["schema", "apply", "--db", database, "-"], input: Self.schema)
         #expect(applied.standardOutput == "Applied 1 record type (1 field)\nSecurity: 1 role, 2 grants (enforced by query serve in the public database)\n")
         func user(_ email: String) async throws -> String {

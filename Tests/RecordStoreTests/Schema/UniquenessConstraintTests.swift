@@ -18,6 +18,22 @@ struct UniquenessConstraintTests {
 
     static func id(_ name: String, zone: ZoneID = .default) -> RecordID { RecordID(recordName: name, zoneID: zone) }
 
+    /// The problems a schema change refused with (`RecordStoreError.migrationRefused`); an issue
+    /// and nil when it went through or failed otherwise.
+    static func refusal(_ change: () throws(RecordStoreError) -> Void) -> [MigrationProblem]? {
+        do throws(RecordStoreError) {
+            try change()
+            Issue.record("the schema change went through")
+        } catch {
+            guard case .migrationRefused(let problems) = error else {
+                Issue.record("unexpected error: \(error)")
+                return nil
+            }
+            return problems
+        }
+        return nil
+    }
+
     static func member(_ name: String, _ fields: [String: Value], zone: ZoneID = .default) -> Record {
         Record(recordType: "Member", recordID: id(name, zone: zone), fields: fields)
     }
@@ -207,19 +223,11 @@ struct UniquenessConstraintTests {
         #expect(try store.schema(for: "Member")?.uniquenessConstraints == [])
         try store.save([Self.member("m1", Self.ada), Self.member("m2", ["email": "ada@example.com", "first": "Augusta"])])
         let constrained = try CoreDataModelReader.read(at: Self.model)
-        do throws(RecordStoreError) {
-            try store.apply(constrained)
-            Issue.record("the model was applied")
-        } catch {
-            guard case .migrationRefused(let problems) = error else {
-                Issue.record("unexpected error: \(error)")
-                return
-            }
-            #expect(problems == [.constraintBroken(recordType: "Member", constraint: ["email"])])
-            #expect(problems.map(\.description) == [
-                "Member: the new uniqueness constraint (email) is broken by records of 'Member' that hold the same values",
-            ])
-        }
+        let problems = Self.refusal { () throws(RecordStoreError) in try store.apply(constrained) }
+        #expect(problems == [.constraintBroken(recordType: "Member", constraint: ["email"])])
+        #expect(problems?.map(\.description) == [
+            "Member: the new uniqueness constraint (email) is broken by records of 'Member' that hold the same values",
+        ])
         #expect(try store.schema(for: "Member")?.uniquenessConstraints == [])
         // Once the records keep it, the model applies and the constraint holds.
         guard var m2 = try store.record(for: Self.id("m2")) else {
@@ -299,16 +307,10 @@ struct UniquenessConstraintTests {
             Record(recordType: "Guest", recordID: Self.id(name), fields: ["email": .string(email), "name": .string(name)])
         }
         try store.save([guest("g1", "ada@example.com"), guest("g2", "ada@example.com"), guest("g3", "grace@example.com")])
-        do throws(RecordStoreError) {
+        let problems = Self.refusal { () throws(RecordStoreError) in
             try store.define(RecordTypeSchema(name: "Guest", fields: fields, uniquenessConstraints: [["email"], ["name"]]))
-            Issue.record("the constraint was defined")
-        } catch {
-            guard case .migrationRefused(let problems) = error else {
-                Issue.record("unexpected error: \(error)")
-                return
-            }
-            #expect(problems == [.constraintBroken(recordType: "Guest", constraint: ["email"])])
         }
+        #expect(problems == [.constraintBroken(recordType: "Guest", constraint: ["email"])])
         #expect(try store.schema(for: "Guest")?.uniquenessConstraints == [])
         // A save that shares an email is still let through: no constraint was half defined.
         try store.save([guest("g4", "grace@example.com")])

@@ -6,6 +6,7 @@ import RecordStore
 @_spi(StorageEngine) import RecordStoreSQL
 @testable import RecordStoreSQLite
 import Testing
+import TestSupport
 
 /// Looking records up by identifier (`Store.records(for:)`, what `records/lookup` and every
 /// `records/modify` read first) costs a few statements whatever the number of records: the
@@ -46,10 +47,7 @@ struct LookupStatementCountTests {
 
     @Test("10, 500 and 501 records of two types and two zones: the statements do not grow with the records")
     func statementsDoNotGrowWithTheRecords() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lookup-count-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("store.sqlite").path
+        let path = TestFolders.file("lookup-count", named: "store.sqlite")
         let store = try Store.open(path: path)
         let trips = ZoneID(zoneName: "Trips")
         try await store.createZone(trips)
