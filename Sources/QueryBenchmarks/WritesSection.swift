@@ -27,10 +27,11 @@ struct WritesSection: BenchmarkSection {
             try? FileManager.default.removeItem(atPath: path + ".assets")
         }
         let sqlite = try Store.open(path: path)
-        let served = try await Self.serveRate(sqlite, clients: 1, round: "one")
+        let (served, load) = try await Self.serveRate(sqlite, clients: 1, round: "one")
         let hand = try await HandWrittenInserts.sqliteRate(path: path + ".hand", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest)
         report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: served, baseline: hand, unit: "rec/s",
                       target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through GRDB, 10 per transaction, into a table of the same columns (WAL, synchronous=NORMAL as the store)")
+        report.note("SQLite, 1 client: \(load.description)")
         #if PostgreSQL
         try await measurePostgres(report: report)
         #else
@@ -39,8 +40,9 @@ struct WritesSection: BenchmarkSection {
     }
 
     /// The records a second `records/modify` saves on a server over `store` from `clients`
-    /// signed clients on zones of their own (after a warm-up request from each).
-    static func serveRate(_ store: Store, clients: Int, round: String) async throws -> Double {
+    /// signed clients on zones of their own (after a warm-up request from each), and how busy
+    /// the processors were meanwhile.
+    static func serveRate(_ store: Store, clients: Int, round: String) async throws -> (rate: Double, load: ProcessorLoad) {
         let key = P256.Signing.PrivateKey()
         let pem = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-\(UUID().uuidString).pem")
         try key.publicKey.pemRepresentation.write(to: pem, atomically: true, encoding: .utf8)
@@ -54,9 +56,11 @@ struct WritesSection: BenchmarkSection {
         do {
             try await client.createZones((0..<clients).map { "bench-\($0)" })
             _ = try await client.saveNewRecords(clients: clients, requestsPerClient: 2, round: round + "-warm")
+            let start = ProcessorLoad.Sample.now()
             let rate = try await client.saveNewRecords(clients: clients, requestsPerClient: requestsPerClient, round: round)
+            let load = ProcessorLoad(from: start, to: .now())
             try await client.shutdown()
-            return rate
+            return (rate, load)
         } catch {
             try? await client.shutdown()
             throw error

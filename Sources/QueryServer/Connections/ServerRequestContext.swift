@@ -23,6 +23,8 @@ struct ServerRequestContext: RequestContext {
     /// Completes when the request's connection closes (a long-lived answer lets go of what it
     /// holds then, ``StreamSlots``).
     let connectionClosed: EventLoopFuture<Void>
+    /// The connection's event loop (a streamed answer waits on it between writes, ``AssetsController``).
+    let eventLoop: any EventLoop
     /// The request's ID: Hummingbird's (``RequestContext/id``) as a UUID, the `uuid` of its
     /// error answer and of its log lines (``RequestUUID``).
     var requestID: String { RequestUUID.of(self) }
@@ -43,6 +45,7 @@ struct ServerRequestContext: RequestContext {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress
         connectionClosed = source.channel.closeFuture
+        eventLoop = source.channel.eventLoop
         clientAddress = peerAddress ?? "unknown"
     }
 

@@ -13,7 +13,8 @@ import NIOCore
 /// The upload and download URLs carry their own signed, expiring token (``AssetTokens``) in
 /// place of a request signature, as CloudKit's do, so that any HTTP client can use them. A file
 /// moves between the client and the store a chunk at a time, both ways, so a transfer holds
-/// about `Asset.chunkSize` of it in memory, whatever its size.
+/// about `Asset.chunkSize` of it in memory, whatever its size: a download reads ahead of its
+/// client at most the socket's send buffer, the channel's high water mark and two chunks.
 ///
 /// ```swift
 /// AssetsController(service: service, configuration: configuration).addRoutes(to: routes)
@@ -38,10 +39,16 @@ struct AssetsController: RouteController {
         routes.plain("\(AssetLinks.downloadPath)/:token", .get) { _, context in
             // Checked before the answer starts (an error is CloudKit's JSON); then read from the store as it is sent.
             let chunks = try await service.download(token: context.parameters.get("token") ?? "")
+            let eventLoop = context.eventLoop
             return Response(
                 status: .ok, headers: [.contentType: "application/octet-stream"],
                 body: ResponseBody(contentLength: Int(clamping: chunks.asset.size)) { writer in
-                    for try await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                    for try await chunk in chunks {
+                        try await writer.write(ByteBuffer(bytes: chunk))
+                        // `write` returns once the chunk is queued for the loop, before the channel
+                        // says it is full; after this hop (tasks run in order) it has said so.
+                        try await eventLoop.submit {}.get()
+                    }
                     try await writer.finish(nil)
                 })
         }
