@@ -24,6 +24,9 @@ enum SQLiteStoredVersions {
     static func read(_ ids: [RecordID], _ db: Database) throws -> [RecordID: StoredVersion] {
         guard !ids.isEmpty else { return [:] }
         var versions: [RecordID: StoredVersion] = [:]
+        // A batch's records are mostly stored (an update, a delete): room for all of them at once
+        // rather than a dictionary grown (and rehashed) 17 times for 100,000.
+        versions.reserveCapacity(ids.count)
         for (zone, names) in Dictionary(grouping: ids, by: \.zoneID).mapValues({ $0.map(\.recordName).sorted() }) {
             let key = TableLayout.zoneKey(zone)
             var namesByType: [String: [String]] = [:]
