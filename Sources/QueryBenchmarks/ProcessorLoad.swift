@@ -70,6 +70,8 @@ struct ProcessorLoad {
 
     /// "1.40 of 2 cores busy (this process 0.90, the rest 0.50)".
     var description: String {
-        String(format: "%.2f of %d cores busy (the bench's server and clients %.2f, PostgreSQL and the rest %.2f)", busyCores, cores, ownCores, busyCores - ownCores)
+        // The machine's ticks and the process's are counted apart: the difference can dip a
+        // hair below zero when nothing else ran.
+        String(format: "%.2f of %d cores busy (the bench's server and clients %.2f, PostgreSQL and the rest %.2f)", busyCores, cores, ownCores, max(0, busyCores - ownCores))
     }
 }

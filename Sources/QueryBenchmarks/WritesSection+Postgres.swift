@@ -19,10 +19,10 @@ extension WritesSection {
         defer { hand.close() }
         do {
             let store = try await Store.open(url: PostgresSection.url(server, schema: schema))
-            let (one, oneLoad) = try await Self.serveRate(store, clients: 1, round: "one")
+            let (one, oneLoad, floor) = try await Self.serveRate(store, clients: 1, round: "one")
             let byHand = try await HandWrittenInserts.postgresRate(hand, schema: handSchema, transactions: Self.requestsPerClient,
                                                                    rowsPerTransaction: SignedWriteClient.recordsPerRequest)
-            let (many, manyLoad) = try await Self.serveRate(store, clients: Self.clientCount, round: "many")
+            let (many, manyLoad, _) = try await Self.serveRate(store, clients: Self.clientCount, round: "many")
             let fsync = try await HandWrittenInserts.setting("fsync", hand)
             report.figure("PostgreSQL: records/modify, 1 client, 10 new records a request", measured: one, baseline: byHand, unit: "rec/s",
                           target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through PostgresNIO, 10 per transaction (one multi-row INSERT), into a table of the same columns")
@@ -33,6 +33,7 @@ extension WritesSection {
             // every processor busy, no lock-free server could go further than `ceiling`.
             report.note("PostgreSQL, 1 client: \(oneLoad.description); at its processor time a request, all cores busy would give at most \(String(format: "%.2f", oneLoad.ceiling))x")
             report.note("PostgreSQL, \(Self.clientCount) clients: \(manyLoad.description)")
+            report.note(Self.floorNote(engine: "PostgreSQL", floor: floor, baseline: byHand))
         } catch {
             try? await PostgresSection.drop([schema, handSchema], hand)
             throw error
