@@ -30,6 +30,9 @@ struct PostgresBackupTables: Codable, Sendable {
 
     var tables: [Table] = []
     var sequences: [Sequence] = []
+    /// The change position of the backup's snapshot (nil in a backup made before it was kept):
+    /// a restore makes every new position greater.
+    var changePosition: Int64?
 
     static let folderName = "tables"
     static let listName = "tables.json"

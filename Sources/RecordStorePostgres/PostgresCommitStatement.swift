@@ -5,15 +5,13 @@ import Foundation
 @_spi(StorageEngine) import RecordStoreSQL
 
 /// The end of a save that takes its change position last (``PostgresWriteTransaction``), in one
-/// statement: it takes the store's next change position (locking the `$history` row until the
-/// commit), gives it to the records the save created and updated, to the tombstones of the
-/// records it deleted and to the zones it touched, removes the tombstones of the records it
-/// created again, and sends the commit's notification (``PostgresChangeNotifications``).
-///
-/// Every writer of the store waits for the `$history` row from the moment another took it to
-/// that one's commit. Taken by this one statement, the row is held for one round trip and the
-/// commit, where the same work as `SQLExecutor.recordHistory(_:at:date:on:)`
-/// and a notification (five statements) held it for six.
+/// statement: it takes the commit's change position (its transaction's ID plus the store's
+/// base, ``PostgresChangePositions``: no lock), gives it to the records the save created and
+/// updated, to the tombstones of the records it deleted and to the zones it touched (unless a
+/// zone holds a greater one), removes the tombstones of the records it created again, and
+/// sends the commit's notification (``PostgresChangeNotifications``): the same work as
+/// `SQLExecutor.recordHistory(_:at:date:on:)` and a notification, in one round trip rather
+/// than five.
 ///
 /// ```swift
 /// let (position, sequence) = try await PostgresCommitStatement(changes, date: Date(), channel: channel).run(on: connection)
@@ -28,7 +26,7 @@ struct PostgresCommitStatement {
         let deleted = changes.entries.filter { $0.kind == .deleted }
         let zones = Set(changes.entries.map(\.recordID.zoneID.zoneName)).sorted()
         let sql = """
-            WITH taken AS (UPDATE \(quote(TableLayout.historyTable)) SET position = position + 1 WHERE id = 1 RETURNING position),
+            WITH taken AS (SELECT \(PostgresChangePositions.positionExpression) AS position),
             positioned AS (UPDATE \(quote(TableLayout.registryTable)) AS r SET position = taken.position
                 FROM taken, unnest($1::text[], $2::text[]) AS p(zone, name) WHERE r.zone = p.zone AND r.recordName = p.name),
             revived AS (DELETE FROM \(quote(TableLayout.tombstonesTable)) AS t
@@ -36,7 +34,7 @@ struct PostgresCommitStatement {
             buried AS (INSERT INTO \(quote(TableLayout.tombstonesTable)) (zone, recordName, recordType, position, deletedAt)
                 SELECT d.zone, d.name, d.type, taken.position, $5 FROM taken, unnest($6::text[], $7::text[], $8::text[]) AS d(zone, name, type)
                 ON CONFLICT (zone, recordName) DO UPDATE SET recordType = excluded.recordType, position = excluded.position, deletedAt = excluded.deletedAt),
-            touched AS (UPDATE \(quote(TableLayout.zonesTable)) AS z SET position = taken.position FROM taken WHERE z.name = ANY($9::text[]))
+            touched AS (UPDATE \(quote(TableLayout.zonesTable)) AS z SET position = greatest(z.position, taken.position) FROM taken WHERE z.name = ANY($9::text[]))
             SELECT taken.position, txid_current(), pg_notify($10, txid_current()::text || ' ' || $11) FROM taken
             """
         let payload = PostgresChangeNotifications.payload(changes)

@@ -167,6 +167,12 @@ struct PostgresDialect: SQLDialect {
         return columnType == PostgresLayout.castType(columnType) ? cast : "\(cast) COLLATE \"C\""
     }
 
+    /// The transaction's own position, with no lock: its ID plus the store's base
+    /// (``PostgresChangePositions``). The transaction registered as a writer before its first write.
+    var nextChangePositionSQL: String {
+        "SELECT \(PostgresChangePositions.positionExpression)"
+    }
+
     func storedValueExpression(field: FieldSchema, alias: String) -> String {
         field.type == .location
             ? PostgresLayout.locationReadExpression(field: field.name, alias: alias)

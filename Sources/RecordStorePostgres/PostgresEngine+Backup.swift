@@ -15,14 +15,21 @@ import Foundation
 /// let position = try await engine.writeBackup(into: "/backups/nightly")
 /// ```
 extension PostgresEngine: BackupCapableEngine {
+    /// Returns the backup's change position: the bound of its snapshot (``PostgresChangePositions``),
+    /// under which it holds every commit.
     func writeBackup(into folder: String) async throws(RecordStoreError) -> Int64 {
-        try await read { connection in try await Self.backUp(on: connection, into: folder) }
+        try await readChanges { connection, bound in
+            try await Self.backUp(on: connection, into: folder, position: bound.position)
+            return bound.position
+        }
     }
 
-    /// Writes every table and sequence of the current schema, in the caller's snapshot.
-    private static func backUp(on connection: PostgresSQLConnection, into folder: String) async throws -> Int64 {
+    /// Writes every table and sequence of the current schema, in the caller's snapshot, and the
+    /// snapshot's change position.
+    private static func backUp(on connection: PostgresSQLConnection, into folder: String, position: Int64) async throws {
         let quote = PostgresDialect.quote
         var list = PostgresBackupTables()
+        list.changePosition = position
         for (index, name) in try await relations(of: "'r', 'p'", on: connection).enumerated() {
             var columns: [String] = []
             try await connection.forEachRow(SQLStatement(
@@ -57,12 +64,6 @@ extension PostgresEngine: BackupCapableEngine {
             }
         }
         try await list.write(to: folder)
-        var position: Int64 = 0
-        try await connection.forEachRow(SQLStatement(sql: "SELECT position FROM \(quote(TableLayout.historyTable))")) { row in
-            if case .integer(let value) = row.value(at: 0) { position = value }
-            return false
-        }
-        return position
     }
 
     /// The names of the current schema's relations of the given kinds (`pg_class.relkind`), in name order.
@@ -139,6 +140,9 @@ extension PostgresEngine: BackupCapableEngine {
                 sql: "SELECT setval(to_regclass($1), $2, $3 <> 0)",
                 arguments: [.text(quote(sequence.name)), .integer(sequence.lastValue), .integer(sequence.isCalled ? 1 : 0)]))
         }
+        // The backup's positions are another cluster's transaction IDs (or an older store's):
+        // new ones must come after them, and after the backup's own position.
+        try await connection.execute(PostgresChangePositions.raiseBaseStatement(atLeast: list.changePosition ?? 0))
     }
 
     func adoptIdentity(_ storeIdentifier: [UInt8], ancestors: [StoreAncestor]) async throws(RecordStoreError) {

@@ -158,6 +158,7 @@ final class PostgresEngine: StorageEngine {
             let catalog = try await SQLExecutor(dialect: PostgresDialect()).catalog(on: sql)
             try await PostgresSchemaStorage(connection: sql).addSpellingColumns(catalog)
             try await PostgresLayoutMigration(connection: sql).migrate(catalog: catalog)
+            try await sql.execute(PostgresChangePositions.raiseBaseStatement())
             try await PostgresStoreMetadata(connection: sql).refreshSortKeys(catalog: catalog)
             // A bulk load cut off before its end left indexes to build.
             try await lockSchema(on: sql)
@@ -229,23 +230,50 @@ final class PostgresEngine: StorageEngine {
 
     /// Runs `body` in a read-only snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T {
-        let catalogCache = self.catalogCache
-        let executor = self.executor
+        let (catalogCache, executor) = (self.catalogCache, self.executor)
         do {
             return try await replicas.read(primary: primary) { connection in
-                try await connection.execute(SQLStatement(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
-                do {
-                    if catalogCache.current == nil { try await catalogCache.refresh(on: connection, executor: executor) }
-                    let result = try await body(connection)
-                    try await connection.execute(SQLStatement(sql: "COMMIT"))
-                    return result
-                } catch {
-                    try? await connection.execute(SQLStatement(sql: "ROLLBACK"))
-                    throw error
+                try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor, body)
+            }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Runs `body` in a read-only snapshot of the primary that begins after the read's change
+    /// bound was found (``PostgresChangePositions/bound(on:)``): the history's reads. They do not
+    /// go to replicas, whose bound any long transaction of the cluster would hold back.
+    func readChanges<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresSQLConnection, PostgresChangePositions.ChangeBound) async throws -> T
+    ) async throws(RecordStoreError) -> T {
+        let (catalogCache, executor) = (self.catalogCache, self.executor)
+        do {
+            return try await primary.withConnection { connection in
+                let bound = try await PostgresChangePositions.bound(on: connection)
+                return try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor) { connection in
+                    try await body(connection, bound)
                 }
             }
         } catch {
             throw storeError(error)
+        }
+    }
+
+    /// Runs `body` in a `REPEATABLE READ, READ ONLY` transaction on `connection`, keeping the
+    /// catalog first when none is kept.
+    private static func inSnapshot<T: Sendable>(
+        on connection: PostgresSQLConnection, catalogCache: PostgresCatalogCache, executor: SQLExecutor,
+        _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
+    ) async throws -> T {
+        try await connection.execute(SQLStatement(sql: "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+        do {
+            if catalogCache.current == nil { try await catalogCache.refresh(on: connection, executor: executor) }
+            let result = try await body(connection)
+            try await connection.execute(SQLStatement(sql: "COMMIT"))
+            return result
+        } catch {
+            try? await connection.execute(SQLStatement(sql: "ROLLBACK"))
+            throw error
         }
     }
 
@@ -307,7 +335,13 @@ final class PostgresEngine: StorageEngine {
 
     /// ``write(_:)`` whose body learns which attempt it is (1 first). A read-only store (on a
     /// standby) refuses it before it reaches the server.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection, Int) async throws -> T) async throws(RecordStoreError) -> T {
+    ///
+    /// The transaction registers as a writer of the store right after `BEGIN`
+    /// (``PostgresChangePositions``), unless `registersItself`: a save registers in its first
+    /// statement, which it needs anyway (``PostgresWriteTransaction``).
+    func write<T: Sendable>(
+        registersItself: Bool = false, _ body: @escaping @Sendable (PostgresSQLConnection, Int) async throws -> T
+    ) async throws(RecordStoreError) -> T {
         try refuseWritesWhenReadOnly()
         var attempt = 0
         while true {
@@ -317,6 +351,7 @@ final class PostgresEngine: StorageEngine {
                 return try await withConnection { connection in
                     try await connection.execute(SQLStatement(sql: "BEGIN"))
                     do {
+                        if !registersItself { try await connection.execute(PostgresChangePositions.registrationStatement) }
                         let result = try await body(connection, current)
                         try await connection.execute(SQLStatement(sql: "COMMIT"))
                         self.replicas.noteWrite()
@@ -341,7 +376,7 @@ final class PostgresEngine: StorageEngine {
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
         let executor = self.executor
         let channel = changeChannel
-        let outcome = try await write { connection, attempt in
+        let outcome = try await write(registersItself: true) { connection, attempt in
             var transaction = PostgresWriteTransaction(
                 connection: connection, executor: executor, changeChannel: channel, locksSchemaFirst: attempt > 1)
             return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
@@ -401,14 +436,17 @@ final class PostgresEngine: StorageEngine {
     func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
         guard !zone.zoneName.utf8.contains(0) else { throw .zoneNotFound(zone) }
         let executor = self.executor
-        return try await read { connection in
-            try await executor.history(of: zone, after: place, limit: limit, recordTypes: recordTypes, on: connection)
+        return try await readChanges { connection, bound in
+            try await executor.history(
+                of: zone, after: place, limit: limit, recordTypes: recordTypes, bound: (bound.position, bound.floor), on: connection)
         }
     }
 
     func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
         let executor = self.executor
-        return try await read { connection in try await executor.zoneHistory(after: place, limit: limit, on: connection) }
+        return try await readChanges { connection, bound in
+            try await executor.zoneHistory(after: place, limit: limit, bound: (bound.position, bound.floor), on: connection)
+        }
     }
 
     func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {

@@ -43,6 +43,13 @@ enum PostgresErrorMapping {
         return sqlState(error) == "25006"
     }
 
+    /// Whether a lock was not granted within the transaction's `lock_timeout` (SQLSTATE 55P03,
+    /// lock_not_available).
+    static func isLockTimeout(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        return sqlState(error) == "55P03"
+    }
+
     /// Whether a query planned against a kept catalog failed its check (``PostgresCatalogCache``),
     /// or named a column or table that is gone (undefined_column 42703, undefined_table 42P01):
     /// PostgreSQL resolves names before the check runs, and a schema migration renames and drops

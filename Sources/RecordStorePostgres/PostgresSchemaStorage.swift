@@ -49,6 +49,9 @@ struct PostgresSchemaStorage {
         let (registry, zones) = (TableLayout.registryTable, TableLayout.zonesTable)
         try await execute("CREATE TABLE IF NOT EXISTS \(quote(history)) (id integer PRIMARY KEY CHECK (id = 1), position bigint NOT NULL, floor bigint NOT NULL)")
         try await execute("INSERT INTO \(quote(history)) (id, position, floor) VALUES (1, 0, 0) ON CONFLICT DO NOTHING")
+        // Positions are transaction IDs plus this base (PostgresChangePositions); the counter
+        // `position` stays as the last one a store made before kept.
+        try await execute("ALTER TABLE \(quote(history)) ADD COLUMN IF NOT EXISTS xidBase bigint NOT NULL DEFAULT 0")
         try await execute("""
             CREATE TABLE IF NOT EXISTS \(quote(tombstones)) (
                 zone text COLLATE "C" NOT NULL, recordName text COLLATE "C" NOT NULL, recordType text COLLATE "C" NOT NULL,

@@ -11,15 +11,13 @@ import Foundation
 /// one the save read; when another process changed it meanwhile, the save runs again
 /// (``PostgresWriteRace``) on the new catalog.
 ///
-/// The change position (the `$history` row, held until the commit) is taken last, after the
-/// writes, by a save of fewer than ``PostgresRecordWriter/fewestRecordsToCopy`` records without
-/// schema changes, in the one statement that also records the history and notifies the commit
-/// (``PostgresCommitStatement``): writers of different records then wait for each other only
-/// from that statement to their commit. A bulk save, or one that changes the schema,
-/// takes it first (its new records' registry rows are then written once, with it), and
-/// the schema lock after it: a save that runs again with the schema lock first therefore takes
-/// its change position before it. Two writers that take them in the other order and touch the
-/// same records deadlock; PostgreSQL ends one, and it runs again (``PostgresErrorMapping/isRace(_:)``).
+/// Its first statement registers it as a writer of the store (``PostgresChangePositions``: a
+/// shared lock, which keeps no other writer waiting) as it reads the catalog, before any write.
+/// Its change position is its transaction's ID plus the store's base, taken without a lock:
+/// last, after the writes, by a save of fewer than ``PostgresRecordWriter/fewestRecordsToCopy``
+/// records without schema changes, in the one statement that also records the history and
+/// notifies the commit (``PostgresCommitStatement``); first by a bulk save or one that changes
+/// the schema (its new records' registry rows are then written once, with it).
 struct PostgresWriteTransaction: RecordWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
@@ -29,8 +27,6 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     /// schema change runs again so, and then cannot lose it again.
     let locksSchemaFirst: Bool
     private var catalogRead: SchemaCatalog?
-    /// The change position taken before the schema lock (a save run again with the lock first).
-    private var reservedPosition: Int64?
     /// Whether the writes were applied.
     private var applied = false
     /// Whether the change position is taken after the writes, by the statement that records the
@@ -47,11 +43,16 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
     }
 
     mutating func readCatalog() async throws -> SchemaCatalog {
+        let catalog: SchemaCatalog
         if locksSchemaFirst {
-            reservedPosition = try await executor.nextChangePosition(on: connection)
+            try await connection.execute(PostgresChangePositions.registrationStatement)
             try await PostgresEngine.lockSchema(on: connection)
+            catalog = try await executor.catalog(on: connection)
+        } else {
+            // Registered and read in one round trip.
+            let statement = SQLStatement(sql: "SELECT \(PostgresChangePositions.registration), (\(executor.catalogStatement.sql))")
+            catalog = try executor.catalog(from: try await connection.firstRow(statement) { $0.value(at: 1) } ?? .null)
         }
-        let catalog = try await executor.catalog(on: connection)
         catalogRead = catalog
         return catalog
     }
@@ -85,11 +86,9 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
         try await connection.execute(executor.saveCatalogStatement(catalog))
     }
 
-    /// Takes the next change position; the `$history` row stays locked until the commit, so
-    /// writers take their positions in commit order. After the writes, the position is left to
+    /// Takes the change position (``PostgresChangePositions``). After the writes, it is left to
     /// ``recordHistory(_:at:date:)``, whose one statement takes it (the 0 returned is not used).
     mutating func nextChangePosition() async throws -> Int64 {
-        if let reservedPosition { return reservedPosition }
         positionTakenAfterWrites = applied
         if positionTakenAfterWrites { return 0 }
         return try await executor.nextChangePosition(on: connection)

@@ -4,9 +4,12 @@
 /// (`HistoryPosition(position: p)`: all of commit `p` and before it was read); ``start`` stands
 /// before everything.
 ///
-/// Every commit that changes records or zones takes the store's next change position
-/// (``RecordWriteTransaction/nextChangePosition()``): positions grow in commit order, store-wide.
-/// Records stored before the store kept a history carry position 0.
+/// Every commit that changes records or zones takes a change position
+/// (``RecordWriteTransaction/nextChangePosition()``), unique store-wide: the next value of the
+/// store's counter, which grows in commit order (SQLite, memory), or the transaction's ID plus a
+/// base (PostgreSQL), which does not, and which readers read only up to a bound that no running
+/// writer can still come in under. Records stored before the store kept a history carry
+/// position 0.
 ///
 /// ```swift
 /// HistoryPosition(position: 7, name: "b") < HistoryPosition(position: 7)   // true

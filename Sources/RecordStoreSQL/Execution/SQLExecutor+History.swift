@@ -10,11 +10,11 @@ extension SQLExecutor {
 
     // MARK: Writing
 
-    /// Takes the store's next change position. On a server, the row stays locked until the
-    /// transaction ends: the next writer waits, so positions commit in order.
+    /// Takes the commit's change position (``SQLDialect/nextChangePositionSQL``): the store's
+    /// counter, whose row stays locked until the transaction ends, or the database's own number
+    /// of the transaction (PostgreSQL).
     @_spi(StorageEngine) public func nextChangePosition<Connection: SQLConnection>(on connection: Connection) async throws -> Int64 {
-        let statement = SQLStatement(
-            "UPDATE \(table(TableLayout.historyTable)) SET position = position + 1 WHERE id = 1 RETURNING position", dialect: dialect)
+        let statement = SQLStatement(dialect.nextChangePositionSQL, dialect: dialect)
         guard case .integer(let position)? = try await connection.firstRow(statement, { $0.value(at: 0) }) else {
             throw RecordStoreError.storage("the store's change history table has no row")
         }
@@ -23,7 +23,9 @@ extension SQLExecutor {
 
     /// Records a commit in the history (``RecordWriteTransaction/recordHistory(_:at:date:)``):
     /// updated records take the position (new ones were written with it), deleted ones leave
-    /// tombstones, created ones lose any tombstone, and the zones touched take the position.
+    /// tombstones, created ones lose any tombstone, and the zones touched take the position
+    /// unless they hold a greater one (positions that are transaction IDs do not come in
+    /// commit order: a zone keeps its commits' greatest).
     /// (PostgreSQL's saves that take their position after their writes do this in one
     /// statement of their own, `PostgresCommitStatement`.)
     @_spi(StorageEngine) public func recordHistory<Connection: SQLConnection>(
@@ -65,7 +67,8 @@ extension SQLExecutor {
                     arguments, dialect: dialect))
             }
             try await connection.execute(SQLStatement(
-                "UPDATE \(table(TableLayout.zonesTable)) SET position = ? WHERE name = ?", [.integer(position), .text(zone.zoneName)], dialect: dialect))
+                "UPDATE \(table(TableLayout.zonesTable)) SET position = CASE WHEN position > ? THEN position ELSE ? END WHERE name = ?",
+                [.integer(position), .integer(position), .text(zone.zoneName)], dialect: dialect))
         }
     }
 
@@ -125,13 +128,19 @@ extension SQLExecutor {
     /// A zone's history after a place (``StorageEngine/history(of:after:limit:recordTypes:)``),
     /// in the snapshot of the caller's transaction: the registry's and the tombstones' entries
     /// by position (each an index range), merged, then the saved records, read by type.
+    ///
+    /// `bound`, when given, is the last position to read and the floor, found before the
+    /// snapshot began (positions that do not commit in order, ``SQLDialect/nextChangePositionSQL``):
+    /// the page ends there, or at `place` when that is further. Without it, every position the
+    /// snapshot sees is read, up to the store's counter.
     @_spi(StorageEngine) public func history<Connection: SQLConnection>(
-        of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?, on connection: Connection
+        of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?,
+        bound: (position: Int64, floor: Int64)? = nil, on connection: Connection
     ) async throws -> HistoryPage {
         let created = try await connection.firstRow(SQLStatement(
             "SELECT created FROM \(table(TableLayout.zonesTable)) WHERE name = ?", [.text(zone.zoneName)], dialect: dialect)) { $0.value(at: 0) }
         guard let created else { throw RecordStoreError.zoneNotFound(zone) }
-        let (position, floor) = try await historyBounds(on: connection)
+        let (position, floor) = try await historyBounds(bound, after: place, on: connection)
         var page = HistoryPage(entries: [], records: [:], position: position, floor: floor, zoneCreated: created.integerValue ?? 0)
         guard limit > 0 else { return page }
         let key = SQLValue.text(TableLayout.zoneKey(zone))
@@ -139,7 +148,7 @@ extension SQLExecutor {
         for (name, isDeletion) in [(TableLayout.registryTable, false), (TableLayout.tombstonesTable, true)] {
             var sql = "SELECT recordName, recordType, position FROM \(table(name)) WHERE zone = ?"
             var arguments: [SQLValue] = [key]
-            Self.appendAfter(place, column: "recordName", to: &sql, arguments: &arguments)
+            Self.appendAfter(place, column: "recordName", upTo: bound?.position, to: &sql, arguments: &arguments)
             if let recordTypes {
                 guard !recordTypes.isEmpty else { continue }
                 sql += " AND recordType IN (\(Self.placeholders(recordTypes.count)))"
@@ -161,14 +170,17 @@ extension SQLExecutor {
         return page
     }
 
-    /// The database's zone history after a place (``StorageEngine/zoneHistory(after:limit:)``).
-    @_spi(StorageEngine) public func zoneHistory<Connection: SQLConnection>(after place: HistoryPosition, limit: Int, on connection: Connection) async throws -> ZoneHistoryPage {
-        let (position, floor) = try await historyBounds(on: connection)
+    /// The database's zone history after a place (``StorageEngine/zoneHistory(after:limit:)``),
+    /// up to `bound` when given (as ``history(of:after:limit:recordTypes:bound:on:)``).
+    @_spi(StorageEngine) public func zoneHistory<Connection: SQLConnection>(
+        after place: HistoryPosition, limit: Int, bound: (position: Int64, floor: Int64)? = nil, on connection: Connection
+    ) async throws -> ZoneHistoryPage {
+        let (position, floor) = try await historyBounds(bound, after: place, on: connection)
         var entries: [ZoneHistoryEntry] = []
         for (name, isDeletion) in [(TableLayout.zonesTable, false), (TableLayout.deletedZonesTable, true)] {
             var sql = "SELECT name, position FROM \(table(name)) WHERE 1 = 1"
             var arguments: [SQLValue] = []
-            Self.appendAfter(place, column: "name", to: &sql, arguments: &arguments)
+            Self.appendAfter(place, column: "name", upTo: bound?.position, to: &sql, arguments: &arguments)
             sql += " ORDER BY position, name LIMIT ?"
             arguments.append(.integer(Int64(limit + 1)))
             try await connection.forEachRow(SQLStatement(sql, arguments, dialect: dialect)) { row in
@@ -182,8 +194,12 @@ extension SQLExecutor {
         return ZoneHistoryPage(entries: Array(entries.prefix(limit + 1)), position: position, floor: floor)
     }
 
-    /// The store's last change position and the history's floor.
-    private func historyBounds<Connection: SQLConnection>(on connection: Connection) async throws -> (position: Int64, floor: Int64) {
+    /// Where a page ends and the history's floor: the bound given (or the place, when further),
+    /// else the store's counter and floor, read in the snapshot.
+    private func historyBounds<Connection: SQLConnection>(
+        _ bound: (position: Int64, floor: Int64)?, after place: HistoryPosition, on connection: Connection
+    ) async throws -> (position: Int64, floor: Int64) {
+        if let bound { return (max(bound.position, place.position), bound.floor) }
         let bounds = try await connection.firstRow(SQLStatement(
             "SELECT position, floor FROM \(table(TableLayout.historyTable)) WHERE id = 1", dialect: dialect)) { row in
             (row.value(at: 0).integerValue ?? 0, row.value(at: 1).integerValue ?? 0)
@@ -216,15 +232,19 @@ extension SQLExecutor {
         return records
     }
 
-    /// Adds "after this place" to a WHERE clause: a range on (position, name), which the
-    /// (zone, position, name) index serves.
-    private static func appendAfter(_ place: HistoryPosition, column: String, to sql: inout String, arguments: inout [SQLValue]) {
+    /// Adds "after this place" (and "up to this position", when given) to a WHERE clause: a
+    /// range on (position, name), which the (zone, position, name) index serves.
+    private static func appendAfter(_ place: HistoryPosition, column: String, upTo bound: Int64?, to sql: inout String, arguments: inout [SQLValue]) {
         if let name = place.name {
             sql += " AND (position, \(column)) > (?, ?)"
             arguments += [.integer(place.position), .text(name)]
         } else {
             sql += " AND position > ?"
             arguments.append(.integer(place.position))
+        }
+        if let bound {
+            sql += " AND position <= ?"
+            arguments.append(.integer(bound))
         }
     }
 

@@ -131,6 +131,11 @@ import PredicateLanguage
     /// (SQLite), a cast where a union of nulls would be typed as text first (PostgreSQL). A
     /// default in an extension.
     func null(readAs type: FieldType) -> String
+    /// The statement that gives a commit its change position, returning it in one row: the next
+    /// value of the store's counter (the one-row `$history` table, locked until the commit, so
+    /// that positions grow in commit order), or what the database gives each transaction of its
+    /// own (PostgreSQL's transaction IDs, read up to a bound). A default in an extension.
+    var nextChangePositionSQL: String { get }
 }
 
 extension SQLDialect {
@@ -192,6 +197,11 @@ extension SQLDialect {
 
     /// A plain `NULL`, which the database types from the union's other branches.
     @_spi(StorageEngine) public func null(readAs type: FieldType) -> String { "NULL" }
+
+    /// The store's counter, one up.
+    @_spi(StorageEngine) public var nextChangePositionSQL: String {
+        "UPDATE \(quote(TableLayout.historyTable)) SET position = position + 1 WHERE id = 1 RETURNING position"
+    }
 
     /// A string column in code-point order.
     @_spi(StorageEngine) public func codePointOrder(_ expression: String) -> String {

@@ -58,16 +58,21 @@ extension Store {
         if !replacing, try await holdsData(target) { throw .backupRefused(.locationHoldsStore(location: location)) }
         try await target.restoreBackup(from: path)
         guard let restored = try await open() as? any BackupCapableEngine else { throw .backupRefused(.engineUnsupported(engine: target.name)) }
-        // The restored store continues the backed-up store's history up to the backup, under an identity of its own.
-        let head = try await restored.zoneHistory(after: .start, limit: 0).position
-        let ancestors = restored.secret.ancestors + [StoreAncestor(storeIdentifier: restored.secret.storeIdentifier, lastPosition: head)]
+        // The restored store continues the backed-up store's history up to the backup (its
+        // position: where a page read on the restored store ends can be further on, where the
+        // positions are transaction IDs), under an identity of its own.
+        let ancestors = restored.secret.ancestors
+            + [StoreAncestor(storeIdentifier: restored.secret.storeIdentifier, lastPosition: manifest.historyPosition)]
         try await restored.adoptIdentity(StoreSecret.random().storeIdentifier, ancestors: ancestors)
         return Store(engine: try await open(), mode: mode)
     }
 
-    /// Whether an engine's store holds anything a restore would lose: history, a schema, or a zone besides the default one.
+    /// Whether an engine's store holds anything a restore would lose: history (a zone changed,
+    /// created or deleted at a position after 0, or history pruned), a schema, or a zone besides
+    /// the default one.
     private static func holdsData(_ engine: any StorageEngine) async throws(RecordStoreError) -> Bool {
-        if try await engine.zoneHistory(after: .start, limit: 0).position > 0 { return true }
+        let history = try await engine.zoneHistory(after: HistoryPosition(position: 0), limit: 1)
+        if !history.entries.isEmpty || history.floor > 0 { return true }
         if try await !engine.catalog().recordTypes.isEmpty { return true }
         return try await engine.zones().contains { $0 != .default }
     }
