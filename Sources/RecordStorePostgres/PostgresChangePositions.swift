@@ -37,7 +37,7 @@
 ///   bound reaches it.
 /// - **`xidBase`** makes new positions exceed every stored one: positions of a store made
 ///   before (a counter) and those of a backup restored into another cluster, whose transaction
-///   IDs start lower (``raiseBaseStatement``, at every opening and after a restore).
+///   IDs start lower (``raiseBaseStatement(atLeast:)``, at every opening and after a restore).
 ///
 /// ```swift
 /// let bound = try await PostgresChangePositions.bound(on: connection)   // before BEGIN
@@ -66,7 +66,7 @@ enum PostgresChangePositions {
     struct ChangeBound: Sendable {
         /// The last position the reader may read: every one at or under it is committed.
         let position: Int64
-        /// The history's floor (``SQLExecutor/pruneHistory(deletedBefore:on:)``).
+        /// The history's floor (`SQLExecutor.pruneHistory(deletedBefore:on:)`).
         let floor: Int64
     }
 
