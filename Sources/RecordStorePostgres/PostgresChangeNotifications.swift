@@ -11,6 +11,16 @@ import PostgresNIO
 /// the store's channel (delivered to every listening client when, and only when, it commits, in
 /// commit order), and each engine that has observers `LISTEN`s on one connection of its own.
 ///
+/// A transaction that notifies holds PostgreSQL's notification queue, database-wide, from its
+/// commit's start to its end, its WAL flush included: notifying writers commit one at a time.
+/// So a writer notifies only while anybody listens: each listening backend has a row in
+/// `$listeners` (``PostgresLayout/listenersTable``), which the writer looks for in the statement
+/// that notifies. A listener registers after its `LISTEN` and then waits for the writers running
+/// at that moment to end (``PostgresChangePositions``' barrier) before its observers read: a
+/// writer that looked before the row was there has committed by then, and the observers' first
+/// reads see its changes; every later one sees the row and notifies. A listener's row goes
+/// when it stops listening, and rows of backends that are gone, when a listener registers.
+///
 /// A notification's payload is the transaction's ID (`txid_current()`, the commit's
 /// ``CommittedChanges/sequence``), a space, and the base64 of ``CommittedChangesCoding``; a
 /// commit too large for PostgreSQL's 8,000-byte payload sends its record types instead of its
@@ -28,13 +38,19 @@ enum PostgresChangeNotifications {
         "query_changes_" + String(UInt64(bitPattern: PostgresEngine.lockKey(location)), radix: 16)
     }
 
-    /// Sends a commit's changes in the transaction under way; returns the transaction's ID
-    /// (the commit's sequence).
+    /// The condition under which a writer notifies: a backend listens.
+    static var anybodyListens: String {
+        "EXISTS (SELECT 1 FROM \(PostgresDialect.quote(PostgresLayout.listenersTable)))"
+    }
+
+    /// Sends a commit's changes in the transaction under way, when anybody listens; returns the
+    /// transaction's ID (the commit's sequence).
     @discardableResult
     static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws -> Int64 {
         var sequence: Int64 = 0
         try await connection.forEachRow(SQLStatement(
-            sql: "SELECT txid_current(), pg_notify($1, txid_current()::text || ' ' || $2)", arguments: [.text(channel), .text(payload(changes))]
+            sql: "SELECT txid_current(), CASE WHEN \(anybodyListens) THEN pg_notify($1, txid_current()::text || ' ' || $2) END",
+            arguments: [.text(channel), .text(payload(changes))]
         )) { row in
             if case .integer(let value) = row.value(at: 0) { sequence = value }
             return false
@@ -46,6 +62,23 @@ enum PostgresChangeNotifications {
     /// summarized to fit (base64 takes 4 characters for every 3 bytes).
     static func payload(_ changes: CommittedChanges) -> String {
         Data(CommittedChangesCoding.encode(changes, listingAtMost: longestPayload / 4 * 3)).base64EncodedString()
+    }
+
+    /// Registers the listening backend `pid` (after its `LISTEN`), removing the rows of backends
+    /// that are gone, then waits for the writers running now to end: from then on every commit
+    /// is either notified or under what the observers read first.
+    static func register(listener pid: Int32, on connection: PostgresSQLConnection) async throws {
+        let listeners = PostgresDialect.quote(PostgresLayout.listenersTable)
+        try await connection.execute(SQLStatement(sql: "DELETE FROM \(listeners) WHERE pid NOT IN (SELECT pid FROM pg_stat_activity)"))
+        try await connection.execute(SQLStatement(
+            sql: "INSERT INTO \(listeners) (pid) VALUES ($1) ON CONFLICT (pid) DO UPDATE SET since = now()", arguments: [.integer(Int64(pid))]))
+        try await PostgresChangePositions.waitForRunningWriters(on: connection, atMost: nil)
+    }
+
+    /// Removes the row of a backend that stopped listening.
+    static func unregister(listener pid: Int32, on connection: PostgresSQLConnection) async throws {
+        try await connection.execute(SQLStatement(
+            sql: "DELETE FROM \(PostgresDialect.quote(PostgresLayout.listenersTable)) WHERE pid = $1", arguments: [.integer(Int64(pid))]))
     }
 
     /// Reads a payload ``notify(_:channel:on:)`` sent.
@@ -96,9 +129,17 @@ final class PostgresChangeSource: ChangeSource {
         while !Task.isCancelled {
             let channel = self.channel
             let readRecords = self.readRecords
+            let client = self.client
+            let listener = LockedState<Int32?>(nil)
             do {
                 try await client().withConnection { connection in
+                    let pid = try await Self.backendID(of: connection)
+                    listener.withLock { $0 = pid }
                     try await connection.listen(on: channel) { notifications in
+                        // Writers notify only while a listener is registered.
+                        try await client().withConnection { other in
+                            try await PostgresChangeNotifications.register(listener: pid, on: PostgresSQLConnection(other, logger: Self.logger))
+                        }
                         patience.cancel()
                         // Commits made while nobody listened went unheard.
                         if waitedTooLong.withLock({ $0 }) { feed.sourceLostTrack() }
@@ -121,6 +162,14 @@ final class PostgresChangeSource: ChangeSource {
             } catch {
                 // Below: lose track, then listen again.
             }
+            if let pid = listener.withLock({ $0 }) {
+                // In a task of its own: the following may have ended because it was cancelled.
+                await Task {
+                    _ = try? await client().withConnection { other in
+                        try await PostgresChangeNotifications.unregister(listener: pid, on: PostgresSQLConnection(other, logger: Self.logger))
+                    }
+                }.value
+            }
             if Task.isCancelled { return }
             // Commits may have gone by unheard; and subscribers must not wait while we listen anew.
             waitedTooLong.withLock { $0 = true }
@@ -132,5 +181,15 @@ final class PostgresChangeSource: ChangeSource {
 
     /// How long subscribers wait for `LISTEN` before their first read goes ahead without it.
     static let longestWaitToListen: Duration = .seconds(10)
+
+    private static let logger = Logger(label: "query.postgres.listen")
+
+    /// The backend process ID of a connection (its row in `pg_stat_activity`).
+    private static func backendID(of connection: PostgresConnection) async throws -> Int32 {
+        for try await pid in try await connection.query("SELECT pg_backend_pid()", logger: logger).decode(Int32.self) {
+            return pid
+        }
+        throw RecordStoreError.storage("the server did not give its backend's process ID")
+    }
 }
 #endif

@@ -110,7 +110,7 @@ enum PostgresChangePositions {
     static func bound(on connection: PostgresSQLConnection) async throws -> ChangeBound {
         let first = try await read(on: connection)
         guard !first.inRecovery, first.bound < first.horizon else { return ChangeBound(position: first.bound, floor: first.floor) }
-        try await waitForRunningWriters(on: connection)
+        try await waitForRunningWriters(on: connection, atMost: barrierTimeout)
         let second = try await read(on: connection)
         return ChangeBound(position: second.bound, floor: second.floor)
     }
@@ -128,11 +128,11 @@ enum PostgresChangePositions {
 
     /// Takes the writers' lock exclusively and lets it go: granted once every writer holding it
     /// now has ended (new writers wait behind the request meanwhile). A wait longer than
-    /// ``barrierTimeout`` gives up quietly: the reader then reads the bound it has.
-    private static func waitForRunningWriters(on connection: PostgresSQLConnection) async throws {
+    /// `timeout`, when given, gives up quietly (a reader then reads the bound it has).
+    static func waitForRunningWriters(on connection: PostgresSQLConnection, atMost timeout: String?) async throws {
         try await connection.execute(SQLStatement(sql: "BEGIN"))
         do {
-            try await connection.execute(SQLStatement(sql: "SET LOCAL lock_timeout = '\(barrierTimeout)'"))
+            if let timeout { try await connection.execute(SQLStatement(sql: "SET LOCAL lock_timeout = '\(timeout)'")) }
             try await connection.execute(SQLStatement(sql: "SELECT pg_advisory_xact_lock(\(writerLockKey))"))
             try await connection.execute(SQLStatement(sql: "COMMIT"))
         } catch {

@@ -30,6 +30,9 @@ enum PostgresLayout {
     static let fullTextColumn = "$fullText"
     /// The store's metadata (`name`, `value`): its identifier, cursor key and collation version.
     static let metadataTable = "$metadata"
+    /// The backends listening for the store's commits (``PostgresChangeNotifications``): writers
+    /// send their notifications only while it has a row.
+    static let listenersTable = "$listeners"
     /// PostgreSQL's longest identifier, in bytes.
     static let identifierLimit = 63
 

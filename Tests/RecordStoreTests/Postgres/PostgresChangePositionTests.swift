@@ -17,6 +17,16 @@ struct PostgresChangePositionTests {
         Record(recordType: "Note", recordID: RecordID(recordName: name), fields: ["rank": .int(rank)])
     }
 
+    /// Waits (at most 5 seconds, asking every 10 ms: the server has no event for it) until a
+    /// reader of the store at `schema` waits for its writers' lock; false when none did.
+    static func waitUntilAReaderWaits(url: String, schema: String) async throws -> Bool {
+        for _ in 0..<500 {
+            if try await readerIsWaiting(url: url, schema: schema) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// Whether a reader of the store at `schema` waits for its writers' lock (`pg_locks`: a
     /// request of the writers' advisory lock, not granted yet).
     static func readerIsWaiting(url: String, schema: String) async throws -> Bool {
@@ -59,12 +69,7 @@ struct PostgresChangePositionTests {
         _ = try await store.save([Self.note("c", rank: 3)])
         // Its reader waits for the older writer to end, then reads both changes.
         let reading = Task { try await store.changes(in: .default, since: token) }
-        var waited = false
-        for _ in 0..<500 where !waited {
-            waited = try await Self.readerIsWaiting(url: url, schema: schema)
-            if !waited { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        #expect(waited, "the reader did not wait for the writer that took its position first")
+        #expect(try await Self.waitUntilAReaderWaits(url: url, schema: schema), "the reader did not wait for the writer that took its position first")
         letGoOn.yield()
         letGoOn.finish()
         let olderPosition = try await olderWriter.value
