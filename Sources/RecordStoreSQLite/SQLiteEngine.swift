@@ -141,6 +141,21 @@ final class SQLiteEngine: StorageEngine {
         return outcome.saved
     }
 
+    /// A batch update as a few statements over the matching rows (``SQLiteBatchUpdate``).
+    func updateRecords(_ request: SetBasedUpdate.Request) async throws(RecordStoreError) -> [String]? {
+        let executor = self.executor
+        let feed = changeFeed
+        let outcome = try await writing { db in
+            try SQLiteConnection.run(db) { _ in
+                var transaction = SQLiteWriteTransaction(db: db, executor: executor)
+                return try await SQLiteBatchUpdate.run(request, in: &transaction, wantsRecords: feed.isWanted)
+            }
+        }
+        guard let outcome else { return nil }
+        if !outcome.changes.isEmpty { changeFeed.committed(outcome.changes) }
+        return outcome.recordNames
+    }
+
     func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
         guard !zone.zoneName.isEmpty else { throw .invalidZoneName(zone.zoneName) }
         let executor = self.executor

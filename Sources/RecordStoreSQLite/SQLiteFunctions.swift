@@ -20,7 +20,8 @@ enum SQLiteFunctions {
         return .evaluation(String(message.dropFirst(evaluationErrorMarker.count)))
     }
 
-    /// Registers `query_test` (``SQLiteComparisonTest``), `query_refuse`, `query_distance` and the `query_*` sort collations.
+    /// Registers `query_test` (``SQLiteComparisonTest``), `query_refuse`, `query_distance`,
+    /// the two functions of a batch update (``SQLiteBatchUpdate``) and the `query_*` sort collations.
     static func register(in db: Database, registry: ComparisonTestRegistry) throws {
         try SQLiteComparisonTest.register(in: db, registry: registry)
         // A walk refused while the statement runs (``RelationshipWalkRefusal``): its message, and the value it depends on.
@@ -36,9 +37,32 @@ enum SQLiteFunctions {
             return Location(latitude: latitude, longitude: longitude)
                 .distance(to: Location(latitude: originLatitude, longitude: originLongitude))
         })
+        registerBatchUpdateFunctions(in: db)
         for comparison in SortComparison.allCases {
             guard let name = comparison.collationName else { continue }
             db.add(collation: DatabaseCollation(name) { lhs, rhs in comparison.compare(lhs, rhs) })
         }
+    }
+
+    /// What a batch update computes row by row in its statements, as a save computes it for each
+    /// record:
+    /// - `query_next_change_tag(previous)`: a new change tag, never the previous one
+    ///   (``ChangeTagGenerator``, the save's own);
+    /// - `query_full_text_document(text, …)`: the full-text document of a row's searchable
+    ///   strings, in order (``SQLiteFullTextDocument``, as the writer builds it); NULL when it
+    ///   has no token. Arguments that are not text are skipped, as a record's non-string values are.
+    private static func registerBatchUpdateFunctions(in db: Database) {
+        let tags = LockedState(ChangeTagGenerator())
+        db.add(function: DatabaseFunction("query_next_change_tag", argumentCount: 1, pure: false) { arguments in
+            let previous = String.fromDatabaseValue(arguments[0])
+            return tags.withLock { $0.next(different: previous) }
+        })
+        db.add(function: DatabaseFunction("query_full_text_document", argumentCount: nil, pure: true) { arguments in
+            var document = SQLiteFullTextDocument()
+            for argument in arguments {
+                if let text = String.fromDatabaseValue(argument) { document.append(text) }
+            }
+            return document.text
+        })
     }
 }

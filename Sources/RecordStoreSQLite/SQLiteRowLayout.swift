@@ -92,19 +92,42 @@ struct SQLiteRowLayout {
         for field in fields { try bind(field, of: record, to: &row) }
     }
 
-    /// The statement that updates only the metadata a save changes (modification date, change
-    /// tag, last modifier) and the columns of some fields, by field position
-    /// (``bindPartialUpdate(of:fields:to:)`` binds it).
-    func partialUpdateSQL(fields positions: [Int]) -> String {
-        let metadata = [TableLayout.modificationDateColumn, TableLayout.changeTagColumn, TableLayout.lastModifierColumn]
-        let assigned = metadata + positions.flatMap { Self.columns(of: fields[$0]) }
-        return "UPDATE \(Self.quote(TableLayout.recordTable(recordType))) SET \(assigned.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE rowid = ?"
+    /// The rows a partial update changes.
+    enum PartialUpdateRows: Equatable {
+        /// One row, whose `rowid` is bound last; its change tag is bound too.
+        case one
+        /// Every row whose `rowid` this table's `row` column holds (a batch update's), each
+        /// with a change tag of its own (`query_next_change_tag`, ``SQLiteFunctions``).
+        case listed(inTable: String)
     }
 
-    /// Binds the values of ``partialUpdateSQL(fields:)``, but for the row identifier.
-    func bindPartialUpdate(of record: Record, fields positions: [Int], to row: inout SQLiteStatementBinder) throws {
+    /// The statement that updates only the metadata a save changes (modification date, change
+    /// tag, last modifier) and the columns of some fields, by field position
+    /// (``bindPartialUpdate(of:fields:rows:to:)`` binds it).
+    ///
+    /// ```swift
+    /// layout.partialUpdateSQL(fields: [4])   // UPDATE "City" SET "$modificationDate" = ?, "$recordChangeTag" = ?, … "timezone" = ?, … WHERE rowid = ?
+    /// ```
+    func partialUpdateSQL(fields positions: [Int], rows: PartialUpdateRows = .one) -> String {
+        let changeTag = Self.quote(TableLayout.changeTagColumn)
+        var assignments = ["\(Self.quote(TableLayout.modificationDateColumn)) = ?"]
+        switch rows {
+        case .one: assignments.append("\(changeTag) = ?")
+        case .listed: assignments.append("\(changeTag) = query_next_change_tag(\(changeTag))")
+        }
+        assignments.append("\(Self.quote(TableLayout.lastModifierColumn)) = ?")
+        assignments += positions.flatMap { Self.columns(of: fields[$0]) }.map { "\(Self.quote($0)) = ?" }
+        let rowCondition = switch rows {
+        case .one: "rowid = ?"
+        case .listed(let table): "rowid IN (SELECT row FROM \(table))"
+        }
+        return "UPDATE \(Self.quote(TableLayout.recordTable(recordType))) SET \(assignments.joined(separator: ", ")) WHERE \(rowCondition)"
+    }
+
+    /// Binds the values of ``partialUpdateSQL(fields:rows:)``, but for the row identifier.
+    func bindPartialUpdate(of record: Record, fields positions: [Int], rows: PartialUpdateRows = .one, to row: inout SQLiteStatementBinder) throws {
         try row.bind(record.modificationDate?.timeIntervalSinceReferenceDate)
-        try row.bind(record.recordChangeTag)
+        if rows == .one { try row.bind(record.recordChangeTag) }
         try row.bind(record.lastModifiedUserRecordName)
         for position in positions { try bind(fields[position], of: record, to: &row) }
     }

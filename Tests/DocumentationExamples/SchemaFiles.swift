@@ -76,7 +76,7 @@ enum SchemaFilesExample {
         print(refusal)
         let merged = try members.save([newcomer], mergePolicy: .mergeByPropertyObjectTrump)
         print(merged[0].recordID.recordName, merged[0]["age"] ?? "nil")
-        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 303
+        // Sources/RecordStoreCore/RecordStoreCore.docc/SchemaFiles.md, line 307
         let shop = try Store.open(StoreLocation("memory:"))
         let version1 = """
             <model userDefinedModelVersionIdentifier="1">

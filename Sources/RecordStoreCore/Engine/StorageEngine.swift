@@ -39,6 +39,11 @@ import PredicateLanguage
     /// Saves and deletes records in one transaction (all or none); returns the saved records
     /// with their new change tags and dates. See ``SaveProcedure`` for the rules.
     func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record]
+    /// Runs a batch update in one transaction as a few statements over the matching rows,
+    /// without reading the records (``SetBasedUpdate``), and returns the names of the records
+    /// updated, in code-point order; nil when it does not (the default), and then nothing was
+    /// changed: ``Store`` reads the matches and saves them, which gives the same result.
+    func updateRecords(_ request: SetBasedUpdate.Request) async throws(RecordStoreError) -> [String]?
     /// The stored records with these identifiers (missing ones absent), read in one snapshot.
     func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
 
@@ -139,6 +144,12 @@ import PredicateLanguage
 extension StorageEngine {
     /// A server engine by default: only the `async` methods.
     @_spi(StorageEngine) public var answersSynchronously: Bool { false }
+    /// No set-based batch update by default: ``Store`` reads the matches and saves them.
+    ///
+    /// ```swift
+    /// try await engine.updateRecords(SetBasedUpdate.Request(query: query, values: ["visited": true], author: nil))   // nil
+    /// ```
+    @_spi(StorageEngine) public func updateRecords(_ request: SetBasedUpdate.Request) async throws(RecordStoreError) -> [String]? { nil }
     /// Adds or updates a record type's schema and its indexes: the batch
     /// ``define(_:templates:progress:)`` of one type, telling `progress` of each index it builds.
     ///

@@ -15,6 +15,10 @@ import PredicateLanguage
 /// ``RecordStoreError/conflict(_:expected:found:)``). So a batch request acts as if it ran at
 /// one instant, whatever else writes.
 ///
+/// An update whose request has no sorts, offset or limit may run in the engine over the matching
+/// rows, without the records being read (SQLite does, ``SetBasedUpdate``): one transaction finds
+/// and updates them, so nothing can change in between, and the result is the one above.
+///
 /// A request honours the fetch request's predicate, zone, sorts, `fetchLimit` and `fetchOffset`;
 /// its result type and the fields it fetches do not matter. Relationship walks in the predicate
 /// (`department.name == "Sales"`) work as in a fetch.
@@ -125,7 +129,10 @@ extension Store {
         var request = request
         request.resultType = .records
         request.propertiesToFetch = nil
-        if case .update(let values) = change { try Self.checkBatchUpdate(values, recordType: request.entityName) }
+        if case .update(let values) = change {
+            try Self.checkBatchUpdate(values, recordType: request.entityName)
+            if let updated = try await updateInSQL(request, set: values, author: author) { return updated }
+        }
         var attempt = 1
         while true {
             let matches = try await fetch(request).records
@@ -139,6 +146,21 @@ extension Store {
                 attempt += 1
             }
         }
+    }
+
+    /// A batch update the engine runs over the matching rows without reading them
+    /// (``SetBasedUpdate``), when the request has no sorts, offset or limit and the engine can;
+    /// nil otherwise, with nothing changed.
+    private func updateInSQL(_ request: FetchRequest, set values: [String: Value], author: String?) async throws(RecordStoreError) -> BatchResult? {
+        guard request.sortDescriptors.isEmpty, request.fetchOffset == 0, request.fetchLimit == 0 else { return nil }
+        var query = checkedSpecification(request.entityName, request.predicate ?? .truePredicate, [], request.zoneID, nil)
+        query.includesSubtypes = request.includesSubentities
+        let update = SetBasedUpdate.Request(query: query, values: values, author: author, schemaLimits: schemaLimits)
+        let metrics = metricsSlot.current
+        let names = try await metricsSlot.measure(.save) { () async throws(RecordStoreError) in try await engine.updateRecords(update) }
+        guard let names else { return nil }
+        metrics.recordWrite(saved: names.count, deleted: 0)
+        return BatchResult(recordIDs: names.map { RecordID(recordName: $0, zoneID: request.zoneID) })
     }
 
     /// Refuses an update that sets nothing (the fields it names are checked as any save's are).
