@@ -45,18 +45,19 @@ import Foundation
     /// Makes the storage follow schema changes (tables, columns, indexes) and stores the catalog.
     mutating func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws
     /// Takes the store's next change position, which the save's changes carry
-    /// (``WritePlan/changePosition``). Positions follow commit order: an engine whose writers
-    /// run at once (a database server) holds what it took until the transaction ends, so that
-    /// no later position commits first. When the position is taken last
-    /// (``takesChangePositionLast(_:schemaChanges:)``), the engine may take it in
+    /// (``WritePlan/changePosition``). A reader of the history must never pass a position that a
+    /// running transaction may still commit: an engine with one writer at a time (SQLite, memory)
+    /// has that from its write lock; PostgreSQL's positions are transaction IDs, which readers
+    /// read only up to the oldest running writer (`PostgresChangePositions`). When the position
+    /// is taken last (``takesChangePositionLast(_:schemaChanges:)``), the engine may take it in
     /// ``recordHistory(_:at:date:)`` instead, with the rest of the history, and return a number
-    /// that nobody reads (PostgreSQL does, holding the position for one statement and the commit).
+    /// that nobody reads (PostgreSQL does).
     mutating func nextChangePosition() async throws -> Int64
     /// Whether this save takes its change position after its writes, just before its history
     /// (``recordHistory(_:at:date:)`` then gives its new records their position too), rather
-    /// than before them. A server engine takes it last, so that writers hold
-    /// the store's position only from their history's few statements to their commit, not
-    /// through their writes. False by default.
+    /// than before them. PostgreSQL takes it last, so that one statement takes it, records the
+    /// history and notifies (`PostgresCommitStatement`): a round trip saved, since taking it
+    /// locks nothing. False by default.
     func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool
     /// Writes what the save decided, under the (possibly changed) catalog. New records carry
     /// the plan's change position in the history from the start, unless the position is taken

@@ -39,9 +39,8 @@ import Foundation
             try await ConstraintResolution.apply(to: &plan, stored: &stored, changes: changes, catalog: save.catalog, in: &transaction)
         }
         // Decided. The change position: taken before the writes, so that new records are
-        // registered at it, unless the engine takes it last (a server engine, whose position is
-        // held until the commit so that positions commit in order: taken last, it is held only
-        // for the history's few statements and the commit).
+        // registered at it, unless the engine takes it last (PostgreSQL, whose one history
+        // statement then takes it, records the history and notifies: a round trip saved).
         let positionLast = transaction.takesChangePositionLast(plan, schemaChanges: save.schemaChanges)
         if !plan.isEmpty && !positionLast { plan.changePosition = try await transaction.nextChangePosition() }
         if !save.schemaChanges.isEmpty { try await transaction.applySchemaChanges(save.schemaChanges, catalog: save.catalog) }
