@@ -67,7 +67,7 @@ struct SyncSection: BenchmarkSection {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let store = try Store.open(path: path)
         let seconds = try await importItems(count: count, into: store, folder: folder)
-        FileManager.default.createFile(atPath: complete.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: complete.path, contents: Data())
         report.note(String(format: "imported %d Item records in %.1f s", count, seconds))
         return store
     }

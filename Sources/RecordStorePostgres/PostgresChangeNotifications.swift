@@ -72,7 +72,7 @@ enum PostgresChangeNotifications {
         try await connection.execute(SQLStatement(sql: "DELETE FROM \(listeners) WHERE pid NOT IN (SELECT pid FROM pg_stat_activity)"))
         try await connection.execute(SQLStatement(
             sql: "INSERT INTO \(listeners) (pid) VALUES ($1) ON CONFLICT (pid) DO UPDATE SET since = now()", arguments: [.integer(Int64(pid))]))
-        try await PostgresChangePositions.waitForRunningWriters(on: connection, atMost: nil)
+        try await PostgresChangePositions.waitForRunningWriters(on: connection, holdingTransactionIDs: false, atMost: nil)
     }
 
     /// Removes the row of a backend that stopped listening.

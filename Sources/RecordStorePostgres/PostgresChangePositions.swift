@@ -26,9 +26,11 @@
 ///   of the cluster) never hold the bound back.
 /// - **Read-your-writes.** When a registered writer with an older transaction ID is still
 ///   running, the bound is under every commit after that ID, the caller's own among them; the
-///   reader then waits for the writers running at that moment to end (it asks for the lock
-///   exclusively, which is granted once they let go, and lets it go at once; at most
-///   ``barrierTimeout``), and reads again.
+///   reader then waits for the writers that hold the bound back to end (at most
+///   ``barrierTimeout``, ``waitForRunningWriters(on:holdingTransactionIDs:atMost:)``), and
+///   reads again. It waits by watching them, not by asking for the writers' lock: PostgreSQL
+///   queues every later request of a lock behind a waiting one, so a reader asking for it
+///   while a long import runs would hold every new writer of the store up too.
 /// - **On a standby** no lock of the primary is visible; the bound is then the snapshot's
 ///   `xmin` (everything under it has ended), which any long transaction of the cluster holds
 ///   back: the standby's changes can lag while one runs, never skip.
@@ -60,7 +62,17 @@ enum PostgresChangePositions {
     }
 
     /// How long a reader waits for the writers running before it (``bound(on:)``).
-    static let barrierTimeout = "5s"
+    static let barrierTimeout = Duration.seconds(5)
+
+    /// The condition on a `pg_locks` row (alias `a`) that it is a registered writer's hold of the
+    /// writers' lock (whose key is the SQL expression `key`): the store's running writers.
+    static func registeredWriter(key: String) -> String {
+        """
+        a.locktype = 'advisory' AND a.granted AND a.objsubid = 1
+            AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND a.classid::bigint = ((\(key) >> 32) & 4294967295) AND a.objid::bigint = (\(key) & 4294967295)
+        """
+    }
 
     /// A reader's bound, and what it learned on the way.
     struct ChangeBound: Sendable {
@@ -90,9 +102,7 @@ enum PostgresChangePositions {
                 SELECT ((txid_snapshot_xmax(snapshot.s) - x.transactionid::text::bigint) % 4294967296 + 4294967296) % 4294967296 AS age
                 FROM snapshot, pg_locks AS a
                 JOIN pg_locks AS x ON x.virtualtransaction = a.virtualtransaction AND x.locktype = 'transactionid' AND x.granted
-                WHERE a.locktype = 'advisory' AND a.granted AND a.objsubid = 1
-                    AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND a.classid::bigint = ((snapshot.k >> 32) & 4294967295) AND a.objid::bigint = (snapshot.k & 4294967295)
+                WHERE \(registeredWriter(key: "snapshot.k"))
             )
             SELECT CASE WHEN pg_is_in_recovery() THEN txid_snapshot_xmin(snapshot.s)
                         ELSE least(txid_snapshot_xmax(snapshot.s),
@@ -110,7 +120,7 @@ enum PostgresChangePositions {
     static func bound(on connection: PostgresSQLConnection) async throws -> ChangeBound {
         let first = try await read(on: connection)
         guard !first.inRecovery, first.bound < first.horizon else { return ChangeBound(position: first.bound, floor: first.floor) }
-        try await waitForRunningWriters(on: connection, atMost: barrierTimeout)
+        try await waitForRunningWriters(on: connection, holdingTransactionIDs: true, atMost: barrierTimeout)
         let second = try await read(on: connection)
         return ChangeBound(position: second.bound, floor: second.floor)
     }
@@ -126,18 +136,46 @@ enum PostgresChangePositions {
         return Reading(bound: position, horizon: top, floor: lowest, inRecovery: recovery == .integer(1))
     }
 
-    /// Takes the writers' lock exclusively and lets it go: granted once every writer holding it
-    /// now has ended (new writers wait behind the request meanwhile). A wait longer than
-    /// `timeout`, when given, gives up quietly (a reader then reads the bound it has).
-    static func waitForRunningWriters(on connection: PostgresSQLConnection, atMost timeout: String?) async throws {
-        try await connection.execute(SQLStatement(sql: "BEGIN"))
-        do {
-            if let timeout { try await connection.execute(SQLStatement(sql: "SET LOCAL lock_timeout = '\(timeout)'")) }
-            try await connection.execute(SQLStatement(sql: "SELECT pg_advisory_xact_lock(\(writerLockKey))"))
-            try await connection.execute(SQLStatement(sql: "COMMIT"))
-        } catch {
-            try? await connection.execute(SQLStatement(sql: "ROLLBACK"))
-            guard PostgresErrorMapping.isLockTimeout(error) else { throw error }
+    /// Waits until the store's writers running now have ended: those holding a transaction ID
+    /// when `holdingTransactionIDs` (the ones that hold a reader's bound back), or all of them
+    /// (a listener's barrier, for the writers that looked for listeners before it registered).
+    /// Returns false when `timeout` passed first (a reader then reads the bound it has).
+    ///
+    /// It takes no lock, so no writer waits for it: it reads the writers' virtual transaction IDs
+    /// (`pg_locks`), then asks how many of those transactions still hold their own
+    /// (`virtualxid`) lock, every 1 ms at first and at most every 20 ms: PostgreSQL tells no
+    /// client when another's transaction ends but through a lock, and asking for the writers'
+    /// lock would queue every new writer behind the request.
+    ///
+    /// ```swift
+    /// try await PostgresChangePositions.waitForRunningWriters(on: connection, holdingTransactionIDs: true, atMost: .seconds(5))   // true
+    /// ```
+    @discardableResult
+    static func waitForRunningWriters(
+        on connection: PostgresSQLConnection, holdingTransactionIDs: Bool, atMost timeout: Duration?
+    ) async throws -> Bool {
+        let transactionIDHolders = holdingTransactionIDs
+            ? "JOIN pg_locks AS x ON x.virtualtransaction = a.virtualtransaction AND x.locktype = 'transactionid' AND x.granted" : ""
+        var running: [SQLValue] = []
+        try await connection.forEachRow(SQLStatement(sql: """
+            SELECT DISTINCT a.virtualtransaction FROM pg_locks AS a \(transactionIDHolders)
+            WHERE \(registeredWriter(key: writerLockKey)) AND a.pid <> pg_backend_pid()
+            """)) { row in
+            if case .text = row.value(at: 0) { running.append(row.value(at: 0)) }
+            return true
+        }
+        guard !running.isEmpty else { return true }
+        let placeholders = running.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        let stillRunning = SQLStatement(
+            sql: "SELECT count(*) FROM pg_locks WHERE locktype = 'virtualxid' AND virtualxid IN (\(placeholders))", arguments: running)
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        var pause = Duration.milliseconds(1)
+        while true {
+            let left = try await connection.firstRow(stillRunning) { $0.value(at: 0) }
+            if case .integer(0)? = left { return true }
+            if let deadline, ContinuousClock.now + pause > deadline { return false }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
         }
     }
 

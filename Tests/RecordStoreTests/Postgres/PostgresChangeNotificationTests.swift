@@ -12,6 +12,16 @@ import Testing
 /// notifying writers commit one at a time.
 @Suite(.enabled(if: PostgresTestServer.url != nil || PostgresTestServer.isRequired, "QUERY_TEST_POSTGRES_URL is not set"))
 struct PostgresChangeNotificationTests {
+    /// Waits (at most 5 seconds, asking every 10 ms: the server has no event for it) until a
+    /// listener of the store at `schema` has registered; false when none did.
+    static func waitUntilRegistered(url: String, schema: String) async throws -> Bool {
+        for _ in 0..<500 {
+            if try await PostgresAdministration.value(url: url, sql: "SELECT count(*) FROM \"\(schema)\".\"$listeners\"") == .integer(1) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     @Test("An observer that starts beside a writer that found nobody listening sees that writer's commit first")
     func anObserverStartingBesideAnUnnotifiedWriterMissesNothing() async throws {
         let url = try PostgresTestServer.freshStoreURL()
@@ -41,12 +51,17 @@ struct PostgresChangeNotificationTests {
         // An observer starts: its engine listens, registers, and waits for that writer to end
         // before the first read.
         let request = FetchRequest(entityName: "Note", predicate: .truePredicate, sortDescriptors: [Sort("rank")])
+        let firstReturned = LockedState(false)
         let firstResults = Task {
+            defer { firstReturned.withLock { $0 = true } }
             var changes = store.observe(request).makeAsyncIterator()
             return try await changes.next()?.records.records.map(\.recordID.recordName)
         }
-        #expect(try await PostgresChangePositionTests.waitUntilAReaderWaits(url: url, schema: schema),
-                "the listener did not wait for the writer running when it registered")
+        #expect(try await Self.waitUntilRegistered(url: url, schema: schema), "the observer's engine did not register as a listener")
+        // Registered, it waits for that writer, watching it: nobody asks for the writers' lock,
+        // and the observer has read nothing yet.
+        #expect(try await !PostgresChangePositionTests.somebodyWaitsForTheWritersLock(url: url, schema: schema))
+        #expect(!firstReturned.withLock { $0 }, "the listener did not wait for the writer running when it registered")
         letGoOn.yield()
         letGoOn.finish()
         #expect(try await writer.value == 1)

@@ -17,19 +17,10 @@ struct PostgresChangePositionTests {
         Record(recordType: "Note", recordID: RecordID(recordName: name), fields: ["rank": .int(rank)])
     }
 
-    /// Waits (at most 5 seconds, asking every 10 ms: the server has no event for it) until a
-    /// reader of the store at `schema` waits for its writers' lock; false when none did.
-    static func waitUntilAReaderWaits(url: String, schema: String) async throws -> Bool {
-        for _ in 0..<500 {
-            if try await readerIsWaiting(url: url, schema: schema) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
-    /// Whether a reader of the store at `schema` waits for its writers' lock (`pg_locks`: a
-    /// request of the writers' advisory lock, not granted yet).
-    static func readerIsWaiting(url: String, schema: String) async throws -> Bool {
+    /// Whether anybody waits for the writers' lock of the store at `schema` (`pg_locks`: a
+    /// request of the writers' advisory lock, not granted yet), which every later writer would
+    /// queue behind.
+    static func somebodyWaitsForTheWritersLock(url: String, schema: String) async throws -> Bool {
         let key = "hashtextextended('query-store-writers:' || current_database() || ':' || '\(schema)', 0)"
         let count = try await PostgresAdministration.value(url: url, sql: """
             SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
@@ -38,7 +29,7 @@ struct PostgresChangePositionTests {
         return (count?.integerValue ?? 0) > 0
     }
 
-    @Test("A writer that took its position first and commits last is neither skipped nor hides a later commit from its reader")
+    @Test("A writer that took its position first and commits last is neither skipped nor hides a later commit from its reader, who holds no writer up")
     func anOlderWriterCommittingLastIsNotSkipped() async throws {
         let url = try PostgresTestServer.freshStoreURL()
         let schema = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "schema" }?.value)
@@ -67,15 +58,22 @@ struct PostgresChangePositionTests {
 
         // A later writer commits first.
         _ = try await store.save([Self.note("c", rank: 3)])
-        // Its reader waits for the older writer to end, then reads both changes.
-        let reading = Task { try await store.changes(in: .default, since: token) }
-        #expect(try await Self.waitUntilAReaderWaits(url: url, schema: schema), "the reader did not wait for the writer that took its position first")
+        // Its reader waits for the older writer to end, then reads the changes.
+        let readerReturned = LockedState(false)
+        let reading = Task {
+            defer { readerReturned.withLock { $0 = true } }
+            return try await store.changes(in: .default, since: token)
+        }
+        // Meanwhile another writer commits: the waiting reader asks for no lock a writer needs.
+        _ = try await store.save([Self.note("d", rank: 4)])
+        #expect(try await !Self.somebodyWaitsForTheWritersLock(url: url, schema: schema))
+        #expect(!readerReturned.withLock { $0 }, "the reader did not wait for the writer that took its position first")
         letGoOn.yield()
         letGoOn.finish()
         let olderPosition = try await olderWriter.value
         let changes = try await reading.value
         // `a`'s change comes first, at the older writer's position, though it committed last.
-        #expect(changes.changedRecords.map(\.recordID.recordName) == ["a", "c"])
+        #expect(changes.changedRecords.map(\.recordID.recordName) == ["a", "c", "d"])
         let positions = try await PostgresAdministration.value(
             url: url, sql: "SELECT max(position) FROM \"\(schema)\".\"\(TableLayout.registryTable)\" WHERE recordName = 'c'")
         #expect(olderPosition < (positions?.integerValue ?? 0))

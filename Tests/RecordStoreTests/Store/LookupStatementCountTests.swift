@@ -26,10 +26,10 @@ struct LookupStatementCountTests {
 
         func forEachRow(_ statement: SQLStatement, _ body: (RecordStoreSQLite.SQLiteConnection.Row) throws -> Bool) async throws {
             statements += 1
-            try await base.forEachRow(statement, body)
+            try base.forEachRow(statement, body)
         }
 
-        func canPrepare(_ statement: SQLStatement) async throws -> Bool { try await base.canPrepare(statement) }
+        func canPrepare(_ statement: SQLStatement) async throws -> Bool { try base.canPrepare(statement) }
     }
 
     /// The records found and the statements run to look up `ids` in the store at `path`.
