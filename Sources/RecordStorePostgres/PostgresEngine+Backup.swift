@@ -16,9 +16,11 @@ import Foundation
 /// ```
 extension PostgresEngine: BackupCapableEngine {
     /// Returns the backup's change position: the bound of its snapshot (``PostgresChangePositions``),
-    /// under which it holds every commit.
+    /// under which it holds every commit. With read replicas, it reads a replica that has caught
+    /// up with the primary's bound (``PostgresEngine/readChanges(runsOnce:_:)``), once: a replica
+    /// failing meanwhile fails the backup, which removes what it wrote.
     func writeBackup(into folder: String) async throws(RecordStoreError) -> Int64 {
-        try await readChanges { connection, bound in
+        try await readChanges(runsOnce: true) { connection, bound in
             try await Self.backUp(on: connection, into: folder, position: bound.position)
             return bound.position
         }

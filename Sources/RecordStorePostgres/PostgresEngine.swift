@@ -240,17 +240,21 @@ final class PostgresEngine: StorageEngine {
         }
     }
 
-    /// Runs `body` in a read-only snapshot of the primary that begins after the read's change
-    /// bound was found (``PostgresChangePositions/bound(on:)``): the history's reads. They do not
-    /// go to replicas, whose bound any long transaction of the cluster would hold back.
+    /// Runs `body` in a read-only snapshot that begins after the read's change bound was found
+    /// on the primary (``PostgresChangePositions/bound(on:)``): the history's reads and backups.
+    /// With replicas, the snapshot is a replica's that has replayed what the primary had written
+    /// once the bound was found (``PostgresReadReplicas``), so it holds every commit under the
+    /// bound; the bound itself is the primary's, which a standby could only take from its
+    /// snapshot's `xmin`, held back by any long transaction of the cluster. A body with effects
+    /// outside the database says `runsOnce` (``PostgresReadReplicas/read(primary:runsOnce:_:)``).
     func readChanges<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresSQLConnection, PostgresChangePositions.ChangeBound) async throws -> T
+        runsOnce: Bool = false, _ body: @escaping @Sendable (PostgresSQLConnection, PostgresChangePositions.ChangeBound) async throws -> T
     ) async throws(RecordStoreError) -> T {
         let (catalogCache, executor) = (self.catalogCache, self.executor)
         do {
-            return try await primary.withConnection { connection in
-                let bound = try await PostgresChangePositions.bound(on: connection)
-                return try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor) { connection in
+            let bound = try await primary.withConnection { connection in try await PostgresChangePositions.bound(on: connection) }
+            return try await replicas.read(primary: primary, runsOnce: runsOnce) { connection in
+                try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor) { connection in
                     try await body(connection, bound)
                 }
             }

@@ -85,8 +85,12 @@ final class PostgresReadReplicas: Sendable {
 
     /// Runs the read `body` on a replica that has replayed everything the primary had written
     /// when the read began, or on the primary.
+    ///
+    /// A body with effects outside the database (a backup's files) says `runsOnce`: it is not
+    /// run on a replica on a guess, and a replica's failure while it runs is its error, where
+    /// another read would run again on the primary.
     func read<T: Sendable>(
-        primary: PostgresPrimary, _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
+        primary: PostgresPrimary, runsOnce: Bool = false, _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> T {
         guard !replicas.isEmpty else { return try await primary.withConnection(body) }
         let metrics = StoreMetrics.current
@@ -101,14 +105,14 @@ final class PostgresReadReplicas: Sendable {
         // Likely caught up: read at once, and keep the answer if the position covers it (the
         // replica had replayed `known` before this read's snapshot was taken).
         let likelyCaughtUp = lastRequired.withLock { !$0.wroteSince && known >= $0.position }
-        let speculative: T? = if likelyCaughtUp { try? await replica.connections.withConnection(body) } else { nil }
+        let speculative: T? = if likelyCaughtUp && !runsOnce { try? await replica.connections.withConnection(body) } else { nil }
         let required = try await primaryPosition ?? .max
         note(required)
         if known >= required, let speculative {
             metrics?.recordRead(.replica)
             return speculative
         }
-        let (answer, route) = try await readAfterCheck(replica, required: required, primary: primary, body)
+        let (answer, route) = try await readAfterCheck(replica, required: required, primary: primary, runsOnce: runsOnce, body)
         metrics?.recordRead(route)
         return answer
     }
@@ -116,7 +120,7 @@ final class PostgresReadReplicas: Sendable {
     /// Asks the replica where it is (again every millisecond, up to ``replayWait``), then reads
     /// there once it has replayed `required`, or on the primary; with where the read ran.
     private func readAfterCheck<T: Sendable>(
-        _ replica: Replica, required: Int64, primary: PostgresPrimary,
+        _ replica: Replica, required: Int64, primary: PostgresPrimary, runsOnce: Bool,
         _ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T
     ) async throws -> (T, StoreMetrics.ReadRoute) {
         let deadline = ContinuousClock.now + replayWait
@@ -127,6 +131,7 @@ final class PostgresReadReplicas: Sendable {
                 break
             }
             if replayed >= required {
+                if runsOnce { return (try await replica.connections.withConnection(body), .replica) }
                 if let answer = try? await replica.connections.withConnection(body) { return (answer, .replica) }
                 route = .primaryReplicaUnavailable
                 break

@@ -36,6 +36,11 @@ public final class StoreMetrics: Sendable {
         case save
         /// Pruning the change history of old tombstones.
         case historyPrune = "history_prune"
+        /// A read of the change history: a page of a zone's or the database's changes, or a
+        /// zone's current change token.
+        case history
+        /// A backup's read of the store (``Store/backup(to:)``).
+        case backup
     }
 
     /// The metric names, each prefixed by `query_store_`.

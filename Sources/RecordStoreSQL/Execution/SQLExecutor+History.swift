@@ -133,6 +133,13 @@ extension SQLExecutor {
     /// snapshot began (positions that do not commit in order, ``SQLDialect/nextChangePositionSQL``):
     /// the page ends there, or at `place` when that is further. Without it, every position the
     /// snapshot sees is read, up to the store's counter.
+    ///
+    /// ```swift
+    /// let bound = try await PostgresChangePositions.bound(on: connection)   // before BEGIN
+    /// let page = try await executor.history(of: zone, after: place, limit: 100, recordTypes: nil,
+    ///                                       bound: (bound.position, bound.floor), on: connection)
+    /// page.entries.count   // at most 101, none past bound.position
+    /// ```
     @_spi(StorageEngine) public func history<Connection: SQLConnection>(
         of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?,
         bound: (position: Int64, floor: Int64)? = nil, on connection: Connection
@@ -172,6 +179,10 @@ extension SQLExecutor {
 
     /// The database's zone history after a place (``StorageEngine/zoneHistory(after:limit:)``),
     /// up to `bound` when given (as ``history(of:after:limit:recordTypes:bound:on:)``).
+    ///
+    /// ```swift
+    /// let page = try await executor.zoneHistory(after: place, limit: 100, bound: (bound.position, bound.floor), on: connection)
+    /// ```
     @_spi(StorageEngine) public func zoneHistory<Connection: SQLConnection>(
         after place: HistoryPosition, limit: Int, bound: (position: Int64, floor: Int64)? = nil, on connection: Connection
     ) async throws -> ZoneHistoryPage {

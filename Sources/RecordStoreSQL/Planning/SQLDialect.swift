@@ -135,6 +135,11 @@ import PredicateLanguage
     /// value of the store's counter (the one-row `$history` table, locked until the commit, so
     /// that positions grow in commit order), or what the database gives each transaction of its
     /// own (PostgreSQL's transaction IDs, read up to a bound). A default in an extension.
+    ///
+    /// ```swift
+    /// dialect.nextChangePositionSQL   // SQLite: UPDATE "$history" SET position = position + 1 WHERE id = 1 RETURNING position
+    ///                                // PostgreSQL: SELECT ((SELECT xidBase FROM "$history" WHERE id = 1) + txid_current())
+    /// ```
     var nextChangePositionSQL: String { get }
 }
 

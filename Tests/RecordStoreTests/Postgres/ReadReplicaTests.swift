@@ -7,6 +7,7 @@ import RecordStore
 @_spi(StorageEngine) import RecordStoreCore
 @_spi(StorageEngine) import RecordStoreSQL
 import RecordStorePostgres
+import TestSupport
 import Testing
 import Tracing
 
@@ -143,6 +144,51 @@ struct ReadReplicaTests {
         // Resumed and caught up: the replica answers again.
         try await Self.waitForReplay(replica: replica)
         #expect(try await Self.replicaAnswers(reader, count: 5, server: replicaServer, tracer: tracer))
+    }
+
+    @Test("Change reads and backups find their bound on the primary and read on a replica that has caught up")
+    func changesAndBackupsReadOnTheReplica() async throws {
+        let replica = try Self.replicaURL()
+        let url = try Self.storeURL(replica: replica)
+        let store = try await Store.open(url: url)
+        let metrics = TestMetrics()
+        store.recordMetrics(StoreMetrics(factory: metrics))
+        try await store.apply(try CloudKitSchemaDocument(parsing: Self.schema))
+        _ = try await store.save([Self.note("n1", rank: 1), Self.note("n2", rank: 2)])
+        let token = try await store.changes(in: .default).token
+        _ = try await store.save([Self.note("n3", rank: 3)])
+        try await Self.waitForReplay(replica: replica)
+
+        // At most 50 reads: the tests beside this one keep the primary writing, so the replica
+        // may be a little behind at any moment (a read then goes to the primary).
+        var readOnReplica = false
+        for _ in 0..<50 where !readOnReplica {
+            let before = Self.reads(metrics, .replica)
+            let changes = try await store.changes(in: .default, since: token)
+            #expect(changes.changedRecords.map(\.recordID.recordName) == ["n3"])
+            readOnReplica = Self.reads(metrics, .replica) > before
+        }
+        #expect(readOnReplica, "no change read ran on the replica")
+
+        var backedUpOnReplica = false
+        var backup: (path: String, manifest: StoreBackupManifest)?
+        let folder = TestFolders.make("replica-backups")
+        for attempt in 0..<20 where !backedUpOnReplica {
+            let before = Self.reads(metrics, .replica)
+            let path = folder.appendingPathComponent("backup-\(attempt)").path
+            backup = (path, try await store.backup(to: path))
+            backedUpOnReplica = Self.reads(metrics, .replica) > before
+        }
+        #expect(backedUpOnReplica, "no backup ran on the replica")
+        // The backup holds every record, and continues the history: a token of the store is
+        // followed on the restored store with nothing missed.
+        let (path, manifest) = try #require(backup)
+        let restored = try await Store.restore(from: path, to: PostgresTestServer.freshStoreURL())
+        let records = try await restored.records(ofType: "Note", matching: .truePredicate, sorts: [Sort("rank")])
+        #expect(records.map(\.recordID.recordName) == ["n1", "n2", "n3"])
+        #expect(manifest.historyPosition > 0)
+        let followed = try await restored.changes(in: .default, since: token)
+        #expect(followed.changedRecords.map(\.recordID.recordName) == ["n3"])
     }
 
     @Test("A replica that goes away is skipped for the primary, and answers again once it is back")

@@ -31,7 +31,7 @@ extension Store {
             }
         }
         do {
-            let position = try await engine.writeBackup(into: path)
+            let position = try await metricsSlot.measure(.backup) { () async throws(RecordStoreError) in try await engine.writeBackup(into: path) }
             let manifest = StoreBackupManifest(
                 engine: engine.name, storeIdentifier: Self.hexadecimal(engine.secret.storeIdentifier), historyPosition: position, created: Date())
             try await BlockingWork.run { () throws(RecordStoreError) in try manifest.write(to: path) }

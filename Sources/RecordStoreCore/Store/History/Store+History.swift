@@ -53,7 +53,9 @@ extension Store {
         let limit = limit > 0 ? min(limit, Int.max - 1) : ZoneChanges.defaultLimit
         let after = try token.map { token throws(RecordStoreError) in try place(of: token, scope: .zone(zone)) } ?? .start
         try await pruneHistory(now: Date(), onlyWhenDue: true)
-        let page = try await engine.history(of: zone, after: after, limit: limit, recordTypes: recordTypes.map(Set.init))
+        let page = try await metricsSlot.measure(.history) { () async throws(RecordStoreError) in
+            try await engine.history(of: zone, after: after, limit: limit, recordTypes: recordTypes.map(Set.init))
+        }
         if token != nil, after.position < page.floor || after.position < page.zoneCreated || after.position > page.position {
             throw .changeTokenExpired(zone: zone)
         }
@@ -91,7 +93,9 @@ extension Store {
     /// ```
     public func currentChangeToken(for zone: ZoneID = .default) async throws(RecordStoreError) -> ChangeToken {
         guard !NulCharacter.isIn(zone.zoneName) else { throw .zoneNotFound(zone) }
-        let page = try await engine.history(of: zone, after: .start, limit: 0, recordTypes: nil)
+        let page = try await metricsSlot.measure(.history) { () async throws(RecordStoreError) in
+            try await engine.history(of: zone, after: .start, limit: 0, recordTypes: nil)
+        }
         return cursorSigner.sign(ChangeTokenPayload(
             storeIdentifier: engine.secret.storeIdentifier, scope: .zone(zone), after: HistoryPosition(position: page.position)))
     }
@@ -116,7 +120,7 @@ extension Store {
         let limit = limit > 0 ? min(limit, Int.max - 1) : ZoneChanges.defaultLimit
         let after = try token.map { token throws(RecordStoreError) in try place(of: token, scope: .database) } ?? .start
         try await pruneHistory(now: Date(), onlyWhenDue: true)
-        let page = try await engine.zoneHistory(after: after, limit: limit)
+        let page = try await metricsSlot.measure(.history) { () async throws(RecordStoreError) in try await engine.zoneHistory(after: after, limit: limit) }
         if token != nil, after.position < page.floor || after.position > page.position {
             throw .changeTokenExpired(zone: nil)
         }
