@@ -81,11 +81,13 @@ enum SQLiteBatchUpdate {
         let layout = SQLiteRowLayout(update.schema)
         let positions = layout.fields.indices.filter { update.changedFields.contains(layout.fields[$0].schema.name) }
         let rows = SQLiteRowLayout.PartialUpdateRows.listed(inTable: rowsTable)
-        var statement = SQLiteStatementBinder(
-            try db.makeStatement(sql: layout.partialUpdateSQL(fields: positions, rows: rows)),
-            parameterCount: 2 + positions.reduce(0) { $0 + layout.columnCount(of: $1) })
-        try layout.bindPartialUpdate(of: update.values, fields: positions, rows: rows, to: &statement)
-        try statement.execute()
+        let updateSQL = layout.partialUpdateSQL(fields: positions, rows: rows)
+        try StoreTracing.statement(updateSQL, system: "sqlite") {
+            var statement = SQLiteStatementBinder(
+                try db.makeStatement(sql: updateSQL), parameterCount: 2 + positions.reduce(0) { $0 + layout.columnCount(of: $1) })
+            try layout.bindPartialUpdate(of: update.values, fields: positions, rows: rows, to: &statement)
+            try statement.execute()
+        }
         if positions.contains(where: { layout.fields[$0].isSearchable }) {
             try rebuildFullText(of: update.schema, dialect: executor.dialect, run)
         }

@@ -15,16 +15,17 @@ struct SetBasedUpdateTests {
     static let engines: [TestEngine] = [.sqlite, .portableSQLite]
 
     /// Runs a batch update and tells whether it ran over the rows: its statements fill the
-    /// batch's table of rows (`temp."$batchUpdateRows"`).
+    /// batch's table of rows (`temp."$batchUpdateRows"`); with the statements it ran.
     static func update(
         _ store: Store, tracer: InMemoryTracer, _ request: FetchRequest, set values: [String: Value], author: String? = nil
-    ) async throws -> (result: BatchResult, overTheRows: Bool) {
+    ) async throws -> (result: BatchResult, overTheRows: Bool, statements: [String]) {
         tracer.clearFinishedSpans()
         let result = try await store.updateRecords(matching: request, set: values, author: author)
-        let overTheRows = tracer.finishedSpans.contains { span in
-            String(describing: span.attributes["db.query.text"]?.toSpanAttribute()).contains("batchUpdateRows")
+        let statements = tracer.finishedSpans.compactMap { span -> String? in
+            guard case .string(let sql)? = span.attributes["db.query.text"]?.toSpanAttribute() else { return nil }
+            return sql
         }
-        return (result, overTheRows)
+        return (result, statements.contains { $0.hasPrefix("INSERT INTO temp.\"$batchUpdateRows\"") }, statements)
     }
 
     static func request(_ format: String) throws -> FetchRequest {
@@ -48,8 +49,12 @@ struct SetBasedUpdateTests {
         // `name` is searchable: its documents are rebuilt; `status` is removed; `words` set.
         let values: [String: Value] = ["name": "renamed", "status": nil, "words": 7]
         let started = Date()
-        let (updated, overTheRows) = try await Self.update(batched, tracer: tracer, Self.request("words BETWEEN {300, 599}"), set: values, author: "_editor")
+        let (updated, overTheRows, statements) = try await Self.update(
+            batched, tracer: tracer, Self.request("words BETWEEN {300, 599}"), set: values, author: "_editor")
         #expect(overTheRows)
+        // One UPDATE of the rows listed, each with a change tag of its own; its full text rebuilt.
+        #expect(statements.filter { $0.hasPrefix("UPDATE \"Note\"") && $0.contains("query_next_change_tag") }.count == 1)
+        #expect(statements.contains { $0.contains("query_full_text_document") })
         try #require(updated.count > 10, "the random data leaves too few matches: \(updated.count)")
         let change = try await probe.next()
         #expect(change.difference.moves.count + change.difference.updates.count == updated.count)
