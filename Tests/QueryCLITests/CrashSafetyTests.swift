@@ -191,7 +191,8 @@ struct CrashSafetyTests {
             // which the integrity check above compares with its rows; each point is in it.
             #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "City" INDEXED BY "City$location$index" WHERE "$zone" = ''"#) == count, "round \(round)")
             #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "City" WHERE "location$latitude" IS NOT NULL"#) == locationCount, "round \(round)")
-            #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "City$list""#) == listMemberCount, "round \(round)")
+            let listed = try Int.fetchOne(db, sql: #"SELECT count(*) FROM "City$list""#) ?? -1; let distinctRows = try Int.fetchOne(db, sql: #"SELECT count(DISTINCT record) FROM "City$list""#) ?? -1
+            #expect(listed == listMemberCount, "round \(round): \(listed) list rows, \(listMemberCount) members, \(distinctRows) records listed")
             #expect(try Int.fetchOne(db, sql: #"SELECT count(*) FROM "City$list" WHERE record NOT IN (SELECT rowid FROM "City")"#) == 0, "round \(round)")
         }
 
@@ -219,20 +220,25 @@ struct CrashSafetyTests {
     /// Saves, reads back, finds and deletes a new record: the store takes writes after the crash.
     static func checkNewWrites(at path: String, round: Int, count: Int) throws {
         let store = try Store.open(path: path)
-        var probe = Record(recordType: "City", recordID: RecordID(recordName: "crash-probe-\(round)"))
+        // Before any batch is stored the import has not made `City` yet: a probe of `City` would
+        // make it, with the fields a plain save gives (its list not queryable), and the next
+        // round's import would then write into that type rather than its own (seen with seed
+        // 17224888205466049865, a kill during the first batch). A type of the probe's own then.
+        let recordType = count > 0 ? "City" : "CrashProbe"
+        var probe = Record(recordType: recordType, recordID: RecordID(recordName: "crash-probe-\(round)"))
         probe["name"] = .string("Zzcrashprobe \(round)")
         probe["location"] = .location(Location(latitude: -89.5, longitude: 179.5))
         probe["alternatenames"] = .list([.string("zzcrashprobe alias")])
         probe["population"] = .int(Int64(round))
         let saved = try store.save([probe])[0]
         #expect(try store.record(for: probe.recordID) == saved)
-        let bySearch = try store.records(ofType: "City", matching: FormatPredicate(format: "self CONTAINS 'zzcrashprobe'"))
+        let bySearch = try store.records(ofType: recordType, matching: FormatPredicate(format: "self CONTAINS 'zzcrashprobe'"))
         #expect(bySearch.map(\.recordID.recordName) == ["crash-probe-\(round)"])
-        let byList = try store.records(ofType: "City", matching: FormatPredicate(format: "alternatenames CONTAINS 'zzcrashprobe alias'"))
+        let byList = try store.records(ofType: recordType, matching: FormatPredicate(format: "alternatenames CONTAINS 'zzcrashprobe alias'"))
         #expect(byList.map(\.recordID.recordName) == ["crash-probe-\(round)"])
-        #expect(try store.count(ofType: "City", matching: .truePredicate) == count + 1)
+        #expect(try store.count(ofType: recordType, matching: .truePredicate) == count + 1)
         try store.delete([probe.recordID])
         #expect(try store.record(for: probe.recordID) == nil)
-        #expect(try store.count(ofType: "City", matching: .truePredicate) == count)
+        #expect(try store.count(ofType: recordType, matching: .truePredicate) == count)
     }
 }
