@@ -15,11 +15,15 @@ import PostgresNIO
 /// commit's start to its end, its WAL flush included: notifying writers commit one at a time.
 /// So a writer notifies only while anybody listens: each listening backend has a row in
 /// `$listeners` (``PostgresLayout/listenersTable``), which the writer looks for in the statement
-/// that notifies. A listener registers after its `LISTEN` and then waits for the writers running
-/// at that moment to end (``PostgresChangePositions``' barrier) before its observers read: a
-/// writer that looked before the row was there has committed by then, and the observers' first
-/// reads see its changes; every later one sees the row and notifies. A listener's row goes
-/// when it stops listening, and rows of backends that are gone, when a listener registers.
+/// that notifies. The row names the zones its observers observe (``ObservedZones``: `zones` by
+/// name, null for every zone, and `prefixes`), and a writer notifies only when a row names a
+/// zone its commit changed: the writers of zones nobody observes never take turns. A listener
+/// registers after its `LISTEN`, and writes its row again whenever its zones grow; each time it
+/// then waits for the writers running at that moment to end (``PostgresChangePositions``'
+/// barrier) before its observers read: a writer that looked before the row named its zone has
+/// committed by then, and the observers' first reads see its changes; every later one sees the
+/// row and notifies. A listener's row goes when it stops listening, and rows of backends that
+/// are gone, when a listener registers.
 ///
 /// A notification's payload is the transaction's ID (`txid_current()`, the commit's
 /// ``CommittedChanges/sequence``), a space, and the base64 of ``CommittedChangesCoding``; a
@@ -38,19 +42,31 @@ enum PostgresChangeNotifications {
         "query_changes_" + String(UInt64(bitPattern: PostgresEngine.lockKey(location)), radix: 16)
     }
 
-    /// The condition under which a writer notifies: a backend listens.
-    static var anybodyListens: String {
-        "EXISTS (SELECT 1 FROM \(PostgresDialect.quote(PostgresLayout.listenersTable)))"
+    /// The condition under which a writer notifies: a backend listens for a zone its commit
+    /// changed. `zones` is the parameter that holds them (``changedZones(_:)``).
+    static func anybodyListens(zones: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM \(PostgresDialect.quote(PostgresLayout.listenersTable)) AS l
+            WHERE l.zones IS NULL OR \(zones)::text[] IS NULL OR l.zones && \(zones)::text[]
+                OR EXISTS (SELECT 1 FROM unnest(l.prefixes) AS p(prefix), unnest(\(zones)::text[]) AS c(zone) WHERE starts_with(c.zone, p.prefix)))
+        """
     }
 
-    /// Sends a commit's changes in the transaction under way, when anybody listens; returns the
-    /// transaction's ID (the commit's sequence).
+    /// The zones a commit changed, as the parameter ``anybodyListens(zones:)`` reads: null when
+    /// it changed zones it could not name (every listener hears it).
+    static func changedZones(_ changes: CommittedChanges) -> SQLValue {
+        guard let zones = ObservedZones.changed(by: changes) else { return .null }
+        return .text(PostgresDialect.arrayLiteral(zones.sorted()))
+    }
+
+    /// Sends a commit's changes in the transaction under way, when anybody listens for a zone it
+    /// changed; returns the transaction's ID (the commit's sequence).
     @discardableResult
     static func notify(_ changes: CommittedChanges, channel: String, on connection: PostgresSQLConnection) async throws -> Int64 {
         var sequence: Int64 = 0
         try await connection.forEachRow(SQLStatement(
-            sql: "SELECT txid_current(), CASE WHEN \(anybodyListens) THEN pg_notify($1, txid_current()::text || ' ' || $2) END",
-            arguments: [.text(channel), .text(payload(changes))]
+            sql: "SELECT txid_current(), CASE WHEN \(anybodyListens(zones: "$3")) THEN pg_notify($1, txid_current()::text || ' ' || $2) END",
+            arguments: [.text(channel), .text(payload(changes)), changedZones(changes)]
         )) { row in
             if case .integer(let value) = row.value(at: 0) { sequence = value }
             return false
@@ -64,15 +80,36 @@ enum PostgresChangeNotifications {
         Data(CommittedChangesCoding.encode(changes, listingAtMost: longestPayload / 4 * 3)).base64EncodedString()
     }
 
-    /// Registers the listening backend `pid` (after its `LISTEN`), removing the rows of backends
-    /// that are gone, then waits for the writers running now to end: from then on every commit
-    /// is either notified or under what the observers read first.
-    static func register(listener pid: Int32, on connection: PostgresSQLConnection) async throws {
+    /// Registers the listening backend `pid` (after its `LISTEN`) for the commits of `zones`,
+    /// removing the rows of backends that are gone, then waits for the writers running now to
+    /// end: from then on every commit of those zones is either notified or under what the
+    /// observers read first.
+    static func register(listener pid: Int32, zones: ObservedZones, on connection: PostgresSQLConnection) async throws {
         let listeners = PostgresDialect.quote(PostgresLayout.listenersTable)
         try await connection.execute(SQLStatement(sql: "DELETE FROM \(listeners) WHERE pid NOT IN (SELECT pid FROM pg_stat_activity)"))
         try await connection.execute(SQLStatement(
-            sql: "INSERT INTO \(listeners) (pid) VALUES ($1) ON CONFLICT (pid) DO UPDATE SET since = now()", arguments: [.integer(Int64(pid))]))
+            sql: """
+                INSERT INTO \(listeners) (pid, zones, prefixes) VALUES ($1, $2::text[], $3::text[])
+                    ON CONFLICT (pid) DO UPDATE SET since = now(), zones = excluded.zones, prefixes = excluded.prefixes
+                """,
+            arguments: [.integer(Int64(pid))] + rowArguments(zones)))
         try await PostgresChangePositions.waitForRunningWriters(on: connection, holdingTransactionIDs: false, atMost: nil)
+    }
+
+    /// Names other zones in the row of the listening backend `pid`; when they are more than
+    /// `before` named, waits for the writers running now to end, as ``register(listener:zones:on:)``.
+    static func listen(_ pid: Int32, for zones: ObservedZones, before: ObservedZones, on connection: PostgresSQLConnection) async throws {
+        try await connection.execute(SQLStatement(
+            sql: "UPDATE \(PostgresDialect.quote(PostgresLayout.listenersTable)) SET zones = $2::text[], prefixes = $3::text[] WHERE pid = $1",
+            arguments: [.integer(Int64(pid))] + rowArguments(zones)))
+        if !before.covers(zones) {
+            try await PostgresChangePositions.waitForRunningWriters(on: connection, holdingTransactionIDs: false, atMost: nil)
+        }
+    }
+
+    /// The `zones` and `prefixes` of a listener's row.
+    private static func rowArguments(_ zones: ObservedZones) -> [SQLValue] {
+        [zones.everyZone ? .null : .text(PostgresDialect.arrayLiteral(zones.names.sorted())), .text(PostgresDialect.arrayLiteral(zones.prefixes.sorted()))]
     }
 
     /// Removes the row of a backend that stopped listening.
@@ -94,10 +131,11 @@ enum PostgresChangeNotifications {
 }
 
 /// Where a PostgreSQL engine's feed hears of commits: `LISTEN` on the store's channel, on a
-/// connection of its own, for as long as somebody observes. The saved records of a notification
-/// a subscriber wants are read (one query) before it is delivered; one nobody wants is delivered
-/// unread. A dropped connection loses track (observers read
-/// again) and listens anew a second later.
+/// connection of its own, for as long as somebody observes, registered for the zones the feed's
+/// subscribers observe (``ChangeFeed/observedZones``: its row in `$listeners` follows them).
+/// The saved records of a notification a subscriber wants are read (one query) before it is
+/// delivered; one nobody wants is delivered unread. A dropped connection loses track
+/// (observers read again) and listens anew a second later.
 final class PostgresChangeSource: ChangeSource {
     typealias RecordReader = @Sendable ([RecordID]) async throws(RecordStoreError) -> [RecordID: Record]
 
@@ -105,6 +143,27 @@ final class PostgresChangeSource: ChangeSource {
     private let client: @Sendable () -> PostgresClient
     private let channel: String
     private let readRecords: RecordReader
+
+    /// The listener's row, while it has one.
+    private struct Listener {
+        /// The listening backend, once its row is written.
+        var pid: Int32?
+        /// The zones the row names.
+        var zones = ObservedZones.none
+        /// Callers of ``observedZonesChanged(in:)`` waiting for the row to name their zones.
+        var waiters: [(zones: ObservedZones, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Resumes the waiters whose zones the row names, or all of them (the row is gone: the
+        /// feed loses track, and its subscribers read again).
+        mutating func waitersServed(all: Bool = false) -> [CheckedContinuation<Void, Never>] {
+            let served = waiters.filter { all || zones.covers($0.zones) }
+            waiters.removeAll { all || zones.covers($0.zones) }
+            return served.map(\.continuation)
+        }
+    }
+    private let listener = LockedState(Listener())
+    /// Wakes the task that keeps the row naming the feed's zones.
+    private let zonesChanged = Wakeup()
 
     init(client: @escaping @Sendable () -> PostgresClient, channel: String, readRecords: @escaping RecordReader) {
         self.client = client
@@ -114,6 +173,52 @@ final class PostgresChangeSource: ChangeSource {
 
     /// Notifications arrive as they are sent: there is nothing to look for.
     func lookNow() {}
+
+    func observedZonesChanged(in feed: ChangeFeed) async {
+        let zones = feed.observedZones
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Without a row, the registration names the zones of the moment.
+            let now = listener.withLock { listener in
+                if listener.pid == nil || listener.zones.covers(zones) { return true }
+                listener.waiters.append((zones, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+            // Fewer zones are written too, with nobody waiting.
+            zonesChanged.signal()
+        }
+    }
+
+    /// Keeps the listener's row naming the zones the feed's subscribers observe, until the task
+    /// is cancelled. A write that fails loses track (the waiting subscribers go on, and read
+    /// again when they hear it) and is tried again a second later.
+    private func keepZones(of feed: ChangeFeed, listener pid: Int32) async {
+        while !Task.isCancelled {
+            await zonesChanged.wait(upTo: .seconds(60))
+            if Task.isCancelled { return }
+            let zones = feed.observedZones
+            let before = listener.withLock { $0.zones }
+            do {
+                if zones != before {
+                    try await client().withConnection { connection in
+                        try await PostgresChangeNotifications.listen(pid, for: zones, before: before, on: PostgresSQLConnection(connection, logger: Self.logger))
+                    }
+                }
+            } catch {
+                let waiting = listener.withLock { $0.waitersServed(all: true) }
+                feed.sourceLostTrack()
+                for waiter in waiting { waiter.resume() }
+                try? await Task.sleep(for: .seconds(1))
+                zonesChanged.signal()
+                continue
+            }
+            let served = listener.withLock { listener in
+                listener.zones = zones
+                return listener.waitersServed()
+            }
+            for waiter in served { waiter.resume() }
+        }
+    }
 
     func follow(into feed: ChangeFeed) async {
         // Subscribers wait for the source to follow before their first read; a server that does
@@ -130,20 +235,31 @@ final class PostgresChangeSource: ChangeSource {
             let channel = self.channel
             let readRecords = self.readRecords
             let client = self.client
-            let listener = LockedState<Int32?>(nil)
+            let registered = LockedState<Int32?>(nil)
             do {
                 try await client().withConnection { connection in
                     let pid = try await Self.backendID(of: connection)
-                    listener.withLock { $0 = pid }
+                    registered.withLock { $0 = pid }
                     try await connection.listen(on: channel) { notifications in
-                        // Writers notify only while a listener is registered.
+                        // Writers notify only while a listener is registered for their zones.
+                        let zones = feed.observedZones
                         try await client().withConnection { other in
-                            try await PostgresChangeNotifications.register(listener: pid, on: PostgresSQLConnection(other, logger: Self.logger))
+                            try await PostgresChangeNotifications.register(listener: pid, zones: zones, on: PostgresSQLConnection(other, logger: Self.logger))
                         }
+                        let served = self.listener.withLock { listener in
+                            listener.pid = pid
+                            listener.zones = zones
+                            return listener.waitersServed()
+                        }
+                        for waiter in served { waiter.resume() }
                         patience.cancel()
                         // Commits made while nobody listened went unheard.
                         if waitedTooLong.withLock({ $0 }) { feed.sourceLostTrack() }
                         feed.sourceIsFollowing(after: nil)
+                        // The row follows the zones from now on; its task ends with the listening.
+                        let keeper = Task { await self.keepZones(of: feed, listener: pid) }
+                        defer { keeper.cancel() }
+                        self.zonesChanged.signal()
                         for try await notification in notifications {
                             var changes = try PostgresChangeNotifications.changes(fromPayload: notification.payload)
                             // A commit nobody observes is delivered without reading its records;
@@ -162,7 +278,13 @@ final class PostgresChangeSource: ChangeSource {
             } catch {
                 // Below: lose track, then listen again.
             }
-            if let pid = listener.withLock({ $0 }) {
+            let waiting = listener.withLock { listener in
+                listener.pid = nil
+                listener.zones = .none
+                return listener.waitersServed(all: true)
+            }
+            for waiter in waiting { waiter.resume() }
+            if let pid = registered.withLock({ $0 }) {
                 // In a task of its own: the following may have ended because it was cancelled.
                 await Task {
                     _ = try? await client().withConnection { other in

@@ -9,7 +9,8 @@ import Foundation
 /// base, ``PostgresChangePositions``: no lock), gives it to the records the save created and
 /// updated, to the tombstones of the records it deleted and to the zones it touched (unless a
 /// zone holds a greater one), removes the tombstones of the records it created again, and
-/// sends the commit's notification when anybody listens (``PostgresChangeNotifications``): the same work as
+/// sends the commit's notification when anybody listens for a zone it changed
+/// (``PostgresChangeNotifications``): the same work as
 /// `SQLExecutor.recordHistory(_:at:date:on:)` and a notification, in one round trip rather
 /// than five.
 ///
@@ -35,7 +36,7 @@ struct PostgresCommitStatement {
                 SELECT d.zone, d.name, d.type, taken.position, $5 FROM taken, unnest($6::text[], $7::text[], $8::text[]) AS d(zone, name, type)
                 ON CONFLICT (zone, recordName) DO UPDATE SET recordType = excluded.recordType, position = excluded.position, deletedAt = excluded.deletedAt),
             touched AS (UPDATE \(quote(TableLayout.zonesTable)) AS z SET position = greatest(z.position, taken.position) FROM taken WHERE z.name = ANY($9::text[]))
-            SELECT taken.position, txid_current(), CASE WHEN \(PostgresChangeNotifications.anybodyListens) THEN pg_notify($10, txid_current()::text || ' ' || $11) END FROM taken
+            SELECT taken.position, txid_current(), CASE WHEN \(PostgresChangeNotifications.anybodyListens(zones: "$12")) THEN pg_notify($10, txid_current()::text || ' ' || $11) END FROM taken
             """
         let payload = PostgresChangeNotifications.payload(changes)
         statement = SQLStatement(sql: sql, arguments: PostgresRecordWriter.identifierArrays(positioned) + PostgresRecordWriter.identifierArrays(created) + [
@@ -44,7 +45,7 @@ struct PostgresCommitStatement {
             .text(PostgresDialect.arrayLiteral(deleted.map(\.recordID.recordName))),
             .text(PostgresDialect.arrayLiteral(deleted.map(\.recordType))),
             .text(PostgresDialect.arrayLiteral(zones)),
-            .text(channel), .text(payload),
+            .text(channel), .text(payload), PostgresChangeNotifications.changedZones(changes),
         ])
     }
 

@@ -251,13 +251,18 @@ final class PostgresEngine: StorageEngine {
         runsOnce: Bool = false, _ body: @escaping @Sendable (PostgresSQLConnection, PostgresChangePositions.ChangeBound) async throws -> T
     ) async throws(RecordStoreError) -> T {
         let (catalogCache, executor) = (self.catalogCache, self.executor)
-        do {
-            let bound = try await primary.withConnection { connection in try await PostgresChangePositions.bound(on: connection) }
-            return try await replicas.read(primary: primary, runsOnce: runsOnce) { connection in
-                try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor) { connection in
-                    try await body(connection, bound)
-                }
+        let read: @Sendable (PostgresSQLConnection, PostgresChangePositions.ChangeBound) async throws -> T = { connection, bound in
+            try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor) { connection in
+                try await body(connection, bound)
             }
+        }
+        do {
+            // Without replicas, the bound and the read take one connection.
+            guard replicas.exist else {
+                return try await primary.withConnection { connection in try await read(connection, try await PostgresChangePositions.bound(on: connection)) }
+            }
+            let bound = try await primary.withConnection { connection in try await PostgresChangePositions.bound(on: connection) }
+            return try await replicas.read(primary: primary, runsOnce: runsOnce) { connection in try await read(connection, bound) }
         } catch {
             throw storeError(error)
         }

@@ -31,8 +31,15 @@ enum PostgresLayout {
     /// The store's metadata (`name`, `value`): its identifier, cursor key and collation version.
     static let metadataTable = "$metadata"
     /// The backends listening for the store's commits (``PostgresChangeNotifications``): writers
-    /// send their notifications only while it has a row.
+    /// send their notifications only while a row names a zone they changed.
     static let listenersTable = "$listeners"
+    /// The listeners' table: a backend's `pid`, and the zones it listens for (``ObservedZones``):
+    /// `zones` by name, null for every zone (the default, which is what a row of a version that
+    /// named no zones means), and `prefixes`.
+    static let listenersTableDefinition = """
+        CREATE TABLE IF NOT EXISTS \(PostgresDialect.quote(listenersTable)) (pid integer PRIMARY KEY, since timestamptz NOT NULL DEFAULT now(),
+            zones text[] COLLATE "C", prefixes text[] COLLATE "C" NOT NULL DEFAULT '{}')
+        """
     /// PostgreSQL's longest identifier, in bytes.
     static let identifierLimit = 63
 

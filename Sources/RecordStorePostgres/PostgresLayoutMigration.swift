@@ -29,6 +29,8 @@ import Foundation
 /// - 4: record tables have the creator and last modifier columns (``TableLayout/creatorColumn``,
 ///   ``TableLayout/lastModifierColumn``), added null (no table is rewritten): no record saved
 ///   before named its author.
+/// - 5: the listeners' rows name the zones they listen for (``PostgresLayout/listenersTableDefinition``;
+///   a row without them listens for every zone).
 ///
 /// A store of a later version than this engine's is opened as it is: its layout answers the
 /// same queries.
@@ -40,7 +42,7 @@ struct PostgresLayoutMigration {
     let connection: PostgresSQLConnection
 
     /// The layout this version of the engine writes.
-    static let currentVersion: Int64 = 4
+    static let currentVersion: Int64 = 5
 
     private var metadata: PostgresStoreMetadata { PostgresStoreMetadata(connection: connection) }
 
@@ -63,6 +65,7 @@ struct PostgresLayoutMigration {
             try await redefineRegistryPositionIndex()
         }
         if stored < 4 { try await addAuthorColumns(catalog) }
+        if stored < 5 { try await addListenedZones() }
         try await metadata.setValue(Data(String(Self.currentVersion).utf8), named: "layoutVersion")
     }
 
@@ -88,6 +91,14 @@ struct PostgresLayoutMigration {
                     ADD COLUMN IF NOT EXISTS \(PostgresDialect.quote(TableLayout.lastModifierColumn)) text COLLATE "C"
                 """))
         }
+    }
+
+    /// Step 5: the zones a listener listens for.
+    private func addListenedZones() async throws {
+        try await connection.execute(SQLStatement(sql: """
+            ALTER TABLE \(PostgresDialect.quote(PostgresLayout.listenersTable)) ADD COLUMN IF NOT EXISTS zones text[] COLLATE "C",
+                ADD COLUMN IF NOT EXISTS prefixes text[] COLLATE "C" NOT NULL DEFAULT '{}'
+            """))
     }
 
     /// Step 3: each `text[]` of full-text words becomes a `tsvector`.

@@ -83,6 +83,9 @@ final class PostgresReadReplicas: Sendable {
         return nil
     }
 
+    /// Whether the store has replicas (or reads on the primary alone).
+    var exist: Bool { !replicas.isEmpty }
+
     /// Runs the read `body` on a replica that has replayed everything the primary had written
     /// when the read began, or on the primary.
     ///
@@ -131,8 +134,12 @@ final class PostgresReadReplicas: Sendable {
                 break
             }
             if replayed >= required {
-                if runsOnce { return (try await replica.connections.withConnection(body), .replica) }
-                if let answer = try? await replica.connections.withConnection(body) { return (answer, .replica) }
+                do {
+                    return (try await replica.connections.withConnection(body), .replica)
+                } catch {
+                    // A body that must run once fails with the replica; another runs on the primary.
+                    if runsOnce { throw error }
+                }
                 route = .primaryReplicaUnavailable
                 break
             }

@@ -30,7 +30,7 @@ struct PostgresSchemaStorage {
         try await execute("CREATE TABLE IF NOT EXISTS \(quote(TableLayout.zonesTable)) (name text COLLATE \"C\" PRIMARY KEY)")
         try await execute("INSERT INTO \(quote(TableLayout.zonesTable)) (name) VALUES ($1) ON CONFLICT DO NOTHING", [.text(ZoneID.default.zoneName)])
         try await execute("CREATE TABLE IF NOT EXISTS \(quote(TableLayout.schemaTable)) (id integer PRIMARY KEY CHECK (id = 1), catalog text NOT NULL)")
-        try await execute("CREATE TABLE IF NOT EXISTS \(quote(PostgresLayout.listenersTable)) (pid integer PRIMARY KEY, since timestamptz NOT NULL DEFAULT now())")
+        try await execute(PostgresLayout.listenersTableDefinition)
         try await execute("""
             CREATE TABLE IF NOT EXISTS \(quote(TableLayout.registryTable)) (
                 zone text COLLATE "C" NOT NULL, recordName text COLLATE "C" NOT NULL, recordType text COLLATE "C" NOT NULL,

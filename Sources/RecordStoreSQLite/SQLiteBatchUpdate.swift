@@ -54,8 +54,9 @@ enum SQLiteBatchUpdate {
         do {
             guard let query = try await executor.prepare(request.query, on: connection) else { return nil }
             prepared = query
-        } catch {
-            // The store's general way reports the query's error as a fetch does.
+        } catch is RecordStoreError {
+            // The query's own error (an unknown field, a refused comparison): the store's general
+            // way reports it as a fetch does. Any other error is the storage's, reported here.
             return nil
         }
         guard prepared.plan.residual == nil else { return nil }

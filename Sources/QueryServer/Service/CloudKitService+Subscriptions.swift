@@ -39,7 +39,16 @@ extension CloudKitService {
             if operation.operationType == .update, try await storage.subscription(subscription.subscriptionID) == nil {
                 throw ServerError(.notFound, "no subscription '\(subscription.subscriptionID.prefix(80))' to update")
             }
-            try await storage.save(subscription)
+            // This process's hub hears the subscription's zones before it is saved: a write the
+            // client makes once it is answered is then heard, whoever else observes.
+            let hub = try await notificationHub(for: namespace)
+            await hub.prepareToWatch(subscription)
+            do {
+                try await storage.save(subscription)
+            } catch {
+                hub.forgetPrepared(subscription.subscriptionID)
+                throw error
+            }
             return subscription.json
         case .delete:
             let identifier = try RequestBodyDecoder.decode(SubscriptionsLookupRequest.Entry.self, from: operation.subscription, at: operation.subscriptionPath).subscriptionID
@@ -114,7 +123,8 @@ extension CloudKitService {
     /// Starts the hubs of the namespaces with subscriptions in `store` (`environment`'s), then
     /// follows its commits for new ones (``startNotifications()``).
     func followSubscriptions(in environment: Namespace.Environment, store: Store) async throws(ServerError) {
-        let inbox = ObservationInbox { changes in
+        // Writers of other zones need not notify for it (``ObservedZones``).
+        let inbox = ObservationInbox(zones: { ObservedZones(prefixes: ["subscriptions/"]) }) { changes in
             changes.entries.contains { $0.recordType == SubscriptionStorage.recordType && $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
         }
         let feed = store.engine.changeFeed

@@ -74,6 +74,16 @@ final class NotificationHub: Sendable {
             zones.contains(zone) || (wholeNamespace && namespace.clientZoneName(zone) != nil) || (shareIndex && zone == SystemZones.shareIndex)
         }
 
+        /// The zones whose commits they need (``ChangeSubscriber/observedZones``): the whole
+        /// namespace is the zones under its prefix (every zone for production's public database,
+        /// whose prefix is empty).
+        func observedZones(in namespace: Namespace) -> ObservedZones {
+            var observed = ObservedZones(names: Set(zones.map(\.zoneName)))
+            if shareIndex { observed.names.insert(SystemZones.shareIndex.zoneName) }
+            if wholeNamespace { observed = observed.union(namespace.prefix.isEmpty ? .every : ObservedZones(prefixes: [namespace.prefix])) }
+            return observed
+        }
+
         /// Whether a commit changed a zone that concerns them. A migration's change of every
         /// zone (``CommittedChanges/Scope/everything``) concerns none: `changes/zone` reports
         /// nothing for it either.
@@ -102,6 +112,21 @@ final class NotificationHub: Sendable {
         var sharedZones: [SharedZone] = []
         var retained: [(event: Event, time: ContinuousClock.Instant)] = []
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
+        /// The zones the loaded subscriptions need.
+        var subscribedZones = ObservedZones.none
+        /// The zones of subscriptions this process is saving, by ID, until a reload loads them
+        /// (``prepareToWatch(_:)``).
+        var preparedZones: [String: ObservedZones] = [:]
+        /// The commits of subscriptions the inbox took and the hub has not reloaded after (by
+        /// sequence): until it has, the inbox takes every commit, since a new subscription may
+        /// want it.
+        var unloadedSubscriptionCommits: Set<Int64> = []
+
+        /// The zones whose commits the hub needs: its subscriptions' zone, the loaded
+        /// subscriptions', and those being saved.
+        func observedZones(subscriptionsZone: ZoneID) -> ObservedZones {
+            preparedZones.values.reduce(subscribedZones.union(ObservedZones(subscriptionsZone))) { $0.union($1) }
+        }
 
         /// Keeps notifications and hands them to every listener.
         mutating func send(_ events: [Event]) {
@@ -138,11 +163,14 @@ final class NotificationHub: Sendable {
         self.store = store
         storage = SubscriptionStorage(namespace: namespace, service: service)
         let state = self.state
-        let subscriptionsScope = CommittedChanges.Scope(zone: storage.zone, recordType: SubscriptionStorage.recordType)
-        inbox = ObservationInbox { changes in
-            if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsScope.zone) { return true }
-            let (scopes, watchedZones) = state.withLock { ($0.scopes, $0.watchedZones) }
-            return scopes.contains { changes.touches(recordType: $0.recordType ?? "", zone: $0.zone) } || watchedZones.covers(changes, in: namespace)
+        let subscriptionsZone = storage.zone
+        inbox = ObservationInbox(zones: { state.withLock { $0.observedZones(subscriptionsZone: subscriptionsZone) } }) { changes in
+            if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsZone) {
+                state.withLock { _ = $0.unloadedSubscriptionCommits.insert(changes.sequence) }
+                return true
+            }
+            let (scopes, watchedZones, reloadPending) = state.withLock { ($0.scopes, $0.watchedZones, !$0.unloadedSubscriptionCommits.isEmpty) }
+            return reloadPending || scopes.contains { changes.touches(recordType: $0.recordType ?? "", zone: $0.zone) } || watchedZones.covers(changes, in: namespace)
         }
     }
 
@@ -204,12 +232,17 @@ final class NotificationHub: Sendable {
 
     private func process(_ delivery: ObservationInbox.Delivery) async {
         if delivery.lostTrack {
+            // The reload reads every subscription as it stands.
+            state.withLock { $0.unloadedSubscriptionCommits = [] }
             try? await reload()
             broadcast(.reset("the server lost track of the store's commits; query again"))
             return
         }
         for commit in delivery.commits {
-            if commit.touches(recordType: SubscriptionStorage.recordType, zone: storage.zone) { try? await reload() }
+            if commit.touches(recordType: SubscriptionStorage.recordType, zone: storage.zone) {
+                try? await reload()
+                state.withLock { _ = $0.unloadedSubscriptionCommits.remove(commit.sequence) }
+            }
             // Zones deleted or changes too many to list: the memberships are read again.
             let unlisted = state.withLock { state in
                 state.watches.values.filter { watch in
@@ -300,10 +333,13 @@ final class NotificationHub: Sendable {
             }
             let (before, after) = (keys(zones), keys(current))
             zones = current
+            let namespace = self.namespace
             state.withLock { state in
                 state.sharedZones = current
                 state.watchedZones.zones = Set(current.map(\.zone))
+                state.subscribedZones = state.subscribedZones.union(state.watchedZones.observedZones(in: namespace))
             }
+            await store.engine.changeFeed.observedZonesChanged()
             if before != after { return true }
         }
         for zone in zones where changedZones.contains(zone.zone) {
@@ -324,23 +360,44 @@ final class NotificationHub: Sendable {
 
     // MARK: Subscriptions
 
+    /// Makes the hub hear the commits a subscription this process is about to save needs, so
+    /// that none made after the save is missed while the hub loads it (a zone nobody observed
+    /// before is one whose writers do not notify, ``ObservedZones``). The zones are kept until a
+    /// reload finds the subscription stored, or ``forgetPrepared(_:)`` when the save failed.
+    func prepareToWatch(_ subscription: Subscription) async {
+        let zones: ObservedZones
+        switch subscription {
+        case .query(let query):
+            zones = ObservedZones(query.zone)
+        case .change(let change):
+            switch change.scope {
+            case .zone(let zone): zones = ObservedZones(zone)
+            case .database:
+                // A shared database's zones are those shared with its user, read when it loads.
+                zones = namespace.sharedDatabaseUser != nil ? .every : WatchedZones(wholeNamespace: true).observedZones(in: namespace)
+            }
+        }
+        state.withLock { $0.preparedZones[subscription.subscriptionID] = zones }
+        await store.engine.changeFeed.observedZonesChanged()
+    }
+
+    /// Forgets the zones ``prepareToWatch(_:)`` added for a subscription whose save failed.
+    func forgetPrepared(_ subscriptionID: String) {
+        state.withLock { _ = $0.preparedZones.removeValue(forKey: subscriptionID) }
+        Task { [store] in await store.engine.changeFeed.observedZonesChanged() }
+    }
+
     /// Reads the namespace's subscriptions again: new ones start with their matching records,
-    /// changed ones start over, deleted ones stop.
+    /// changed ones start over, deleted ones stop. The hub hears the commits of their zones
+    /// before it reads which records match them.
     private func reload() async throws(ServerError) {
         let subscriptions = try await storage.all()
-        let current = state.withLock { $0.watches }
-        var watches: [String: Watch] = [:]
         var changeWatches: [String: ChangeSubscription] = [:]
+        var queries: [QuerySubscription] = []
         for subscription in subscriptions {
             switch subscription {
-            case .query(let subscription):
-                if let watch = current[subscription.subscriptionID], watch.subscription.json == subscription.json {
-                    watches[subscription.subscriptionID] = watch
-                } else {
-                    watches[subscription.subscriptionID] = try await newWatch(subscription)
-                }
-            case .change(let subscription):
-                changeWatches[subscription.subscriptionID] = subscription
+            case .query(let subscription): queries.append(subscription)
+            case .change(let subscription): changeWatches[subscription.subscriptionID] = subscription
             }
         }
         var watchedZones = WatchedZones()
@@ -354,6 +411,24 @@ final class NotificationHub: Sendable {
                 case .zone(let zone): watchedZones.zones.insert(zone)
                 case .database: watchedZones.wholeNamespace = true
                 }
+            }
+        }
+        let namespace = self.namespace
+        let loaded = Set(subscriptions.map(\.subscriptionID))
+        let needed = queries.reduce(watchedZones.observedZones(in: namespace)) { $0.union(ObservedZones($1.zone)) }
+        state.withLock { state in
+            state.subscribedZones = needed
+            state.preparedZones = state.preparedZones.filter { !loaded.contains($0.key) }
+        }
+        // Returns once the zones now needed are heard (at once when they are fewer).
+        await store.engine.changeFeed.observedZonesChanged()
+        let current = state.withLock { $0.watches }
+        var watches: [String: Watch] = [:]
+        for subscription in queries {
+            if let watch = current[subscription.subscriptionID], watch.subscription.json == subscription.json {
+                watches[subscription.subscriptionID] = watch
+            } else {
+                watches[subscription.subscriptionID] = try await newWatch(subscription)
             }
         }
         state.withLock { state in

@@ -22,6 +22,10 @@ import PredicateLanguage
 /// Validation rules of the fields not set are not checked again: the stored records passed
 /// them when they were saved, and the update does not change those fields.
 ///
+/// Being eligible here is necessary, not sufficient: the engine decides the rest, since only it
+/// plans the query, and may still answer nil (SQLite does when its plan leaves a residual that
+/// Swift would have to decide, or when the type has no table yet).
+///
 /// ```swift
 /// if let update = SetBasedUpdate(request, catalog: catalog) {
 ///     update.values          // the values as admitted: numbers in their field's type, nulls dropped

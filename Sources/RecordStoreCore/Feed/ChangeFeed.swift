@@ -20,12 +20,18 @@ import PredicateLanguage
     /// in the observed zone). Called under the feed's lock: it must be quick and take no lock
     /// that is held while calling into the feed.
     func wants(_ changes: CommittedChanges) -> Bool
+    /// The zones whose commits the subscriber needs (by default: the observed zone). Called
+    /// under the feed's lock, like ``wants(_:)``. A subscriber whose zones grow calls
+    /// ``ChangeFeed/observedZonesChanged()`` before it reads what it observes.
+    var observedZones: ObservedZones { get }
 }
 
 extension ChangeSubscriber {
     @_spi(StorageEngine) public func wants(_ changes: CommittedChanges) -> Bool {
         changes.touches(recordType: observedRecordType, zone: observedZone)
     }
+
+    @_spi(StorageEngine) public var observedZones: ObservedZones { ObservedZones(observedZone) }
 }
 
 /// Where a feed learns of commits made outside its own engine handle: another process on the
@@ -43,6 +49,15 @@ extension ChangeSubscriber {
     func follow(into feed: ChangeFeed) async
     /// Asks the source to look for new commits now rather than at its next interval.
     func lookNow()
+    /// The zones the feed's subscribers observe changed (``ChangeFeed/observedZones``): returns
+    /// once the source hears every commit of the zones they observe now, when it follows. A
+    /// source that hears every commit anyway (SQLite's change log, the memory engine) returns
+    /// at once (the default); PostgreSQL's asks the writers of those zones to notify.
+    func observedZonesChanged(in feed: ChangeFeed) async
+}
+
+extension ChangeSource {
+    @_spi(StorageEngine) public func observedZonesChanged(in feed: ChangeFeed) async {}
 }
 
 /// The commits of one store, delivered to the live queries observing it (``ChangeSubscriber``).
@@ -130,7 +145,8 @@ extension ChangeSubscriber {
 
     // MARK: Subscribers
 
-    /// Starts delivering to a subscriber; returns once every later commit will reach it.
+    /// Starts delivering to a subscriber; returns once every later commit of the zones it
+    /// observes (``ChangeSubscriber/observedZones``) will reach it.
     @_spi(StorageEngine) public func subscribe(_ subscriber: any ChangeSubscriber) async {
         let startSource: Bool = state.withLock { state in
             state.subscriptions[ObjectIdentifier(subscriber)] = Subscription(subscriber: subscriber)
@@ -159,6 +175,30 @@ extension ChangeSubscriber {
             }
             if ready { continuation.resume() }
         }
+        await source.observedZonesChanged(in: self)
+    }
+
+    /// A subscriber's zones changed (``ChangeSubscriber/observedZones``): returns once every
+    /// later commit of the zones the subscribers observe now will reach them. A subscriber whose
+    /// zones grew calls it before reading what it observes in them.
+    ///
+    /// ```swift
+    /// state.withLock { $0.zones.insert(zone.zoneName) }   // read by `observedZones`
+    /// await feed.observedZonesChanged()
+    /// let members = try await engine.records(query)     // nothing in `zone` missed since
+    /// ```
+    @_spi(StorageEngine) public func observedZonesChanged() async {
+        await source?.observedZonesChanged(in: self)
+    }
+
+    /// The union of the zones the subscribers observe (``ChangeSubscriber/observedZones``).
+    @_spi(StorageEngine) public var observedZones: ObservedZones {
+        state.withLock { state in
+            state.subscriptions.values.reduce(ObservedZones.none) { zones, subscription in
+                guard let subscriber = subscription.subscriber else { return zones }
+                return zones.union(subscriber.observedZones)
+            }
+        }
     }
 
     /// Stops delivering to a subscriber; the source stops when nobody is left.
@@ -172,7 +212,15 @@ extension ChangeSubscriber {
             state.lastDelivered = nil
             return task
         }
-        stopped?.cancel()
+        if let stopped {
+            stopped.cancel()
+        } else if let source {
+            // Fewer zones: the source may ask fewer writers; nobody waits for it.
+            Task { [weak self] in
+                guard let self else { return }
+                await source.observedZonesChanged(in: self)
+            }
+        }
     }
 
     /// How many subscribers the feed delivers to.

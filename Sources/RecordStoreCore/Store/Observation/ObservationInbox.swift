@@ -52,6 +52,8 @@ package final class ObservationInbox: ChangeSubscriber {
     private let wakeup: Wakeup?
     /// Which commits the inbox takes, when not those of one record type in one zone.
     private let filter: (@Sendable (CommittedChanges) -> Bool)?
+    /// The zones of the commits `filter` may take (``ChangeSubscriber/observedZones``).
+    private let filterZones: (@Sendable () -> ObservedZones)?
     /// Further record types of the zone whose commits the inbox takes: those a live query's
     /// relationships reach (``observe(alsoRecordTypes:)``).
     private let relatedRecordTypes = LockedState<ReachedRecordTypes?>(nil)
@@ -65,15 +67,28 @@ package final class ObservationInbox: ChangeSubscriber {
         observedZone = zone
         self.wakeup = wakeup
         filter = nil
+        filterZones = nil
     }
 
-    /// An inbox for the commits `filter` wants (called under the feed's lock: quick, and
-    /// taking no lock held while calling into the feed).
-    package init(filter: @escaping @Sendable (CommittedChanges) -> Bool) {
+    /// An inbox for the commits `filter` wants, in the zones `zones` gives (both called under
+    /// the feed's lock: quick, and taking no lock held while calling into the feed). When
+    /// `zones` grows, call ``ChangeFeed/observedZonesChanged()`` before reading in them.
+    ///
+    /// ```swift
+    /// let inbox = ObservationInbox(zones: { ObservedZones(prefixes: ["subscriptions/"]) }) { changes in
+    ///     changes.entries.contains { $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
+    /// }
+    /// ```
+    package init(zones: @escaping @Sendable () -> ObservedZones, filter: @escaping @Sendable (CommittedChanges) -> Bool) {
         observedRecordType = ""
         observedZone = .default
         wakeup = nil
         self.filter = filter
+        filterZones = zones
+    }
+
+    package var observedZones: ObservedZones {
+        filterZones?() ?? ObservedZones(observedZone)
     }
 
     package func wants(_ changes: CommittedChanges) -> Bool {
