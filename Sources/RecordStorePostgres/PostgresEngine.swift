@@ -232,11 +232,34 @@ final class PostgresEngine: StorageEngine {
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSQLConnection) async throws -> T) async throws(RecordStoreError) -> T {
         let (catalogCache, executor) = (self.catalogCache, self.executor)
         do {
-            return try await replicas.read(primary: primary) { connection in
-                try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor, body)
+            return try await retryingRecoveryConflicts {
+                try await self.replicas.read(primary: self.primary) { connection in
+                    try await Self.inSnapshot(on: connection, catalogCache: catalogCache, executor: executor, body)
+                }
             }
         } catch {
             throw storeError(error)
+        }
+    }
+
+    /// How many times a read of a store opened on a standby runs when replaying the primary's
+    /// changes cancels it.
+    static let recoveryConflictAttempts = 4
+
+    /// Runs a read, and on a store opened on a standby runs it again when the standby cancelled
+    /// it to replay the primary's changes (``PostgresErrorMapping/isRecoveryConflict(_:)``: a
+    /// lock or a row version the replay needed; after `max_standby_streaming_delay`). The next
+    /// run takes a new snapshot and no longer stands in the replay's way. A store on a primary
+    /// never sees the error this way: its replica reads fall back to the primary
+    /// (``PostgresReadReplicas``).
+    private func retryingRecoveryConflicts<T: Sendable>(_ read: @Sendable () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await read()
+            } catch where isReadOnly && attempt < Self.recoveryConflictAttempts && PostgresErrorMapping.isRecoveryConflict(error) {
+                attempt += 1
+            }
         }
     }
 
@@ -259,7 +282,13 @@ final class PostgresEngine: StorageEngine {
         do {
             // Without replicas, the bound and the read take one connection.
             guard replicas.exist else {
-                return try await primary.withConnection { connection in try await read(connection, try await PostgresChangePositions.bound(on: connection)) }
+                let primary = self.primary
+                let once: @Sendable () async throws -> T = {
+                    try await primary.withConnection { connection in try await read(connection, try await PostgresChangePositions.bound(on: connection)) }
+                }
+                // A body with effects outside the database does not run twice.
+                if runsOnce { return try await once() }
+                return try await retryingRecoveryConflicts(once)
             }
             let bound = try await primary.withConnection { connection in try await PostgresChangePositions.bound(on: connection) }
             return try await replicas.read(primary: primary, runsOnce: runsOnce) { connection in try await read(connection, bound) }

@@ -36,6 +36,15 @@ enum PostgresErrorMapping {
         return state == "23505" || state == "40001" || state == "40P01"
     }
 
+    /// Whether a standby cancelled a read because replaying the primary's changes needed what
+    /// it held (a lock, a row version, a buffer): "canceling statement due to conflict with
+    /// recovery", SQLSTATE 40001 serialization_failure or 40P01 deadlock_detected. A read-only
+    /// transaction on a standby fails with these for no other reason.
+    static func isRecoveryConflict(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let state = sqlState(error) else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
     /// Whether the server refused a write because it takes none (SQLSTATE 25006,
     /// read_only_sql_transaction): it is a standby.
     static func isReadOnlyRefusal(_ error: any Error) -> Bool {
