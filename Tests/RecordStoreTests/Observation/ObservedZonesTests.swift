@@ -1,0 +1,48 @@
+import PredicateLanguage
+@_spi(StorageEngine) import RecordStoreCore
+import Testing
+
+/// The zones a change subscriber observes, and their union in a feed: what a PostgreSQL
+/// listener's row names, so that only the writers of those zones notify.
+struct ObservedZonesTests {
+    static let cities = ZoneID(zoneName: "Cities")
+    static let subscriptions = ObservedZones(prefixes: ["subscriptions/"])
+
+    @Test func zonesAreObservedByNameByPrefixOrAll() {
+        let zones = ObservedZones(Self.cities).union(Self.subscriptions)
+        #expect(zones.contains(Self.cities))
+        #expect(zones.contains(ZoneID(zoneName: "subscriptions/development/_public")))
+        #expect(!zones.contains(ZoneID(zoneName: "Airports")))
+        #expect(!zones.contains(.default))
+        #expect(!ObservedZones.none.contains(.default))
+        #expect(ObservedZones.every.contains(ZoneID(zoneName: "anything")))
+        #expect(zones.description == "Cities, subscriptions/*")
+        #expect(ObservedZones.every.description == "every zone")
+        #expect(ObservedZones.none.description == "no zone")
+    }
+
+    @Test func coveringDecidesWhetherAListenerMustWriteItsRowAgain() {
+        let registered = ObservedZones(Self.cities).union(Self.subscriptions)
+        // Fewer zones, or zones under a registered prefix: nothing more to ask writers for.
+        #expect(registered.covers(ObservedZones(Self.cities)))
+        #expect(registered.covers(ObservedZones(names: ["subscriptions/private/key1/"], prefixes: ["subscriptions/development/"])))
+        #expect(registered.covers(.none))
+        // Another zone, a wider prefix or every zone: more.
+        #expect(!registered.covers(ObservedZones(.default)))
+        #expect(!registered.covers(ObservedZones(prefixes: ["sub"])))
+        #expect(!registered.covers(.every))
+        #expect(ObservedZones.every.covers(registered))
+        #expect(registered.union(.every) == .every)
+        #expect(!ObservedZones.none.covers(ObservedZones(.default)))
+    }
+
+    @Test func aCommitNamesTheZonesItChangedUnlessItChangedThemAll() {
+        let listed = CommittedChanges(sequence: 1, entries: [
+            .init(kind: .created, recordID: RecordID(recordName: "a", zoneID: Self.cities), recordType: "City"),
+            .init(kind: .deleted, recordID: RecordID(recordName: "b"), recordType: "City"),
+        ], unlisted: [CommittedChanges.Scope(zone: ZoneID(zoneName: "Gone"))])
+        #expect(ObservedZones.changed(by: listed) == ["Cities", ZoneID.default.zoneName, "Gone"])
+        // A change of every zone (a schema migration) concerns every listener.
+        #expect(ObservedZones.changed(by: CommittedChanges(sequence: 2, unlisted: [.everything])) == nil)
+    }
+}
