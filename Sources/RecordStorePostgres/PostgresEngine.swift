@@ -420,8 +420,8 @@ final class PostgresEngine: StorageEngine {
             return try await SaveProcedure.run(changes, mode: mode, in: &transaction)
         }
         // This process's observers hear the commit before the save returns (read your writes);
-        // when none of them wants it, there is nothing to wait for.
-        if !outcome.changes.isEmpty, changeFeed.isWanted(outcome.changes) {
+        // when none of them wants it, or it was not sent for their zones, there is nothing to wait for.
+        if !outcome.changes.isEmpty, changeFeed.isWanted(outcome.changes), changeFeed.observesZones(of: outcome.changes) {
             await changeFeed.waitForDelivery(of: outcome.changes.sequence, upTo: Self.ownNotificationWait)
         }
         return outcome.saved

@@ -191,6 +191,21 @@ extension ChangeSource {
         await source?.observedZonesChanged(in: self)
     }
 
+    /// Whether a commit changed a zone the subscribers observe (``observedZones``), or zones it
+    /// could not name: a source that hears only those zones (PostgreSQL's) heard it. A writer
+    /// waits for its own commit to come back only then; a subscriber may want a commit of
+    /// another zone (a server's hub takes every commit while it loads a new subscription), but
+    /// nothing sends it.
+    ///
+    /// ```swift
+    /// if feed.isWanted(changes), feed.observesZones(of: changes) { await feed.waitForDelivery(of: changes.sequence, upTo: .seconds(2)) }
+    /// ```
+    @_spi(StorageEngine) public func observesZones(of changes: CommittedChanges) -> Bool {
+        guard let zones = ObservedZones.changed(by: changes) else { return true }
+        let observed = observedZones
+        return zones.contains { observed.contains(ZoneID(zoneName: $0)) }
+    }
+
     /// The union of the zones the subscribers observe (``ChangeSubscriber/observedZones``).
     @_spi(StorageEngine) public var observedZones: ObservedZones {
         state.withLock { state in

@@ -45,4 +45,27 @@ struct ObservedZonesTests {
         // A change of every zone (a schema migration) concerns every listener.
         #expect(ObservedZones.changed(by: CommittedChanges(sequence: 2, unlisted: [.everything])) == nil)
     }
+
+    @Test("A feed observes the union of its subscribers' zones, and says which commits they cover")
+    func aFeedObservesItsSubscribersZones() async {
+        let feed = ChangeFeed(storeIdentity: [1, 2, 3], source: nil, ordering: .consecutive)
+        let cities = ObservationInbox(recordType: "City", zone: Self.cities)
+        let follower = ObservationInbox(zones: { Self.subscriptions }) { _ in true }
+        await feed.subscribe(cities)
+        await feed.subscribe(follower)
+        #expect(feed.observedZones == ObservedZones(Self.cities).union(Self.subscriptions))
+        func commit(in zone: ZoneID) -> CommittedChanges {
+            CommittedChanges(sequence: 1, entries: [.init(kind: .created, recordID: RecordID(recordName: "a", zoneID: zone), recordType: "City")])
+        }
+        #expect(feed.observesZones(of: commit(in: Self.cities)))
+        #expect(feed.observesZones(of: commit(in: ZoneID(zoneName: "subscriptions/_public"))))
+        // The follower wants every commit, but a commit of another zone is not sent for it.
+        #expect(feed.isWanted(commit(in: .default)))
+        #expect(!feed.observesZones(of: commit(in: .default)))
+        #expect(feed.observesZones(of: CommittedChanges(sequence: 2, unlisted: [.everything])))
+        feed.unsubscribe(cities)
+        #expect(feed.observedZones == Self.subscriptions)
+        feed.unsubscribe(follower)
+        #expect(feed.observedZones == .none)
+    }
 }
