@@ -117,13 +117,27 @@ struct PostgresChangeNotificationTests {
         #expect(heard.withLock { $0 } == ["\(ZoneID.default.zoneName)/c"])
 
         // An observer of the other zone: the row names it before that observer's first read.
-        var otherZone = try store.observe(RecordQuery(recordType: "Note", predicate: .truePredicate), inZone: other).makeAsyncIterator()
-        #expect(try await otherZone.next()?.records.records.map(\.recordID.recordName) == ["b"])
-        #expect(try await rows() == .text("Other,\(ZoneID.default.zoneName)"))
-        _ = try await store.save([note("d", in: other)])
+        do {
+            var otherZone = try store.observe(RecordQuery(recordType: "Note", predicate: .truePredicate), inZone: other).makeAsyncIterator()
+            #expect(try await otherZone.next()?.records.records.map(\.recordID.recordName) == ["b"])
+            #expect(try await rows() == .text("Other,\(ZoneID.default.zoneName)"))
+            _ = try await store.save([note("d", in: other)])
+            _ = await arrival.next()
+            #expect(heard.withLock { $0 } == ["\(ZoneID.default.zoneName)/c", "Other/d"])
+        }
+
+        // That observer gone, the row names the default zone alone again (written without
+        // waiting: wait for it, a bounded while), and the other zone's writers stop notifying.
+        var shrunk = false
+        for _ in 0..<500 where !shrunk {
+            shrunk = try await rows() == .text(ZoneID.default.zoneName)
+            if !shrunk { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(shrunk, "the listener's row still names the other zone")
+        _ = try await store.save([note("e", in: other)])
+        _ = try await store.save([note("f", in: .default)])
         _ = await arrival.next()
-        #expect(heard.withLock { $0 } == ["\(ZoneID.default.zoneName)/c", "Other/d"])
-        _ = otherZone
+        #expect(heard.withLock { $0 } == ["\(ZoneID.default.zoneName)/c", "Other/d", "\(ZoneID.default.zoneName)/f"])
         _ = defaultZone
     }
 
