@@ -7,7 +7,12 @@ import Glibc
 /// cut and restored: a database that goes away and comes back, as a test sees it, without
 /// stopping the server other tests share.
 ///
-/// Its sockets block, each on a thread of its own, never on the cooperative pool.
+/// Its sockets block, each on a thread of its own, never on the cooperative pool. A descriptor
+/// is closed once, by the thread that last uses it, and shut down only while it is open: a
+/// descriptor number the kernel hands out again (to another test's connection, in the same
+/// process) is never touched. (Shutting down a connecting socket makes its `connect` fail with
+/// "connection reset by peer": an earlier relay that shut down the descriptors it had closed
+/// broke other tests' PostgreSQL connections that way.)
 ///
 /// ```swift
 /// let relay = try TCPRelay(upstreamPort: 5432)
@@ -19,13 +24,42 @@ package final class TCPRelay: @unchecked Sendable {
     /// The loopback port clients connect to.
     package let port: Int
     let upstreamPort: Int
-    private let lock = NSLock()
-    private var listener: Int32 = -1
-    private var sockets: Set<Int32> = []
+    /// The listener and the relayed connections, shared with the relay's threads (which may
+    /// outlive the relay).
+    private let state = State()
 
     /// What went wrong with a socket call.
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
+    }
+
+    /// One relayed connection: the client's socket and the upstream one, closed together once
+    /// both pumps have ended (its count changes under the state's lock).
+    private final class Pair: @unchecked Sendable {
+        let client: Int32
+        let upstream: Int32
+        var pumpsRunning = 2
+
+        init(client: Int32, upstream: Int32) {
+            self.client = client
+            self.upstream = upstream
+        }
+
+        /// Ends both directions (both descriptors are open until the last pump closes them).
+        func shutDown() {
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(upstream, Int32(SHUT_RDWR))
+        }
+    }
+
+    /// Every descriptor the relay owns, under one lock. The listener is closed by its accepting
+    /// thread and a pair by its last pump, each under the lock, so `cut()` shuts down only open
+    /// descriptors.
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        /// The listening descriptor in use, or -1 once cut.
+        var listener: Int32 = -1
+        var pairs: [ObjectIdentifier: Pair] = [:]
     }
 
     /// A relay on a free loopback port to `upstreamPort` on loopback, accepting at once.
@@ -33,8 +67,8 @@ package final class TCPRelay: @unchecked Sendable {
         self.upstreamPort = upstreamPort
         let (descriptor, port) = try Self.listen(port: 0)
         self.port = port
-        listener = descriptor
-        startAccepting(descriptor)
+        state.listener = descriptor
+        Self.startAccepting(descriptor, upstreamPort: upstreamPort, state: state)
     }
 
     deinit { cut() }
@@ -51,27 +85,23 @@ package final class TCPRelay: @unchecked Sendable {
         return port
     }
 
-    /// Ends every relayed connection and stops accepting: new connections are refused.
+    /// Ends every relayed connection and stops accepting: new connections are refused (a shut
+    /// down listener no longer listens; its thread then closes it).
     package func cut() {
-        lock.lock()
-        let listening = listener
-        listener = -1
-        let open = sockets
-        lock.unlock()
-        for socket in open { shutdown(socket, Int32(SHUT_RDWR)) }
-        if listening >= 0 {
-            shutdown(listening, Int32(SHUT_RDWR))
-            close(listening)
+        state.lock.withLock {
+            if state.listener >= 0 {
+                shutdown(state.listener, Int32(SHUT_RDWR))
+                state.listener = -1
+            }
+            for pair in state.pairs.values { pair.shutDown() }
         }
     }
 
     /// Accepts connections again, on the same port.
     package func restore() throws {
         let (descriptor, _) = try Self.listen(port: port)
-        lock.lock()
-        listener = descriptor
-        lock.unlock()
-        startAccepting(descriptor)
+        state.lock.withLock { state.listener = descriptor }
+        Self.startAccepting(descriptor, upstreamPort: upstreamPort, state: state)
     }
 
     private static func address(port: Int) -> sockaddr_in {
@@ -103,41 +133,50 @@ package final class TCPRelay: @unchecked Sendable {
         return (descriptor, Int(UInt16(bigEndian: actual.sin_port)))
     }
 
-    private func startAccepting(_ listening: Int32) {
-        Thread { [weak self] in
+    /// Accepts on `listening` until it is shut down (or fails), then closes it.
+    private static func startAccepting(_ listening: Int32, upstreamPort: Int, state: State) {
+        Thread {
             while true {
                 let client = accept(listening, nil, nil)
-                guard client >= 0 else { return }
-                guard let self else {
-                    close(client)
-                    return
+                if client < 0 {
+                    if errno == EINTR || errno == ECONNABORTED { continue }
+                    break
                 }
-                self.relay(client)
+                relay(client, upstreamPort: upstreamPort, listening: listening, state: state)
+            }
+            state.lock.withLock {
+                if state.listener == listening { state.listener = -1 }
+                close(listening)
             }
         }.start()
     }
 
-    /// Connects a new client to the upstream port and pumps bytes both ways.
-    private func relay(_ client: Int32) {
+    /// Connects a new client to the upstream port and pumps bytes both ways, unless the relay
+    /// was cut meanwhile.
+    private static func relay(_ client: Int32, upstreamPort: Int, listening: Int32, state: State) {
         let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.address(port: upstreamPort)
+        var address = address(port: upstreamPort)
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        lock.lock()
-        let accepting = listener >= 0
-        if accepting, connected == 0 { sockets.formUnion([client, upstream]) }
-        lock.unlock()
-        guard accepting, connected == 0 else {
+        let pair = Pair(client: client, upstream: upstream)
+        let relaying = state.lock.withLock {
+            guard state.listener == listening, connected == 0 else { return false }
+            state.pairs[ObjectIdentifier(pair)] = pair
+            return true
+        }
+        guard relaying else {
             close(client)
             close(upstream)
             return
         }
-        Thread { [weak self] in self?.pump(from: client, to: upstream) }.start()
-        Thread { [weak self] in self?.pump(from: upstream, to: client) }.start()
+        Thread { pump(from: client, to: upstream, pair: pair, state: state) }.start()
+        Thread { pump(from: upstream, to: client, pair: pair, state: state) }.start()
     }
 
-    private func pump(from source: Int32, to destination: Int32) {
+    /// Copies bytes from `source` to `destination` until either side ends, then ends both (so
+    /// that the other pump ends too); the last of the two closes them.
+    private static func pump(from source: Int32, to destination: Int32, pair: Pair, state: State) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(source, $0.baseAddress, $0.count, 0) }
@@ -150,11 +189,14 @@ package final class TCPRelay: @unchecked Sendable {
             }
             if offset < count { break }
         }
-        shutdown(source, Int32(SHUT_RDWR))
-        shutdown(destination, Int32(SHUT_RDWR))
-        lock.lock()
-        let owned = sockets.remove(source) != nil
-        lock.unlock()
-        if owned { close(source) }
+        state.lock.withLock {
+            pair.shutDown()
+            pair.pumpsRunning -= 1
+            if pair.pumpsRunning == 0 {
+                state.pairs[ObjectIdentifier(pair)] = nil
+                close(pair.client)
+                close(pair.upstream)
+            }
+        }
     }
 }

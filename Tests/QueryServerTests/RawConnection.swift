@@ -39,7 +39,15 @@ final class RawConnection: @unchecked Sendable {
     /// that one test can be several clients; `receiveBufferSize` caps the socket's receive buffer
     /// (a client that holds little of what the server sends before it reads).
     init(port: Int, from source: String? = nil, receiveBufferSize: Int32? = nil) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = try Self.connect(port: port, from: source, receiveBufferSize: receiveBufferSize)
+    }
+
+    /// A connected socket, or a failure with nothing left open. (The descriptor is the
+    /// connection's only once connected: a failed initializer of a fully initialized object
+    /// still runs `deinit`, which would close it a second time, perhaps as another socket's
+    /// number by then.)
+    private static func connect(port: Int, from source: String?, receiveBufferSize: Int32?) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
         if var size = receiveBufferSize {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -61,12 +69,13 @@ final class RawConnection: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
             Glibc.close(descriptor)
             throw Failure(description: "connect() failed: \(errno)")
         }
+        return descriptor
     }
 
     deinit { Glibc.close(descriptor) }
