@@ -174,6 +174,9 @@ final class PostgresChangeSource: ChangeSource {
     /// Notifications arrive as they are sent: there is nothing to look for.
     func lookNow() {}
 
+    /// Writers notify only for the zones the listener's row names.
+    var hearsObservedZonesOnly: Bool { true }
+
     func observedZonesChanged(in feed: ChangeFeed) async {
         let zones = feed.observedZones
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -235,11 +238,14 @@ final class PostgresChangeSource: ChangeSource {
             let channel = self.channel
             let readRecords = self.readRecords
             let client = self.client
-            let registered = LockedState<Int32?>(nil)
+            // The listening backend, known before its row is written (`listener.pid` is set
+            // once the row names the zones): its row is removed below even when the
+            // registration failed halfway.
+            let listeningBackend = LockedState<Int32?>(nil)
             do {
                 try await client().withConnection { connection in
                     let pid = try await Self.backendID(of: connection)
-                    registered.withLock { $0 = pid }
+                    listeningBackend.withLock { $0 = pid }
                     try await connection.listen(on: channel) { notifications in
                         // Writers notify only while a listener is registered for their zones.
                         let zones = feed.observedZones
@@ -284,7 +290,7 @@ final class PostgresChangeSource: ChangeSource {
                 return listener.waitersServed(all: true)
             }
             for waiter in waiting { waiter.resume() }
-            if let pid = registered.withLock({ $0 }) {
+            if let pid = listeningBackend.withLock({ $0 }) {
                 // In a task of its own: the following may have ended because it was cancelled.
                 await Task {
                     _ = try? await client().withConnection { other in

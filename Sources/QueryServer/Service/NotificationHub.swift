@@ -165,12 +165,15 @@ final class NotificationHub: Sendable {
         let state = self.state
         let subscriptionsZone = storage.zone
         inbox = ObservationInbox(zones: { state.withLock { $0.observedZones(subscriptionsZone: subscriptionsZone) } }) { changes in
-            if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsZone) {
-                state.withLock { _ = $0.unloadedSubscriptionCommits.insert(changes.sequence) }
-                return true
-            }
+            if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsZone) { return true }
             let (scopes, watchedZones, reloadPending) = state.withLock { ($0.scopes, $0.watchedZones, !$0.unloadedSubscriptionCommits.isEmpty) }
             return reloadPending || scopes.contains { changes.touches(recordType: $0.recordType ?? "", zone: $0.zone) } || watchedZones.covers(changes, in: namespace)
+        } taken: { changes in
+            // Marked when taken, not when the filter is asked: a writer asks before a commit
+            // that may still fail.
+            if changes.touches(recordType: SubscriptionStorage.recordType, zone: subscriptionsZone) {
+                state.withLock { _ = $0.unloadedSubscriptionCommits.insert(changes.sequence) }
+            }
         }
     }
 

@@ -54,10 +54,16 @@ extension ChangeSubscriber {
     /// source that hears every commit anyway (SQLite's change log, the memory engine) returns
     /// at once (the default); PostgreSQL's asks the writers of those zones to notify.
     func observedZonesChanged(in feed: ChangeFeed) async
+    /// Whether the source hears only the zones the feed's subscribers observe, so that it acts
+    /// on ``observedZonesChanged(in:)`` when they shrink too (false by default; PostgreSQL's
+    /// source: true).
+    var hearsObservedZonesOnly: Bool { get }
 }
 
 extension ChangeSource {
     @_spi(StorageEngine) public func observedZonesChanged(in feed: ChangeFeed) async {}
+
+    @_spi(StorageEngine) public var hearsObservedZonesOnly: Bool { false }
 }
 
 /// The commits of one store, delivered to the live queries observing it (``ChangeSubscriber``).
@@ -229,7 +235,7 @@ extension ChangeSource {
         }
         if let stopped {
             stopped.cancel()
-        } else if let source {
+        } else if let source, source.hearsObservedZonesOnly {
             // Fewer zones: the source may ask fewer writers; nobody waits for it.
             Task { [weak self] in
                 guard let self else { return }

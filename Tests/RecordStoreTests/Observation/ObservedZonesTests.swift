@@ -68,4 +68,30 @@ struct ObservedZonesTests {
         feed.unsubscribe(follower)
         #expect(feed.observedZones == .none)
     }
+
+    @Test("An inbox hears the commits it takes, when it takes them; a writer asking whether a commit is wanted takes nothing")
+    func anInboxHearsOnlyTheCommitsItTakes() async {
+        let feed = ChangeFeed(storeIdentity: [4, 5, 6], source: nil, ordering: .consecutive)
+        let taken = LockedState<[Int64]>([])
+        let inbox = ObservationInbox(zones: { Self.subscriptions }) { changes in
+            changes.entries.contains { $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
+        } taken: { changes in
+            taken.withLock { $0.append(changes.sequence) }
+        }
+        await feed.subscribe(inbox)
+        func commit(_ sequence: Int64, in zone: String) -> CommittedChanges {
+            CommittedChanges(sequence: sequence, entries: [
+                .init(kind: .created, recordID: RecordID(recordName: "s\(sequence)", zoneID: ZoneID(zoneName: zone)), recordType: "Subscription"),
+            ])
+        }
+        // A writer asks before it commits (the commit may still fail): nothing is taken.
+        #expect(feed.isWanted(commit(1, in: "subscriptions/_public")))
+        #expect(taken.withLock { $0 }.isEmpty)
+        feed.committed(commit(1, in: "subscriptions/_public"))
+        feed.committed(commit(2, in: "Cities"))
+        feed.committed(commit(3, in: "subscriptions/_public"))
+        #expect(taken.withLock { $0 } == [1, 3])
+        #expect(inbox.takeWaiting()?.commits.map(\.sequence) == [1, 3])
+        feed.unsubscribe(inbox)
+    }
 }

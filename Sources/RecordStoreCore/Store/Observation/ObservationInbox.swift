@@ -54,6 +54,8 @@ package final class ObservationInbox: ChangeSubscriber {
     private let filter: (@Sendable (CommittedChanges) -> Bool)?
     /// The zones of the commits `filter` may take (``ChangeSubscriber/observedZones``).
     private let filterZones: (@Sendable () -> ObservedZones)?
+    /// Told of each commit the inbox takes, as it takes it.
+    private let taken: (@Sendable (CommittedChanges) -> Void)?
     /// Further record types of the zone whose commits the inbox takes: those a live query's
     /// relationships reach (``observe(alsoRecordTypes:)``).
     private let relatedRecordTypes = LockedState<ReachedRecordTypes?>(nil)
@@ -68,23 +70,32 @@ package final class ObservationInbox: ChangeSubscriber {
         self.wakeup = wakeup
         filter = nil
         filterZones = nil
+        taken = nil
     }
 
     /// An inbox for the commits `filter` wants, in the zones `zones` gives (both called under
     /// the feed's lock: quick, and taking no lock held while calling into the feed). When
     /// `zones` grows, call ``ChangeFeed/observedZonesChanged()`` before reading in them.
     ///
+    /// `filter` only answers: a writer may ask it of a commit that then fails. `taken` hears each
+    /// commit the inbox takes, when it takes it: under the feed's lock too, in commit order,
+    /// before `filter` is asked of the next commit.
+    ///
     /// ```swift
     /// let inbox = ObservationInbox(zones: { ObservedZones(prefixes: ["subscriptions/"]) }) { changes in
     ///     changes.entries.contains { $0.recordID.zoneID.zoneName.hasPrefix("subscriptions/") }
     /// }
     /// ```
-    package init(zones: @escaping @Sendable () -> ObservedZones, filter: @escaping @Sendable (CommittedChanges) -> Bool) {
+    package init(
+        zones: @escaping @Sendable () -> ObservedZones, filter: @escaping @Sendable (CommittedChanges) -> Bool,
+        taken: (@Sendable (CommittedChanges) -> Void)? = nil
+    ) {
         observedRecordType = ""
         observedZone = .default
         wakeup = nil
         self.filter = filter
         filterZones = zones
+        self.taken = taken
     }
 
     package var observedZones: ObservedZones {
@@ -113,6 +124,7 @@ package final class ObservationInbox: ChangeSubscriber {
     }
 
     package func receive(_ changes: CommittedChanges) {
+        taken?(changes)
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             if !state.lostTrack {
                 state.commits.append(changes)
