@@ -18,7 +18,7 @@ import Foundation
 /// records without schema changes, in the one statement that also records the history and
 /// notifies the commit (``PostgresCommitStatement``); first by a bulk save or one that changes
 /// the schema (its new records' registry rows are then written once, with it).
-struct PostgresWriteTransaction: RecordWriteTransaction {
+struct PostgresWriteTransaction: SQLWriteTransaction {
     let connection: PostgresSQLConnection
     let executor: SQLExecutor
     /// The channel the commit's changes are notified on.
@@ -59,22 +59,6 @@ struct PostgresWriteTransaction: RecordWriteTransaction {
 
     func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
         try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog()).storedVersions(of: ids)
-    }
-
-    func storedRecords(_ ids: [RecordID]) async throws -> [RecordID: Record] {
-        try await executor.records(for: ids, on: connection)
-    }
-
-    func records(matching lookup: ReferenceLookup) async throws -> [Record] {
-        try await executor.records(matching: lookup, on: connection)
-    }
-
-    func records(matching lookup: UniquenessLookup) async throws -> [Record] {
-        try await executor.records(matching: lookup, on: connection)
-    }
-
-    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
-        try await executor.existingZones(among: zones, on: connection)
     }
 
     func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws {

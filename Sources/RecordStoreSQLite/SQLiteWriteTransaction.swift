@@ -14,11 +14,11 @@ import GRDB
 ///     }
 /// }
 /// ```
-struct SQLiteWriteTransaction: RecordWriteTransaction {
+struct SQLiteWriteTransaction: SQLWriteTransaction {
     let db: Database
     let executor: SQLExecutor
     private let storage = SQLiteSchemaStorage()
-    private var connection: SQLiteConnection { SQLiteConnection(db) }
+    var connection: SQLiteConnection { SQLiteConnection(db) }
 
     init(db: Database, executor: SQLExecutor) {
         self.db = db
@@ -31,22 +31,6 @@ struct SQLiteWriteTransaction: RecordWriteTransaction {
 
     func storedVersions(of ids: [RecordID]) throws -> [RecordID: StoredVersion] {
         try SQLiteStoredVersions.read(ids, db)
-    }
-
-    func storedRecords(_ ids: [RecordID]) async throws -> [RecordID: Record] {
-        try await executor.records(for: ids, on: connection)
-    }
-
-    func records(matching lookup: ReferenceLookup) async throws -> [Record] {
-        try await executor.records(matching: lookup, on: connection)
-    }
-
-    func records(matching lookup: UniquenessLookup) async throws -> [Record] {
-        try await executor.records(matching: lookup, on: connection)
-    }
-
-    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
-        try await executor.existingZones(among: zones, on: connection)
     }
 
     func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) throws {
