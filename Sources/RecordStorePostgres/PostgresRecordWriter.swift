@@ -27,15 +27,32 @@ struct PostgresRecordWriter {
 
     /// The stored versions of records: the registry for their types, then each type's rows.
     func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
-        guard !ids.isEmpty else { return [:] }
+        try await storedVersions(of: ids, checkingZones: []).versions
+    }
+
+    /// The stored versions of records, and which of `zones` exist, read with the registry's
+    /// first statement (a save checks its records' zones: a round trip saved).
+    func storedVersions(of ids: [RecordID], checkingZones zones: Set<String>) async throws -> (versions: [RecordID: StoredVersion], existingZones: Set<String>) {
+        var existingZones = Set<String>()
+        guard !ids.isEmpty else { return ([:], existingZones) }
         var types: [RecordID: String] = [:]
-        for chunk in Self.chunks(ids, size: 5_000) {
-            try await connection.forEachRow(SQLStatement(
-                sql: "SELECT zone, recordName, recordType FROM \(quote(TableLayout.registryTable)) "
-                    + "WHERE (zone, recordName) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
-                arguments: Self.identifierArrays(chunk))) { row in
-                if case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1), case .text(let type) = row.value(at: 2) {
+        for (index, chunk) in Self.chunks(ids, size: 5_000).enumerated() {
+            var sql = "SELECT zone, recordName, recordType FROM \(quote(TableLayout.registryTable)) "
+                + "WHERE (zone, recordName) IN (SELECT * FROM unnest($1::text[], $2::text[]))"
+            var arguments = Self.identifierArrays(chunk)
+            if index == 0, !zones.isEmpty {
+                // A zone's row: its name, and no record name.
+                sql += " UNION ALL SELECT name, NULL, NULL FROM \(quote(TableLayout.zonesTable)) WHERE name = ANY($3::text[])"
+                arguments.append(.text(PostgresDialect.arrayLiteral(zones.sorted())))
+            }
+            try await connection.forEachRow(SQLStatement(sql: sql, arguments: arguments)) { row in
+                switch (row.value(at: 0), row.value(at: 1), row.value(at: 2)) {
+                case (.text(let zone), .text(let name), .text(let type)):
                     types[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = type
+                case (.text(let zoneName), .null, _):
+                    existingZones.insert(zoneName)
+                default:
+                    break
                 }
                 return true
             }
@@ -64,7 +81,7 @@ struct PostgresRecordWriter {
                 }
             }
         }
-        return versions
+        return (versions, existingZones)
     }
 
     /// Zone names and record names as two bound `text[]` literals.

@@ -34,6 +34,8 @@ struct PostgresWriteTransaction: SQLWriteTransaction {
     private var positionTakenAfterWrites = false
     /// The commit's sequence, once that statement sent its notification.
     private var notifiedSequence: Int64?
+    /// The zones whose existence the stored versions' read checked (by name): whether each exists.
+    private var zonesChecked: [String: Bool] = [:]
 
     init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
@@ -57,8 +59,24 @@ struct PostgresWriteTransaction: SQLWriteTransaction {
         return catalog
     }
 
-    func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
-        try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog()).storedVersions(of: ids)
+    /// The stored versions, read with whether their zones exist (other than the default zone,
+    /// which always does): ``existingZones(among:)`` then asks nothing of the zones a save's
+    /// records are in.
+    mutating func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
+        let zones = Set(ids.map(\.zoneID.zoneName)).subtracting([ZoneID.default.zoneName])
+        let read = try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog())
+            .storedVersions(of: ids, checkingZones: zones)
+        for zone in zones { zonesChecked[zone] = read.existingZones.contains(zone) }
+        return read.versions
+    }
+
+    /// Which of these zones exist: from the stored versions' read when it checked them all (in
+    /// this transaction, so nothing changed them since), else read.
+    func existingZones(among zones: Set<ZoneID>) async throws -> Set<ZoneID> {
+        guard zones.allSatisfy({ zonesChecked[$0.zoneName] != nil }) else {
+            return try await executor.existingZones(among: zones, on: connection)
+        }
+        return zones.filter { zonesChecked[$0.zoneName] == true }
     }
 
     func applySchemaChanges(_ changes: [SchemaChange], catalog: SchemaCatalog) async throws {
