@@ -27,13 +27,18 @@ extension SQLExecutor {
         try await connection.firstRow(zoneExistsStatement(zone)) { _ in true } ?? false
     }
 
-    /// Which of these zones exist.
+    /// Which of these zones exist: one statement per ``lookupChunk`` zones, not one per zone.
     @_spi(StorageEngine) public func existingZones<Connection: SQLConnection>(among zones: Set<ZoneID>, on connection: Connection) async throws -> Set<ZoneID> {
-        var existing = Set<ZoneID>()
-        for zone in zones where try await zoneExists(zone, on: connection) {
-            existing.insert(zone)
+        let names = zones.map(\.zoneName).sorted()
+        var found = Set<String>()
+        for start in stride(from: 0, to: names.count, by: Self.lookupChunk) {
+            let chunk = names[start..<min(start + Self.lookupChunk, names.count)]
+            try await connection.forEachRow(existingZonesStatement(Array(chunk))) { row in
+                if case .text(let name) = row.value(at: 0) { found.insert(name) }
+                return true
+            }
         }
-        return existing
+        return zones.filter { found.contains($0.zoneName) }
     }
 
     /// The stored records with these identifiers, read a zone and ``lookupChunk`` names at a

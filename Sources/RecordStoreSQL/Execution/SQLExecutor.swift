@@ -82,6 +82,12 @@ import PredicateLanguage
         SQLStatement("SELECT 1 FROM \(quote(TableLayout.zonesTable)) WHERE name = ?", [.text(zone.zoneName)], dialect: dialect)
     }
 
+    /// The names, among these zone names, of the zones that exist (a row each).
+    @_spi(StorageEngine) public func existingZonesStatement(_ names: [String]) -> SQLStatement {
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return SQLStatement("SELECT name FROM \(quote(TableLayout.zonesTable)) WHERE name IN (\(placeholders))", names.map { .text($0) }, dialect: dialect)
+    }
+
     /// The zones from the names read: the default zone first.
     @_spi(StorageEngine) public func zones(named names: [String]) -> [ZoneID] {
         [ZoneID.default] + names.filter { $0 != ZoneID.default.zoneName }.map(ZoneID.init(zoneName:))
