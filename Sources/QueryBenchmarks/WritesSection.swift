@@ -15,8 +15,9 @@ struct WritesSection: BenchmarkSection {
     let name = "writes"
     let title = "Writes: records/modify over HTTP, 10 new records a request, against the same rows inserted by hand"
 
-    /// Requests each client sends in a measured round.
-    static let requestsPerClient = 150
+    /// Requests each client sends in a measured round: 150, or `QUERY_BENCH_WRITES_REQUESTS` (a
+    /// longer run steadies the figures and gives a profiler enough samples).
+    static let requestsPerClient = ProcessInfo.processInfo.environment["QUERY_BENCH_WRITES_REQUESTS"].flatMap { Int($0) }.map { max($0, 1) } ?? 150
     /// The clients of the concurrent figure, each on a zone of its own.
     static let clientCount = 16
 

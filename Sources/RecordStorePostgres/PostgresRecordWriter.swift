@@ -23,67 +23,6 @@ struct PostgresRecordWriter {
     /// PostgreSQL takes at most 65,535 bound values in a statement.
     static let maximumArguments = 30_000
 
-    // MARK: Reading what is stored
-
-    /// The stored versions of records: the registry for their types, then each type's rows.
-    func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
-        try await storedVersions(of: ids, checkingZones: []).versions
-    }
-
-    /// The stored versions of records, and which of `zones` exist, read with the registry's
-    /// first statement (a save checks its records' zones: a round trip saved).
-    func storedVersions(of ids: [RecordID], checkingZones zones: Set<String>) async throws -> (versions: [RecordID: StoredVersion], existingZones: Set<String>) {
-        var existingZones = Set<String>()
-        guard !ids.isEmpty else { return ([:], existingZones) }
-        var types: [RecordID: String] = [:]
-        for (index, chunk) in Self.chunks(ids, size: 5_000).enumerated() {
-            var sql = "SELECT zone, recordName, recordType FROM \(quote(TableLayout.registryTable)) "
-                + "WHERE (zone, recordName) IN (SELECT * FROM unnest($1::text[], $2::text[]))"
-            var arguments = Self.identifierArrays(chunk)
-            if index == 0, !zones.isEmpty {
-                // A zone's row: its name, and no record name.
-                sql += " UNION ALL SELECT name, NULL, NULL FROM \(quote(TableLayout.zonesTable)) WHERE name = ANY($3::text[])"
-                arguments.append(.text(PostgresDialect.arrayLiteral(zones.sorted())))
-            }
-            try await connection.forEachRow(SQLStatement(sql: sql, arguments: arguments)) { row in
-                switch (row.value(at: 0), row.value(at: 1), row.value(at: 2)) {
-                case (.text(let zone), .text(let name), .text(let type)):
-                    types[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = type
-                case (.text(let zoneName), .null, _):
-                    existingZones.insert(zoneName)
-                default:
-                    break
-                }
-                return true
-            }
-        }
-        var versions: [RecordID: StoredVersion] = [:]
-        for (recordType, members) in Dictionary(grouping: Array(types.keys), by: { types[$0] ?? "" }) {
-            guard catalog.recordTypes[recordType] != nil else { continue }
-            for chunk in Self.chunks(members, size: 5_000) {
-                try await connection.forEachRow(SQLStatement(
-                    sql: "SELECT \(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn)), \(quote(PostgresLayout.rowColumn)), "
-                        + "\(quote(TableLayout.changeTagColumn)), \(quote(TableLayout.creationDateColumn)), \(quote(TableLayout.creatorColumn)) "
-                        + "FROM \(quote(TableLayout.recordTable(recordType))) "
-                        + "WHERE (\(quote(TableLayout.zoneColumn)), \(quote(TableLayout.recordNameColumn))) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
-                    arguments: Self.identifierArrays(chunk))) { row in
-                    guard case .text(let zone) = row.value(at: 0), case .text(let name) = row.value(at: 1),
-                          case .integer(let rowID) = row.value(at: 2) else { return true }
-                    var tag: String?
-                    if case .text(let text) = row.value(at: 3) { tag = text }
-                    var creation: Date?
-                    if case .real(let seconds) = row.value(at: 4) { creation = Date(timeIntervalSinceReferenceDate: seconds) }
-                    var creator: String?
-                    if case .text(let text) = row.value(at: 5) { creator = text }
-                    versions[RecordID(recordName: name, zoneID: TableLayout.zone(forKey: zone))] = StoredVersion(
-                        recordType: recordType, changeTag: tag, creationDate: creation, creatorUserRecordName: creator, rowReference: rowID)
-                    return true
-                }
-            }
-        }
-        return (versions, existingZones)
-    }
-
     /// Zone names and record names as two bound `text[]` literals.
     static func identifierArrays(_ ids: some Collection<RecordID>) -> [SQLValue] {
         [.text(PostgresDialect.arrayLiteral(ids.map { TableLayout.zoneKey($0.zoneID) })), .text(PostgresDialect.arrayLiteral(ids.map(\.recordName)))]

@@ -12,7 +12,8 @@ import Foundation
 /// (``PostgresWriteRace``) on the new catalog.
 ///
 /// Its first statement registers it as a writer of the store (``PostgresChangePositions``: a
-/// shared lock, which keeps no other writer waiting) as it reads the catalog, before any write.
+/// shared lock, which keeps no other writer waiting) as it reads the catalog and the registry
+/// of the save's records, before any write.
 /// Its change position is its transaction's ID plus the store's base, taken without a lock:
 /// last, after the writes, by a save of fewer than ``PostgresRecordWriter/fewestRecordsToCopy``
 /// records without schema changes, in the one statement that also records the history and
@@ -36,6 +37,9 @@ struct PostgresWriteTransaction: SQLWriteTransaction {
     private var notifiedSequence: Int64?
     /// The zones whose existence the stored versions' read checked (by name): whether each exists.
     private var zonesChecked: [String: Bool] = [:]
+    /// What the registry said of the save's records, read with the catalog
+    /// (``readCatalog(beforeReadingVersionsOf:)``), until ``storedVersions(of:)`` of them takes it.
+    private var registryReadFirst: (ids: [RecordID], zones: Set<String>, registry: PostgresRecordWriter.RegistryRead)?
 
     init(connection: PostgresSQLConnection, executor: SQLExecutor, changeChannel: String, locksSchemaFirst: Bool = false) {
         self.connection = connection
@@ -59,15 +63,61 @@ struct PostgresWriteTransaction: SQLWriteTransaction {
         return catalog
     }
 
+    /// Registers the writer and reads the catalog, and with them the registry of the records
+    /// the save reads next and whether their zones exist: one round trip where there were two.
+    /// The statement's first row is `(NULL, NULL, catalog)`, the registry's rows follow
+    /// (``PostgresRecordWriter/RegistryRead``). A save that runs again after losing a race to a
+    /// schema change (it locks the schema first), or names more records than one registry
+    /// statement reads, reads them apart.
+    mutating func readCatalog(beforeReadingVersionsOf ids: [RecordID]) async throws -> SchemaCatalog {
+        guard !locksSchemaFirst, !ids.isEmpty, ids.count <= PostgresRecordWriter.registryChunk else { return try await readCatalog() }
+        let zones = Self.zonesToCheck(of: ids)
+        let registryStatement = PostgresRecordWriter.RegistryRead.statement(of: ids, checkingZones: zones)
+        // Materialized: the registration runs once, whatever the planner makes of the rest.
+        let statement = SQLStatement(
+            sql: "WITH registration AS MATERIALIZED (SELECT \(PostgresChangePositions.registration), (\(executor.catalogStatement.sql)) AS catalog) "
+                + "SELECT NULL, NULL, catalog FROM registration UNION ALL \(registryStatement.sql)",
+            arguments: registryStatement.arguments)
+        var registry = PostgresRecordWriter.RegistryRead()
+        var storedCatalog = SQLValue.null
+        try await connection.forEachRow(statement) { row in
+            if case .null = row.value(at: 0) {
+                storedCatalog = row.value(at: 2)
+            } else {
+                registry.take(row.value(at: 0), row.value(at: 1), row.value(at: 2))
+            }
+            return true
+        }
+        let catalog = try executor.catalog(from: storedCatalog)
+        catalogRead = catalog
+        registryReadFirst = (ids, zones, registry)
+        return catalog
+    }
+
     /// The stored versions, read with whether their zones exist (other than the default zone,
     /// which always does): ``existingZones(among:)`` then asks nothing of the zones a save's
-    /// records are in.
+    /// records are in. The registry of the save's own records was read with the catalog; only
+    /// their rows are read here.
     mutating func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion] {
-        let zones = Set(ids.map(\.zoneID.zoneName)).subtracting([ZoneID.default.zoneName])
-        let read = try await PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog())
-            .storedVersions(of: ids, checkingZones: zones)
+        let writer = PostgresRecordWriter(connection: connection, catalog: catalogRead ?? SchemaCatalog())
+        let zones: Set<String>
+        let read: (versions: [RecordID: StoredVersion], existingZones: Set<String>)
+        if let first = registryReadFirst, first.ids == ids {
+            registryReadFirst = nil
+            zones = first.zones
+            read = (try await writer.storedVersions(of: first.registry), first.registry.existingZones)
+        } else {
+            zones = Self.zonesToCheck(of: ids)
+            read = try await writer.storedVersions(of: ids, checkingZones: zones)
+        }
         for zone in zones { zonesChecked[zone] = read.existingZones.contains(zone) }
         return read.versions
+    }
+
+    /// The zones of these records whose existence a save checks: all but the default zone,
+    /// which always exists.
+    private static func zonesToCheck(of ids: [RecordID]) -> Set<String> {
+        Set(ids.map(\.zoneID.zoneName)).subtracting([ZoneID.default.zoneName])
     }
 
     /// Which of these zones exist: from the stored versions' read when it checked them all (in

@@ -17,6 +17,29 @@ package func recordingDefinitions(of store: Store) -> (store: Store, definedReco
     return (Store(engine: engine, mode: store.mode), { engine.definedRecordTypes })
 }
 
+/// A store over the engine of `store` (in its mode, through a ``WaitingEngine``) whose engine
+/// calls are recorded, and so are those of the siblings it opens (a server's development store):
+/// ``engineCalls(of:)`` reads them. What a caller asks of its engine (a `catalog()` read, a query)
+/// shows there even when it makes no span.
+///
+/// ```swift
+/// let store = recordingEngineCalls(of: try TestEngine.sqlite.makeStore())
+/// _ = try await store.engine.catalog()
+/// engineCalls(of: store, clearing: true)   // ["catalog"]
+/// ```
+package func recordingEngineCalls(of store: Store) -> Store {
+    Store(engine: WaitingEngine(store.engine), mode: store.mode, schemaLimits: store.schemaLimits)
+}
+
+/// The engine calls a store made through ``recordingEngineCalls(of:)`` (or one of its siblings)
+/// recorded, by method (`modify`, `catalog`, `records`, …), in order; then forgets them when
+/// `clearing`. Empty for a store that does not record.
+@discardableResult
+package func engineCalls(of store: Store, clearing: Bool = false) -> [String] {
+    guard let engine = store.engine as? WaitingEngine else { return [] }
+    return engine.calls(clearing: clearing)
+}
+
 /// Test-only: an async engine (PostgreSQL) that lets `Store`'s synchronous methods wait for it,
 /// so that the engine-parameterized suites, which are written against `Store`'s synchronous
 /// methods, run on it unchanged.
@@ -32,6 +55,7 @@ package func recordingDefinitions(of store: Store) -> (store: Store, definedReco
 final class WaitingEngine: StorageEngine {
     let base: any StorageEngine
     private let definitions = LockedState<[String]>([])
+    private let recordedCalls = LockedState<[String]>([])
 
     init(_ base: any StorageEngine) {
         self.base = base
@@ -39,6 +63,20 @@ final class WaitingEngine: StorageEngine {
 
     /// The record types ``define(_:templates:progress:)`` was called for, in order.
     var definedRecordTypes: [String] { definitions.withLock { $0 } }
+
+    /// The engine methods called, in order (forgotten when `clearing`).
+    func calls(clearing: Bool) -> [String] {
+        recordedCalls.withLock { calls in
+            defer { if clearing { calls.removeAll() } }
+            return calls
+        }
+    }
+
+    /// Records a call of a method (its name up to the parenthesis).
+    private func note(_ function: String = #function) {
+        let name = function.prefix { $0 != "(" }
+        recordedCalls.withLock { $0.append(String(name)) }
+    }
 
     var name: String { base.name }
     var secret: StoreSecret { base.secret }
@@ -49,44 +87,85 @@ final class WaitingEngine: StorageEngine {
     /// waiting test threads may all be blocking.
     static let executor = ThreadPoolTaskExecutor(threads: 4)
 
-    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] { try await base.modify(changes, mode: mode) }
-    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] { try await base.records(for: ids) }
-    func createZone(_ zone: ZoneID) async throws(RecordStoreError) { try await base.createZone(zone) }
-    func zones() async throws(RecordStoreError) -> [ZoneID] { try await base.zones() }
-    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) { try await base.deleteZone(zone) }
-    func catalog() async throws(RecordStoreError) -> SchemaCatalog { try await base.catalog() }
+    func modify(_ changes: RecordChangeSet, mode: SchemaMode) async throws(RecordStoreError) -> [Record] {
+        note()
+        return try await base.modify(changes, mode: mode)
+    }
+    func records(for ids: [RecordID]) async throws(RecordStoreError) -> [RecordID: Record] {
+        note()
+        return try await base.records(for: ids)
+    }
+    func createZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        note()
+        return try await base.createZone(zone)
+    }
+    func zones() async throws(RecordStoreError) -> [ZoneID] {
+        note()
+        return try await base.zones()
+    }
+    func deleteZone(_ zone: ZoneID) async throws(RecordStoreError) {
+        note()
+        return try await base.deleteZone(zone)
+    }
+    func catalog() async throws(RecordStoreError) -> SchemaCatalog {
+        note()
+        return try await base.catalog()
+    }
     func define(_ recordTypes: [RecordTypeSchema], templates: [FetchRequestTemplate], progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        note()
         definitions.withLock { $0.append(contentsOf: recordTypes.map(\.name)) }
-        try await base.define(recordTypes, templates: templates, progress: progress)
+        return try await base.define(recordTypes, templates: templates, progress: progress)
     }
     func migrate(_ migration: SchemaMigration, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
+        note()
         definitions.withLock { $0.append(contentsOf: migration.recordTypes.map(\.target.name)) }
         try await base.migrate(migration, progress: progress)
     }
-    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] { try await base.records(query) }
-    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int { try await base.count(query) }
-    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
-        try await base.aggregate(query, groupBy: groupBy, aggregates: aggregates)
+    func records(_ query: QuerySpecification) async throws(RecordStoreError) -> [Record] {
+        note()
+        return try await base.records(query)
     }
-    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan { try await base.explain(query) }
-    func optimize() async throws(RecordStoreError) { try await base.optimize() }
+    func count(_ query: QuerySpecification) async throws(RecordStoreError) -> Int {
+        note()
+        return try await base.count(query)
+    }
+    func aggregate(_ query: QuerySpecification, groupBy: [String], aggregates: [AggregateProperty]) async throws(RecordStoreError) -> [[String: Value]] {
+        note()
+        return try await base.aggregate(query, groupBy: groupBy, aggregates: aggregates)
+    }
+    func explain(_ query: QuerySpecification) async throws(RecordStoreError) -> QueryPlan {
+        note()
+        return try await base.explain(query)
+    }
+    func optimize() async throws(RecordStoreError) {
+        note()
+        return try await base.optimize()
+    }
     func history(of zone: ZoneID, after place: HistoryPosition, limit: Int, recordTypes: Set<String>?) async throws(RecordStoreError) -> HistoryPage {
-        try await base.history(of: zone, after: place, limit: limit, recordTypes: recordTypes)
+        note()
+        return try await base.history(of: zone, after: place, limit: limit, recordTypes: recordTypes)
     }
     func zoneHistory(after place: HistoryPosition, limit: Int) async throws(RecordStoreError) -> ZoneHistoryPage {
-        try await base.zoneHistory(after: place, limit: limit)
+        note()
+        return try await base.zoneHistory(after: place, limit: limit)
     }
-    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning { try await base.pruneHistory(deletedBefore: date) }
+    func pruneHistory(deletedBefore date: Date) async throws(RecordStoreError) -> HistoryPruning {
+        note()
+        return try await base.pruneHistory(deletedBefore: date)
+    }
     var plansRelationshipWalks: Bool { base.plansRelationshipWalks }
     func beginBulkLoad(of recordType: String, incoming: Int) async throws(RecordStoreError) {
-        try await base.beginBulkLoad(of: recordType, incoming: incoming)
+        note()
+        return try await base.beginBulkLoad(of: recordType, incoming: incoming)
     }
     func finishBulkLoad(progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) {
-        try await base.finishBulkLoad(progress: progress)
+        note()
+        return try await base.finishBulkLoad(progress: progress)
     }
     /// The base engine's sibling, answering the synchronous API too.
     func openSibling(named name: String, progress: StoreOpeningProgressHandler?) async throws(RecordStoreError) -> any StorageEngine {
-        WaitingEngine(try await base.openSibling(named: name, progress: progress))
+        note()
+        return WaitingEngine(try await base.openSibling(named: name, progress: progress))
     }
 }
 

@@ -112,17 +112,26 @@ extension CloudKitService {
             })])
         }
 
-        // A request that would grow the schema past the store's limits writes nothing.
-        try await checkSchemaGrowth(of: saves, in: store)
+        // A request that would grow the schema past the store's limits writes nothing. An atomic
+        // request is one save, which the store holds to the limits as one, against the catalog
+        // of its own transaction: its refusal is answered as the request's below, and a read of
+        // the catalog before it would only cost a round trip. A request saved a record at a time
+        // is checked here, as one.
+        if !atomic { try await checkSchemaGrowth(of: saves, in: store) }
         let result = try await run { () async throws(RecordStoreError) in
             try await store.modify(saving: saves, deleting: deletions, expectedChangeTags: expectedTags, atomically: atomic, author: principal.userRecordName)
         }
+        if atomic, let refusal = Self.schemaLimitRefusal(in: result) { throw refusal }
         var shareAnswers: [Int: JSONValue] = [:]
         for index in shareIndexes.sorted() where outcomes[index] == nil {
             shareAnswers[index] = try await runShareOperation(operations[index], in: namespace, store: store, zoneName: zoneName)
         }
-        let savedIDs = operations.indices.filter { !operations[$0].kind.isDeletion && !shareIndexes.contains($0) }.map { operations[$0].id }
-        style.rootShares = try await rootShares(of: savedIDs, in: namespace, store: store)
+        let saved = operations.indices.filter { !operations[$0].kind.isDeletion && !shareIndexes.contains($0) }
+        // A record this request created was stored nowhere before it, and deleting a share's root
+        // deletes the share: it can be a share's root only through a share of this request.
+        if !shareIndexes.isEmpty || saved.contains(where: { operations[$0].kind != .create }) {
+            style.rootShares = try await rootShares(of: saved.map { operations[$0].id }, in: namespace, store: store)
+        }
         var answers: [JSONValue] = []
         answers.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
@@ -147,6 +156,16 @@ extension CloudKitService {
             }
         }
         return .object(["records": .array(answers)])
+    }
+
+    /// The `BAD_REQUEST` of an atomic request whose saves the store refused for growing the
+    /// schema past its limits (``checkSchemaGrowth(of:in:)`` says why a request is refused as
+    /// one), or nil.
+    private static func schemaLimitRefusal(in result: ModifyResult) -> ServerError? {
+        for outcome in result.saveResults.values {
+            if case .failure(let error) = outcome, case .schemaLimitExceeded = error { return ServerError(.badRequest, error.description) }
+        }
+        return nil
     }
 
     /// The `ACCESS_DENIED` of an operation the grants refuse, or nil when they allow it: `CREATE`

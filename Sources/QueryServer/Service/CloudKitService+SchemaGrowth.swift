@@ -7,8 +7,9 @@ extension CloudKitService {
     /// Refuses a `records/modify` whose saves, taken together, would grow the schema past the
     /// store's ``SchemaLimits`` (fields a record type, record types, schema changes a request):
     /// `BAD_REQUEST` naming the bound, before anything is saved. The store checks each save
-    /// against the same limits as it admits it; this check bounds the request as one, also when
-    /// it is not atomic (saved a record at a time), so that one request's schema work stays
+    /// against the same limits as it admits it, so an atomic request (one save) is bounded as one
+    /// by the store, and its refusal answered as this one's; this check bounds a request that is
+    /// not atomic (saved a record at a time) as one too, so that one request's schema work stays
     /// bounded. A record the store would refuse for another reason (a field whose type differs)
     /// is left to the save, which answers it on its own.
     ///

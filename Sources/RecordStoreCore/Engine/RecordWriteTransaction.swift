@@ -19,6 +19,11 @@ import Foundation
 @_spi(StorageEngine) public protocol RecordWriteTransaction {
     /// The schema as stored in this transaction.
     mutating func readCatalog() async throws -> SchemaCatalog
+    /// The schema as stored in this transaction, read by a save whose next question is
+    /// ``storedVersions(of:)`` of `ids`: an engine whose every statement is a round trip may read
+    /// what it will answer then in the same one (PostgreSQL reads its registry). By default,
+    /// ``readCatalog()``.
+    mutating func readCatalog(beforeReadingVersionsOf ids: [RecordID]) async throws -> SchemaCatalog
     /// The stored versions of these records (absent when not stored).
     mutating func storedVersions(of ids: [RecordID]) async throws -> [RecordID: StoredVersion]
     /// The full stored records with these identifiers (absent when not stored): the records a
@@ -75,6 +80,11 @@ import Foundation
 }
 
 extension RecordWriteTransaction {
+    /// An engine whose reads cost no round trip reads the catalog alone.
+    @_spi(StorageEngine) public mutating func readCatalog(beforeReadingVersionsOf ids: [RecordID]) async throws -> SchemaCatalog {
+        try await readCatalog()
+    }
+
     /// An engine with one writer at a time takes its position first: nothing waits on it.
     @_spi(StorageEngine) public func takesChangePositionLast(_ plan: WritePlan, schemaChanges: [SchemaChange]) -> Bool { false }
 

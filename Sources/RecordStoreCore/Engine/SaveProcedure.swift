@@ -19,7 +19,12 @@ import Foundation
     @_spi(StorageEngine) public static func run<Transaction: RecordWriteTransaction>(
         _ changes: RecordChangeSet, mode: SchemaMode, in transaction: inout Transaction
     ) async throws -> SaveOutcome {
-        let save = try await AdmittedSave(changes, mode: mode, catalog: transaction.readCatalog())
+        // The records whose stored versions are read next are the ones given (admitting them
+        // changes their values, never their identifiers); none when a name cannot be stored,
+        // which admitting them refuses before anything is read.
+        let identifiers = changes.saving.map(\.recordID) + changes.deleting
+        let save = try await AdmittedSave(
+            changes, mode: mode, catalog: transaction.readCatalog(beforeReadingVersionsOf: identifiers.allSatisfy(\.canBeStored) ? identifiers : []))
         var stored = try await transaction.storedVersions(of: save.identifiersToRead)
         var plan = try await save.plan(stored: stored, existingZones: transaction.existingZones(among: save.zonesToCheck))
         // Uniqueness constraints under a merging policy: resolved first, since a resolution may

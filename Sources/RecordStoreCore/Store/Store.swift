@@ -50,8 +50,11 @@ public final class Store: Sendable {
     }
 
     /// Runs one write on the engine, in the store's mode and within its schema limits: the one
-    /// way every save and deletion reaches ``StorageEngine/modify(_:mode:)``.
+    /// way every save and deletion reaches ``StorageEngine/modify(_:mode:)``. A change set that
+    /// saves and deletes nothing changes nothing: it opens no transaction (on a server engine,
+    /// three round trips) and counts as no write.
     package func write(_ changes: RecordChangeSet) async throws(RecordStoreError) -> [Record] {
+        guard !changes.saving.isEmpty || !changes.deleting.isEmpty else { return [] }
         var changes = changes
         changes.schemaLimits = schemaLimits
         let metrics = metricsSlot.current

@@ -101,25 +101,25 @@ struct ModifyStatementCountTests {
         let fiveHundred = try await Self.costs(of: 500, in: store, tracer: tracer)
         switch engine {
         case .postgres:
-            // Each modify: BEGIN, the catalog, the registry with the zone's existence, then
-            // its writes, its change position, the history and the notification, COMMIT. Under
+            // Each modify: BEGIN, one statement that reads the catalog, the registry of the
+            // modify's records and their zone's existence, then its writes, its change position, the history and the notification, COMMIT. Under
             // 200 written records (deletions write none) the position is taken last, with the
             // history and the notification, in one statement (PostgresCommitStatement); from
             // 200 it is taken first, and the history (the records' positions, the tombstones,
             // the zone's position) and the notification are statements of their own.
             // - 10 new records: per type an INSERT (their registry rows in it) and one of the tags'
-            //   members, then the commit statement: 9.
+            //   members, then the commit statement: 8.
             // - 500 new records go by COPY (from 200 of a type): the position first, then per type
             //   the row identities and the COPY of the registry, the rows and the members, the
-            //   tombstones looked for, the zone's position, the notification: 16.
+            //   tombstones looked for, the zone's position, the notification: 15.
             // - updates: each type's stored rows read, per type an UPDATE and the members replaced
-            //   (a DELETE, an INSERT), the commit statement: 13; for 500, the position, the
-            //   records' positions, the zone's and the notification: 16.
+            //   (a DELETE, an INSERT), the commit statement: 12; for 500, the position, the
+            //   records' positions, the zone's and the notification: 15.
             // - deletions: each type's rows read, read again after the writes (3), a DELETE per
             //   type (the members go with the rows) and one of the registry, the commit
-            //   statement: 13, for 500 too.
-            #expect(ten == Costs(creating: 9, updating: 13, deleting: 13), "10 records: \(ten)")
-            #expect(fiveHundred == Costs(creating: 16, updating: 16, deleting: 13), "500 records: \(fiveHundred)")
+            //   statement: 12, for 500 too.
+            #expect(ten == Costs(creating: 8, updating: 12, deleting: 12), "10 records: \(ten)")
+            #expect(fiveHundred == Costs(creating: 15, updating: 15, deleting: 12), "500 records: \(fiveHundred)")
         default:
             // SQLite's writer runs its prepared statements per row in process; what the trace
             // holds (the catalog, the position, the history) is the same for 10 and 500 records.
