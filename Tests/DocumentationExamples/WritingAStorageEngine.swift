@@ -10,7 +10,7 @@ enum WritingAStorageEngineExample {
         try await program1()
     }
 
-    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 204.
+    /// Sources/RecordStoreCore/RecordStoreCore.docc/WritingAStorageEngine.md, from line 208.
     static func program1() async throws {
         StoreRegistry.shared.register(.postgres)
         let store = try await Store.open(url: DocumentationExampleSupport.postgresURL("postgres://app@localhost/cities"))
