@@ -11,6 +11,11 @@ import RecordStore
 /// PostgreSQL (through PostgresNIO, when `QUERY_BENCH_POSTGRES_URL` names a server). On
 /// PostgreSQL also 16 clients on 16 zones against 1 client. Targets (#49): at least 0.5x the
 /// hand-written inserts, and at least 4x from 16 clients.
+///
+/// Each figure is the median of ``rounds`` rounds, and each round measures the store and its
+/// baseline one after the other, so that a machine whose speed drifts during the run (another
+/// process, the file system's writeback) moves both sides of a ratio alike; the notes give each
+/// side's spread.
 struct WritesSection: BenchmarkSection {
     let name = "writes"
     let title = "Writes: records/modify over HTTP, 10 new records a request, against the same rows inserted by hand"
@@ -20,20 +25,34 @@ struct WritesSection: BenchmarkSection {
     static let requestsPerClient = ProcessInfo.processInfo.environment["QUERY_BENCH_WRITES_REQUESTS"].flatMap { Int($0) }.map { max($0, 1) } ?? 150
     /// The clients of the concurrent figure, each on a zone of its own.
     static let clientCount = 16
+    /// The rounds each figure is the median of.
+    static let rounds = 3
 
     func run(report: BenchmarkReport) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-writes-\(UUID().uuidString)").path
         defer {
-            for suffix in ["", "-wal", "-shm", ".hand", ".hand-wal", ".hand-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let hands = (0..<Self.rounds).map { ".hand\($0)" }
+            for suffix in ["", "-wal", "-shm"] + hands.flatMap({ [$0, $0 + "-wal", $0 + "-shm"] }) { try? FileManager.default.removeItem(atPath: path + suffix) }
             try? FileManager.default.removeItem(atPath: path + ".assets")
         }
         let sqlite = try Store.open(path: path)
-        let (served, load, floor) = try await Self.serveRate(sqlite, clients: 1, round: "one")
-        let hand = try await HandWrittenInserts.sqliteRate(path: path + ".hand", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest)
-        report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: served, baseline: hand, unit: "rec/s",
+        var served: [Double] = [], hand: [Double] = [], floors: [Double] = []
+        var load: ProcessorLoad?
+        for round in 0..<Self.rounds {
+            let measured = try await Self.serveRate(sqlite, clients: 1, round: "one-\(round)")
+            served.append(measured.rate)
+            floors.append(measured.floor)
+            load = load ?? measured.load
+            // A file a round: each makes its table anew.
+            hand.append(try await HandWrittenInserts.sqliteRate(
+                path: path + ".hand\(round)", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
+        }
+        let (servedSpread, handSpread) = (Spread(served), Spread(hand))
+        report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: servedSpread.median, baseline: handSpread.median, unit: "rec/s",
                       target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through GRDB, 10 per transaction, into a table of the same columns (WAL, synchronous=NORMAL as the store)")
-        report.note("SQLite, 1 client: \(load.description)")
-        report.note(Self.floorNote(engine: "SQLite", floor: floor, baseline: hand))
+        report.note("SQLite, \(Self.rounds) rounds (min / median / max): records/modify \(servedSpread.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s"))")
+        if let load { report.note("SQLite, 1 client, first round: \(load.description)") }
+        report.note(Self.floorNote(engine: "SQLite", floor: Spread(floors).median, baseline: handSpread.median))
         #if PostgreSQL
         try await measurePostgres(report: report)
         #else
