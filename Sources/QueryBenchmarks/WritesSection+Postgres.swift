@@ -20,21 +20,16 @@ extension WritesSection {
         defer { hand.close() }
         do {
             let store = try await Store.open(url: PostgresSection.url(server, schema: schema))
-            var ones: [Double] = [], hands: [Double] = [], manys: [Double] = [], floors: [Double] = []
-            var oneLoad: ProcessorLoad?, manyLoad: ProcessorLoad?
+            var ones = ServedRounds(), manys = ServedRounds()
+            var hands: [Double] = []
             for round in 0..<Self.rounds {
-                let measuredOne = try await Self.serveRate(store, clients: 1, round: "one-\(round)")
-                ones.append(measuredOne.rate)
-                floors.append(measuredOne.floor)
-                oneLoad = oneLoad ?? measuredOne.load
+                ones.add(try await Self.serveRate(store, clients: 1, round: "one-\(round)"))
                 hands.append(try await HandWrittenInserts.postgresRate(
                     hand, schema: handSchemas[round], transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
-                let measuredMany = try await Self.serveRate(store, clients: Self.clientCount, round: "many-\(round)")
-                manys.append(measuredMany.rate)
-                manyLoad = manyLoad ?? measuredMany.load
+                manys.add(try await Self.serveRate(store, clients: Self.clientCount, round: "many-\(round)"))
             }
-            let (oneSpread, handSpread, manySpread) = (Spread(ones), Spread(hands), Spread(manys))
-            let (one, byHand, many) = (oneSpread.median, handSpread.median, manySpread.median)
+            let handSpread = Spread(hands)
+            let (one, byHand, many) = (ones.rates.median, handSpread.median, manys.rates.median)
             let fsync = try await HandWrittenInserts.setting("fsync", hand)
             report.figure("PostgreSQL: records/modify, 1 client, 10 new records a request", measured: one, baseline: byHand, unit: "rec/s",
                           target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through PostgresNIO, 10 per transaction (one multi-row INSERT), into a table of the same columns")
@@ -43,13 +38,13 @@ extension WritesSection {
             report.note("PostgreSQL: fsync \(fsync), \(ProcessInfo.processInfo.activeProcessorCount) cores shared by the server, the clients and PostgreSQL; \(PostgresSection.redacted(server))")
             // What bounds the concurrent figure: with one client's processor time a request and
             // every processor busy, no lock-free server could go further than `ceiling`.
-            report.note("PostgreSQL, \(Self.rounds) rounds (min / median / max): 1 client \(oneSpread.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s")); "
-                + "\(Self.clientCount) clients \(manySpread.text(unit: "rec/s"))")
-            if let oneLoad {
+            report.note("PostgreSQL, \(Self.rounds) rounds (min / median / max): 1 client \(ones.rates.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s")); "
+                + "\(Self.clientCount) clients \(manys.rates.text(unit: "rec/s"))")
+            if let oneLoad = ones.firstLoad {
                 report.note("PostgreSQL, 1 client, first round: \(oneLoad.description); at its processor time a request, all cores busy would give at most \(String(format: "%.2f", oneLoad.ceiling))x")
             }
-            if let manyLoad { report.note("PostgreSQL, \(Self.clientCount) clients, first round: \(manyLoad.description)") }
-            report.note(Self.floorNote(engine: "PostgreSQL", floor: Spread(floors).median, baseline: byHand))
+            if let manyLoad = manys.firstLoad { report.note("PostgreSQL, \(Self.clientCount) clients, first round: \(manyLoad.description)") }
+            report.note(Self.floorNote(engine: "PostgreSQL", floor: ones.floor, baseline: byHand))
         } catch {
             try? await PostgresSection.drop([schema] + handSchemas, hand)
             throw error

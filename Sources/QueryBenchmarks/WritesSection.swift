@@ -36,23 +36,20 @@ struct WritesSection: BenchmarkSection {
             try? FileManager.default.removeItem(atPath: path + ".assets")
         }
         let sqlite = try Store.open(path: path)
-        var served: [Double] = [], hand: [Double] = [], floors: [Double] = []
-        var load: ProcessorLoad?
+        var served = ServedRounds()
+        var hand: [Double] = []
         for round in 0..<Self.rounds {
-            let measured = try await Self.serveRate(sqlite, clients: 1, round: "one-\(round)")
-            served.append(measured.rate)
-            floors.append(measured.floor)
-            load = load ?? measured.load
+            served.add(try await Self.serveRate(sqlite, clients: 1, round: "one-\(round)"))
             // A file a round: each makes its table anew.
             hand.append(try await HandWrittenInserts.sqliteRate(
                 path: path + ".hand\(round)", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
         }
-        let (servedSpread, handSpread) = (Spread(served), Spread(hand))
-        report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: servedSpread.median, baseline: handSpread.median, unit: "rec/s",
+        let handSpread = Spread(hand)
+        report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: served.rates.median, baseline: handSpread.median, unit: "rec/s",
                       target: .ratioAtLeast(0.5), baselineName: "the same rows inserted by hand through GRDB, 10 per transaction, into a table of the same columns (WAL, synchronous=NORMAL as the store)")
-        report.note("SQLite, \(Self.rounds) rounds (min / median / max): records/modify \(servedSpread.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s"))")
-        if let load { report.note("SQLite, 1 client, first round: \(load.description)") }
-        report.note(Self.floorNote(engine: "SQLite", floor: Spread(floors).median, baseline: handSpread.median))
+        report.note("SQLite, \(Self.rounds) rounds (min / median / max): records/modify \(served.rates.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s"))")
+        if let load = served.firstLoad { report.note("SQLite, 1 client, first round: \(load.description)") }
+        report.note(Self.floorNote(engine: "SQLite", floor: served.floor, baseline: handSpread.median))
         #if PostgreSQL
         try await measurePostgres(report: report)
         #else
