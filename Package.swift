@@ -165,7 +165,7 @@ let package = Package(
             path: "Sources/QueryServer",
             plugins: ["EmbedFilesPlugin"]
         ),
-        // The console's .html, .css and .js files, embedded into QueryServer at build time as Swift source.
+        // The console's .html, .css and .js files (and the benchmarks' .sql), embedded into their targets at build time as Swift source.
         .executableTarget(
             name: "EmbedFiles",
             path: "Sources/EmbedFiles"
@@ -230,7 +230,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
             ],
             path: "Sources/QueryBenchmarks",
-            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]
+            swiftSettings: [.unsafeFlags(["-cross-module-optimization"])],
+            // The hand-written store layout of the writes section (store-layout-notes.sql).
+            plugins: ["EmbedFilesPlugin"]
         ),
         .target(
             name: "TestSupport",

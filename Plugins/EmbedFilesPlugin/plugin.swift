@@ -1,14 +1,14 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds a target's `.html`, `.css` and `.js` files into its binary: at build time the
+/// Embeds a target's `.html`, `.css`, `.js` and `.sql` files into its binary: at build time the
 /// `EmbedFiles` tool writes them into a Swift source file (`EmbeddedFiles.swift`, an enum with
 /// one string constant per file), which the target compiles like its own. The files stay real
 /// files a reader, an editor and a linter can open, and the binary needs no resource bundle:
 /// it runs wherever it is moved.
 @main
 struct EmbedFilesPlugin: BuildToolPlugin {
-    static let extensions: Set<String> = ["html", "css", "js"]
+    static let extensions: Set<String> = ["html", "css", "js", "sql"]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }

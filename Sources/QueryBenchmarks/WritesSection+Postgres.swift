@@ -16,16 +16,19 @@ extension WritesSection {
         let schema = "bench_writes_" + UUID().uuidString.prefix(8).lowercased()
         // A schema a round for the hand-written inserts: each makes its table anew.
         let handSchemas = (0..<Self.rounds).map { schema + "_hand\($0)" }
+        let layoutSchemas = (0..<Self.rounds).map { schema + "_layout\($0)" }
         let hand = try HandClient(url: server, schema: handSchemas[0])
         defer { hand.close() }
         do {
             let store = try await Store.open(url: PostgresSection.url(server, schema: schema))
             var ones = ServedRounds(), manys = ServedRounds()
-            var hands: [Double] = []
+            var hands: [Double] = [], layouts: [Double] = []
             for round in 0..<Self.rounds {
                 ones.add(try await Self.serveRate(store, clients: 1, round: "one-\(round)"))
                 hands.append(try await HandWrittenInserts.postgresRate(
                     hand, schema: handSchemas[round], transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
+                layouts.append(try await HandWrittenInserts.postgresStoreLayoutRate(
+                    hand, schema: layoutSchemas[round], transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
                 manys.add(try await Self.serveRate(store, clients: Self.clientCount, round: "many-\(round)"))
             }
             let handSpread = Spread(hands)
@@ -45,11 +48,14 @@ extension WritesSection {
             }
             if let manyLoad = manys.firstLoad { report.note("PostgreSQL, \(Self.clientCount) clients, first round: \(manyLoad.description)") }
             report.note(Self.floorNote(engine: "PostgreSQL", floor: ones.floor, baseline: byHand))
+            let layout = Spread(layouts)
+            report.note("PostgreSQL, the same rows inserted by hand into the layout the store keeps (five field indexes, a full-text vector under GIN, registry with positions: "
+                + "store-layout-notes-postgres.sql), 1 connection: \(layout.text(unit: "rec/s")); records/modify over HTTP, 1 client, is \(String(format: "%.2f", one / layout.median))x that")
         } catch {
-            try? await PostgresSection.drop([schema] + handSchemas, hand)
+            try? await PostgresSection.drop([schema] + handSchemas + layoutSchemas, hand)
             throw error
         }
-        try await PostgresSection.drop([schema] + handSchemas, hand)
+        try await PostgresSection.drop([schema] + handSchemas + layoutSchemas, hand)
     }
 }
 #endif

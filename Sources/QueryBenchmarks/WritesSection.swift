@@ -31,18 +31,21 @@ struct WritesSection: BenchmarkSection {
     func run(report: BenchmarkReport) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("query-bench-writes-\(UUID().uuidString)").path
         defer {
-            let hands = (0..<Self.rounds).map { ".hand\($0)" }
+            let hands = (0..<Self.rounds).flatMap { [".hand\($0)", ".layout\($0)"] }
             for suffix in ["", "-wal", "-shm"] + hands.flatMap({ [$0, $0 + "-wal", $0 + "-shm"] }) { try? FileManager.default.removeItem(atPath: path + suffix) }
             try? FileManager.default.removeItem(atPath: path + ".assets")
         }
         let sqlite = try Store.open(path: path)
         var served = ServedRounds()
-        var hand: [Double] = []
+        var hand: [Double] = [], layout: [Double] = [], inProcess: [Double] = []
         for round in 0..<Self.rounds {
             served.add(try await Self.serveRate(sqlite, clients: 1, round: "one-\(round)"))
-            // A file a round: each makes its table anew.
+            // A file a round: each makes its tables anew.
             hand.append(try await HandWrittenInserts.sqliteRate(
                 path: path + ".hand\(round)", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
+            layout.append(try await HandWrittenInserts.sqliteStoreLayoutRate(
+                path: path + ".layout\(round)", transactions: Self.requestsPerClient, rowsPerTransaction: SignedWriteClient.recordsPerRequest))
+            inProcess.append(try await Self.inProcessRate(sqlite, round: round))
         }
         let handSpread = Spread(hand)
         report.figure("SQLite: records/modify, 1 client, 10 new records a request", measured: served.rates.median, baseline: handSpread.median, unit: "rec/s",
@@ -50,6 +53,11 @@ struct WritesSection: BenchmarkSection {
         report.note("SQLite, \(Self.rounds) rounds (min / median / max): records/modify \(served.rates.text(unit: "rec/s")); by hand \(handSpread.text(unit: "rec/s"))")
         if let load = served.firstLoad { report.note("SQLite, 1 client, first round: \(load.description)") }
         report.note(Self.floorNote(engine: "SQLite", floor: served.floor, baseline: handSpread.median))
+        let (inProcessSpread, layoutSpread) = (Spread(inProcess), Spread(layout))
+        report.note("SQLite, where the time goes (min / median / max of the same rounds): the same rows inserted by hand into the layout the store keeps (five field indexes, "
+                    + "full text, registry, change log: store-layout-notes.sql) \(layoutSpread.text(unit: "rec/s")); the same saves in process (Store.save, no HTTP) "
+                    + "\(inProcessSpread.text(unit: "rec/s")), \(String(format: "%.2f", inProcessSpread.median / layoutSpread.median))x the layout by hand; "
+                    + "records/modify over HTTP \(String(format: "%.2f", served.rates.median / layoutSpread.median))x")
         #if PostgreSQL
         try await measurePostgres(report: report)
         #else
@@ -84,6 +92,24 @@ struct WritesSection: BenchmarkSection {
             try? await client.shutdown()
             throw error
         }
+    }
+
+    /// Records a second saved in process (`Store.save`, no HTTP) into a zone of `store`, as
+    /// many saves of 10 new records as a served round sends: what the store itself takes,
+    /// beside the served figure.
+    static func inProcessRate(_ store: Store, round: Int) async throws -> Double {
+        let zone = ZoneID(zoneName: "bench-in-process-\(round)")
+        try await store.createZone(zone)
+        func records(_ save: Int) -> [Record] {
+            (0..<SignedWriteClient.recordsPerRequest).map { index in
+                Record(recordType: "Note", recordID: RecordID(recordName: "in-\(save)-\(index)", zoneID: zone),
+                       fields: ["title": .string("note \(round) \(save) \(index)"), "rank": .int(Int64(index)), "score": .double(Double(index) / 3)])
+            }
+        }
+        try await store.save(records(-1))
+        let start = DispatchTime.now().uptimeNanoseconds
+        for save in 0..<requestsPerClient { try await store.save(records(save)) }
+        return Double(requestsPerClient * SignedWriteClient.recordsPerRequest) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
     /// What the floor allows: a request that saves nothing takes `floor` ms, so 10 records a
