@@ -13,12 +13,7 @@ extension HandWrittenInserts {
     /// writes them. Beside ``sqliteRate(path:transactions:rowsPerTransaction:)`` (one table, its
     /// key alone), it shows what the store's indexes cost apart from the store's own code.
     static func sqliteStoreLayoutRate(path: String, transactions: Int, rowsPerTransaction: Int) async throws -> Double {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try sqliteQueue(path: path)
         try await queue.write { db in try db.execute(sql: EmbeddedFiles.storeLayoutNotesSql) }
         let start = DispatchTime.now().uptimeNanoseconds
         for transaction in 0..<transactions {

@@ -17,15 +17,20 @@ enum HandWrittenInserts {
         (String(UInt64(transaction * 1_000 + row), radix: 36), Date().timeIntervalSinceReferenceDate, "note \(transaction) \(row)", Int64(row), Double(row) / 3)
     }
 
-    /// Rows a second inserted through GRDB into a new SQLite file with the store's settings
-    /// (WAL, `synchronous = NORMAL`), `rowsPerTransaction` to a transaction.
-    static func sqliteRate(path: String, transactions: Int, rowsPerTransaction: Int) async throws -> Double {
+    /// A new SQLite file with the store's settings (WAL, `synchronous = NORMAL`).
+    static func sqliteQueue(path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// Rows a second inserted through GRDB into a new SQLite file with the store's settings
+    /// (WAL, `synchronous = NORMAL`), `rowsPerTransaction` to a transaction.
+    static func sqliteRate(path: String, transactions: Int, rowsPerTransaction: Int) async throws -> Double {
+        let queue = try sqliteQueue(path: path)
         try await queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE notes (zone TEXT NOT NULL, recordName TEXT NOT NULL, recordChangeTag TEXT, creationDate REAL,
