@@ -1,3 +1,4 @@
+import Foundation
 import PredicateLanguage
 
 /// Parsing a typical predicate of three comparisons (target: under 2 µs).
@@ -25,5 +26,25 @@ struct ParsingSection: BenchmarkSection {
         }
         report.figure("print it back (predicateFormat)", measured: printing / 1000, baseline: 2, unit: "µs",
                       target: .none, baselineName: "the parsing target, for scale")
+
+        let body = try Self.modifyBody()
+        let reading = try Stopwatch.nanosecondsPerIteration(iterations: 20_000) {
+            blackHole(try JSONValue(parsing: body))
+        }
+        let foundation = try Stopwatch.nanosecondsPerIteration(iterations: 20_000) {
+            blackHole(try JSONSerialization.jsonObject(with: Data(body)))
+        }
+        report.figure("read a records/modify body of 10 records (\(body.count) bytes) as the server does (JSONValue)", measured: reading / 1000, baseline: foundation / 1000,
+                      unit: "µs", target: .ratioAtMost(1), baselineName: "Foundation's JSONSerialization reading the same bytes")
+    }
+
+    /// A `records/modify` body of 10 new records with a title, a rank and a score, as the writes
+    /// section's clients send.
+    static func modifyBody() throws -> [UInt8] {
+        let operations = (0..<10).map { index -> [String: Any] in
+            ["operationType": "create", "record": ["recordName": "note-\(index)", "recordType": "Note", "fields": [
+                "title": ["value": "note \(index)"], "rank": ["value": index], "score": ["value": Double(index) / 3]]]]
+        }
+        return Array(try JSONSerialization.data(withJSONObject: ["zoneID": ["zoneName": "bench-0"], "operations": operations]))
     }
 }

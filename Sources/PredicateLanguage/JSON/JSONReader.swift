@@ -155,11 +155,14 @@ package struct JSONReader<Tree: JSONTree> {
     private mutating func parseString() throws(JSONParsingError) -> String {
         position += 1  // opening quote
         let start = position
-        // Fast path: no escapes.
+        // Fast path: no escapes. `highBits` gathers every byte's bits: below 0x80, the string is
+        // ASCII, valid UTF-8 without a check.
+        var highBits: UInt8 = 0
         while position < bytes.count {
             let byte = bytes[position]
+            highBits |= byte
             if byte == UInt8(ascii: "\"") {
-                let string = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<position]), start: start)
+                let string = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<position]), start: start, isASCII: highBits < 0x80)
                 position += 1
                 return string
             }
@@ -220,7 +223,13 @@ package struct JSONReader<Tree: JSONTree> {
     }
 
     /// A string's bytes as a string, by the options' rule for bytes that are not UTF-8.
-    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) throws(JSONParsingError) -> String {
+    /// The string of `utf8`, repaired or refused when it is not UTF-8 (the options say which).
+    /// Text known to be ASCII skips the check: `String(validating:as:)` is generic in the
+    /// standard library and looked its metadata up at run time for every string (reading a
+    /// `records/modify` body of 10 records took 26.7 µs with it, 17.7 µs without: `query-bench
+    /// parsing`).
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, start: Int, isASCII: Bool = false) throws(JSONParsingError) -> String {
+        if isASCII { return String(decoding: utf8, as: UTF8.self) }
         switch options.invalidUTF8 {
         case .repair:
             return String(decoding: utf8, as: UTF8.self)

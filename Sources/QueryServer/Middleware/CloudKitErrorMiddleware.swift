@@ -25,11 +25,11 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
     let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let requestID = context.requestID
         let failure: ServerError
         do {
             let response = try await next(request, context)
-            logger.debug("request answered", metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)"])
+            // The ID is made only for a log line written (the metadata is an autoclosure).
+            logger.debug("request answered", metadata: ["requestID": "\(context.requestID)", "path": "\(request.uri.path)"])
             return response
         } catch let error as HTTPError where error.status == .notFound {
             failure = routeError(request)
@@ -37,7 +37,7 @@ struct CloudKitErrorMiddleware: RouterMiddleware {
             failure = ServerError.answering(error)
         }
         logger.log(level: failure.code == .internalError ? .error : .debug, "request failed",
-                   metadata: ["requestID": "\(requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])
+                   metadata: ["requestID": "\(context.requestID)", "path": "\(request.uri.path)", "code": "\(failure.code.rawValue)", "reason": "\(failure.reason)"])
         return try failure.response(from: request, context: context)
     }
 

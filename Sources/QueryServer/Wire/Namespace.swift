@@ -72,7 +72,7 @@ public struct Namespace: Sendable, Hashable {
             throw ServerError(.badRequest, "the shared database's zones are other users' zones; this request is not answered in the shared database")
         }
         guard !zoneName.isEmpty else { throw ServerError(.badRequest, "a zone name cannot be empty") }
-        guard !zoneName.contains("/"), !zoneName.unicodeScalars.contains("\0") else {
+        guard !zoneName.utf8.contains(UInt8(ascii: "/")), !zoneName.utf8.contains(0) else {
             throw ServerError(.badRequest, "zone name '\(zoneName.prefix(80))' may not contain '/' or NUL")
         }
         guard zoneName.utf8.count <= 255 else { throw ServerError(.badRequest, "a zone name has at most 255 bytes") }
@@ -91,11 +91,11 @@ public struct Namespace: Sendable, Hashable {
         if prefix.isEmpty {
             // Production's public database: every zone without a `/` (client zone names have none;
             // other namespaces' zones and the subscriptions' zones do).
-            return name.contains("/") ? nil : name
+            return name.utf8.contains(UInt8(ascii: "/")) ? nil : name
         }
         guard name.hasPrefix(prefix) else { return nil }
         let rest = String(name.dropFirst(prefix.count))
-        return rest.contains("/") ? nil : rest
+        return rest.utf8.contains(UInt8(ascii: "/")) ? nil : rest
     }
 
     /// Whether a zone is the namespace's default zone, which exists without being created.

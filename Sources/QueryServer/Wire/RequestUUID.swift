@@ -18,15 +18,25 @@ enum RequestUUID {
 
     /// Up to 32 hexadecimal digits of `identifier` (zeros before, when fewer) as
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lower-case.
+    /// Read as bytes (ASCII): every request's log lines carry it.
     static func format(_ identifier: String) -> String {
-        let digits = Array(identifier.lowercased().filter(\.isHexDigit).suffix(32))
-        let padded = Array(repeating: Character("0"), count: 32 - digits.count) + digits
-        var text = ""
-        for (index, digit) in padded.enumerated() {
-            if [8, 12, 16, 20].contains(index) { text.append("-") }
+        var hexadecimal: [UInt8] = []
+        hexadecimal.reserveCapacity(32)
+        for byte in identifier.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): hexadecimal.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): hexadecimal.append(byte + 32)
+            default: continue
+            }
+        }
+        let digits = [UInt8](repeating: UInt8(ascii: "0"), count: max(0, 32 - hexadecimal.count)) + hexadecimal.suffix(32)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, digit) in digits.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
             text.append(digit)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }
 #endif
