@@ -16,6 +16,11 @@ import RecordStore
 /// baseline one after the other, so that a machine whose speed drifts during the run (another
 /// process, the file system's writeback) moves both sides of a ratio alike; the notes give each
 /// side's spread.
+///
+/// The notes split a write's time: the same rows inserted by hand into the layout the store keeps
+/// for them (its field indexes, full text and registry: `store-layout-notes.sql`,
+/// `store-layout-notes-postgres.sql`), and, on SQLite, the same saves made in process
+/// (`Store.save`, no HTTP). Against the first, the figure's baseline is a table with its key alone.
 struct WritesSection: BenchmarkSection {
     let name = "writes"
     let title = "Writes: records/modify over HTTP, 10 new records a request, against the same rows inserted by hand"

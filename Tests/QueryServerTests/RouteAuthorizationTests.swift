@@ -54,9 +54,10 @@ import Testing
             // suite checks is the answer; that transport failure is tried again. (The likely
             // cause, since mended: `TCPRelay`, in another suite of the same process, shut down
             // descriptors it had already closed, whose numbers the kernel had given to new
-            // sockets such as this one. Remove the retry once CI runs stay clean without it.)
+            // sockets such as this one. Remove the retry once CI logs show no "retried" line.)
             var reading = RawConnection.Reading()
-            for _ in 0..<2 where reading.bytes.isEmpty {
+            for attempt in 0..<2 where reading.bytes.isEmpty {
+                if attempt > 0 { print("RouteAuthorizationTests: retried \(method) \(path): the first connection ended without a byte") }
                 let connection = try RawConnection(port: port)
                 connection.send(head)
                 reading = headOnly ? connection.readHead(timeout: timeout) : connection.read(timeout: timeout)
