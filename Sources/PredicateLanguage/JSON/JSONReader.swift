@@ -223,7 +223,6 @@ package struct JSONReader<Tree: JSONTree> {
     }
 
     /// A string's bytes as a string, by the options' rule for bytes that are not UTF-8.
-    /// The string of `utf8`, repaired or refused when it is not UTF-8 (the options say which).
     /// Text known to be ASCII skips the check: `String(validating:as:)` is generic in the
     /// standard library and looked its metadata up at run time for every string (reading a
     /// `records/modify` body of 10 records took 26.7 µs with it, 17.7 µs without: `query-bench

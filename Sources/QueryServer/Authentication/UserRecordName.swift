@@ -33,16 +33,7 @@ enum UserRecordName {
 
     /// A record name made from a text: `_` and the first 32 hex digits of its SHA-256.
     static func name(hashing text: String) -> String {
-        let digest = SHA256Digest.hash(Array(text.utf8))
-        let digits: StaticString = "0123456789abcdef"
-        var name: [UInt8] = [UInt8(ascii: "_")]
-        name.reserveCapacity(33)
-        for byte in digest.prefix(16) {
-            name.append(digits.utf8Start[Int(byte >> 4)])
-            name.append(digits.utf8Start[Int(byte & 0x0F)])
-        }
-        // Every request of a key names its user: made as bytes, not a character at a time.
-        return String(decoding: name, as: UTF8.self)
+        "_" + Hexadecimal.lowercase(SHA256Digest.hash(Array(text.utf8)).prefix(16))
     }
 
     /// The name of a caller (its private database's owner); an API token stands for no user.

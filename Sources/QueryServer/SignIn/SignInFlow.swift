@@ -87,14 +87,7 @@ struct SignInFlow: Sendable {
     /// A random text of `count` bytes, as lowercase hex digits.
     static func randomText(_ count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for _ in 0..<count {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        return Hexadecimal.lowercase((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }
 #endif

@@ -107,14 +107,7 @@ public struct Asset: Sendable, Hashable, CustomStringConvertible {
 
     /// The checksum as 64 lower-case hex digits.
     public var checksumHex: String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        text.reserveCapacity(64)
-        for byte in checksum {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        Hexadecimal.lowercase(checksum)
     }
 
     /// The checksum in base64, as CloudKit's `fileChecksum` spells it.

@@ -78,6 +78,6 @@ extension Store {
     }
 
     private static func hexadecimal(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        Hexadecimal.lowercase(bytes)
     }
 }
