@@ -135,7 +135,7 @@ import Testing
         let (_, adaToken) = try await WebAuthTests.signIn(store, email: "ada@example.org", givenName: "Ada")
         try await ServerHarness.withServer(store: store, configuration: WebAuthTests.configuration()) { server in
             let namespace = Namespace(environment: .development, database: .public)
-            _ = try await server.service.modify(Self.modify(Self.operation("create", "k1", title: "the team's")), in: namespace, principal: key, links: nil)
+            _ = try await server.service.modifyAnswer(Self.modify(Self.operation("create", "k1", title: "the team's")), in: namespace, principal: key, links: nil)
             let adaClient = Client(server, token: adaToken)
             let read = try await adaClient.post("records/lookup", ["records": [["recordName": "k1"]]], database: "public")
             #expect(read.records.first?["created"]?["userRecordName"]?.stringValue == key.userRecordName)

@@ -44,11 +44,13 @@ struct RecordsController: RouteController {
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
             let namespace = try context.requireNamespace(answeringShared: true)
-            if namespace.sharedDatabaseUser != nil {
-                return Self.answer(try await service.sharedModify(try context.json(), in: namespace, links: links), context: context)
-            }
             let principal = context.principal ?? .owner(of: namespace.database)
-            return Self.answer(try await service.modify(try context.json(), in: namespace, principal: principal, links: links), context: context)
+            // Written straight into bytes, as a query's batch is.
+            let answer = namespace.sharedDatabaseUser != nil
+                ? try await service.sharedModify(try context.json(), in: namespace, links: links)
+                : try await service.modifyAnswer(try context.json(), in: namespace, principal: principal, links: links)
+            context.requestLog.update { $0.records = answer.entries.count }
+            return JSONResponse.make(bytes: answer.jsonBytes())
         }
     }
 

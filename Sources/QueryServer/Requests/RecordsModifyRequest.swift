@@ -35,6 +35,9 @@ struct RecordsModifyRequest: Decodable {
             case operationType, record, desiredKeys
         }
 
+        /// What `operationType` may be, as its errors say (spelled once, not for every operation).
+        private static let operationTypes = "one of " + ModifyOperation.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+
         private enum RecordKeys: String, CodingKey {
             case recordName, recordType, recordChangeTag, fields, parent
         }
@@ -46,7 +49,7 @@ struct RecordsModifyRequest: Decodable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             path = decoder.codingPath.jsonPath
-            let expected = "one of " + ModifyOperation.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            let expected = Self.operationTypes
             let typeName = try container.decode(String.self, forKey: .operationType, expected: expected)
             guard let kind = ModifyOperation.Kind(rawValue: typeName) else {
                 throw ServerError(.badRequest, "\(container.path(.operationType)) is \(expected), not '\(typeName.prefix(80))'")

@@ -17,7 +17,7 @@ extension CloudKitService {
     ///
     /// The saved records name the database's owner as their creator and last modifier.
     public func modify(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        try await modify(body, in: namespace, principal: .owner(of: namespace.database), links: nil)
+        try await modifyAnswer(body, in: namespace, principal: .owner(of: namespace.database), links: nil).jsonValue()
     }
 
     /// ``modify(_:in:)`` for a principal (the user the saves name, and whether security roles
@@ -31,9 +31,12 @@ extension CloudKitService {
     /// With `shared` (a zone of the principal's shared database, ``SharedZone``), `namespace` is
     /// the zone owner's private database and every operation needs `READ_WRITE` through the
     /// principal's shares (``sharedWriteRefusal(of:saving:stored:in:)``).
-    func modify(
+    ///
+    /// The answer is written into bytes by the route (``ModifyAnswer/jsonBytes()``), its saved
+    /// records straight from the store's.
+    func modifyAnswer(
         _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal, links: AssetLinks?, shared: SharedZone? = nil
-    ) async throws(ServerError) -> JSONValue {
+    ) async throws(ServerError) -> ModifyAnswer {
         var style = answerStyle(namespace, links: links)
         if let shared { style.zoneOwner = shared.ownerRecordName }
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
@@ -106,10 +109,10 @@ extension CloudKitService {
         }
         if atomic, outcomes.contains(where: { $0 != nil }) {
             // One operation cannot run: an atomic request writes nothing.
-            return .object(["records": .array(operations.enumerated().map { index, operation in
-                if case .failure(let failure)? = outcomes[index] { return Self.recordError(operation.id.recordName, failure.code, failure.reason) }
-                return Self.recordError(operation.id.recordName, .atomicError, "another operation of this atomic request failed")
-            })])
+            return ModifyAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: operations.enumerated().map { index, operation in
+                if case .failure(let failure)? = outcomes[index] { return .json(Self.recordError(operation.id.recordName, failure.code, failure.reason)) }
+                return .json(Self.recordError(operation.id.recordName, .atomicError, "another operation of this atomic request failed"))
+            })
         }
 
         // A request that would grow the schema past the store's limits writes nothing. An atomic
@@ -132,15 +135,15 @@ extension CloudKitService {
         if !shareIndexes.isEmpty || saved.contains(where: { operations[$0].kind != .create }) {
             style.rootShares = try await rootShares(of: saved.map { operations[$0].id }, in: namespace, store: store)
         }
-        var answers: [JSONValue] = []
+        var answers: [ModifyAnswer.Entry] = []
         answers.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
             if case .failure(let failure)? = outcomes[index] {
-                answers.append(Self.recordError(operation.id.recordName, failure.code, failure.reason))
+                answers.append(.json(Self.recordError(operation.id.recordName, failure.code, failure.reason)))
                 continue
             }
             if let answer = shareAnswers[index] {
-                answers.append(answer)
+                answers.append(.json(answer))
                 continue
             }
             let outcome: Result<Record?, RecordStoreError> = operation.kind.isDeletion
@@ -148,14 +151,14 @@ extension CloudKitService {
                 : (result.saveResults[operation.id] ?? .failure(.batchRequestFailed(operation.id))).map { $0 }
             switch outcome {
             case .success(let record?):
-                answers.append(WireRecord.json(record, zoneName: zoneName, desiredKeys: operation.desiredKeys, numbersAsStrings: numbersAsStrings, style: style))
+                answers.append(.record(record, desiredKeys: operation.desiredKeys))
             case .success(nil):
-                answers.append(WireRecord.deletedJSON(recordName: operation.id.recordName, zoneName: zoneName))
+                answers.append(.json(WireRecord.deletedJSON(recordName: operation.id.recordName, zoneName: zoneName)))
             case .failure(let error):
-                answers.append(try await errorEntry(error, operation: operation, in: store, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style))
+                answers.append(.json(try await errorEntry(error, operation: operation, in: store, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style)))
             }
         }
-        return .object(["records": .array(answers)])
+        return ModifyAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: answers)
     }
 
     /// The `BAD_REQUEST` of an atomic request whose saves the store refused for growing the

@@ -95,16 +95,16 @@ extension CloudKitService {
 
     /// `records/modify` in the shared database: the modify run in the owner's zone for the user,
     /// each operation held to what their shares allow.
-    func sharedModify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+    func sharedModify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> ModifyAnswer {
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let shared = try await sharedZone(request.zoneID, in: namespace)
         let participant = RequestPrincipal(userRecordName: shared.user, followsSecurityRoles: false)
-        return try await modify(body, in: shared.ownerNamespace, principal: participant, links: links, shared: shared)
+        return try await modifyAnswer(body, in: shared.ownerNamespace, principal: participant, links: links, shared: shared)
     }
 
     /// What the user's shares give them on each of these records of a shared zone (records
     /// they may not read left out). The shares themselves are readable (never writable: only
-    /// their owner saves them, ``modify(_:in:principal:links:shared:)``).
+    /// their owner saves them, ``modifyAnswer(_:in:principal:links:shared:)``).
     func sharePermissions(of recordIDs: [RecordID], in shared: SharedZone) async throws(ServerError) -> [RecordID: SharePermission] {
         if let permission = shared.zoneWidePermission {
             return Dictionary(recordIDs.map { ($0, permission) }, uniquingKeysWith: { first, _ in first })
