@@ -50,7 +50,8 @@ extension WritesSection {
             report.note(Self.floorNote(engine: "PostgreSQL", floor: ones.floor, baseline: byHand))
             let layout = Spread(layouts)
             report.note("PostgreSQL, the same rows inserted by hand into the layout the store keeps (five field indexes, a full-text vector under GIN, registry with positions: "
-                + "store-layout-notes-postgres.sql), 1 connection: \(layout.text(unit: "rec/s")); records/modify over HTTP, 1 client, is \(String(format: "%.2f", one / layout.median))x that")
+                + "store-layout-notes-postgres.sql), 1 connection: \(layout.text(unit: "rec/s")), \(String(format: "%.2f", layout.median / byHand))x the figure's baseline "
+                + "(what a server storing that layout could reach at most); records/modify over HTTP, 1 client, is \(String(format: "%.2f", one / layout.median))x that")
         } catch {
             try? await PostgresSection.drop([schema] + handSchemas + layoutSchemas, hand)
             throw error

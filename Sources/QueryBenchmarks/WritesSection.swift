@@ -60,7 +60,8 @@ struct WritesSection: BenchmarkSection {
         report.note(Self.floorNote(engine: "SQLite", floor: served.floor, baseline: handSpread.median))
         let (inProcessSpread, layoutSpread) = (Spread(inProcess), Spread(layout))
         report.note("SQLite, where the time goes (min / median / max of the same rounds): the same rows inserted by hand into the layout the store keeps (five field indexes, "
-                    + "full text, registry, change log: store-layout-notes.sql) \(layoutSpread.text(unit: "rec/s")); the same saves in process (Store.save, no HTTP) "
+                    + "full text, registry, change log: store-layout-notes.sql) \(layoutSpread.text(unit: "rec/s")), \(String(format: "%.2f", layoutSpread.median / handSpread.median))x "
+                    + "the figure's baseline (what a server storing that layout could reach at most); the same saves in process (Store.save, no HTTP) "
                     + "\(inProcessSpread.text(unit: "rec/s")), \(String(format: "%.2f", inProcessSpread.median / layoutSpread.median))x the layout by hand; "
                     + "records/modify over HTTP \(String(format: "%.2f", served.rates.median / layoutSpread.median))x")
         #if PostgreSQL
