@@ -38,23 +38,28 @@ struct RecordsController: RouteController {
             let namespace = try context.requireNamespace(answeringShared: true)
             let answer = namespace.sharedDatabaseUser != nil
                 ? try await service.sharedLookup(try context.json(), in: namespace, links: links)
-                : try await service.lookup(try context.json(), in: namespace, principal: context.principal, links: links)
+                : try await service.lookupAnswer(try context.json(), in: namespace, principal: context.principal, links: links)
             return Self.answer(answer, context: context)
         }
         routes.database("records/modify", [.post], access: .write) { request, context in
             let links = service.assetLinks(origin: ClientOrigin.of(request, configuration: configuration))
             let namespace = try context.requireNamespace(answeringShared: true)
             let principal = context.principal ?? .owner(of: namespace.database)
-            // Written straight into bytes, as a query's batch is.
             let answer = namespace.sharedDatabaseUser != nil
                 ? try await service.sharedModify(try context.json(), in: namespace, links: links)
                 : try await service.modifyAnswer(try context.json(), in: namespace, principal: principal, links: links)
-            context.requestLog.update { $0.records = answer.entries.count }
-            return JSONResponse.make(bytes: answer.jsonBytes())
+            return Self.answer(answer, context: context)
         }
     }
 
-    /// A JSON answer with `records`, whose count the request's log line gives.
+    /// A `{"records": [...]}` answer written straight into bytes, as a query's batch is; the
+    /// request's log line gives its count of entries.
+    static func answer(_ answer: RecordsAnswer, context: ServerRequestContext) -> Response {
+        context.requestLog.update { $0.records = answer.entries.count }
+        return JSONResponse.make(bytes: answer.jsonBytes())
+    }
+
+    /// A JSON answer with `records` (a zone's changes), whose count the request's log line gives.
     static func answer(_ answer: JSONValue, context: ServerRequestContext) -> Response {
         context.requestLog.update { $0.records = RequestLogEntry.recordCount(of: answer) }
         return JSONResponse.make(answer)

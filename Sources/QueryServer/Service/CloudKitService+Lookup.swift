@@ -7,7 +7,7 @@ extension CloudKitService {
     /// order asked. Takes `records: [{recordName, desiredKeys}]`, `zoneID`, `desiredKeys`,
     /// `numbersAsStrings`.
     public func lookup(_ body: JSONValue, in namespace: Namespace) async throws(ServerError) -> JSONValue {
-        try await lookup(body, in: namespace, links: nil)
+        try await lookupAnswer(body, in: namespace, links: nil).jsonValue()
     }
 
     /// ``lookup(_:in:)`` for a principal, with the links of the answer's assets (``AssetLinks``).
@@ -15,9 +15,12 @@ extension CloudKitService {
     ///
     /// With `shared` (a zone of the user's shared database), `namespace` is the zone owner's
     /// private database, and a record no share of the user's reaches is `NOT_FOUND`.
-    func lookup(
+    ///
+    /// The route writes the answer into bytes (``RecordsAnswer/jsonBytes()``), its records
+    /// straight from the store's.
+    func lookupAnswer(
         _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal? = nil, links: AssetLinks?, shared: SharedZone? = nil
-    ) async throws(ServerError) -> JSONValue {
+    ) async throws(ServerError) -> RecordsAnswer {
         var style = answerStyle(namespace, links: links)
         if let shared { style.zoneOwner = shared.ownerRecordName }
         let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: body)
@@ -34,21 +37,20 @@ extension CloudKitService {
         var readable: [RecordID: SharePermission]?
         if let shared { readable = try await sharePermissions(of: foundIDs, in: shared) }
         style.rootShares = try await rootShares(of: foundIDs, in: namespace, store: store)
-        var entries: [JSONValue] = []
+        var entries: [RecordsAnswer.Entry] = []
         entries.reserveCapacity(requests.count)
         for request in requests {
             guard case .success(let record)? = found[request.id], readable?[request.id] != nil || readable == nil else {
-                entries.append(Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found"))
+                entries.append(.json(Self.recordError(request.id.recordName, .notFound, "record '\(request.id.recordName)' was not found")))
                 continue
             }
             if let check, !check.mayRead(record) {
-                entries.append(Self.recordError(request.id.recordName, .accessDenied, check.reason(.read, recordType: record.recordType, recordName: request.id.recordName)))
+                entries.append(.json(Self.recordError(request.id.recordName, .accessDenied, check.reason(.read, recordType: record.recordType, recordName: request.id.recordName))))
                 continue
             }
-            entries.append(try await answerJSON(record, in: store, zoneName: zoneName, desiredKeys: request.keys, numbersAsStrings: numbersAsStrings,
-                                                 style: style, user: shared?.user ?? principal?.userRecordName))
+            entries.append(try await answerEntry(record, in: store, zoneName: zoneName, desiredKeys: request.keys, style: style, user: shared?.user ?? principal?.userRecordName))
         }
-        return .object(["records": .array(entries)])
+        return RecordsAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: entries)
     }
 
     /// A per-record error entry: `{recordName, serverErrorCode, reason}` (and the server's

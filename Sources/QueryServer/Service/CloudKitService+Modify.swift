@@ -32,11 +32,11 @@ extension CloudKitService {
     /// the zone owner's private database and every operation needs `READ_WRITE` through the
     /// principal's shares (``sharedWriteRefusal(of:saving:stored:in:)``).
     ///
-    /// The answer is written into bytes by the route (``ModifyAnswer/jsonBytes()``), its saved
+    /// The answer is written into bytes by the route (``RecordsAnswer/jsonBytes()``), its saved
     /// records straight from the store's.
     func modifyAnswer(
         _ body: JSONValue, in namespace: Namespace, principal: RequestPrincipal, links: AssetLinks?, shared: SharedZone? = nil
-    ) async throws(ServerError) -> ModifyAnswer {
+    ) async throws(ServerError) -> RecordsAnswer {
         var style = answerStyle(namespace, links: links)
         if let shared { style.zoneOwner = shared.ownerRecordName }
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
@@ -109,7 +109,7 @@ extension CloudKitService {
         }
         if atomic, outcomes.contains(where: { $0 != nil }) {
             // One operation cannot run: an atomic request writes nothing.
-            return ModifyAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: operations.enumerated().map { index, operation in
+            return RecordsAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: operations.enumerated().map { index, operation in
                 if case .failure(let failure)? = outcomes[index] { return .json(Self.recordError(operation.id.recordName, failure.code, failure.reason)) }
                 return .json(Self.recordError(operation.id.recordName, .atomicError, "another operation of this atomic request failed"))
             })
@@ -135,7 +135,7 @@ extension CloudKitService {
         if !shareIndexes.isEmpty || saved.contains(where: { operations[$0].kind != .create }) {
             style.rootShares = try await rootShares(of: saved.map { operations[$0].id }, in: namespace, store: store)
         }
-        var answers: [ModifyAnswer.Entry] = []
+        var answers: [RecordsAnswer.Entry] = []
         answers.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
             if case .failure(let failure)? = outcomes[index] {
@@ -158,7 +158,7 @@ extension CloudKitService {
                 answers.append(.json(try await errorEntry(error, operation: operation, in: store, zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style)))
             }
         }
-        return ModifyAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: answers)
+        return RecordsAnswer(zoneName: zoneName, numbersAsStrings: numbersAsStrings, style: style, entries: answers)
     }
 
     /// The `BAD_REQUEST` of an atomic request whose saves the store refused for growing the

@@ -26,8 +26,8 @@ extension CloudKitService {
         let readable = try await sharePermissions(of: changes.changedRecords.map(\.recordID), in: shared)
         var records: [JSONValue] = []
         for record in changes.changedRecords where readable[record.recordID] != nil {
-            records.append(try await answerJSON(record, in: store, zoneName: shared.zoneName, desiredKeys: nil, numbersAsStrings: request.numbersAsStrings,
-                                                style: style, user: shared.user))
+            let entry = try await answerEntry(record, in: store, zoneName: shared.zoneName, desiredKeys: nil, style: style, user: shared.user)
+            records.append(entry.json(zoneName: shared.zoneName, numbersAsStrings: request.numbersAsStrings, style: style))
         }
         for deleted in changes.deletedRecords {
             records.append(.object(["recordName": .string(deleted.recordID.recordName), "deleted": .bool(true), "zoneID": shared.zoneIDJSON]))

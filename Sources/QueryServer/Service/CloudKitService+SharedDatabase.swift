@@ -87,15 +87,15 @@ extension CloudKitService {
 
     /// `records/lookup` in the shared database: the lookup run in the owner's zone, a record no
     /// share of the user's reaches answered `NOT_FOUND`.
-    func sharedLookup(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
+    func sharedLookup(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> RecordsAnswer {
         let request = try RequestBodyDecoder.decode(RecordsLookupRequest.self, from: body)
         let shared = try await sharedZone(request.zoneID, in: namespace)
-        return try await lookup(body, in: shared.ownerNamespace, links: links, shared: shared)
+        return try await lookupAnswer(body, in: shared.ownerNamespace, links: links, shared: shared)
     }
 
     /// `records/modify` in the shared database: the modify run in the owner's zone for the user,
     /// each operation held to what their shares allow.
-    func sharedModify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> ModifyAnswer {
+    func sharedModify(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> RecordsAnswer {
         let request = try RequestBodyDecoder.decode(RecordsModifyRequest.self, from: body)
         let shared = try await sharedZone(request.zoneID, in: namespace)
         let participant = RequestPrincipal(userRecordName: shared.user, followsSecurityRoles: false)

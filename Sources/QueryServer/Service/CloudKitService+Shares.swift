@@ -84,15 +84,15 @@ extension CloudKitService {
     }
 
     /// A stored record as its answer: a share as a `cloudkit.share` record, any other record
-    /// as ``WireRecord`` writes it.
-    func answerJSON(
-        _ record: Record, in store: Store, zoneName: String, desiredKeys: Set<String>?, numbersAsStrings: Bool, style: RecordAnswerStyle, user: String?
-    ) async throws(ServerError) -> JSONValue {
+    /// as ``WireRecord`` writes it (``RecordsAnswer/Entry``).
+    func answerEntry(
+        _ record: Record, in store: Store, zoneName: String, desiredKeys: Set<String>?, style: RecordAnswerStyle, user: String?
+    ) async throws(ServerError) -> RecordsAnswer.Entry {
         if record.recordType == RecordShare.storedRecordType,
            let share = try await run({ () async throws(RecordStoreError) in try await store.share(record.recordID) }) {
-            return ShareWire.json(share, zoneName: zoneName, zoneOwner: style.zoneOwner, for: user)
+            return .json(ShareWire.json(share, zoneName: zoneName, zoneOwner: style.zoneOwner, for: user))
         }
-        return WireRecord.json(record, zoneName: zoneName, desiredKeys: desiredKeys, numbersAsStrings: numbersAsStrings, style: style)
+        return .record(record, desiredKeys: desiredKeys)
     }
 }
 #endif
