@@ -167,4 +167,38 @@ import Testing
             #expect(slash.errorCode == "BAD_REQUEST")
         }
     }
+
+    /// The routes write their `records` answers straight into bytes; the library's
+    /// `CloudKitService.modify` and `lookup` read the same bytes back. Both spell a record, an
+    /// error entry and a deletion alike.
+    @Test func theServersBytesAreTheServicesJSON() async throws {
+        let store = try TestEngine.sqlite.makeStore()
+        try await ServerHarness.define(Self.noteSchema, in: store)
+        let service = CloudKitService(store: store)
+        let namespace = Namespace(environment: .production, database: .public)
+        let direct = try await service.modify(["atomic": false, "operations": [
+            Self.create("a", ["title": ["value": "First"], "rank": ["value": 1]]),
+            Self.create("b", ["title": ["value": "Second"], "ratio": ["value": 0.5]]),
+            Self.create("c", ["title": ["value": "Third"]]),
+        ]], in: namespace)
+        try await ServerHarness.withServer(store: store) { server in
+            let served = try await server.post("records/modify", ["atomic": false, "operations": [
+                Self.create("d", ["title": ["value": "Fourth"], "rank": ["value": 4]]),
+                Self.create("a", ["title": ["value": "Again"]]),
+                ["operationType": "forceDelete", "record": ["recordName": "c"]],
+            ]])
+            #expect(served.records.map { $0["serverErrorCode"] } == [nil, "EXISTS", nil])
+            #expect(served.records[2] == ["recordName": "c", "deleted": true, "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner"]])
+            #expect(served.records[0]["fields"] == ["title": ["value": "Fourth", "type": "STRING"], "rank": ["value": 4, "type": "INT64"]])
+
+            let lookup: JSONValue = ["records": [["recordName": "a"], ["recordName": "b"], ["recordName": "d"], ["recordName": "c"]]]
+            let looked = try await server.post("records/lookup", lookup)
+            #expect(looked.body["records"] == (try await service.lookup(lookup, in: namespace))["records"])
+            // A saved record is answered as a lookup answers it, by either way in.
+            #expect(looked.records[0] == direct["records"]?.arrayValue?[0])
+            #expect(looked.records[1] == direct["records"]?.arrayValue?[1])
+            #expect(looked.records[2] == served.records[0])
+            #expect(looked.records[3]["serverErrorCode"] == "NOT_FOUND")
+        }
+    }
 }
