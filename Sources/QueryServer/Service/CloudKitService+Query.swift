@@ -18,12 +18,7 @@ extension CloudKitService {
     /// ``query(_:in:)`` with the links of the answer's assets.
     func query(_ body: JSONValue, in namespace: Namespace, links: AssetLinks?) async throws(ServerError) -> JSONValue {
         // The server sends these bytes as they are; read back, they are the JSON of the answer.
-        let bytes = try await queryAnswer(body, in: namespace, links: links).jsonBytes()
-        do {
-            return try JSONValue(parsing: bytes)
-        } catch {
-            throw ServerError(.internalError, "the answer could not be read back: \(error)")
-        }
+        try JSONResponse.value(readingBack: await queryAnswer(body, in: namespace, links: links).jsonBytes())
     }
 
     /// A query's batch and how to write it: what ``query(_:in:)`` answers, before it becomes JSON

@@ -68,11 +68,7 @@ struct RecordsAnswer {
     /// ``CloudKitService/lookup(_:in:)`` return):
     /// the bytes read back, so that the shape is spelled once.
     func jsonValue() throws(ServerError) -> JSONValue {
-        do {
-            return try JSONValue(parsing: jsonBytes())
-        } catch {
-            throw ServerError(.internalError, "the answer could not be read back: \(error)")
-        }
+        try JSONResponse.value(readingBack: jsonBytes())
     }
 }
 #endif

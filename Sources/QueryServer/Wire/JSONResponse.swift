@@ -16,5 +16,16 @@ enum JSONResponse {
     static func make(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
+
+    /// An answer the server writes straight into bytes (``QueryAnswer``, ``RecordsAnswer``) read
+    /// back, for the library's methods that return a ``JSONValue``: the answer's shape is
+    /// spelled once, by its writer.
+    static func value(readingBack bytes: [UInt8]) throws(ServerError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw ServerError(.internalError, "the answer could not be read back: \(error)")
+        }
+    }
 }
 #endif
